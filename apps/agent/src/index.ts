@@ -1,0 +1,2 @@
+/** @genswarms/agent: genswarms-agent, the built-in headless agent. */
+export const PACKAGE_NAME = '@genswarms/agent';

@@ -1,0 +1,2 @@
+/** @genswarms/cli: The genswarms CLI. */
+export const PACKAGE_NAME = '@genswarms/cli';

@@ -1,0 +1,2 @@
+/** @genswarms/server: REST + socket.io server. */
+export const PACKAGE_NAME = '@genswarms/server';

@@ -1,0 +1,7 @@
+import * as lib from './index';
+
+describe('@genswarms/receipts public surface', () => {
+  it('exports exactly the pinned names', () => {
+    expect(Object.keys(lib).sort()).toEqual(['PACKAGE_NAME']);
+  });
+});

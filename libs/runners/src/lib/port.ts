@@ -1,0 +1,158 @@
+/**
+ * The Runner port: how the engine starts, feeds and stops one agent, whatever the backend.
+ * `plan` is pure (no I/O beyond what the context already resolved) and refuses with a
+ * `RunnerError` whose code is one of CONTRACT §4 "runner plan" codes; `start` performs side effects.
+ */
+
+/** `open` | `none` | `isolated` | a Docker network name (CONTRACT §9). Keywords are already lower-cased. */
+export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
+
+export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock';
+export type InnerRunner = 'none' | 'bwrap' | 'docker';
+export type ClientSpec = 'genswarms-agent' | 'codex' | 'claude' | 'opencode' | { readonly command: readonly string[] };
+
+/** Backend keys of an agent's `config` (CONTRACT §13); domain keys never reach a runner. */
+export interface BackendConfig {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly client_source?: 'runtime' | 'host_nix';
+  readonly nix_package?: string;
+  readonly memory_limit?: string;
+  readonly cpu_limit?: number;
+  readonly pids_limit?: number;
+  readonly extra_ro_binds?: readonly (readonly [string, string])[];
+  readonly extra_rw_binds?: readonly (readonly [string, string])[];
+  readonly extra_path?: readonly string[];
+  readonly agent_binary_path?: string;
+}
+
+/** Everything a runner needs to know about one agent. Built by the engine from the validated config. */
+export interface AgentLaunchSpec {
+  readonly swarm: string;
+  readonly agent: string;
+  readonly backend: BackendKind;
+  /** tmux only: where the pane's client runs (default `none` = on the host). */
+  readonly runner?: InnerRunner;
+  /** docker, tmux+docker: the image. */
+  readonly image?: string;
+  readonly client: ClientSpec;
+  readonly model?: string;
+  /** The agent's own endpoint (may be untrusted); the runner applies the security endpoint policy. */
+  readonly endpoint?: string;
+  /** The agent's own api_key (operator's explicit choice, always passed unless network none). */
+  readonly apiKey?: string;
+  readonly network: NetworkMode;
+  /** Absolute host path of the workspace (real path). */
+  readonly workspace: string;
+  /** Absolute host paths of skill files/directories. */
+  readonly skills: readonly string[];
+  readonly unsafeBypass: boolean;
+  /** Outgoing topology targets at start (SWARM_TOPOLOGY). */
+  readonly topologyTargets: readonly string[];
+  readonly config: BackendConfig;
+  /** `backend.opts` (mock: `replies`, `delay_ms`). */
+  readonly backendOpts: Readonly<Record<string, unknown>>;
+}
+
+/** Host facts resolved once at boot (absolute binary paths, ids). Libraries never read process.env. */
+export interface RunnerContext {
+  /** Real path of GENSWARMS_HOME (0700). */
+  readonly home: string;
+  readonly serverUid: number;
+  readonly serverGid: number;
+  /** Absolute paths; undefined when the binary is not installed. */
+  readonly binaries: {
+    readonly node: string;
+    readonly xargs?: string;
+    readonly bwrap?: string;
+    readonly tmux?: string;
+    readonly socat?: string;
+    readonly docker?: string;
+    readonly nixStore?: string;
+  };
+  /** Absolute path of the built `genswarms-agent` entry (a JS file run with `binaries.node`). */
+  readonly agentEntry: string;
+  /** Endpoint trust inputs (CONTRACT §8). */
+  readonly llm: {
+    readonly defaultEndpoint?: string;
+    readonly serverApiKey?: string;
+    readonly allowedHosts: readonly string[];
+  };
+  /** `DOCKER_HOST` as read at boot; only unset or `unix://` is accepted. */
+  readonly dockerHost?: string;
+}
+
+/** One turn handed to a running agent. Headless clients read the inbox file the engine wrote. */
+export interface TurnDelivery {
+  readonly turnId: string;
+  readonly seq: number;
+  readonly from: string;
+  readonly content: string;
+  /** Turns directory as the client sees it (e.g. `/workspace/.genswarms/turns`). */
+  readonly clientTurnsDir: string;
+}
+
+export type OutputStream = 'stdout' | 'stderr';
+export type SessionHealth = 'running' | 'exited';
+
+/** Metadata safe to store and show: never an env value, key or token. */
+export interface SessionDescription {
+  readonly sessionId: string;
+  readonly backend: BackendKind;
+  readonly runner?: InnerRunner;
+  readonly network: string;
+  readonly client: string;
+  readonly pid?: number;
+  readonly containerId?: string;
+  readonly tmuxTarget?: string;
+  /** Names (not values) of the env variables given to the client. */
+  readonly envNames: readonly string[];
+  readonly workspace: string;
+  readonly stateDir: string;
+  /** Events the runner wants recorded at start (e.g. `api_key_withheld`, `unsafe_bypass_enabled`). */
+  readonly notices: readonly string[];
+}
+
+export interface RunnerHandle {
+  describe(): SessionDescription;
+  /** Headless runners: nothing to do (the engine wrote the inbox file). TUI runners paste the turn. */
+  deliver(turn: TurnDelivery): Promise<void>;
+  /** Graceful stop, then kill; the whole process tree; removes manifests, env files, egress. */
+  stop(opts?: { readonly graceMs?: number }): Promise<void>;
+  health(): Promise<SessionHealth>;
+  /** Subscribe to output lines; returns an unsubscribe function. */
+  onOutput(listener: (stream: OutputStream, line: string) => void): () => void;
+  /** Called once when the client exits (code or signal). */
+  onExit(listener: (code: number | null, signal: string | null) => void): () => void;
+}
+
+export interface Runner {
+  readonly kind: BackendKind;
+  /** Pure validation + computation. Throws RunnerError (plan codes) before anything exists. */
+  plan(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan;
+  start(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle>;
+  /** After a server restart: re-attach to a pane/container that outlived us, or null if gone. */
+  reattach?(description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null>;
+}
+
+/** A bind mount of a sandbox: host path -> sandbox path. */
+export interface MountSpec {
+  readonly host: string;
+  readonly sandbox: string;
+  readonly access: 'ro' | 'rw';
+}
+
+/** The pure result of planning: every path, word and env *name* decided before any side effect. */
+export interface LaunchPlan {
+  readonly spec: AgentLaunchSpec;
+  readonly sessionId: string;
+  /** `<home>/state/<swarm>/<agent>` (0700). */
+  readonly stateDir: string;
+  /** The client's argv (as it will run inside the boundary). */
+  readonly clientArgv: readonly string[];
+  /** Full env for the client: values are secrets; never logged or described. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly mounts: readonly MountSpec[];
+  /** Egress pin for `network: isolated` (host, port, tls) chosen by the host. */
+  readonly egress?: { readonly host: string; readonly port: number; readonly tls: boolean; readonly dir: string };
+  readonly notices: readonly string[];
+}
