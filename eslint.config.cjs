@@ -1,15 +1,13 @@
 // Flat ESLint config. The layering of DESIGN.md / HOUSE-STYLE rules 3-5 is enforced here with
 // per-project `no-restricted-imports`, plus the local `genswarms/*` rules in tools/eslint-rules.
-import js from '@eslint/js';
-import tseslint from 'typescript-eslint';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+// CommonJS so that tools/test/eslint-rules.spec.ts can load it inside jest.
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
 const genswarms = require('./tools/eslint-rules/index.cjs');
 const { PROJECTS, restrictedImportsFor } = require('./tools/eslint-rules/layering.cjs');
 
-/** Rules that need type information: applied to project sources only. */
-export const TYPED_RULES = {
+/** Rules that need type information. */
+const TYPED_RULES = {
   '@typescript-eslint/switch-exhaustiveness-check': 'error',
   '@typescript-eslint/no-floating-promises': 'error',
   '@typescript-eslint/await-thenable': 'error',
@@ -26,13 +24,13 @@ const layering = Object.entries(PROJECTS).flatMap(([name, project]) => [
   },
 ]);
 
-export default tseslint.config(
-  { ignores: ['**/dist/**', '**/out-tsc/**', '**/node_modules/**', '**/*.cjs', '**/*.js', 'tools/eslint-rules/fixtures/**'] },
+module.exports = tseslint.config(
+  { ignores: ['**/dist/**', '**/out-tsc/**', '**/node_modules/**', '**/*.cjs', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     plugins: { genswarms },
     rules: {
       ...TYPED_RULES,
@@ -45,3 +43,4 @@ export default tseslint.config(
   },
   ...layering,
 );
+module.exports.TYPED_RULES = TYPED_RULES;
