@@ -1,0 +1,64 @@
+import { isLoopback } from './loopback';
+import { normalizeToken, tokensMatch } from './token';
+
+/** `full` = GENSWARMS_API_TOKEN (F); `config` = F or GENSWARMS_CONFIG_API_TOKEN (C). */
+export type Scope = 'full' | 'config';
+export type AuthDecision = 'ok' | 'unauthorized' | 'token_required';
+
+/** The two tokens. Unset values (undefined, '' or whitespace-only) are treated as absent. */
+export interface TokenConfig {
+  readonly fullToken?: string;
+  readonly configToken?: string;
+}
+
+/** 401 body for a missing or wrong token. */
+export const UNAUTHORIZED_BODY: { error: 'unauthorized'; message: string } = Object.freeze({
+  error: 'unauthorized' as const,
+  message: 'Invalid or missing API token',
+});
+
+/** 401 body for a non-loopback caller while no full token is configured. */
+export const TOKEN_REQUIRED_BODY: { error: 'token_required'; message: string } = Object.freeze({
+  error: 'token_required' as const,
+  message:
+    "API token required for non-local requests. Set GENSWARMS_API_TOKEN on the server and send 'Authorization: Bearer <token>'.",
+});
+
+function authorizeFull(presented: string | undefined, peer: string | undefined, full: string | undefined): AuthDecision {
+  if (full !== undefined) return tokensMatch(presented, full) ? 'ok' : 'unauthorized';
+  // F unset: loopback only; a presented token is ignored (there is nothing to compare it with).
+  return isLoopback(peer) ? 'ok' : 'token_required';
+}
+
+/**
+ * CONTRACT §2 decision. full: F set → token must match F (no loopback bypass); F unset → loopback
+ * peers only. config: F and C unset → the full rule; otherwise F or C must match, no loopback exemption.
+ */
+export function authorize(scope: Scope, presented: string | undefined, peer: string | undefined, tokens: TokenConfig): AuthDecision {
+  const full = normalizeToken(tokens.fullToken);
+  const config = normalizeToken(tokens.configToken);
+  switch (scope) {
+    case 'full':
+      return authorizeFull(presented, peer, full);
+    case 'config':
+      if (full === undefined && config === undefined) return authorizeFull(presented, peer, full);
+      return tokensMatch(presented, full) || tokensMatch(presented, config) ? 'ok' : 'unauthorized';
+  }
+}
+
+/** The only two config-scope routes (CONTRACT §2). Path params are one non-empty segment. */
+const CONFIG_ROUTES: ReadonlyArray<{ method: string; pattern: RegExp }> = [
+  { method: 'PATCH', pattern: /^\/api\/swarms\/[^/]+\/objects\/[^/]+\/config$/ },
+  { method: 'GET', pattern: /^\/api\/swarms\/[^/]+\/overlay$/ },
+];
+
+/**
+ * Scope of a request. Exactly two routes are `config`; every other method + path (unknown routes,
+ * HEAD, trailing slashes, other spellings) is `full`, so any mismatch errs on the strict side.
+ */
+export function routeScope(method: string, path: string): Scope {
+  const q = path.indexOf('?');
+  const bare = q === -1 ? path : path.slice(0, q);
+  const hit = CONFIG_ROUTES.some((r) => r.method === method && r.pattern.test(bare));
+  return hit ? 'config' : 'full';
+}

@@ -1,0 +1,77 @@
+import { isSecretKey, redactSecrets, redactUrl, REDACTED } from './redact';
+
+describe('isSecretKey', () => {
+  test.each([
+    ['api_key', true],
+    ['API_KEY', true],
+    ['apikey', true],
+    ['ApiKey', true],
+    ['token', true],
+    ['max_tokens', true],
+    ['github_token', true],
+    ['client_secret', true],
+    ['password', true],
+    ['db_passwd', true],
+    ['credentials', true],
+    ['api-key', false],
+    ['name', false],
+    ['model', false],
+    ['key', false],
+  ])('%s → %s', (key, want) => {
+    expect(isSecretKey(key)).toBe(want);
+  });
+});
+
+describe('redactSecrets', () => {
+  it('redacts secret keys at any depth and every value under config.env, returning a copy', () => {
+    const input = {
+      name: 's',
+      agents: [
+        { name: 'a', api_key: 'sk-1', config: { env: { FOO: 'bar', N: 1 }, model: 'm', nested: { password: 'p' } } },
+        { name: 'b', config: { env: 'weird' } },
+      ],
+      objects: [{ name: 'o', config: { apiKey: 'k', rate: 3 } }],
+    };
+    const out = redactSecrets(input);
+    expect(out).toEqual({
+      name: 's',
+      agents: [
+        { name: 'a', api_key: REDACTED, config: { env: { FOO: REDACTED, N: REDACTED }, model: 'm', nested: { password: REDACTED } } },
+        { name: 'b', config: { env: REDACTED } },
+      ],
+      objects: [{ name: 'o', config: { apiKey: REDACTED, rate: 3 } }],
+    });
+    expect(input.agents[0]?.api_key).toBe('sk-1');
+    expect(JSON.stringify(out)).not.toMatch(/sk-1|bar|"p"|"k"/);
+  });
+
+  it('keeps a JSON "__proto__" key as plain data without touching the prototype', () => {
+    const parsed = JSON.parse('{"__proto__":{"token":"t","x":1}}') as Record<string, unknown>;
+    const out = redactSecrets(parsed) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"token":"[REDACTED]","x":1}}');
+  });
+
+  it('passes primitives through and survives cycles', () => {
+    expect(redactSecrets(5)).toBe(5);
+    expect(redactSecrets(null)).toBeNull();
+    const cyc: Record<string, unknown> = { a: 1 };
+    cyc['self'] = cyc;
+    expect(redactSecrets(cyc)).toEqual({ a: 1, self: REDACTED });
+  });
+});
+
+describe('redactUrl', () => {
+  test.each([
+    ['/socket.io/?EIO=4&transport=websocket&token=abc', '/socket.io/?EIO=4&transport=websocket&token=[REDACTED]'],
+    ['/x?token=abc&token=def', '/x?token=[REDACTED]&token=[REDACTED]'],
+    ['/x?TOKEN=abc', '/x?TOKEN=[REDACTED]'],
+    ['/x?access_token=abc#frag', '/x?access_token=[REDACTED]#frag'],
+    ['/x?to%6Ben=abc', '/x?to%6Ben=[REDACTED]'],
+    ['/x?a=1', '/x?a=1'],
+    ['/x', '/x'],
+    ['http://h:1/p?api_key=s&b=2', 'http://h:1/p?api_key=[REDACTED]&b=2'],
+  ])('%s → %s', (url, want) => {
+    expect(redactUrl(url)).toBe(want);
+  });
+});
