@@ -2,6 +2,25 @@ import * as lib from './index';
 
 describe('@genswarms/egress public surface', () => {
   it('exports exactly the pinned names', () => {
-    expect(Object.keys(lib).sort()).toEqual(['PACKAGE_NAME']);
+    expect(Object.keys(lib).sort()).toEqual([
+      'EGRESS_SOCKET_NAME',
+      'EgressError',
+      'FORWARDER_READY_TIMEOUT_MS',
+      'FORWARDER_STOP_GRACE_MS',
+      'PACKAGE_NAME',
+      'SANDBOX_EGRESS_DIR',
+      'SANDBOX_EGRESS_PORT',
+      'SOCAT_MIN_VERSION',
+      'SOCAT_PROBE_TIMEOUT_MS',
+      'UNIX_SOCKET_PATH_MAX_BYTES',
+      'buildHostSocatArgs',
+      'isSafeTargetHost',
+      'isVersionAtLeast',
+      'parseSocatVersion',
+      'planEgress',
+      'probeSocat',
+      'sandboxEndpoint',
+      'startForwarder',
+    ]);
   });
 });

@@ -1,0 +1,117 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { isAbsolute, join } from 'node:path';
+import { EgressError } from '../errors/egress-error';
+import type { EgressTarget } from '../plan/target';
+import { EGRESS_SOCKET_NAME } from '../plan/target';
+import { buildHostSocatArgs } from '../socat/socat-args';
+import { ensureEgressDir, isSocket, removeEgressDir, removeStaleSocket } from './private-dir';
+
+/** How long socat may take to create its listening socket. */
+export const FORWARDER_READY_TIMEOUT_MS = 5000;
+/** SIGTERM → SIGKILL grace when stopping the forwarder's process group. */
+export const FORWARDER_STOP_GRACE_MS = 2000;
+const READY_POLL_MS = 20;
+const STDERR_MAX_BYTES = 4096;
+
+/** A running host-side forwarder: one socat (and its per-connection forks) in its own process group. */
+export interface Forwarder {
+  readonly dir: string;
+  readonly socketPath: string;
+  readonly pid: number;
+  /** Kills the process group, removes the socket and the directory. Idempotent. */
+  stop(): Promise<void>;
+}
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly exited: Promise<void>;
+  stderr(): string;
+}
+
+function launch(socat: string, args: readonly string[]): Running {
+  // Own process group (detached) so stop() also reaches the per-connection forks. Empty env: socat needs none.
+  const child = spawn(socat, args, { shell: false, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: {} });
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (err.length < STDERR_MAX_BYTES) err += chunk.toString('utf8').slice(0, STDERR_MAX_BYTES - err.length);
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  return { child, exited, stderr: () => err.trim() };
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+async function terminate(run: Running): Promise<void> {
+  const pid = run.child.pid;
+  if (pid === undefined) return;
+  killGroup(pid, 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), FORWARDER_STOP_GRACE_MS);
+  });
+  const late = await Promise.race([run.exited.then(() => false), timedOut]);
+  clearTimeout(timer);
+  killGroup(pid, 'SIGKILL'); // forks that ignored SIGTERM, or a parent past the grace period
+  if (late) await run.exited;
+}
+
+async function waitForSocket(run: Running, socketPath: string): Promise<void> {
+  let exited = false;
+  void run.exited.then(() => {
+    exited = true;
+  });
+  const deadline = Date.now() + FORWARDER_READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await isSocket(socketPath)) return;
+    if (exited) throw new EgressError('forwarder_failed', `socat exited before listening: ${run.stderr() || 'no output'}`);
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+  }
+  throw new EgressError('forwarder_failed', 'socat did not create the egress socket in time');
+}
+
+/**
+ * Starts the host side of CONTRACT §9: `<dir>` 0700, stale `llm.sock` removed, one socat (argv only,
+ * empty env) listening on `<dir>/llm.sock` and connecting to the pinned target. Resolves once the
+ * socket exists; on any failure nothing is left behind (process killed, directory removed).
+ */
+export async function startForwarder(opts: { socat: string; dir: string; target: EgressTarget }): Promise<Forwarder> {
+  if (!isAbsolute(opts.socat)) throw new EgressError('egress_unavailable', 'socat path must be absolute');
+  const socketPath = join(opts.dir, EGRESS_SOCKET_NAME);
+  const args = buildHostSocatArgs(socketPath, opts.target); // validates before anything is created
+  await ensureEgressDir(opts.dir);
+  let run: Running | undefined;
+  try {
+    await removeStaleSocket(socketPath);
+    run = launch(opts.socat, args);
+    await waitForSocket(run, socketPath);
+  } catch (err) {
+    if (run !== undefined) await terminate(run);
+    await removeEgressDir(opts.dir, socketPath);
+    if (err instanceof EgressError) throw err;
+    throw new EgressError('forwarder_failed', 'the egress forwarder could not start', { cause: err });
+  }
+  return makeForwarder(opts.dir, socketPath, run);
+}
+
+function makeForwarder(dir: string, socketPath: string, run: Running): Forwarder {
+  let stopping: Promise<void> | undefined;
+  return {
+    dir,
+    socketPath,
+    pid: run.child.pid ?? -1,
+    stop(): Promise<void> {
+      stopping ??= terminate(run).then(() => removeEgressDir(dir, socketPath));
+      return stopping;
+    },
+  };
+}
