@@ -1,0 +1,318 @@
+/** The embedded store: better-sqlite3 12, WAL, `<home>/genswarms.db`, files 0600. */
+import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { MIGRATIONS } from './schema';
+import { toEvent, toItem, toMessage, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
+import type {
+  AttentionInfo, DispatchRequest, EnqueueResult, EventQuery, InboxItemRow, MessageRow, NewEvent, OverlayEventRow,
+  SessionRow, SessionState, Store, StoredEvent, SwarmRow, SwarmStatus, TurnFinish, TurnRow,
+} from './store';
+import { EVENTS_KEEP, MESSAGE_LOG_KEEP } from './store';
+
+export const DB_FILE_NAME = 'genswarms.db';
+
+type Db = Database.Database;
+
+/** Creates (or keeps) a regular, non-link file with mode 0600 before SQLite opens it. */
+function preparePrivateFile(file: string): void {
+  const fd = fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR | fs.constants.O_NOFOLLOW, 0o600);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new Error('store file is not a regular file');
+    fs.fchmodSync(fd, 0o600);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function chmodIfPresent(file: string): void {
+  try {
+    const st = fs.lstatSync(file);
+    if (st.isFile()) fs.chmodSync(file, 0o600);
+  } catch {
+    /* absent: nothing to do */
+  }
+}
+
+function migrate(db: Db): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+  const current = row.v ?? 0;
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
+    })();
+  }
+  return MIGRATIONS.reduce((max, m) => Math.max(max, m.version), current);
+}
+
+export class SqliteStore implements Store {
+  private readonly db: Db;
+  readonly file: string;
+  readonly schemaVersion: number;
+
+  private constructor(db: Db, file: string, version: number) {
+    this.db = db;
+    this.file = file;
+    this.schemaVersion = version;
+  }
+
+  /** Opens (creating if needed) `<home>/genswarms.db`; `home` must be an existing real directory. */
+  static open(home: string): SqliteStore {
+    const st = fs.lstatSync(home);
+    if (!st.isDirectory()) throw new Error('store home is not a real directory');
+    const file = path.join(home, DB_FILE_NAME);
+    preparePrivateFile(file);
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    const version = migrate(db);
+    chmodIfPresent(`${file}-wal`);
+    chmodIfPresent(`${file}-shm`);
+    return new SqliteStore(db, file, version);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async upsertSwarm(row: SwarmRow): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET config = excluded.config, base_dir = excluded.base_dir,
+         status = excluded.status, started_at = excluded.started_at, stopped_at = excluded.stopped_at`,
+      )
+      .run(row.name, JSON.stringify(row.config), row.baseDir, row.status, row.startedAt, row.stoppedAt);
+  }
+
+  async setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void> {
+    const stopped = status === 'stopped' ? at : null;
+    this.db.prepare('UPDATE swarms SET status = ?, stopped_at = ? WHERE name = ?').run(status, stopped, name);
+  }
+
+  async getSwarm(name: string): Promise<SwarmRow | null> {
+    const r = this.db.prepare('SELECT * FROM swarms WHERE name = ?').get(name) as Raw | undefined;
+    return r === undefined ? null : toSwarm(r);
+  }
+
+  async listSwarms(): Promise<SwarmRow[]> {
+    return (this.db.prepare('SELECT * FROM swarms ORDER BY name').all() as Raw[]).map(toSwarm);
+  }
+
+  async deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void> {
+    this.db.transaction(() => {
+      for (const table of ['events', 'messages', 'turns']) {
+        this.db.prepare(`DELETE FROM ${table} WHERE swarm = ?`).run(name);
+      }
+      if (!opts.purge) return;
+      for (const table of ['overlay_events', 'sessions', 'inbox_items', 'inbox_seq', 'swarms']) {
+        const col = table === 'swarms' ? 'name' : 'swarm';
+        this.db.prepare(`DELETE FROM ${table} WHERE ${col} = ?`).run(name);
+      }
+    })();
+  }
+
+  async upsertSession(row: SessionRow): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO sessions (swarm, agent, state, attention_reason, attention_turn, description, workspace, started_at, last_activity)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(swarm, agent) DO UPDATE SET state = excluded.state, attention_reason = excluded.attention_reason,
+         attention_turn = excluded.attention_turn, description = excluded.description, workspace = excluded.workspace,
+         started_at = excluded.started_at, last_activity = excluded.last_activity`,
+      )
+      .run(
+        row.swarm, row.agent, row.state, row.needsAttention?.reason ?? null, row.needsAttention?.turn ?? null,
+        JSON.stringify(row.description ?? null), row.workspace, row.startedAt, row.lastActivity,
+      );
+  }
+
+  async setSessionState(swarm: string, agent: string, state: SessionState, attention: AttentionInfo | null, at: string): Promise<SessionState | null> {
+    return this.db.transaction((): SessionState | null => {
+      const prev = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as { state: SessionState } | undefined;
+      if (prev === undefined) return null;
+      this.db
+        .prepare('UPDATE sessions SET state = ?, attention_reason = ?, attention_turn = ?, last_activity = ? WHERE swarm = ? AND agent = ?')
+        .run(state, attention?.reason ?? null, attention?.turn ?? null, at, swarm, agent);
+      return prev.state;
+    })();
+  }
+
+  async getSession(swarm: string, agent: string): Promise<SessionRow | null> {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as Raw | undefined;
+    return r === undefined ? null : toSession(r);
+  }
+
+  async listSessions(swarm: string): Promise<SessionRow[]> {
+    return (this.db.prepare('SELECT * FROM sessions WHERE swarm = ? ORDER BY rowid').all(swarm) as Raw[]).map(toSession);
+  }
+
+  async deleteSession(swarm: string, agent: string): Promise<void> {
+    this.db.prepare('DELETE FROM sessions WHERE swarm = ? AND agent = ?').run(swarm, agent);
+  }
+
+  async enqueue(input: { swarm: string; agent: string; id: string; kind: 'task' | 'message'; from: string; content: string; now: string; limit: number }): Promise<EnqueueResult> {
+    return this.db.transaction((): EnqueueResult => {
+      const queued = this.countInbox(input.swarm, input.agent);
+      if (queued >= input.limit) return { kind: 'full', limit: input.limit };
+      const seq = this.nextSeq(input.swarm, input.agent);
+      this.db
+        .prepare('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(input.id, input.swarm, input.agent, input.kind, input.from, input.content, seq, input.now);
+      const item: InboxItemRow = { id: input.id, swarm: input.swarm, agent: input.agent, kind: input.kind, from: input.from, content: input.content, seq, createdAt: input.now };
+      return { kind: 'ok', item, queued: queued + 1 };
+    })();
+  }
+
+  private countInbox(swarm: string, agent: string): number {
+    const r = this.db.prepare('SELECT COUNT(*) AS n FROM inbox_items WHERE swarm = ? AND agent = ?').get(swarm, agent) as { n: number };
+    return r.n;
+  }
+
+  private nextSeq(swarm: string, agent: string): number {
+    const r = this.db.prepare('SELECT last_seq FROM inbox_seq WHERE swarm = ? AND agent = ?').get(swarm, agent) as { last_seq: number } | undefined;
+    const seq = (r?.last_seq ?? 0) + 1;
+    this.db
+      .prepare('INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, ?) ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = excluded.last_seq')
+      .run(swarm, agent, seq);
+    return seq;
+  }
+
+  async inboxSize(swarm: string, agent: string): Promise<number> {
+    return this.countInbox(swarm, agent);
+  }
+
+  async listInbox(swarm: string, agent: string): Promise<InboxItemRow[]> {
+    return (this.db.prepare('SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ORDER BY ord').all(swarm, agent) as Raw[]).map(toItem);
+  }
+
+  async dropInbox(swarm: string, agent: string | null): Promise<number> {
+    const r = agent === null
+      ? this.db.prepare('DELETE FROM inbox_items WHERE swarm = ?').run(swarm)
+      : this.db.prepare('DELETE FROM inbox_items WHERE swarm = ? AND agent = ?').run(swarm, agent);
+    return r.changes;
+  }
+
+  async dispatchNext(req: DispatchRequest): Promise<TurnRow | null> {
+    return this.db.transaction((): TurnRow | null => {
+      const session = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(req.swarm, req.agent) as { state: string } | undefined;
+      if (session?.state !== 'idle') return null;
+      const kindClause = req.messagesOnly ? "AND kind = 'message'" : '';
+      const r = this.db
+        .prepare(`SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ${kindClause} ORDER BY ord LIMIT 1`)
+        .get(req.swarm, req.agent) as Raw | undefined;
+      if (r === undefined) return null;
+      const item = toItem(r);
+      this.db.prepare('DELETE FROM inbox_items WHERE id = ?').run(item.id);
+      this.db
+        .prepare(
+          `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
+        )
+        .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, item.seq, req.now);
+      this.db.prepare("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
+      return toTurn(this.db.prepare('SELECT * FROM turns WHERE id = ?').get(req.turnId) as Raw);
+    })();
+  }
+
+  async getTurn(id: string): Promise<TurnRow | null> {
+    const r = this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as Raw | undefined;
+    return r === undefined ? null : toTurn(r);
+  }
+
+  async markTurnDelivered(id: string): Promise<void> {
+    this.db.prepare('UPDATE turns SET delivered = 1 WHERE id = ?').run(id);
+  }
+
+  async markTurnTimedOut(id: string): Promise<boolean> {
+    const r = this.db.prepare("UPDATE turns SET status = 'timed_out', timed_out = 1 WHERE id = ? AND status = 'running' AND final = 0").run(id);
+    return r.changes === 1;
+  }
+
+  async finishTurn(id: string, f: TurnFinish): Promise<boolean> {
+    const r = this.db
+      .prepare(
+        `UPDATE turns SET final = 1,
+           status = CASE WHEN timed_out = 1 AND ? <> 'rejected' AND ? <> 'cancelled' THEN 'timed_out' ELSE ? END,
+           reason = ?, error = ?, reply_preview = ?, completed_at = ?
+         WHERE id = ? AND final = 0`,
+      )
+      .run(f.status, f.status, f.status, f.reason ?? null, f.error ?? null, f.replyPreview ?? null, f.completedAt, id);
+    return r.changes === 1;
+  }
+
+  async listOpenTurns(swarm: string): Promise<TurnRow[]> {
+    return (this.db.prepare('SELECT * FROM turns WHERE swarm = ? AND final = 0 ORDER BY started_at').all(swarm) as Raw[]).map(toTurn);
+  }
+
+  async listTurns(swarm: string, agent: string, limit: number): Promise<TurnRow[]> {
+    return (this.db.prepare('SELECT * FROM turns WHERE swarm = ? AND agent = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(swarm, agent, limit) as Raw[]).map(toTurn);
+  }
+
+  async appendOverlayEvent(swarm: string, op: string, payload: Readonly<Record<string, unknown>>, at: string): Promise<OverlayEventRow> {
+    return this.db.transaction((): OverlayEventRow => {
+      const r = this.db.prepare('SELECT MAX(seq) AS s FROM overlay_events WHERE swarm = ?').get(swarm) as { s: number | null };
+      const seq = (r.s ?? 0) + 1;
+      this.db.prepare('INSERT INTO overlay_events (swarm, seq, op, payload, timestamp) VALUES (?, ?, ?, ?, ?)').run(swarm, seq, op, JSON.stringify(payload), at);
+      return { swarm, seq, op, payload, timestamp: at };
+    })();
+  }
+
+  async listOverlay(swarm: string): Promise<OverlayEventRow[]> {
+    return (this.db.prepare('SELECT * FROM overlay_events WHERE swarm = ? ORDER BY seq').all(swarm) as Raw[]).map(toOverlay);
+  }
+
+  async clearOverlay(swarm: string): Promise<number> {
+    return this.db.prepare('DELETE FROM overlay_events WHERE swarm = ?').run(swarm).changes;
+  }
+
+  async appendMessage(msg: Omit<MessageRow, 'id'>): Promise<MessageRow> {
+    return this.db.transaction((): MessageRow => {
+      const r = this.db
+        .prepare('INSERT INTO messages (timestamp, swarm, "from", "to", type, content_preview, turn) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(msg.timestamp, msg.swarm, msg.from, JSON.stringify(msg.to), msg.type, msg.content_preview, msg.turn);
+      const id = Number(r.lastInsertRowid);
+      this.db
+        .prepare('DELETE FROM messages WHERE swarm = ? AND id <= (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?)')
+        .run(msg.swarm, msg.swarm, MESSAGE_LOG_KEEP);
+      return { ...msg, id };
+    })();
+  }
+
+  async listMessages(swarm: string, limit: number): Promise<MessageRow[]> {
+    return (this.db.prepare('SELECT * FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT ?').all(swarm, limit) as Raw[]).map(toMessage);
+  }
+
+  async insertEvent(e: NewEvent): Promise<StoredEvent> {
+    const r = this.db
+      .prepare('INSERT INTO events (timestamp, level, category, swarm, agent, event_type, message, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(e.timestamp, e.level, e.category, e.swarm, e.agent, e.event_type, e.message, JSON.stringify(e.metadata));
+    const id = Number(r.lastInsertRowid);
+    if (id > EVENTS_KEEP) this.db.prepare('DELETE FROM events WHERE id <= ?').run(id - EVENTS_KEEP);
+    return { ...e, id };
+  }
+
+  async queryEvents(q: EventQuery): Promise<StoredEvent[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const add = (clause: string, value: unknown): void => {
+      where.push(clause);
+      args.push(value);
+    };
+    if (q.level !== undefined) add('level = ?', q.level);
+    if (q.category !== undefined) add('category = ?', q.category);
+    if (q.swarm !== undefined) add('swarm = ?', q.swarm);
+    if (q.agent !== undefined) add('agent = ?', q.agent);
+    if (q.eventType !== undefined) add('event_type = ?', q.eventType);
+    if (q.sinceTime !== undefined) add('timestamp >= ?', q.sinceTime);
+    if (q.sinceId !== undefined) add('id > ?', q.sinceId);
+    const order = q.sinceId === undefined ? 'DESC' : 'ASC';
+    const sql = `SELECT * FROM events ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id ${order} LIMIT ?`;
+    return (this.db.prepare(sql).all(...args, q.limit) as Raw[]).map(toEvent);
+  }
+}

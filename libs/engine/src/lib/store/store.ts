@@ -1,0 +1,195 @@
+/**
+ * The persistence port. Every method is atomic on its own; the methods that must change several
+ * rows together (dispatch, enqueue with a cap, turn completion) are single methods so that another
+ * implementation (PostgreSQL) can run them in one transaction too. All methods are async for that
+ * reason, although the SQLite store does its work synchronously.
+ */
+export type SwarmStatus = 'starting' | 'running' | 'stopping' | 'stopped' | 'error';
+export type SessionState = 'starting' | 'idle' | 'busy' | 'needs_attention' | 'failed' | 'stopped';
+export type TurnStatus = 'running' | 'completed' | 'error' | 'rejected' | 'timed_out' | 'cancelled';
+export type ItemKind = 'task' | 'message';
+
+export interface SwarmRow {
+  readonly name: string;
+  /** The validated seed config (JSON), as given; the overlay is replayed on top of it. */
+  readonly config: unknown;
+  /** Directory relative workspace/skill paths resolved against (null for the engine default). */
+  readonly baseDir: string | null;
+  readonly status: SwarmStatus;
+  readonly startedAt: string | null;
+  readonly stoppedAt: string | null;
+}
+
+export interface AttentionInfo {
+  readonly reason: string;
+  readonly turn: string | null;
+}
+
+export interface SessionRow {
+  readonly swarm: string;
+  readonly agent: string;
+  readonly state: SessionState;
+  readonly needsAttention: AttentionInfo | null;
+  /** The runner's SessionDescription (names only, never env values). */
+  readonly description: unknown;
+  /** Real path of the workspace, fixed at session start. */
+  readonly workspace: string | null;
+  readonly startedAt: string | null;
+  readonly lastActivity: string | null;
+}
+
+export interface TurnRow {
+  readonly id: string;
+  readonly swarm: string;
+  readonly agent: string;
+  readonly itemId: string;
+  readonly kind: ItemKind;
+  readonly from: string;
+  readonly content: string;
+  readonly seq: number;
+  readonly status: TurnStatus;
+  readonly reason: string | null;
+  readonly error: string | null;
+  readonly startedAt: string;
+  readonly completedAt: string | null;
+  readonly replyPreview: string | null;
+  readonly timedOut: boolean;
+  /** True once the inbox file / paste for this turn was handed to the agent. */
+  readonly delivered: boolean;
+}
+
+export interface InboxItemRow {
+  readonly id: string;
+  readonly swarm: string;
+  readonly agent: string;
+  readonly kind: ItemKind;
+  readonly from: string;
+  readonly content: string;
+  readonly seq: number;
+  readonly createdAt: string;
+}
+
+export interface OverlayEventRow {
+  readonly swarm: string;
+  readonly seq: number;
+  readonly op: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly timestamp: string;
+}
+
+export interface MessageRow {
+  readonly id: number;
+  readonly timestamp: string;
+  readonly swarm: string;
+  readonly from: string;
+  readonly to: string | readonly string[];
+  readonly type: 'direct' | 'ask' | 'broadcast';
+  readonly content_preview: string;
+  readonly turn: string | null;
+}
+
+export type EventLevel = 'debug' | 'info' | 'warning' | 'error';
+export type EventCategory = 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
+
+export interface StoredEvent {
+  readonly id: number;
+  readonly timestamp: string;
+  readonly level: EventLevel;
+  readonly category: EventCategory;
+  readonly swarm: string | null;
+  readonly agent: string | null;
+  readonly event_type: string;
+  readonly message: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+export type NewEvent = Omit<StoredEvent, 'id'>;
+
+export interface EventQuery {
+  readonly level?: EventLevel;
+  readonly category?: EventCategory;
+  readonly swarm?: string;
+  readonly agent?: string;
+  readonly eventType?: string;
+  /** Only events at or after this ISO time. */
+  readonly sinceTime?: string;
+  readonly limit: number;
+  /** When set: events with id > sinceId, oldest first; else newest first. */
+  readonly sinceId?: number;
+}
+
+export type EnqueueResult = { kind: 'ok'; item: InboxItemRow; queued: number } | { kind: 'full'; limit: number };
+
+export interface DispatchRequest {
+  readonly swarm: string;
+  readonly agent: string;
+  readonly turnId: string;
+  readonly now: string;
+  /** While awaiting (CONTRACT §14.7) only message items are eligible. */
+  readonly messagesOnly: boolean;
+}
+
+export type TurnFinish = {
+  readonly status: Exclude<TurnStatus, 'running'>;
+  readonly reason?: string | null;
+  readonly error?: string | null;
+  readonly replyPreview?: string | null;
+  readonly completedAt: string;
+};
+
+export interface Store {
+  close(): Promise<void>;
+
+  upsertSwarm(row: SwarmRow): Promise<void>;
+  setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void>;
+  getSwarm(name: string): Promise<SwarmRow | null>;
+  listSwarms(): Promise<SwarmRow[]>;
+  /** Removes the swarm's events, messages and turns (and, with `purge`, its overlay, sessions, inbox and registry entry). */
+  deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void>;
+
+  upsertSession(row: SessionRow): Promise<void>;
+  /** Sets the state (and attention info); returns the previous state or null when no session. */
+  setSessionState(swarm: string, agent: string, state: SessionState, attention: AttentionInfo | null, at: string): Promise<SessionState | null>;
+  getSession(swarm: string, agent: string): Promise<SessionRow | null>;
+  listSessions(swarm: string): Promise<SessionRow[]>;
+  deleteSession(swarm: string, agent: string): Promise<void>;
+
+  /** Appends an item unless `limit` items are already queued; assigns the next per-agent seq. */
+  enqueue(input: { swarm: string; agent: string; id: string; kind: ItemKind; from: string; content: string; now: string; limit: number }): Promise<EnqueueResult>;
+  inboxSize(swarm: string, agent: string): Promise<number>;
+  listInbox(swarm: string, agent: string): Promise<InboxItemRow[]>;
+  /** Drops every queued item of the agent (or of the whole swarm when agent is null); returns the count. */
+  dropInbox(swarm: string, agent: string | null): Promise<number>;
+  /**
+   * One transaction: when the session is `idle` and an eligible item exists, the item leaves the
+   * queue, a `running` turn is created and the session becomes `busy`. Else null, nothing changed.
+   */
+  dispatchNext(req: DispatchRequest): Promise<TurnRow | null>;
+
+  getTurn(id: string): Promise<TurnRow | null>;
+  markTurnDelivered(id: string): Promise<void>;
+  markTurnTimedOut(id: string): Promise<boolean>;
+  /**
+   * Finishes a turn once: only a `running` or `timed_out` turn that is not final changes; returns
+   * false when it was already finished (a duplicate completion is ignored). A timed-out turn keeps
+   * status `timed_out` unless the finish is `rejected`.
+   */
+  finishTurn(id: string, finish: TurnFinish): Promise<boolean>;
+  /** Turns not yet final (running, or timed out without a receipt), for recovery. */
+  listOpenTurns(swarm: string): Promise<TurnRow[]>;
+  listTurns(swarm: string, agent: string, limit: number): Promise<TurnRow[]>;
+
+  appendOverlayEvent(swarm: string, op: string, payload: Readonly<Record<string, unknown>>, at: string): Promise<OverlayEventRow>;
+  listOverlay(swarm: string): Promise<OverlayEventRow[]>;
+  clearOverlay(swarm: string): Promise<number>;
+
+  appendMessage(msg: Omit<MessageRow, 'id'>): Promise<MessageRow>;
+  listMessages(swarm: string, limit: number): Promise<MessageRow[]>;
+
+  insertEvent(event: NewEvent): Promise<StoredEvent>;
+  queryEvents(query: EventQuery): Promise<StoredEvent[]>;
+}
+
+export const INBOX_LIMIT = 1000;
+export const MESSAGE_LOG_KEEP = 1000;
+export const EVENTS_KEEP = 100_000;
