@@ -2,6 +2,24 @@ import * as lib from './index';
 
 describe('@genswarms/tools public surface', () => {
   it('exports exactly the pinned names', () => {
-    expect(Object.keys(lib).sort()).toEqual(['PACKAGE_NAME']);
+    expect(Object.keys(lib).sort()).toEqual(
+      [
+        'PACKAGE_NAME',
+        // mock-llm
+        'MOCK_LLM_BIN',
+        'MOCK_LLM_BODY_MAX_BYTES',
+        'MOCK_LLM_MODEL',
+        'MOCK_LLM_REQUESTS_PATH',
+        'MockScriptEntrySchema',
+        'MockScriptSchema',
+        'chooseReply',
+        'parseMockScript',
+        'startMockLlm',
+        // echo-argv
+        'ECHO_ARGV_BIN',
+        'EchoArgvOutputSchema',
+        'parseEchoArgvOutput',
+      ].sort(),
+    );
   });
 });

@@ -1,2 +1,13 @@
 /** @genswarms/tools: Dev and test tools: mock LLM, fake TUI, echo-argv, bench, lint rules. */
 export const PACKAGE_NAME = '@genswarms/tools';
+
+// mock-llm: OpenAI-compatible mock server (+ CLI tools/bin/mock-llm.js)
+export { startMockLlm, MOCK_LLM_BODY_MAX_BYTES, MOCK_LLM_MODEL, MOCK_LLM_REQUESTS_PATH } from './mock-llm/mock-llm-server';
+export type { MockLlm, MockLlmOptions, RecordedRequest } from './mock-llm/mock-llm-server';
+export { chooseReply, parseMockScript, MockScriptSchema, MockScriptEntrySchema } from './mock-llm/mock-script';
+export type { MockScriptEntry, MockReply } from './mock-llm/mock-script';
+export { MOCK_LLM_BIN } from './mock-llm/mock-llm-bin';
+
+// echo-argv: argv/env fidelity fixture (tools/bin/echo-argv.js)
+export { ECHO_ARGV_BIN, parseEchoArgvOutput, EchoArgvOutputSchema } from './echo-argv/echo-argv';
+export type { EchoArgvOutput } from './echo-argv/echo-argv';
