@@ -1,2 +1,20 @@
-/** @genswarms/receipts: Bounded readers and the turn-receipt protocol. */
-export const PACKAGE_NAME = '@genswarms/receipts';
+/** @genswarms/receipts: the durable turn reader. Completion artifacts are hostile filesystem input. */
+export { ReceiptError } from './lib/errors/receipt-error';
+export type { ReceiptErrorCode } from './lib/errors/receipt-error';
+export { newTurnId, isTurnId, TURN_ID_RE } from './lib/turn-id/turn-id';
+export { DONE_MAX_BYTES, REPLY_MAX_BYTES, DEFAULT_BOUNDS } from './lib/bounds/bounds';
+export type { ReceiptBounds } from './lib/bounds/bounds';
+export { RECEIPT_REASONS } from './lib/fs/reasons';
+export type { ReceiptReason } from './lib/fs/reasons';
+export { readUntrustedFile } from './lib/fs/untrusted-file';
+export type { UntrustedRead } from './lib/fs/untrusted-file';
+export { writeFileSafely } from './lib/fs/safe-write';
+export type { SafeWrite } from './lib/fs/safe-write';
+export { prepareTurnDir, TURN_DIR_MODE } from './lib/turn/prepare-turn-dir';
+export type { PreparedTurnDir } from './lib/turn/prepare-turn-dir';
+export { readTurnReceipt } from './lib/turn/read-turn-receipt';
+export type { TurnReceipt } from './lib/turn/read-turn-receipt';
+export { DONE_FILE, REPLY_FILE } from './lib/turn/turn-paths';
+export { DONE_ERROR_MAX_CHARS } from './lib/turn/done-json';
+export { watchTurn, WATCH_POLL_MS, MALFORMED_SETTLE_MS } from './lib/watch/watch-turn';
+export type { WatchTurnOptions } from './lib/watch/watch-turn';

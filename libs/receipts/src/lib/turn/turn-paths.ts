@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import { assertRealPathForm } from '../fs/path-rules';
+import { assertTurnId } from '../turn-id/turn-id';
+
+/** Receipt file names inside a turn directory. */
+export const DONE_FILE = 'done.json';
+export const REPLY_FILE = 'reply.md';
+
+/**
+ * The directories checked for a turn, root first: W, W/.genswarms, W/.genswarms/turns,
+ * W/.genswarms/turns/<id>. The id is validated before it is joined into any path.
+ */
+export function turnDirChain(workspaceReal: string, turnId: string): readonly string[] {
+  assertRealPathForm(workspaceReal, 'workspaceReal');
+  assertTurnId(turnId);
+  const base = join(workspaceReal, '.genswarms');
+  const turns = join(base, 'turns');
+  return [workspaceReal, base, turns, join(turns, turnId)];
+}

@@ -1,0 +1,162 @@
+import type { FSWatcher } from 'node:fs';
+import { watch } from 'node:fs';
+import type { ReceiptBounds } from '../bounds/bounds';
+import { resolveBounds } from '../bounds/bounds';
+import { ReceiptError } from '../errors/receipt-error';
+import type { TurnAttempt, TurnReceipt } from '../turn/read-turn-receipt';
+import { attemptTurnReceipt } from '../turn/read-turn-receipt';
+import { turnDirChain } from '../turn/turn-paths';
+import { attachDirWatch } from './dir-watch';
+
+/** Poll period of the watcher (CONTRACT §11); fs.watch may only wake it earlier. */
+export const WATCH_POLL_MS = 250;
+/** An unparsable done.json is malformed only if it looks the same on two reads this far apart. */
+export const MALFORMED_SETTLE_MS = 500;
+
+export interface WatchTurnOptions {
+  readonly signal?: AbortSignal;
+  readonly pollMs?: number;
+  readonly bounds?: Partial<ReceiptBounds>;
+}
+
+/**
+ * Resolves with the first final receipt of the turn (`ok` or `refused`, never `pending`). Polls every
+ * pollMs; an fs.watch on the real turn directory may wake it early. Aborting rejects with an Error
+ * named `AbortError` (code `ABORT_ERR`, cause = signal.reason). Leaves no timer or watcher behind.
+ */
+export async function watchTurn(workspaceReal: string, turnId: string, opts: WatchTurnOptions = {}): Promise<TurnReceipt> {
+  const paths = turnDirChain(workspaceReal, turnId);
+  const bounds = resolveBounds(opts.bounds);
+  const pollMs = opts.pollMs ?? WATCH_POLL_MS;
+  if (!Number.isFinite(pollMs) || pollMs < 1 || pollMs > 60000) {
+    throw new ReceiptError('invalid_option', 'pollMs must be a number between 1 and 60000');
+  }
+  const turnDir = paths[paths.length - 1] as string;
+  return new TurnWatcher(() => attemptTurnReceipt(workspaceReal, turnId, bounds), paths, turnDir, pollMs, opts.signal).run();
+}
+
+/** Creates the Error a watch rejects with when aborted. */
+export function abortError(reason: unknown): Error {
+  const error = new Error('watchTurn was aborted', { cause: reason });
+  Object.defineProperty(error, 'name', { value: 'AbortError', enumerable: false, configurable: true, writable: true });
+  return Object.assign(error, { code: 'ABORT_ERR' });
+}
+
+class TurnWatcher {
+  private settled = false;
+  private busy = false;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: FSWatcher | undefined;
+  private watchPending = false;
+  private candidate: { key: string; since: number } | undefined;
+  private resolve: (receipt: TurnReceipt) => void = () => undefined;
+  private reject: (error: unknown) => void = () => undefined;
+  private readonly onAbort = (): void => this.fail(abortError(this.signal?.reason));
+
+  constructor(
+    private readonly attempt: () => Promise<TurnAttempt>,
+    private readonly chainPaths: readonly string[],
+    private readonly turnDir: string,
+    private readonly pollMs: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  run(): Promise<TurnReceipt> {
+    return new Promise<TurnReceipt>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      if (this.signal?.aborted === true) return this.fail(abortError(this.signal.reason));
+      this.signal?.addEventListener('abort', this.onAbort, { once: true });
+      this.tick();
+    });
+  }
+
+  /** Runs one attempt now; a wake during an attempt queues exactly one more. */
+  private tick(): void {
+    if (this.settled) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.busy = true;
+    this.attempt().then(
+      (attempt) => this.onAttempt(attempt),
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  private onAttempt(attempt: TurnAttempt): void {
+    this.busy = false;
+    if (this.settled) return;
+    const wait = this.decide(attempt);
+    if (wait === undefined) return this.finish(attempt.receipt);
+    if (this.again) {
+      this.again = false;
+      return this.tick();
+    }
+    this.timer = setTimeout(() => this.tick(), wait);
+    if (this.watcher === undefined) this.startWatch();
+  }
+
+  /** undefined = final; otherwise how long to wait before the next attempt. */
+  private decide(attempt: TurnAttempt): number | undefined {
+    if (attempt.receipt.kind === 'pending') {
+      this.candidate = undefined;
+      return this.pollMs;
+    }
+    if (attempt.unsettled === undefined) return undefined;
+    const now = Date.now();
+    if (this.candidate?.key !== attempt.unsettled.key) {
+      this.candidate = { key: attempt.unsettled.key, since: now };
+      return Math.min(this.pollMs, MALFORMED_SETTLE_MS);
+    }
+    const left = this.candidate.since + MALFORMED_SETTLE_MS - now;
+    return left <= 0 ? undefined : Math.min(this.pollMs, left);
+  }
+
+  private startWatch(): void {
+    if (this.watchPending) return;
+    this.watchPending = true;
+    attachDirWatch(this.chainPaths, this.turnDir, () => this.tick(), watch).then(
+      (watcher) => {
+        this.watchPending = false;
+        if (watcher === undefined) return;
+        if (this.settled || this.watcher !== undefined) return watcher.close();
+        this.watcher = watcher;
+        watcher.on('error', () => this.dropWatch(watcher));
+      },
+      () => {
+        this.watchPending = false;
+      },
+    );
+  }
+
+  private dropWatch(watcher: FSWatcher): void {
+    watcher.close();
+    if (this.watcher === watcher) this.watcher = undefined;
+  }
+
+  private finish(receipt: TurnReceipt): void {
+    if (this.settled) return;
+    this.cleanup();
+    this.resolve(receipt);
+  }
+
+  private fail(error: unknown): void {
+    if (this.settled) return;
+    this.cleanup();
+    this.reject(error);
+  }
+
+  private cleanup(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
