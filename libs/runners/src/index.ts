@@ -16,4 +16,18 @@ export type {
   SessionHealth,
   TurnDelivery,
 } from './lib/port';
+export { RunnerError, isRunnerError } from './lib/errors/runner-error';
+export type { RunnerErrorCode } from './lib/errors/runner-error';
+export { buildRunnerContext, findOnPath } from './lib/context/runner-context';
+export type { RunnerContextInput } from './lib/context/runner-context';
+export { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from './lib/launcher/launcher';
+export { assertArgv } from './lib/argv/validate-argv';
+export { XARGS_MAX_BYTES, computeManifestBudget, writeArgvManifest, buildXargsArgv } from './lib/manifest/argv-manifest';
+export { ensurePrivateDir, writeEnvFile, stateDirFor } from './lib/state/state-dir';
+export { parseNetworkMode, networkLabel, assertNetworkSupported } from './lib/network/network-policy';
+export { buildClientArgv, hasBypassFlag, BYPASS_FLAGS } from './lib/client/clients';
+export { buildClientEnv } from './lib/env/client-env';
+export { planMounts, DEFAULT_SYSTEM_PATHS } from './lib/sandbox/mounts';
+export { buildBwrapArgs } from './lib/bwrap/bwrap-args';
+export { killProcessTree } from './lib/process/process-tree';
 export const PACKAGE_NAME = '@genswarms/runners';

@@ -79,6 +79,15 @@ export interface RunnerContext {
   };
   /** `DOCKER_HOST` as read at boot; only unset or `unix://` is accepted. */
   readonly dockerHost?: string;
+  /** (additive) The PATH string the binaries were resolved on. */
+  readonly searchPath?: string;
+  /** (additive) The server user's home directory: never usable as a workspace (CONTRACT §10.5). */
+  readonly userHome?: string;
+  /**
+   * (additive) Host system paths that exist, bound read-only into bwrap sandboxes (`/usr`, `/bin`,
+   * `/lib*`, `/etc/ssl`, …). Resolved once by `buildRunnerContext`; default: `DEFAULT_SYSTEM_PATHS`.
+   */
+  readonly systemPaths?: readonly string[];
 }
 
 /** One turn handed to a running agent. Headless clients read the inbox file the engine wrote. */
@@ -153,6 +162,15 @@ export interface LaunchPlan {
   readonly env: Readonly<Record<string, string>>;
   readonly mounts: readonly MountSpec[];
   /** Egress pin for `network: isolated` (host, port, tls) chosen by the host. */
-  readonly egress?: { readonly host: string; readonly port: number; readonly tls: boolean; readonly dir: string };
+  readonly egress?: {
+    readonly host: string;
+    readonly port: number;
+    readonly tls: boolean;
+    readonly dir: string;
+    /** (additive) Path and query of the pinned endpoint (the in-sandbox endpoint keeps them). */
+    readonly pathAndQuery?: string;
+    /** (additive) `host[:port]` sent as the Host header through the bridge. */
+    readonly upstreamHost?: string;
+  };
   readonly notices: readonly string[];
 }

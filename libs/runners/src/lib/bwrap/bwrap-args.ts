@@ -1,0 +1,39 @@
+import type { LaunchPlan, RunnerContext } from '../port';
+import { SANDBOX_ENV_FILE, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
+
+/** The sandbox identity: an unprivileged uid/gid inside the user namespace (CONTRACT §10.5). */
+export const SANDBOX_UID = 1000;
+export const SANDBOX_GID = 1000;
+
+/** Fixed isolation flags, in CONTRACT §10.5 order; `--proc`, `--dev`, `--tmpfs` come before every bind. */
+const BASE_FLAGS: readonly string[] = [
+  '--die-with-parent',
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-uts',
+  '--unshare-ipc',
+  '--unshare-cgroup-try',
+  '--uid', String(SANDBOX_UID),
+  '--gid', String(SANDBOX_GID),
+  '--clearenv',
+  '--proc', '/proc',
+  '--dev', '/dev',
+  '--tmpfs', '/tmp',
+  '--chdir', '/workspace',
+];
+
+/**
+ * Pure: the bwrap argv (without the bwrap binary) for a plan — base flags, `--new-session` for
+ * headless clients, `--unshare-net` for none/isolated, the plan's binds in order, then
+ * `-- /run/genswarms/launch /root/.genswarms/env <client argv…>`.
+ */
+export function buildBwrapArgs(plan: LaunchPlan, _ctx: RunnerContext, opts: { headless: boolean }): readonly string[] {
+  const args: string[] = [...BASE_FLAGS];
+  if (opts.headless) args.push('--new-session');
+  if (plan.spec.network === 'none' || plan.spec.network === 'isolated') args.push('--unshare-net');
+  for (const mount of plan.mounts) {
+    args.push(mount.access === 'rw' ? '--bind' : '--ro-bind', mount.host, mount.sandbox);
+  }
+  args.push('--', SANDBOX_LAUNCHER_PATH, SANDBOX_ENV_FILE, ...plan.clientArgv);
+  return args;
+}

@@ -1,0 +1,71 @@
+import { existsSync, realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import type { RunnerContext } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { isExecutable } from '../client/clients';
+import { DEFAULT_SYSTEM_PATHS } from '../sandbox/mounts';
+
+/** What the app read once at boot; libraries never read process.env themselves. */
+export interface RunnerContextInput {
+  /** The PATH string to resolve binaries on (the app passes its own PATH). */
+  readonly path: string;
+  /** GENSWARMS_HOME (already created 0700 by the app); stored as its real path. */
+  readonly home: string;
+  readonly uid: number;
+  readonly gid: number;
+  /** Built `genswarms-agent` entry (e.g. apps/agent/dist/main.js). */
+  readonly agentEntry: string;
+  readonly llm: RunnerContext['llm'];
+  /** Absolute node binary; default: `node` on `path`. */
+  readonly node?: string;
+  readonly dockerHost?: string;
+  /** The server user's home directory (refused as a workspace). */
+  readonly userHome?: string;
+  /** Override of the bwrap system binds (tests); default: the existing DEFAULT_SYSTEM_PATHS. */
+  readonly systemPaths?: readonly string[];
+}
+
+/** Resolve `name` on a PATH string to an absolute executable, or undefined. */
+export function findOnPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(':')) {
+    if (!path.isAbsolute(dir)) continue; // relative PATH entries would depend on the cwd
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** Resolve every binary once, at boot (HOUSE-STYLE rule 15). node is required (`binary_missing`). */
+export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
+  const find = (name: string): string | undefined => findOnPath(name, input.path);
+  const node = input.node ?? find('node');
+  if (node === undefined || !path.isAbsolute(node) || !isExecutable(node)) {
+    throw new RunnerError('binary_missing', 'node was not found as an absolute executable');
+  }
+  if (!path.isAbsolute(input.agentEntry)) throw new RunnerError('validation_failed', 'agentEntry must be an absolute path');
+  const binaries = {
+    node,
+    ...opt('xargs', find('xargs')),
+    ...opt('bwrap', find('bwrap')),
+    ...opt('tmux', find('tmux')),
+    ...opt('socat', find('socat')),
+    ...opt('docker', find('docker')),
+    ...opt('nixStore', find('nix-store')),
+  };
+  return {
+    home: realpathSync(input.home),
+    serverUid: input.uid,
+    serverGid: input.gid,
+    binaries,
+    agentEntry: input.agentEntry,
+    llm: input.llm,
+    searchPath: input.path,
+    systemPaths: input.systemPaths ?? DEFAULT_SYSTEM_PATHS.filter((p) => existsSync(p)),
+    ...(input.dockerHost === undefined ? {} : { dockerHost: input.dockerHost }),
+    ...(input.userHome === undefined ? {} : { userHome: input.userHome }),
+  };
+}
+
+function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}

@@ -1,0 +1,43 @@
+/** Every refusal and failure of a runner. Callers branch on `.code`, never on `.message`. */
+export type RunnerErrorCode =
+  | 'unsupported_network'
+  | 'endpoint_not_allowed'
+  | 'endpoint_not_configured'
+  | 'egress_unavailable'
+  | 'unsafe_workspace'
+  | 'unsafe_bind'
+  | 'invalid_argv'
+  | 'launch_too_large'
+  | 'bypass_requires_opt_in'
+  | 'remote_engine_unsupported'
+  | 'validation_failed'
+  | 'binary_missing'
+  | 'state_dir_unsafe'
+  | 'start_failed'
+  | 'runner_error';
+
+export interface RunnerErrorOptions {
+  readonly agent?: string;
+  /** Safe-to-show details (names, host names, counts) — never env values, keys or tokens. */
+  readonly details?: Record<string, unknown>;
+  readonly cause?: unknown;
+}
+
+export class RunnerError extends Error {
+  readonly code: RunnerErrorCode;
+  readonly agent?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: RunnerErrorCode, message: string, opts: RunnerErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    Object.defineProperty(this, 'name', { value: 'RunnerError', enumerable: false, configurable: true });
+    this.code = code;
+    if (opts.agent !== undefined) this.agent = opts.agent;
+    if (opts.details !== undefined) this.details = opts.details;
+  }
+}
+
+/** True for a RunnerError (also across module copies, by shape). */
+export function isRunnerError(value: unknown): value is RunnerError {
+  return value instanceof RunnerError;
+}

@@ -1,0 +1,15 @@
+import * as path from 'node:path';
+
+/**
+ * Absolute host path of the constant POSIX sh launcher `genswarms-launch` (CONTRACT §10.2).
+ * src/lib/launcher and dist/lib/launcher sit at the same depth, so this resolves in both.
+ */
+export const LAUNCHER_PATH: string = path.resolve(__dirname, '..', '..', '..', 'assets', 'genswarms-launch');
+/** Where sandboxes see the launcher (bound read-only). */
+export const SANDBOX_LAUNCHER_PATH = '/run/genswarms/launch';
+/** The env file as a sandboxed client sees it (`<state_dir>` is `/root`). */
+export const SANDBOX_ENV_FILE = '/root/.genswarms/env';
+/** Launcher exit codes (see the script). */
+export const LAUNCHER_EXIT_USAGE = 96;
+export const LAUNCHER_EXIT_ENV = 95;
+export const LAUNCHER_EXIT_EGRESS = 97;

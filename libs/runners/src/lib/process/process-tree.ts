@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Default grace between SIGTERM and SIGKILL (ms). */
+export const STOP_GRACE_MS = 3000;
+/** Poll interval while waiting for a tree to exit (ms). */
+const EXIT_POLL_MS = 25;
+
+/**
+ * True if `pid` is a live process (a zombie counts as gone: it runs nothing and holds no resources
+ * but its table entry until its parent reaps it).
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return signalZero(pid);
+  }
+}
+
+function signalZero(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return process.platform !== 'linux'; // on Linux /proc was authoritative: unreadable means gone
+  } catch {
+    return false;
+  }
+}
+
+/** Every descendant of `root` (Linux /proc walk; a snapshot — callers also signal the process group). */
+export function listDescendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return []; // no /proc: the group signal is all we have
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const ppid = readPpid(Number(entry));
+    if (ppid === undefined) continue;
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    for (const child of children.get(next) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+function readPpid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[1]);
+  } catch {
+    return undefined; // exited while we looked
+  }
+}
+
+function signal(target: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(target, sig);
+  } catch {
+    // ESRCH: already gone — the goal of the signal is met
+  }
+}
+
+/**
+ * Stop a process tree: SIGTERM to the process group (spawned `detached`, so pgid = pid) and to every
+ * descendant found in /proc (catches children that left the group), wait up to `graceMs`, then SIGKILL
+ * whatever is left, and wait for it to be gone.
+ */
+export async function killProcessTree(pid: number, graceMs: number = STOP_GRACE_MS): Promise<void> {
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  const tree = [pid, ...listDescendants(pid)];
+  signal(-pid, 'SIGTERM');
+  for (const p of tree) signal(p, 'SIGTERM');
+  if (await waitGone(tree, graceMs)) return;
+  const late = [...tree, ...tree.flatMap((p) => listDescendants(p))];
+  signal(-pid, 'SIGKILL');
+  for (const p of late) signal(p, 'SIGKILL');
+  await waitGone(late, Math.max(graceMs, 1000));
+}
+
+async function waitGone(pids: readonly number[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (pids.every((p) => !isProcessAlive(p))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, EXIT_POLL_MS));
+  }
+}

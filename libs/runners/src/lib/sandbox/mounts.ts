@@ -1,0 +1,113 @@
+import { realpathSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { SANDBOX_EGRESS_DIR } from '@genswarms/egress';
+import type { AgentLaunchSpec, MountSpec, RunnerContext } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
+import { isUnderSystem, SANDBOX_AGENT_DIR, SANDBOX_BIN_DIR } from '../client/clients';
+import { assertHostBindPath, assertSandboxPath, isSameOrInside } from './path-rules';
+import { assertWorkspaceSafe } from './workspace-rules';
+import { queryNixClosure } from './nix-closure';
+
+/** Host system paths bound read-only into bwrap when they exist (CONTRACT §10.5, `client_source: runtime`). */
+export const DEFAULT_SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/lib', '/lib32', '/lib64', '/libx32', '/etc/ssl', '/etc/resolv.conf', '/etc/hosts'];
+/** Name resolution files: only with `network: open`. */
+const OPEN_ONLY_PATHS: ReadonlySet<string> = new Set(['/etc/resolv.conf', '/etc/hosts']);
+
+export interface PlanMountsOptions {
+  /** bwrap: bind host system paths (and node, if outside them). docker: false (the image provides them). */
+  readonly includeSystem?: boolean;
+}
+
+/** `<home>/egress/<swarm>/<agent>` — the host side of an isolated agent's forwarder. */
+export function egressDirFor(home: string, swarm: string, agent: string): string {
+  return path.join(home, 'egress', swarm, agent);
+}
+
+/**
+ * Every bind of the sandbox, in mount order (CONTRACT §10.5). Refuses at plan time:
+ * `unsafe_workspace`, `unsafe_bind`, `validation_failed` (skills, host_nix). Reads only metadata.
+ */
+export function planMounts(spec: AgentLaunchSpec, ctx: RunnerContext, stateDir: string, opts: PlanMountsOptions = {}): readonly MountSpec[] {
+  const includeSystem = opts.includeSystem ?? true;
+  assertWorkspaceSafe(spec.workspace, ctx, spec.agent);
+  const mounts: MountSpec[] = [];
+  if (includeSystem) mounts.push(...systemMounts(spec, ctx));
+  mounts.push({ host: spec.workspace, sandbox: '/workspace', access: 'rw' });
+  mounts.push({ host: stateDir, sandbox: '/root', access: 'rw' });
+  mounts.push(...skillMounts(spec, ctx));
+  mounts.push({ host: LAUNCHER_PATH, sandbox: SANDBOX_LAUNCHER_PATH, access: 'ro' });
+  mounts.push(...clientMounts(spec, ctx, includeSystem));
+  mounts.push(...extraPathMounts(spec, ctx));
+  if (spec.config.client_source === 'host_nix') {
+    for (const p of queryNixClosure(ctx.binaries.nixStore, spec.config.nix_package, spec.agent)) mounts.push({ host: p, sandbox: p, access: 'ro' });
+  }
+  if (spec.network === 'isolated') {
+    mounts.push({ host: egressDirFor(ctx.home, spec.swarm, spec.agent), sandbox: SANDBOX_EGRESS_DIR, access: 'ro' });
+  }
+  mounts.push(...extraBinds(spec, ctx, spec.config.extra_ro_binds, 'ro'));
+  mounts.push(...extraBinds(spec, ctx, spec.config.extra_rw_binds, 'rw'));
+  return mounts;
+}
+
+function systemMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
+  const paths = ctx.systemPaths ?? DEFAULT_SYSTEM_PATHS;
+  return paths
+    .filter((p) => spec.network === 'open' || !OPEN_ONLY_PATHS.has(p))
+    .map((p) => ({ host: p, sandbox: p, access: 'ro' as const }));
+}
+
+function skillMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
+  const seen = new Set<string>();
+  return spec.skills.map((skill) => {
+    const name = path.basename(skill);
+    if (!path.isAbsolute(skill) || seen.has(name) || name === '' || name === '..' || name === '.') {
+      throw new RunnerError('validation_failed', `skill ${JSON.stringify(name)} must be an absolute path with a unique basename`, { agent: spec.agent });
+    }
+    seen.add(name);
+    let real: string;
+    try {
+      real = realpathSync(skill);
+    } catch {
+      throw new RunnerError('validation_failed', `skill ${JSON.stringify(name)} does not exist`, { agent: spec.agent });
+    }
+    if (isSameOrInside(ctx.home, real)) {
+      throw new RunnerError('unsafe_bind', `skill ${JSON.stringify(name)} contains GENSWARMS_HOME`, { agent: spec.agent });
+    }
+    return { host: real, sandbox: `/skills/${name}`, access: 'ro' as const };
+  });
+}
+
+function clientMounts(spec: AgentLaunchSpec, ctx: RunnerContext, includeSystem: boolean): MountSpec[] {
+  const mounts: MountSpec[] = [];
+  const binary = spec.config.agent_binary_path;
+  if (binary !== undefined) {
+    if (!path.isAbsolute(binary)) throw new RunnerError('unsafe_bind', 'agent_binary_path must be absolute', { agent: spec.agent });
+    const real = assertHostBindPath(binary, ctx.home, spec.agent);
+    if (!statSync(real).isFile()) throw new RunnerError('binary_missing', 'agent_binary_path is not a file', { agent: spec.agent });
+    mounts.push({ host: real, sandbox: `${SANDBOX_BIN_DIR}/${path.basename(binary)}`, access: 'ro' });
+  } else if (spec.client === 'genswarms-agent') {
+    mounts.push({ host: path.dirname(ctx.agentEntry), sandbox: SANDBOX_AGENT_DIR, access: 'ro' });
+  }
+  const needsNode = binary === undefined && spec.client === 'genswarms-agent';
+  if (includeSystem && needsNode && !isUnderSystem(ctx.binaries.node)) {
+    mounts.push({ host: realpathSync(ctx.binaries.node), sandbox: `${SANDBOX_BIN_DIR}/node`, access: 'ro' });
+  }
+  return mounts;
+}
+
+function extraPathMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
+  return (spec.config.extra_path ?? []).map((dir) => {
+    assertSandboxPath(dir, spec.agent);
+    const real = assertHostBindPath(dir, ctx.home, spec.agent);
+    return { host: real, sandbox: dir, access: 'ro' as const };
+  });
+}
+
+function extraBinds(spec: AgentLaunchSpec, ctx: RunnerContext, binds: AgentLaunchSpec['config']['extra_ro_binds'], access: 'ro' | 'rw'): MountSpec[] {
+  return (binds ?? []).map(([host, sandbox]) => {
+    assertSandboxPath(sandbox, spec.agent);
+    const real = assertHostBindPath(host, ctx.home, spec.agent);
+    return { host: real, sandbox, access };
+  });
+}

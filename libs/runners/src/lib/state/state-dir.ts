@@ -1,0 +1,134 @@
+import { constants as fsc, promises as fsp } from 'node:fs';
+import type { Stats } from 'node:fs';
+import * as path from 'node:path';
+import { RunnerError } from '../errors/runner-error';
+
+/** Env file name below `<state_dir>/.genswarms/` (CONTRACT §10.2). */
+export const ENV_FILE_DIR = '.genswarms';
+export const ENV_FILE_NAME = 'env';
+/** Env names a client may receive (CONTRACT §10.2); the launcher also relies on it. */
+export const ENV_KEY_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `<home>/state/<swarm>/<agent>` — the agent's private state_dir (its `/root` in a sandbox). */
+export function stateDirFor(home: string, swarm: string, agent: string): string {
+  return path.join(home, 'state', swarm, agent);
+}
+
+/**
+ * mkdir 0700 (with parents), walking one component at a time with lstat so no symlink is followed,
+ * then verify the leaf by fstat on an O_NOFOLLOW descriptor: a directory, owned by `uid`, mode & 077 = 0.
+ * Anything else → `state_dir_unsafe` (a credential directory must not be shared or redirected).
+ */
+export async function ensurePrivateDir(dirPath: string, uid: number): Promise<void> {
+  const abs = path.resolve(dirPath);
+  const parts = abs.split(path.sep).filter((p) => p.length > 0);
+  let current: string = path.sep;
+  for (const part of parts) {
+    current = path.join(current, part);
+    await ensureComponent(current);
+  }
+  await verifyPrivateDir(abs, uid);
+}
+
+async function ensureComponent(p: string): Promise<void> {
+  let st = await lstatOrNull(p);
+  if (st === null) {
+    try {
+      await fsp.mkdir(p, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw unsafe(p, 'cannot be created', err);
+    }
+    st = await lstatOrNull(p);
+  }
+  if (st === null || st.isSymbolicLink()) throw unsafe(p, 'is a symlink');
+  if (!st.isDirectory()) throw unsafe(p, 'is not a directory');
+}
+
+/** fstat-verify an existing private directory (no creation). */
+export async function verifyPrivateDir(dirPath: string, uid: number): Promise<void> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(dirPath, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
+  } catch (err) {
+    throw unsafe(dirPath, 'is a symlink or not a directory', err);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isDirectory()) throw unsafe(dirPath, 'is not a directory');
+    if (st.uid !== uid) throw unsafe(dirPath, 'is not owned by the server user');
+    if ((st.mode & 0o077) !== 0) throw unsafe(dirPath, 'is group/world accessible');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Path of the env file for a state dir (host side). */
+export function envFilePath(stateDir: string): string {
+  return path.join(stateDir, ENV_FILE_DIR, ENV_FILE_NAME);
+}
+
+/** Refuses env entries the launcher could misread (CONTRACT §10.2). Names only in messages. */
+export function assertEnvEntries(env: Readonly<Record<string, string>>): void {
+  for (const [key, value] of Object.entries(env)) {
+    if (!ENV_KEY_RE.test(key)) throw new RunnerError('validation_failed', `invalid env name ${JSON.stringify(key)}`);
+    if (typeof value !== 'string' || value.includes('\0') || value.includes('\n')) {
+      throw new RunnerError('validation_failed', `env value of ${key} contains NUL or a newline`);
+    }
+  }
+}
+
+/**
+ * Write `<stateDir>/.genswarms/env` (CONTRACT §10.2): directory 0700, a stale file removed, then
+ * O_CREAT|O_EXCL|O_NOFOLLOW 0600, one `KEY=VALUE` per line. Returns the host path.
+ */
+export async function writeEnvFile(stateDir: string, env: Readonly<Record<string, string>>, uid: number = ownUid()): Promise<string> {
+  assertEnvEntries(env);
+  const dir = path.join(stateDir, ENV_FILE_DIR);
+  await ensurePrivateDir(dir, uid);
+  const file = path.join(dir, ENV_FILE_NAME);
+  await removeFileIfPresent(file);
+  const body = Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join('');
+  const handle = await fsp.open(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
+  try {
+    await assertDescriptorPath(handle, file);
+    await handle.chmod(0o600);
+    await handle.writeFile(body, 'utf8');
+  } finally {
+    await handle.close();
+  }
+  return file;
+}
+
+/** Remove a file (never following a link); absent is fine. */
+export async function removeFileIfPresent(file: string): Promise<void> {
+  try {
+    await fsp.unlink(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/** Linux: the opened descriptor must be the path we meant (catches a parent swapped for a link). */
+export async function assertDescriptorPath(handle: fsp.FileHandle, expected: string): Promise<void> {
+  if (process.platform !== 'linux') return;
+  const actual = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+  if (actual !== path.resolve(expected)) throw unsafe(expected, 'was replaced while opening');
+}
+
+/** Effective uid of this process (the server user). */
+export function ownUid(): number {
+  return typeof process.geteuid === 'function' ? process.geteuid() : 0;
+}
+
+async function lstatOrNull(p: string): Promise<Stats | null> {
+  try {
+    return await fsp.lstat(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw unsafe(p, 'cannot be inspected', err);
+  }
+}
+
+function unsafe(p: string, why: string, cause?: unknown): RunnerError {
+  return new RunnerError('state_dir_unsafe', `${p} ${why}`, { details: { path: p }, cause });
+}
