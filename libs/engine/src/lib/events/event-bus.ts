@@ -1,0 +1,94 @@
+/**
+ * One event per transition: leveled, categorised, redacted, persisted, then pushed to every
+ * subscriber. Subscribers never throw into the engine.
+ */
+import { redactSecrets } from '@genswarms/security';
+import type { EventLevel, Store, StoredEvent } from '../store/store';
+import type { Clock } from '../util/clock';
+import { contentPreview } from '../util/preview';
+import { parseEventQuery, toStoreQuery, type EventQueryInput, type ParsedEventQuery } from './event-query';
+import { categoryForEventType, levelForEventType, type EventType } from './event-types';
+
+export interface EmitInput {
+  readonly type: EventType;
+  readonly swarm: string | null;
+  readonly agent: string | null;
+  readonly message: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Overrides the level derived from the type (e.g. `swarm_started` after a partial start → warning). */
+  readonly level?: EventLevel;
+}
+
+export type EventListener = (event: StoredEvent) => void;
+
+/** The `log_entry` push (CONTRACT §16). */
+export interface LogEntry {
+  readonly id: number;
+  readonly timestamp: string;
+  readonly level: EventLevel;
+  readonly agent: string | null;
+  readonly event_type: string;
+  readonly message: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+export function toLogEntry(e: StoredEvent): LogEntry {
+  return { id: e.id, timestamp: e.timestamp, level: e.level, agent: e.agent, event_type: e.event_type, message: e.message, metadata: e.metadata };
+}
+
+const FULL_CONTENT_KEYS = new Set(['content', 'reply', 'reply_text', 'env', 'token', 'api_key']);
+
+/** Redacts secrets, drops full contents and caps `content_preview` at 100 characters. */
+export function sanitizeMetadata(metadata: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(redactSecrets(metadata))) {
+    if (FULL_CONTENT_KEYS.has(key)) continue;
+    out[key] = key === 'content_preview' && typeof value === 'string' ? contentPreview(value) : value;
+  }
+  return out;
+}
+
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async emit(input: EmitInput): Promise<StoredEvent> {
+    const event = await this.store.insertEvent({
+      timestamp: this.clock.now().toISOString(),
+      level: input.level ?? levelForEventType(input.type),
+      category: categoryForEventType(input.type),
+      swarm: input.swarm,
+      agent: input.agent,
+      event_type: input.type,
+      message: input.message,
+      metadata: sanitizeMetadata(input.metadata ?? {}),
+    });
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        /* a failing subscriber never breaks the engine */
+      }
+    }
+    return event;
+  }
+
+  /** Every emitted event; filter with `matchesAnyFilter`. Returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Validates §17 params (throws `invalid_query` with `param`); `scope` fixes swarm/agent for scoped routes. */
+  async query(raw: EventQueryInput, scope: { swarm?: string; agent?: string } = {}): Promise<{ events: StoredEvent[]; query: ParsedEventQuery }> {
+    const parsed = parseEventQuery({ ...raw, ...scope });
+    const events = await this.store.queryEvents(toStoreQuery(parsed, this.clock.now()));
+    return { events, query: parsed };
+  }
+}
