@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { AgentConfigSchema } from './agent-config-schema';
+import { BackendSchema, backendProblems, viewBackend } from './backend-schema';
+import { ClientSchema, clientProblem } from './client-schema';
+import { TURN_TIMEOUT_MAX_MS } from './limits';
+import { NameSchema } from './names';
+import { NetworkSchema } from './network';
+
+const NoNulPath = z
+  .string()
+  .min(1)
+  .refine((s) => !s.includes('\0'), 'must not contain NUL');
+
+/** Printable: no control characters (C0, DEL, C1). */
+const ModelSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\p{Cc}]+$/u, 'must be printable')
+  .describe('Model name, e.g. openai/gpt-4.1-mini (1..200 printable chars)');
+
+function isHttpUrlWithHost(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const EndpointSchema = z
+  .string()
+  .refine(isHttpUrlWithHost, 'must be an http(s) URL with a host')
+  .describe('LLM endpoint (http or https URL with a host)');
+
+/** basename that ignores trailing slashes, so `a/web/` and `b/web` collide. */
+export function skillBasename(p: string): string {
+  return path.posix.basename(p.replace(/\/+$/, '')) || p;
+}
+
+const SkillsSchema = z
+  .array(NoNulPath)
+  .superRefine((skills, ctx) => {
+    const seen = new Set<string>();
+    skills.forEach((s, i) => {
+      const base = skillBasename(s);
+      if (seen.has(base)) ctx.addIssue({ code: 'custom', path: [i], message: 'skill basenames must be unique' });
+      seen.add(base);
+    });
+  })
+  .describe('Skill files or directories (relative paths resolve against the config directory)');
+
+export const AgentSchema = z
+  .strictObject({
+    name: NameSchema,
+    backend: BackendSchema.optional(),
+    client: ClientSchema.optional(),
+    model: ModelSchema.optional(),
+    endpoint: EndpointSchema.optional(),
+    api_key: z.string().optional().describe('API key for the endpoint (secret: redacted everywhere)'),
+    skills: SkillsSchema.optional(),
+    network: NetworkSchema.optional(),
+    workspace: NoNulPath.optional().describe('Workspace directory (default $GENSWARMS_HOME/workspaces/<swarm>/<agent>)'),
+    unsafe_bypass: z.boolean().optional().describe('Add the client bypass flags (JSON boolean, default false)'),
+    reply_to: NameSchema.optional().describe('Object that receives this agent’s replies'),
+    turn_timeout_ms: z.number().int().min(1).max(TURN_TIMEOUT_MAX_MS).optional().describe('Turn timeout in ms'),
+    config: AgentConfigSchema.optional(),
+  })
+  .superRefine((agent, ctx) => {
+    const b = viewBackend(agent.backend);
+    for (const p of backendProblems(b)) {
+      const where = typeof agent.backend === 'object' ? ['backend', ...p.field.split('.')] : ['backend'];
+      ctx.addIssue({ code: 'custom', path: where, message: p.message });
+    }
+    const clientIssue = clientProblem(agent.client, b);
+    if (clientIssue !== null) ctx.addIssue({ code: 'custom', path: ['client'], message: clientIssue });
+  })
+  .describe('An agent');
+
+export type AgentConfig = z.infer<typeof AgentSchema>;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { AgentSchema } from './agent-schema';
+import { MAX_AGENTS_LIMIT } from './limits';
+import { NameSchema } from './names';
+
+export const ObjectSchema = z
+  .strictObject({
+    name: NameSchema,
+    handler: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'must be printable').describe('A registered handler name'),
+    config: z.record(z.string(), z.unknown()).optional().describe('Handler config (free-form)'),
+  })
+  .describe('An object (a stateful handler node)');
+
+export const EdgeSchema = z
+  .union([
+    z.tuple([NameSchema, NameSchema]).describe('[from, to]'),
+    z.strictObject({ from: NameSchema, to: NameSchema }).describe('{from, to}'),
+  ])
+  .describe('A directed edge');
+
+export const OptionsSchema = z
+  .looseObject({
+    max_agents: z.number().int().min(1).max(MAX_AGENTS_LIMIT).optional().describe('Agent cap for dynamic mutations'),
+  })
+  .describe('Swarm options (free-form besides max_agents)');
+
+type Ctx = z.RefinementCtx;
+type Draft = {
+  agents: Array<{ name: string; reply_to?: string }>;
+  objects?: Array<{ name: string }>;
+  topology?: Array<z.infer<typeof EdgeSchema>>;
+};
+
+/** Edge endpoints as a pair, whichever form was used. */
+export function edgePair(edge: z.infer<typeof EdgeSchema>): [string, string] {
+  return Array.isArray(edge) ? [edge[0], edge[1]] : [edge.from, edge.to];
+}
+
+function checkUniqueNames(s: Draft, ctx: Ctx): Set<string> {
+  const names = new Set<string>();
+  const check = (name: string, where: (string | number)[]): void => {
+    if (names.has(name)) ctx.addIssue({ code: 'custom', path: where, message: 'names must be unique across agents and objects' });
+    names.add(name);
+  };
+  s.agents.forEach((a, i) => check(a.name, ['agents', i, 'name']));
+  (s.objects ?? []).forEach((o, i) => check(o.name, ['objects', i, 'name']));
+  return names;
+}
+
+function checkReferences(s: Draft, ctx: Ctx, names: Set<string>): void {
+  const objects = new Set((s.objects ?? []).map((o) => o.name));
+  s.agents.forEach((a, i) => {
+    if (a.reply_to !== undefined && !objects.has(a.reply_to)) {
+      ctx.addIssue({ code: 'custom', path: ['agents', i, 'reply_to'], message: 'reply_to must name an object of this swarm' });
+    }
+  });
+  (s.topology ?? []).forEach((edge, i) => {
+    const [from, to] = edgePair(edge);
+    if (!names.has(from)) ctx.addIssue({ code: 'custom', path: ['topology', i], message: 'edge source is not an agent or object' });
+    if (!names.has(to)) ctx.addIssue({ code: 'custom', path: ['topology', i], message: 'edge target is not an agent or object' });
+  });
+}
+
+/** CONTRACT §13: one schema for JSON and YAML; strict except config, backend.opts and options. */
+export const SwarmConfigSchema = z
+  .strictObject({
+    name: NameSchema.describe('Swarm name'),
+    agents: z.array(AgentSchema).min(1).describe('Agents (at least one)'),
+    objects: z.array(ObjectSchema).optional().describe('Objects'),
+    topology: z.array(EdgeSchema).optional().describe('Edges: [from, to] or {from, to}'),
+    options: OptionsSchema.optional(),
+  })
+  .superRefine((s, ctx) => checkReferences(s, ctx, checkUniqueNames(s, ctx)))
+  .describe('A genswarms swarm config');
+
+export type SwarmConfig = z.infer<typeof SwarmConfigSchema>;
+export type ObjectConfig = z.infer<typeof ObjectSchema>;
+export type EdgeConfig = z.infer<typeof EdgeSchema>;
