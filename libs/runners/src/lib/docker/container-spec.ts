@@ -1,0 +1,97 @@
+import { SANDBOX_ENV_FILE, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
+import { RunnerError } from '../errors/runner-error';
+import type { LaunchPlan, NetworkMode, RunnerContext } from '../port';
+import type { ContainerCreateSpec, DockerBindMount } from './docker-port';
+
+/** Label keys on every container we create (ids only, never env values). */
+export const LABEL_SWARM = 'genswarms.swarm';
+export const LABEL_AGENT = 'genswarms.agent';
+export const LABEL_SESSION = 'genswarms.session';
+/** Image used when the agent names none (CONTRACT §12.5: bare `"docker"`). */
+export const DEFAULT_DOCKER_IMAGE = 'genswarms/agent:latest';
+/** CONTRACT §10.6 default `PidsLimit`. */
+export const DEFAULT_PIDS_LIMIT = 512;
+/** Private /tmp of every container. */
+export const CONTAINER_TMPFS = 'rw,nosuid,size=256m';
+
+const MEMORY_RE = /^([0-9]{1,12})([kmg])$/;
+const MEMORY_UNIT_BYTES: Readonly<Record<string, number>> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** `gs-<swarm>-<agent>` (both are Names, so the result is a valid container name). */
+export function containerNameFor(swarm: string, agent: string): string {
+  return `gs-${swarm}-${agent}`;
+}
+
+/** `memory_limit` (`^[0-9]+[kmg]$`) → bytes; undefined when unset; otherwise `validation_failed`. */
+export function parseMemoryLimit(raw: string | undefined, agent: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const match = MEMORY_RE.exec(raw);
+  const bytes = match === null ? NaN : Number(match[1]) * (MEMORY_UNIT_BYTES[match[2] ?? ''] ?? NaN);
+  if (!Number.isSafeInteger(bytes) || bytes < 4 * 1024 ** 2) {
+    throw new RunnerError('validation_failed', 'memory_limit must match ^[0-9]+[kmg]$ and be at least 4m', { agent });
+  }
+  return bytes;
+}
+
+/** `cpu_limit` (> 0 CPUs) → NanoCpus. */
+export function parseCpuLimit(raw: number | undefined, agent: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const nano = Math.round(raw * 1e9);
+  if (!Number.isFinite(raw) || raw <= 0 || !Number.isSafeInteger(nano) || nano < 1) {
+    throw new RunnerError('validation_failed', 'cpu_limit must be a number of CPUs > 0', { agent });
+  }
+  return nano;
+}
+
+function parsePidsLimit(raw: number | undefined, agent: string): number {
+  if (raw === undefined) return DEFAULT_PIDS_LIMIT;
+  if (!Number.isSafeInteger(raw) || raw < 16) throw new RunnerError('validation_failed', 'pids_limit must be an integer >= 16', { agent });
+  return raw;
+}
+
+/** open → the default bridge; none and isolated → no network (isolated leaves only via the bound socket); named → that network. */
+export function networkModeFor(network: NetworkMode): string {
+  if (network === 'open') return 'bridge';
+  if (network === 'none' || network === 'isolated') return 'none';
+  return network.named;
+}
+
+/**
+ * Pure: the Engine API create body of CONTRACT §10.6 for a docker plan. `Env` is always empty:
+ * values reach the client only through the 0600 env file the launcher reads and deletes.
+ */
+export function buildContainerSpec(plan: LaunchPlan, ctx: RunnerContext, image: string): ContainerCreateSpec {
+  const { spec } = plan;
+  const memory = parseMemoryLimit(spec.config.memory_limit, spec.agent);
+  const nanoCpus = parseCpuLimit(spec.config.cpu_limit, spec.agent);
+  const mounts: DockerBindMount[] = plan.mounts.map((m) => ({ Type: 'bind', Source: m.host, Target: m.sandbox, ReadOnly: m.access === 'ro' }));
+  return {
+    name: containerNameFor(spec.swarm, spec.agent),
+    Image: image,
+    Entrypoint: [SANDBOX_LAUNCHER_PATH, SANDBOX_ENV_FILE],
+    Cmd: [...plan.clientArgv],
+    Env: [],
+    User: `${ctx.serverUid}:${ctx.serverGid}`,
+    WorkingDir: '/workspace',
+    Labels: { [LABEL_SWARM]: spec.swarm, [LABEL_AGENT]: spec.agent, [LABEL_SESSION]: plan.sessionId },
+    Tty: false,
+    OpenStdin: false,
+    AttachStdin: false,
+    AttachStdout: false,
+    AttachStderr: false,
+    HostConfig: {
+      NetworkMode: networkModeFor(spec.network),
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges:true'],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': CONTAINER_TMPFS },
+      Init: true,
+      Privileged: false,
+      RestartPolicy: { Name: 'no' },
+      PidsLimit: parsePidsLimit(spec.config.pids_limit, spec.agent),
+      ...(memory === undefined ? {} : { Memory: memory }),
+      ...(nanoCpus === undefined ? {} : { NanoCpus: nanoCpus }),
+      Mounts: mounts,
+    },
+  };
+}

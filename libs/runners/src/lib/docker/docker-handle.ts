@@ -1,0 +1,129 @@
+import type { Forwarder } from '@genswarms/egress';
+import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import { removeFileIfPresent } from '../state/state-dir';
+import type { DockerPort, LogFollow } from './docker-port';
+import { LineSplitter } from './log-demux';
+
+/** Default grace before the engine SIGKILLs a stopping container (ms). */
+export const DOCKER_STOP_GRACE_MS = 3000;
+/** After the container exits, how long we wait for the log stream to drain before reporting the exit (ms). */
+const LOG_DRAIN_MAX_MS = 2000;
+
+export interface DockerHandleInit {
+  readonly port: DockerPort;
+  readonly containerId: string;
+  readonly description: SessionDescription;
+  /** Host path of the env file (removed again at stop, in case the launcher never ran). */
+  readonly envFile?: string;
+  readonly forwarder?: Forwarder;
+  /** 0: the whole log from the start; reattach passes "now". */
+  readonly logsSinceSeconds: number;
+}
+
+type OutputListener = (stream: OutputStream, line: string) => void;
+type ExitListener = (code: number | null, signal: string | null) => void;
+
+/** A running (or finished) agent container: output from the log stream, exit from `wait`. */
+export class DockerHandle implements RunnerHandle {
+  private readonly outputListeners = new Set<OutputListener>();
+  private readonly exitListeners = new Set<ExitListener>();
+  private exit: { code: number | null; signal: string | null } | undefined;
+  private follow: LogFollow | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly splitters: Record<OutputStream, LineSplitter>;
+  private logsEnded: () => void = () => undefined;
+
+  constructor(private readonly init: DockerHandleInit) {
+    this.splitters = {
+      stdout: new LineSplitter((line) => this.emitLine('stdout', line)),
+      stderr: new LineSplitter((line) => this.emitLine('stderr', line)),
+    };
+  }
+
+  /** Subscribes to logs and to the exit; call once right after construction. */
+  async attach(): Promise<void> {
+    const { port, containerId } = this.init;
+    const drained = new Promise<void>((resolve) => {
+      this.logsEnded = resolve;
+    });
+    this.follow = await port.logs(containerId, (stream, chunk) => this.splitters[stream].push(chunk), {
+      sinceSeconds: this.init.logsSinceSeconds,
+      onEnd: () => {
+        this.flush();
+        this.logsEnded();
+      },
+    });
+    port.wait(containerId).then(
+      async (code) => {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, LOG_DRAIN_MAX_MS)))]);
+        clearTimeout(timer);
+        this.flush();
+        this.finish(code, null);
+      },
+      () => this.finish(null, 'SIGKILL'), // removed underneath us
+    );
+  }
+
+  describe(): SessionDescription {
+    return this.init.description;
+  }
+
+  /** Headless client: the engine already wrote the inbox file. */
+  async deliver(_turn: TurnDelivery): Promise<void> {}
+
+  stop(opts?: { readonly graceMs?: number }): Promise<void> {
+    this.stopping ??= this.stopNow(opts?.graceMs ?? DOCKER_STOP_GRACE_MS);
+    return this.stopping;
+  }
+
+  private async stopNow(graceMs: number): Promise<void> {
+    const { port, containerId } = this.init;
+    try {
+      await port.stop(containerId, Math.max(0, Math.ceil(graceMs / 1000)));
+      await port.remove(containerId);
+    } finally {
+      this.follow?.close();
+      this.flush();
+      if (this.init.envFile !== undefined) await removeFileIfPresent(this.init.envFile);
+      await this.init.forwarder?.stop();
+      this.finish(null, 'SIGTERM');
+    }
+  }
+
+  async health(): Promise<SessionHealth> {
+    const state = await this.init.port.inspect(this.init.containerId);
+    return state?.running === true ? 'running' : 'exited';
+  }
+
+  onOutput(listener: OutputListener): () => void {
+    this.outputListeners.add(listener);
+    return () => this.outputListeners.delete(listener);
+  }
+
+  onExit(listener: ExitListener): () => void {
+    if (this.exit !== undefined) {
+      const { code, signal } = this.exit;
+      queueMicrotask(() => listener(code, signal));
+      return () => undefined;
+    }
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  private emitLine(stream: OutputStream, line: string): void {
+    for (const listener of this.outputListeners) listener(stream, line);
+  }
+
+  private flush(): void {
+    this.splitters.stdout.flush();
+    this.splitters.stderr.flush();
+  }
+
+  private finish(code: number | null, signal: string | null): void {
+    if (this.exit !== undefined) return;
+    this.exit = { code, signal };
+    for (const listener of this.exitListeners) listener(code, signal);
+    this.exitListeners.clear();
+  }
+}

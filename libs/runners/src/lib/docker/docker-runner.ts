@@ -1,0 +1,169 @@
+import { rm } from 'node:fs/promises';
+import { EgressError, probeSocat, startForwarder } from '@genswarms/egress';
+import type { EgressTarget, Forwarder } from '@genswarms/egress';
+import { clientName } from '../client/clients';
+import { RunnerError } from '../errors/runner-error';
+import { networkLabel } from '../network/network-policy';
+import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
+import { egressDirFor } from '../sandbox/mounts';
+import { ensurePrivateDir, envFilePath, ownUid, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
+import { buildContainerSpec, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
+import { DockerHandle } from './docker-handle';
+import { planDockerLaunch, runnerErrorFromEgress } from './docker-plan';
+import type { DockerPort } from './docker-port';
+import { createDockerodePort } from './dockerode-port';
+import { localEngineSocket } from './engine-host';
+
+export interface DockerRunnerOptions {
+  /** A DockerPort to use (tests: a fake). Default: dockerode on the local engine socket. */
+  readonly port?: DockerPort;
+  /** `DOCKER_HOST` for pause/resume (which get no context); start uses the context's. */
+  readonly dockerHost?: string;
+  /** Image when the agent names none (default `genswarms/agent:latest`). */
+  readonly defaultImage?: string;
+}
+
+/** The docker Runner plus swarm-wide pause/resume. */
+export interface DockerRunner extends Runner {
+  /** Pauses every running container of `swarm`; returns how many were paused. */
+  pauseSwarm(swarm: string): Promise<number>;
+  /** Unpauses every paused container of `swarm`; returns how many were resumed. */
+  resumeSwarm(swarm: string): Promise<number>;
+}
+
+/** CONTRACT §10.6: one container per agent through the Engine API (dockerode behind DockerPort). */
+export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner {
+  const ports = new Map<string, DockerPort>();
+  const portFor = (dockerHost: string | undefined): DockerPort => {
+    if (opts.port !== undefined) return opts.port;
+    const socket = localEngineSocket(dockerHost);
+    let port = ports.get(socket);
+    if (port === undefined) ports.set(socket, (port = createDockerodePort(socket)));
+    return port;
+  };
+  const defaultImage = opts.defaultImage ?? DEFAULT_DOCKER_IMAGE;
+  return {
+    kind: 'docker',
+    plan: (spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan => planDockerLaunch(spec, ctx, defaultImage),
+    start: (plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> => startContainer(portFor(ctx.dockerHost), plan, ctx, defaultImage),
+    reattach: (description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> => reattachContainer(portFor(ctx.dockerHost), description, ctx),
+    pauseSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, true),
+    resumeSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, false),
+  };
+}
+
+/** socat missing or < 1.7.4 → `egress_unavailable` before anything is created (CONTRACT §9). */
+async function assertSocatUsable(plan: LaunchPlan, ctx: RunnerContext): Promise<void> {
+  if (plan.egress === undefined) return;
+  const agent = plan.spec.agent;
+  const probe = await probeSocat(ctx.binaries.socat);
+  if (!probe.ok) throw new RunnerError('egress_unavailable', `socat unusable: ${probe.reason}`, { agent, details: { agent } });
+}
+
+async function startEgress(plan: LaunchPlan, ctx: RunnerContext): Promise<Forwarder | undefined> {
+  const egress = plan.egress;
+  if (egress === undefined) return undefined;
+  const agent = plan.spec.agent;
+  const target: EgressTarget = {
+    host: egress.host,
+    port: egress.port,
+    tls: egress.tls,
+    pathAndQuery: egress.pathAndQuery ?? '',
+    upstreamHost: egress.upstreamHost ?? egress.host,
+  };
+  try {
+    return await startForwarder({ socat: ctx.binaries.socat ?? '', dir: egress.dir, target });
+  } catch (err) {
+    if (err instanceof EgressError) throw runnerErrorFromEgress(err, agent);
+    throw err;
+  }
+}
+
+/** Removes an old container of the same name (a previous run of this agent). */
+async function removeByName(port: DockerPort, name: string): Promise<void> {
+  const old = await port.inspect(name);
+  if (old !== undefined) await port.remove(old.id);
+}
+
+function describePlan(plan: LaunchPlan, containerId: string): SessionDescription {
+  return {
+    sessionId: plan.sessionId,
+    backend: 'docker',
+    network: networkLabel(plan.spec.network),
+    client: clientName(plan.spec.client),
+    containerId,
+    envNames: Object.keys(plan.env).sort(),
+    workspace: plan.spec.workspace,
+    stateDir: plan.stateDir,
+    notices: plan.notices,
+  };
+}
+
+async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerContext, defaultImage: string): Promise<RunnerHandle> {
+  const create = buildContainerSpec(plan, ctx, plan.spec.image ?? defaultImage);
+  const agent = plan.spec.agent;
+  if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });
+  await assertSocatUsable(plan, ctx);
+  const uid = ownUid();
+  await ensurePrivateDir(plan.stateDir, uid);
+  await removeByName(port, create.name);
+  const forwarder = await startEgress(plan, ctx);
+  const envFile = envFilePath(plan.stateDir);
+  let containerId: string | undefined;
+  try {
+    await writeEnvFile(plan.stateDir, plan.env, uid);
+    containerId = await port.create(create);
+    const description = describePlan(plan, containerId);
+    const handle = new DockerHandle({ port, containerId, description, envFile, logsSinceSeconds: 0, ...(forwarder === undefined ? {} : { forwarder }) });
+    await port.start(containerId);
+    await handle.attach();
+    return handle;
+  } catch (err) {
+    if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort cleanup; the start error wins
+    await removeFileIfPresent(envFile);
+    await forwarder?.stop();
+    if (err instanceof RunnerError) throw err;
+    throw new RunnerError('start_failed', `container ${create.name} could not start`, { agent, cause: err });
+  }
+}
+
+/**
+ * After a server restart: adopt the session's container if it still runs. An isolated agent is not
+ * adopted (its forwarder died with us and cannot be re-pinned without the plan): its container is
+ * removed and the egress directory cleared, so the engine starts it afresh.
+ */
+async function reattachContainer(port: DockerPort, description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> {
+  const [found] = await port.listByLabels({ [LABEL_SESSION]: description.sessionId });
+  if (found === undefined) return null;
+  const state = await port.inspect(found.id);
+  const swarm = found.labels[LABEL_SWARM];
+  const agent = found.labels[LABEL_AGENT];
+  if (state === undefined || !state.running || description.network === 'isolated') {
+    await port.stop(found.id, 0);
+    await port.remove(found.id);
+    if (swarm !== undefined && agent !== undefined) {
+      await removeFileIfPresent(envFilePath(stateDirFor(ctx.home, swarm, agent)));
+      if (description.network === 'isolated') await rm(egressDirFor(ctx.home, swarm, agent), { recursive: true, force: true });
+    }
+    return null;
+  }
+  const adopted = { ...description, containerId: found.id };
+  const handle = new DockerHandle({ port, containerId: found.id, description: adopted, logsSinceSeconds: Math.floor(Date.now() / 1000) });
+  await handle.attach();
+  return handle;
+}
+
+async function setSwarmPaused(port: DockerPort, swarm: string, paused: boolean): Promise<number> {
+  const containers = await port.listByLabels({ [LABEL_SWARM]: swarm });
+  let count = 0;
+  for (const c of containers) {
+    if (paused && c.state === 'running') {
+      await port.pause(c.id);
+      count += 1;
+    } else if (!paused && c.state === 'paused') {
+      await port.unpause(c.id);
+      count += 1;
+    }
+  }
+  return count;
+}
