@@ -1,0 +1,88 @@
+import { isAbsolute, join } from 'node:path';
+import { loadMockScript } from './mock-script';
+import type { MockEntry } from './mock-script';
+import { isName, unsetToUndefined } from './names';
+
+/** How the agent answers a turn. Chosen once at start: mock script > endpoint > none (error receipts). */
+export type LlmMode =
+  | { kind: 'endpoint'; endpoint: string; apiKey?: string; upstreamHost?: string; model?: string }
+  | { kind: 'mock'; script: readonly MockEntry[] }
+  | { kind: 'none' };
+
+export interface AgentConfig {
+  readonly swarm: string;
+  readonly agent: string;
+  /** Absolute workspace path as the agent sees it (`/workspace` in a sandbox). */
+  readonly workspace: string;
+  readonly turnsDir: string;
+  /** Outgoing targets at start (SWARM_TOPOLOGY), filtered to valid Names. */
+  readonly topology: readonly string[];
+  readonly llm: LlmMode;
+}
+
+export type AgentConfigLoad = { kind: 'ok'; config: AgentConfig } | { kind: 'invalid'; variable: string; reason: string };
+
+/** Env variables the agent reads (once, at start). */
+export type AgentEnv = Readonly<Record<string, string | undefined>>;
+
+/** `host` or `host:port`, a bracketed IPv6 literal allowed. Checked because it becomes the Host header. */
+const UPSTREAM_HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
+/** Parses the agent's environment. Reasons never include values (a key must never reach a log). */
+export function loadAgentConfig(env: AgentEnv): AgentConfigLoad {
+  const agent = unsetToUndefined(env['GENSWARMS_AGENT']);
+  if (agent === undefined || !isName(agent)) return invalid('GENSWARMS_AGENT', 'must be a Name');
+  const workspace = unsetToUndefined(env['GENSWARMS_WORKSPACE']);
+  if (workspace === undefined || !isAbsolute(workspace)) return invalid('GENSWARMS_WORKSPACE', 'must be an absolute path');
+  const turnsDir = unsetToUndefined(env['GENSWARMS_TURNS_DIR']) ?? join(workspace, '.genswarms', 'turns');
+  if (!isAbsolute(turnsDir)) return invalid('GENSWARMS_TURNS_DIR', 'must be an absolute path');
+  const llm = loadLlmMode(env);
+  if (llm.kind === 'invalid') return llm;
+  return {
+    kind: 'ok',
+    config: {
+      swarm: unsetToUndefined(env['GENSWARMS_SWARM']) ?? '',
+      agent,
+      workspace,
+      turnsDir,
+      topology: parseTopology(env['SWARM_TOPOLOGY']),
+      llm: llm.mode,
+    },
+  };
+}
+
+/** Comma list; blanks, duplicates and words outside the Name grammar are dropped. */
+export function parseTopology(raw: string | undefined): string[] {
+  const names = (raw ?? '').split(',').map((word) => word.trim());
+  return [...new Set(names.filter((word) => isName(word)))];
+}
+
+function loadLlmMode(env: AgentEnv): { kind: 'ok'; mode: LlmMode } | { kind: 'invalid'; variable: string; reason: string } {
+  const mock = unsetToUndefined(env['GENSWARMS_MOCK_SCRIPT']);
+  if (mock !== undefined) {
+    const script = loadMockScript(mock);
+    return script.kind === 'ok' ? { kind: 'ok', mode: { kind: 'mock', script: script.script } } : invalid('GENSWARMS_MOCK_SCRIPT', script.reason);
+  }
+  const endpoint = unsetToUndefined(env['GENSWARMS_LLM_ENDPOINT']);
+  if (endpoint === undefined) return { kind: 'ok', mode: { kind: 'none' } };
+  if (!isHttpUrl(endpoint)) return invalid('GENSWARMS_LLM_ENDPOINT', 'must be an http(s) URL with a host');
+  const apiKey = unsetToUndefined(env['GENSWARMS_LLM_API_KEY']);
+  if (apiKey !== undefined && /[\r\n\0]/.test(apiKey)) return invalid('GENSWARMS_LLM_API_KEY', 'contains a control character');
+  const upstreamHost = unsetToUndefined(env['GENSWARMS_LLM_UPSTREAM_HOST']);
+  if (upstreamHost !== undefined && !UPSTREAM_HOST_RE.test(upstreamHost)) return invalid('GENSWARMS_LLM_UPSTREAM_HOST', 'must be host or host:port');
+  const model = unsetToUndefined(env['GENSWARMS_MODEL']);
+  return { kind: 'ok', mode: { kind: 'endpoint', endpoint, apiKey, upstreamHost, model } };
+}
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+function invalid(variable: string, reason: string): { kind: 'invalid'; variable: string; reason: string } {
+  return { kind: 'invalid', variable, reason };
+}

@@ -1,0 +1,78 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { readBoundedFile, pathKind } from '../fs/safe-fs';
+import { OPERATOR_SENDER, TURN_ID_RE, isName } from '../config/names';
+
+/** Largest inbox file read (bytes); larger files are skipped, never loaded. */
+export const INBOX_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** `<seq>_<from>.json`, seq zero-padded to at least 4 digits (CONTRACT §14.2). Temp files start with `.`. */
+const INBOX_NAME_RE = /^([0-9]{4,15})_([A-Za-z0-9_-]{1,65})\.json$/;
+
+/** CONTRACT §14.2, exactly these keys. `seq` may be a number or a digit string. */
+export const InboxItemSchema = z
+  .object({
+    from: z.string().describe('sender: a Name, or `_operator` for tasks'),
+    content: z.string().describe('the task or message text'),
+    seq: z.union([z.number().int().nonnegative(), z.string().regex(/^[0-9]{1,15}$/)]).describe('per-agent counter'),
+    timestamp: z.string().describe('ISO-8601 time the engine wrote the item'),
+    turn: z.string().regex(TURN_ID_RE).describe('engine-made turn id; becomes a path component'),
+  })
+  .strict();
+
+export interface InboxItem {
+  readonly file: string;
+  readonly seq: number;
+  readonly from: string;
+  readonly content: string;
+  readonly turn: string;
+}
+
+export interface InboxEntry {
+  readonly file: string;
+  readonly seq: number;
+  readonly from: string;
+}
+
+export type InboxListing = { kind: 'ok'; entries: readonly InboxEntry[] } | { kind: 'missing' } | { kind: 'unsafe'; detail: string };
+
+export type InboxRead = { kind: 'ok'; item: InboxItem } | { kind: 'skipped'; reason: string };
+
+/** Lists `<workspace>/.inbox` item files in seq order. `.inbox` that is a link or not a directory → unsafe. */
+export async function listInbox(inboxDir: string): Promise<InboxListing> {
+  const kind = await pathKind(inboxDir);
+  if (kind === 'missing') return { kind: 'missing' };
+  if (kind !== 'directory') return { kind: 'unsafe', detail: kind === 'symlink' ? '.inbox is a symlink' : '.inbox is not a directory' };
+  const entries: InboxEntry[] = [];
+  for (const file of await readdir(inboxDir)) {
+    const m = INBOX_NAME_RE.exec(file);
+    if (m === null || m[1] === undefined || m[2] === undefined) continue; // replies/, temp files, strangers
+    if (!isSender(m[2])) continue;
+    entries.push({ file, seq: Number(m[1]), from: m[2] });
+  }
+  entries.sort((a, b) => a.seq - b.seq || (a.file < b.file ? -1 : 1));
+  return { kind: 'ok', entries };
+}
+
+/** Reads one item: never through a link, bounded, strict JSON shape, seq/from must agree with the name. */
+export async function readInboxItem(inboxDir: string, entry: InboxEntry): Promise<InboxRead> {
+  const read = await readBoundedFile(join(inboxDir, entry.file), INBOX_FILE_MAX_BYTES);
+  if (read.kind === 'missing') return { kind: 'skipped', reason: 'vanished' };
+  if (read.kind === 'refused') return { kind: 'skipped', reason: read.reason };
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read.data)) as unknown;
+  } catch {
+    return { kind: 'skipped', reason: 'malformed JSON' };
+  }
+  const parsed = InboxItemSchema.safeParse(json);
+  if (!parsed.success) return { kind: 'skipped', reason: `malformed item (${parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')})` };
+  const item = parsed.data;
+  if (Number(item.seq) !== entry.seq || item.from !== entry.from) return { kind: 'skipped', reason: 'seq/from disagree with the file name' };
+  return { kind: 'ok', item: { file: entry.file, seq: entry.seq, from: item.from, content: item.content, turn: item.turn } };
+}
+
+function isSender(from: string): boolean {
+  return from === OPERATOR_SENDER || isName(from);
+}

@@ -1,0 +1,32 @@
+import type { AgentConfig } from '../config/agent-config';
+import type { InboxItem } from '../inbox/inbox-reader';
+import { produceAnswer } from './answer';
+import { extractAtMessages } from './at-lines';
+import { writeOutboxMessages } from './outbox-writer';
+import { buildMessages } from './prompt';
+import { isTurnDone, writeReceipt } from './receipt-writer';
+
+/** How one inbox item ended (for the log line and the state watermark). */
+export type TurnResult =
+  | { kind: 'answered'; status: 'ok' | 'error'; outbox: number; detail?: string }
+  | { kind: 'already_done' }
+  | { kind: 'aborted' };
+
+/**
+ * One turn: skip if done.json exists; answer; write `@name:` lines to the outbox (before the receipt,
+ * so the engine's final drain sees them); write reply.md (answer kept verbatim: SWARM_MSG markers are
+ * extracted by the host) and done.json.
+ */
+export async function runTurn(config: AgentConfig, item: InboxItem, signal: AbortSignal, outboxCounter: { next: number }): Promise<TurnResult> {
+  if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'already_done' };
+  const messages = buildMessages(config, item);
+  const answer = await produceAnswer(config.llm, messages, item.content, signal);
+  if (answer.kind === 'aborted') return answer;
+  if (answer.kind === 'error') {
+    await writeReceipt(config.turnsDir, item.turn, { kind: 'error', error: answer.error });
+    return { kind: 'answered', status: 'error', outbox: 0, detail: answer.error };
+  }
+  const outbox = await writeOutboxMessages(config.workspace, extractAtMessages(answer.text, config.topology), outboxCounter);
+  await writeReceipt(config.turnsDir, item.turn, { kind: 'ok', reply: answer.text });
+  return { kind: 'answered', status: 'ok', outbox, detail: outbox < 0 ? '.outbox is not a real directory: @name lines not sent' : undefined };
+}
