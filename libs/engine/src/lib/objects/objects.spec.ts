@@ -1,4 +1,4 @@
-import { EngineError } from '../errors/engine-error';
+import type { EngineError } from '../errors/engine-error';
 import { createHandlerRegistry } from './builtins';
 import { checkConfigPatch, countPatchKeys } from './config-patch';
 import type { ObjectHandler } from './handler';
