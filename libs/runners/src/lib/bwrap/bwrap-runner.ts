@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import type { Forwarder } from '@genswarms/egress';
+import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { assertNetworkSupported } from '../network/network-policy';
+import { buildClientArgv } from '../client/clients';
+import { buildClientEnv } from '../env/client-env';
+import { planMounts } from '../sandbox/mounts';
+import { ensurePrivateDir, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
+import { ensureWorkspaceDir } from '../state/skills-links';
+import { attachChild, waitSpawned } from '../process/child-handle';
+import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
+import { buildBwrapArgs } from './bwrap-args';
+import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
+
+/**
+ * `bwrap`: a headless client in a bubblewrap sandbox (CONTRACT §10.5): own user/pid/uts/ipc/cgroup
+ * namespaces, `--unshare-net` for none/isolated, workspace rw, state_dir at /root, everything else ro.
+ */
+export function createBwrapRunner(): Runner {
+  return { kind: 'bwrap', plan: planBwrap, start: startBwrap };
+}
+
+function planBwrap(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
+  if (spec.backend !== 'bwrap') throw new RunnerError('validation_failed', 'not a bwrap agent', { agent: spec.agent });
+  assertNetworkSupported(spec);
+  if (ctx.binaries.bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: spec.agent });
+  const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
+  const isolated = spec.network === 'isolated' ? planIsolatedEgress(spec, ctx) : undefined;
+  const mounts = planMounts(spec, ctx, stateDir, { includeSystem: true });
+  const clientArgv = buildClientArgv(spec, ctx, 'sandbox');
+  const { env, notices } = buildClientEnv(spec, ctx, {
+    sandbox: true,
+    workspace: '/workspace',
+    home: '/root',
+    ...(isolated === undefined ? {} : { egress: isolated.target }),
+  });
+  return {
+    spec,
+    sessionId: newSessionId(),
+    stateDir,
+    clientArgv,
+    env,
+    mounts,
+    ...(isolated === undefined ? {} : { egress: isolated.egress }),
+    notices: [...notices, ...bypassNotices(clientArgv)],
+  };
+}
+
+async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> {
+  const bwrap = ctx.binaries.bwrap;
+  if (bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: plan.spec.agent });
+  let forwarder: Forwarder | undefined;
+  let envFile: string | undefined;
+  const cleanup = async (): Promise<void> => {
+    if (envFile !== undefined) await removeFileIfPresent(envFile);
+    if (forwarder !== undefined) await forwarder.stop();
+  };
+  try {
+    if (plan.spec.network === 'isolated') forwarder = await startIsolatedEgress(plan, ctx);
+    await ensurePrivateDir(plan.stateDir, ctx.serverUid);
+    await ensureWorkspaceDir(plan.spec.workspace);
+    envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
+    const child = spawn(bwrap, [...buildBwrapArgs(plan, ctx, { headless: true })], {
+      shell: false,
+      detached: true, // own process group; --die-with-parent ends the sandbox with bwrap
+      cwd: '/',
+      env: {},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await waitSpawned(child, plan.spec.agent);
+    const handle = attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }), cleanup });
+    handle.onExit(() => {
+      void cleanup().catch(() => undefined); // best effort on a crash; stop() runs it again and reports
+    });
+    return handle;
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}

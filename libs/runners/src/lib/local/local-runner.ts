@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { assertNetworkSupported } from '../network/network-policy';
+import { buildClientArgv, isTuiClient } from '../client/clients';
+import { buildClientEnv } from '../env/client-env';
+import { ensurePrivateDir, stateDirFor } from '../state/state-dir';
+import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
+import { attachChild, waitSpawned } from '../process/child-handle';
+import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
+import { startPtyClient } from './pty-client';
+
+/**
+ * `local`: the client runs on the host with no boundary — only `network: open` (CONTRACT §9).
+ * The one runner without an env file: the env goes in spawn's `env` (CONTRACT §10.2).
+ * Headless clients run with pipes; codex/claude/opencode run in a pty (node-pty).
+ */
+export function createLocalRunner(): Runner {
+  return { kind: 'local', plan: planLocal, start: startLocal };
+}
+
+function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
+  if (spec.backend !== 'local') throw new RunnerError('validation_failed', 'not a local agent', { agent: spec.agent });
+  assertNetworkSupported(spec);
+  const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
+  const clientArgv = buildClientArgv(spec, ctx, 'host');
+  const { env, notices } = buildClientEnv(spec, ctx, { sandbox: false, workspace: spec.workspace, home: stateDir });
+  return { spec, sessionId: newSessionId(), stateDir, clientArgv, env, mounts: [], notices: [...notices, ...bypassNotices(clientArgv)] };
+}
+
+async function startLocal(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> {
+  await ensurePrivateDir(plan.stateDir, ctx.serverUid);
+  await ensureWorkspaceDir(plan.spec.workspace);
+  await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid);
+  const [file, ...args] = plan.clientArgv;
+  if (file === undefined) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
+  if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args);
+  const child = spawn(file, args, {
+    shell: false,
+    detached: true, // own process group: stop kills the whole tree
+    cwd: plan.spec.workspace,
+    env: { ...plan.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitSpawned(child, plan.spec.agent);
+  return attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }) });
+}

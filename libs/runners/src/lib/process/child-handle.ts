@@ -1,0 +1,75 @@
+import type { ChildProcess } from 'node:child_process';
+import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { killProcessTree, STOP_GRACE_MS } from './process-tree';
+import { LineBuffer, OutputHub } from './output-hub';
+
+export interface ChildHandleOptions {
+  readonly description: SessionDescription;
+  /** Cleanup after the tree is gone (env file, forwarder, manifests). Runs once. */
+  readonly cleanup?: () => Promise<void>;
+  /** TUI runners paste the turn; headless runners do nothing (the engine wrote the inbox file). */
+  readonly deliver?: (turn: TurnDelivery) => Promise<void>;
+}
+
+/** Resolve once the child has spawned; reject `start_failed` if it could not (ENOENT, EACCES…). */
+export function waitSpawned(child: ChildProcess, agent: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => {
+      child.off('spawn', onSpawn);
+      reject(new RunnerError('start_failed', `client could not be started: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { agent, cause: err }));
+    };
+    const onSpawn = (): void => {
+      child.off('error', onError);
+      resolve();
+    };
+    child.once('error', onError);
+    child.once('spawn', onSpawn);
+  });
+}
+
+/** A RunnerHandle over a spawned, detached (own process group) child with piped stdout/stderr. */
+export function attachChild(child: ChildProcess, opts: ChildHandleOptions): RunnerHandle & { lastLines(): readonly string[] } {
+  const hub = new OutputHub();
+  const buffers: Record<OutputStream, LineBuffer> = { stdout: new LineBuffer(), stderr: new LineBuffer() };
+  for (const stream of ['stdout', 'stderr'] as const) {
+    child[stream]?.setEncoding('utf8');
+    child[stream]?.on('data', (chunk: string) => {
+      for (const line of buffers[stream].push(chunk)) hub.emitLine(stream, line);
+    });
+  }
+  child.on('error', () => undefined); // post-spawn errors (e.g. kill on a dead pid) surface through exit
+  child.once('exit', (code, signal) => {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const rest = buffers[stream].flush();
+      if (rest !== undefined) hub.emitLine(stream, rest);
+    }
+    hub.emitExit(code, signal);
+  });
+  return makeHandle(hub, opts, child.pid);
+}
+
+/** Shared handle logic over an OutputHub (also used by the pty handle). */
+export function makeHandle(hub: OutputHub, opts: ChildHandleOptions, pid: number | undefined): RunnerHandle & { lastLines(): readonly string[] } {
+  let stopping: Promise<void> | undefined;
+  const stop = async (graceMs: number): Promise<void> => {
+    if (!hub.exited && pid !== undefined) await killProcessTree(pid, graceMs);
+    await hub.exitedPromise;
+    if (opts.cleanup !== undefined) await opts.cleanup();
+  };
+  return {
+    describe: () => opts.description,
+    deliver: async (turn) => {
+      if (hub.exited) throw new RunnerError('runner_error', 'the client has exited');
+      if (opts.deliver !== undefined) await opts.deliver(turn);
+    },
+    stop: (stopOpts) => {
+      stopping ??= stop(stopOpts?.graceMs ?? STOP_GRACE_MS);
+      return stopping;
+    },
+    health: (): Promise<SessionHealth> => Promise.resolve(hub.exited ? 'exited' : 'running'),
+    onOutput: (listener) => hub.addOutput(listener),
+    onExit: (listener) => hub.addExit(listener),
+    lastLines: () => hub.lastLines(),
+  };
+}

@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentLaunchSpec, RunnerContext } from '../../src/index';
+import { buildRunnerContext } from '../../src/index';
+
+export const TEST_IMAGE = 'genswarms/test-agent:latest';
+export const TEST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const BUILD_SCRIPT = path.resolve(__dirname, '../../../../tools/docker/build-test-image.sh');
+const DOCKER = ['/usr/local/bin/docker', '/usr/bin/docker'].find((p) => existsSync(p));
+
+/** `docker <args>` (argv only) → stdout, or undefined on failure. Test helper only. */
+export function dockerCli(args: readonly string[]): string | undefined {
+  if (DOCKER === undefined) return undefined;
+  const res = spawnSync(DOCKER, [...args], { shell: false, encoding: 'utf8', env: { PATH: TEST_PATH }, timeout: 120000 });
+  return res.status === 0 ? res.stdout : undefined;
+}
+
+/** Why engine specs cannot run here, or undefined when an engine and the test image are available. */
+function engineUnavailableReason(): string | undefined {
+  if (!existsSync('/var/run/docker.sock')) return 'no /var/run/docker.sock (dockerd not running)';
+  if (dockerCli(['version', '--format', '{{.Server.Version}}']) === undefined) return 'the docker engine does not answer';
+  if (dockerCli(['image', 'inspect', TEST_IMAGE]) !== undefined) return undefined;
+  const built = spawnSync('/bin/bash', [BUILD_SCRIPT, TEST_IMAGE], { shell: false, stdio: 'ignore', env: { PATH: TEST_PATH }, timeout: 300000 });
+  return built.status === 0 ? undefined : `the test image ${TEST_IMAGE} could not be built`;
+}
+
+const reason = engineUnavailableReason();
+/** `describe` when a Docker engine (and the test image) is reachable; otherwise a LOUD skip. */
+export function describeIfEngine(name: string, fn: () => void): void {
+  if (reason === undefined) {
+    describe(name, fn);
+    return;
+  }
+  console.warn(`SKIPPED "${name}": ${reason}. In CI .ci/run starts dockerd, so these specs always run there.`);
+  describe.skip(name, fn);
+}
+
+export interface TestDirs {
+  readonly root: string;
+  readonly home: string;
+  readonly workspace: string;
+  cleanup(): void;
+}
+
+/** Private temp root (0700) with GENSWARMS_HOME and a workspace outside it. */
+export function makeDirs(prefix = 'gs-docker-'): TestDirs {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  chmodSync(root, 0o700);
+  const home = path.join(root, 'home');
+  const workspace = path.join(root, 'ws');
+  mkdirSync(home, { mode: 0o700 });
+  mkdirSync(workspace, { mode: 0o700 });
+  return { root, home, workspace, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export function makeCtx(home: string, overrides: Partial<Parameters<typeof buildRunnerContext>[0]> = {}): RunnerContext {
+  return buildRunnerContext({
+    path: TEST_PATH,
+    home,
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
+    agentEntry: path.join(home, '..', 'agent', 'main.js'),
+    node: '/usr/bin/node',
+    llm: { allowedHosts: [] },
+    userHome: os.homedir(),
+    ...overrides,
+  });
+}
+
+export function makeDockerSpec(overrides: Partial<AgentLaunchSpec> & Pick<AgentLaunchSpec, 'workspace'>): AgentLaunchSpec {
+  return {
+    swarm: 'dswarm',
+    agent: 'a1',
+    backend: 'docker',
+    image: TEST_IMAGE,
+    client: { command: ['/usr/bin/node', '-e', 'console.log("hi")'] },
+    network: 'none',
+    skills: [],
+    unsafeBypass: false,
+    topologyTargets: [],
+    config: {},
+    backendOpts: {},
+    ...overrides,
+  };
+}
+
+/** Polls `check` every 25 ms until it returns a value (not undefined) or `timeoutMs` passes. */
+export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Every host process whose argv contains `needle` (via /proc). */
+export function processesWithArgv(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`).toString('utf8').includes(needle)) pids.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return pids;
+}
+
+/** Containers (any state) carrying a label `key=value`. */
+export function containersWithLabel(key: string, value: string): string[] {
+  const out = dockerCli(['ps', '-aq', '--filter', `label=${key}=${value}`]) ?? '';
+  return out.split('\n').filter((l) => l.length > 0);
+}

@@ -1,0 +1,89 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentLaunchSpec, RunnerContext } from '../src/index';
+import { buildRunnerContext } from '../src/index';
+
+export const FIXTURES = path.join(__dirname, 'fixtures');
+export const ECHO_ARGV = path.join(FIXTURES, 'echo-argv.js');
+export const PROBE_SANDBOX = path.join(FIXTURES, 'probe-sandbox.js');
+/** The PATH the tests resolve binaries on (the test runner's own; libraries never read it). */
+export const TEST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** A private temp root (0700) with a GENSWARMS_HOME and a workspace outside it. */
+export function makeSandboxDirs(): { root: string; home: string; workspace: string; cleanup(): void } {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-runners-')));
+  chmodSync(root, 0o700);
+  const home = path.join(root, 'home');
+  const workspace = path.join(root, 'ws');
+  mkdirSync(home, { mode: 0o700 });
+  mkdirSync(workspace, { mode: 0o700 });
+  return { root, home, workspace, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export function makeContext(home: string, overrides: Partial<Parameters<typeof buildRunnerContext>[0]> = {}): RunnerContext {
+  return buildRunnerContext({
+    path: TEST_PATH,
+    home,
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
+    agentEntry: ECHO_ARGV,
+    node: process.execPath,
+    llm: { allowedHosts: [] },
+    userHome: os.homedir(),
+    ...overrides,
+  });
+}
+
+export function makeSpec(overrides: Partial<AgentLaunchSpec> & Pick<AgentLaunchSpec, 'workspace'>): AgentLaunchSpec {
+  return {
+    swarm: 'swarm1',
+    agent: 'agent1',
+    backend: 'local',
+    client: 'genswarms-agent',
+    network: 'open',
+    skills: [],
+    unsafeBypass: false,
+    topologyTargets: [],
+    config: {},
+    backendOpts: {},
+    ...overrides,
+  };
+}
+
+/** Wait for a file written by a fixture (bounded). */
+export async function waitForFile(file: string, timeoutMs = 15000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(file)) return readFileSync(file, 'utf8');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${file}`);
+}
+
+/** Hostile argv words: shell syntax that must stay data. */
+export function hostileWords(marker: string): string[] {
+  return [
+    `$(touch ${marker})`,
+    `\`touch ${marker}\``,
+    `; touch ${marker}`,
+    `| touch ${marker}`,
+    `&& touch ${marker}`,
+    `'"quoted"'`,
+    'back\\slash',
+    'new\nline',
+    'tab\there',
+    '-leading-dash',
+    '--',
+    '--dash-dash=value',
+    'ünïcödé ✓ 漢字',
+    '${HOME}',
+    '*',
+    ' ',
+    'x'.repeat(100_000),
+  ];
+}
+
+export function haveBinary(name: string): boolean {
+  return TEST_PATH.split(':').some((d) => existsSync(path.join(d, name)));
+}
