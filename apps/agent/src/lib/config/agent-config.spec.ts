@@ -1,0 +1,38 @@
+import { loadAgentConfig, parseTopology } from './agent-config';
+
+const BASE = { GENSWARMS_AGENT: 'writer', GENSWARMS_WORKSPACE: '/workspace' };
+
+describe('loadAgentConfig', () => {
+  it('defaults the turns dir under the workspace and picks no LLM when nothing is set', () => {
+    expect(loadAgentConfig(BASE)).toEqual({
+      kind: 'ok',
+      config: { swarm: '', agent: 'writer', workspace: '/workspace', turnsDir: '/workspace/.genswarms/turns', topology: [], llm: { kind: 'none' } },
+    });
+  });
+
+  test.each([
+    ['blank values are unset', { GENSWARMS_LLM_ENDPOINT: '  ', GENSWARMS_MOCK_SCRIPT: '' }, 'none'],
+    ['an endpoint', { GENSWARMS_LLM_ENDPOINT: 'https://llm.example/v1' }, 'endpoint'],
+    ['a mock script wins over an endpoint', { GENSWARMS_LLM_ENDPOINT: 'https://llm.example/v1', GENSWARMS_MOCK_SCRIPT: '[]' }, 'mock'],
+  ])('%s', (_name, extra, kind) => {
+    const loaded = loadAgentConfig({ ...BASE, ...extra });
+    expect(loaded.kind === 'ok' && loaded.config.llm.kind).toBe(kind);
+  });
+
+  it('keeps key, upstream host and model for the endpoint', () => {
+    const loaded = loadAgentConfig({ ...BASE, GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:17080/v1', GENSWARMS_LLM_API_KEY: 'k', GENSWARMS_LLM_UPSTREAM_HOST: '[::1]:8443', GENSWARMS_MODEL: 'm' });
+    expect(loaded.kind === 'ok' && loaded.config.llm).toEqual({ kind: 'endpoint', endpoint: 'http://127.0.0.1:17080/v1', apiKey: 'k', upstreamHost: '[::1]:8443', model: 'm' });
+  });
+});
+
+describe('parseTopology', () => {
+  test.each([
+    [undefined, []],
+    ['', []],
+    ['critic', ['critic']],
+    [' critic , web-bot ,critic', ['critic', 'web-bot']],
+    ['ok,../x,__proto__,$(id),,1bad', ['ok']],
+  ])('%j → %j', (raw, expected) => {
+    expect(parseTopology(raw)).toEqual(expected);
+  });
+});
