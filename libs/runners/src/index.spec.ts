@@ -22,6 +22,8 @@ const EXPORTS: readonly string[] = [
   'createMockRunner',
   'createBwrapRunner',
   'createLocalRunner',
+  'createDockerRunner',
+  'DEFAULT_DOCKER_IMAGE',
   'ensurePrivateDir',
   'findOnPath',
   'hasBypassFlag',
@@ -33,6 +35,11 @@ const EXPORTS: readonly string[] = [
   'stateDirFor',
   'writeArgvManifest',
   'writeEnvFile',
+  'createTmuxRunner',
+  'TmuxServer',
+  'tmuxSocketPath',
+  'TmuxControlClient',
+  'tmuxAttachArgv',
 ];
 
 describe('@genswarms/runners public surface', () => {

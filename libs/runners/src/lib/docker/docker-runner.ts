@@ -1,15 +1,15 @@
 import { rm } from 'node:fs/promises';
-import { EgressError, probeSocat, startForwarder } from '@genswarms/egress';
-import type { EgressTarget, Forwarder } from '@genswarms/egress';
-import { clientName } from '../client/clients';
+import type { Forwarder } from '@genswarms/egress';
+import { startIsolatedEgress } from '../bwrap/egress-plan';
 import { RunnerError } from '../errors/runner-error';
-import { networkLabel } from '../network/network-policy';
+import { describePlan } from '../plan/describe';
+import { ensureWorkspaceDir } from '../state/skills-links';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { egressDirFor } from '../sandbox/mounts';
-import { ensurePrivateDir, envFilePath, ownUid, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
+import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { buildContainerSpec, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
 import { DockerHandle } from './docker-handle';
-import { planDockerLaunch, runnerErrorFromEgress } from './docker-plan';
+import { planDockerLaunch } from './docker-plan';
 import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
 import { localEngineSocket } from './engine-host';
@@ -52,68 +52,27 @@ export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner
   };
 }
 
-/** socat missing or < 1.7.4 → `egress_unavailable` before anything is created (CONTRACT §9). */
-async function assertSocatUsable(plan: LaunchPlan, ctx: RunnerContext): Promise<void> {
-  if (plan.egress === undefined) return;
-  const agent = plan.spec.agent;
-  const probe = await probeSocat(ctx.binaries.socat);
-  if (!probe.ok) throw new RunnerError('egress_unavailable', `socat unusable: ${probe.reason}`, { agent, details: { agent } });
-}
-
-async function startEgress(plan: LaunchPlan, ctx: RunnerContext): Promise<Forwarder | undefined> {
-  const egress = plan.egress;
-  if (egress === undefined) return undefined;
-  const agent = plan.spec.agent;
-  const target: EgressTarget = {
-    host: egress.host,
-    port: egress.port,
-    tls: egress.tls,
-    pathAndQuery: egress.pathAndQuery ?? '',
-    upstreamHost: egress.upstreamHost ?? egress.host,
-  };
-  try {
-    return await startForwarder({ socat: ctx.binaries.socat ?? '', dir: egress.dir, target });
-  } catch (err) {
-    if (err instanceof EgressError) throw runnerErrorFromEgress(err, agent);
-    throw err;
-  }
-}
-
 /** Removes an old container of the same name (a previous run of this agent). */
 async function removeByName(port: DockerPort, name: string): Promise<void> {
   const old = await port.inspect(name);
   if (old !== undefined) await port.remove(old.id);
 }
 
-function describePlan(plan: LaunchPlan, containerId: string): SessionDescription {
-  return {
-    sessionId: plan.sessionId,
-    backend: 'docker',
-    network: networkLabel(plan.spec.network),
-    client: clientName(plan.spec.client),
-    containerId,
-    envNames: Object.keys(plan.env).sort(),
-    workspace: plan.spec.workspace,
-    stateDir: plan.stateDir,
-    notices: plan.notices,
-  };
-}
-
 async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerContext, defaultImage: string): Promise<RunnerHandle> {
   const create = buildContainerSpec(plan, ctx, plan.spec.image ?? defaultImage);
   const agent = plan.spec.agent;
   if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });
-  await assertSocatUsable(plan, ctx);
-  const uid = ownUid();
-  await ensurePrivateDir(plan.stateDir, uid);
-  await removeByName(port, create.name);
-  const forwarder = await startEgress(plan, ctx);
+  // socat probe and forwarder first: a refusal leaves nothing behind (CONTRACT §9).
+  const forwarder: Forwarder | undefined = plan.egress === undefined ? undefined : await startIsolatedEgress(plan, ctx);
   const envFile = envFilePath(plan.stateDir);
   let containerId: string | undefined;
   try {
-    await writeEnvFile(plan.stateDir, plan.env, uid);
+    await ensurePrivateDir(plan.stateDir, ctx.serverUid);
+    await ensureWorkspaceDir(plan.spec.workspace);
+    await removeByName(port, create.name);
+    await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
     containerId = await port.create(create);
-    const description = describePlan(plan, containerId);
+    const description = describePlan(plan, { containerId });
     const handle = new DockerHandle({ port, containerId, description, envFile, logsSinceSeconds: 0, ...(forwarder === undefined ? {} : { forwarder }) });
     await port.start(containerId);
     await handle.attach();
