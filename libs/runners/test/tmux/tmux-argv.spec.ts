@@ -54,13 +54,15 @@ describe.each(['none', 'bwrap'] as const)('tmux runner %s: argv fidelity', (runn
       await env.cleanup();
     });
 
-    async function roundTrip(words: readonly string[]): Promise<string[]> {
+    /** `extra` words are appended to the planned client argv (past the 256-word command cap). */
+    async function roundTrip(words: readonly string[], extra: readonly string[] = []): Promise<string[]> {
       const agent = `a${n++}`;
       const ws = `${env.workspace}/${agent}`;
       await fsp.mkdir(ws);
       const i = inner(runnerKind);
       const spec = { ...tmuxSpec(env, agent, [NODE, i.prefix(env), ...words]), ...i.spec(env), workspace: ws };
-      const handle = await runner.start(runner.plan(spec, env.ctx), env.ctx);
+      const plan = runner.plan(spec, env.ctx);
+      const handle = await runner.start({ ...plan, clientArgv: [...plan.clientArgv, ...extra] }, env.ctx);
       try {
         return (await readEchoReport(ws)).argv;
       } finally {
@@ -74,15 +76,23 @@ describe.each(['none', 'bwrap'] as const)('tmux runner %s: argv fidelity', (runn
     });
 
     it('passes a 100,000-character word', async () => {
-      const word = `${'x'.repeat(50_000)}$(touch ${PWNED})${'y'.repeat(50_000 - 20 - PWNED.length)}`;
+      const core = `$(touch ${PWNED})`;
+      const word = `${'x'.repeat(50_000)}${core}${'y'.repeat(50_000 - core.length)}`;
+      expect(word).toHaveLength(100_000);
       const got = await roundTrip([word]);
       expect(got).toHaveLength(1);
       expect(got[0]).toBe(word);
     });
 
-    it('passes 5,000 words in one run', async () => {
+    it('replays a 5,000-word launch vector in one run (manifest + xargs + tmux)', async () => {
       const words = Array.from({ length: 5000 }, (_, k) => `w${k}`);
-      expect(await roundTrip(words)).toEqual(words);
+      expect(await roundTrip(['first'], words)).toEqual(['first', ...words]);
+    });
+
+    it('refuses a command client of more than 256 words at plan time (validation_failed)', () => {
+      const words = Array.from({ length: 256 }, (_, k) => `w${k}`);
+      const spec = { ...tmuxSpec(env, 'many', [NODE, ...words]), ...inner(runnerKind).spec(env) };
+      expect(() => runner.plan(spec, env.ctx)).toThrow(expect.objectContaining({ code: 'validation_failed' }) as unknown as RunnerError);
     });
 
     it('refuses an empty word at plan time (invalid_argv)', () => {
