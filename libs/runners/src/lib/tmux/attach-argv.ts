@@ -1,0 +1,11 @@
+import { tmuxSocketPath } from './tmux-server';
+import { tmuxWindowTarget } from './tmux-words';
+
+/**
+ * CONTRACT §18 `genswarms attach`: `tmux -S <home>/tmux/tmux.sock attach-session -r -t =<swarm>:=<agent>`
+ * (read-only unless `write`). An argv for `spawn`, never a shell string.
+ */
+export function tmuxAttachArgv(home: string, swarm: string, agent: string, write = false, tmux = 'tmux'): readonly string[] {
+  const target = tmuxWindowTarget(swarm, agent).text;
+  return [tmux, '-S', tmuxSocketPath(home), 'attach-session', ...(write ? [] : ['-r']), '-t', target];
+}

@@ -1,0 +1,51 @@
+import type { LaunchPlan, RunnerContext } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { buildBwrapArgs } from '../bwrap/bwrap-args';
+import { LAUNCHER_PATH } from '../launcher/launcher';
+import { envFilePath } from '../state/state-dir';
+import { tmuxConst, tmuxInt, tmuxPath, type TmuxWord } from './tmux-words';
+
+/** What xargs replays in the pane: a constant absolute entry and the manifest's words. */
+export interface PaneLaunch {
+  readonly entry: string;
+  readonly words: readonly string[];
+}
+
+/**
+ * CONTRACT §10.3 entries: runner `none` → the constant launcher with `<env-file> <client argv…>`;
+ * runner `bwrap` → the bwrap binary with its argv (no `--new-session`: a TUI keeps its terminal).
+ */
+export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch {
+  const runner = plan.spec.runner ?? 'none';
+  switch (runner) {
+    case 'none':
+      return { entry: LAUNCHER_PATH, words: [envFilePath(plan.stateDir), ...plan.clientArgv] };
+    case 'bwrap': {
+      const bwrap = ctx.binaries.bwrap;
+      if (bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: plan.spec.agent });
+      return { entry: bwrap, words: buildBwrapArgs(plan, ctx, { headless: false }) };
+    }
+    case 'docker':
+      throw new RunnerError('validation_failed', 'tmux runner docker is not available in this build', { agent: plan.spec.agent });
+  }
+}
+
+/** The exact xargs argv as tmux words: paths single-quoted, flags constant, counts decimal. */
+export function xargsArgvToTmuxWords(argv: readonly string[]): TmuxWord[] {
+  const [xargs, z, r, x, n, count, s, size, a, manifest, dashes, entry, ...rest] = argv;
+  const shape = z === '-0' && r === '-r' && x === '-x' && n === '-n' && s === '-s' && a === '-a' && dashes === '--';
+  if (!shape || rest.length !== 0 || xargs === undefined || manifest === undefined || entry === undefined) {
+    throw new RunnerError('runner_error', 'unexpected xargs argv shape');
+  }
+  return [
+    tmuxPath(xargs),
+    ...['-0', '-r', '-x', '-n'].map(tmuxConst),
+    tmuxInt(Number(count)),
+    tmuxConst('-s'),
+    tmuxInt(Number(size)),
+    tmuxConst('-a'),
+    tmuxPath(manifest),
+    tmuxConst('--'),
+    tmuxPath(entry),
+  ];
+}

@@ -1,0 +1,119 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import { removeArgvManifest } from '../manifest/argv-manifest';
+import { killProcessTree, STOP_GRACE_MS } from '../process/process-tree';
+import { removeFileIfPresent } from '../state/state-dir';
+import { OutputLineSplitter } from './output-lines';
+import type { PaneState } from './pane-state';
+import type { TmuxServer } from './tmux-server';
+import { buildTuiTurnText } from './turn-text';
+
+export interface TmuxHandleInit {
+  readonly server: TmuxServer;
+  readonly description: SessionDescription;
+  readonly paneId: string;
+  readonly panePid: number;
+  readonly envFile: string;
+  /** The launch's manifest, or the agent's manifest directory when re-attached (all `*.argv` go). */
+  readonly manifest: { readonly file: string } | { readonly dir: string };
+}
+
+type ExitListener = (code: number | null, signal: string | null) => void;
+type OutputListener = (stream: OutputStream, line: string) => void;
+
+/** One agent pane. Output arrives as `%output`; exit is seen by polling `pane_dead` (never respawned). */
+export class TmuxHandle implements RunnerHandle {
+  private readonly outputListeners = new Set<OutputListener>();
+  private readonly exitListeners = new Set<ExitListener>();
+  private exit: { code: number | null; signal: string | null } | undefined;
+  private stopped: Promise<void> | undefined;
+  private readonly stopOutput: () => void;
+  private readonly stopWatching: () => void;
+  private readonly splitter = new OutputLineSplitter((line) => this.outputListeners.forEach((l) => l('stdout', line)));
+
+  constructor(private readonly init: TmuxHandleInit) {
+    this.stopOutput = init.server.control.onPaneOutput(init.paneId, (data) => this.splitter.push(data));
+    this.stopWatching = init.server.watchPane(init.paneId, (state) => this.onPaneState(state));
+  }
+
+  describe(): SessionDescription {
+    return this.init.description;
+  }
+
+  /** Pastes CONTRACT §14.2's TUI text through a 0600 buffer file, then presses Enter. */
+  async deliver(turn: TurnDelivery): Promise<void> {
+    await this.init.server.paste(this.init.paneId, buildTuiTurnText(turn));
+  }
+
+  /** Kills the pane's process tree, then its window; removes the manifest and env file. Idempotent. */
+  stop(opts?: { readonly graceMs?: number }): Promise<void> {
+    this.stopped ??= this.stopNow(opts?.graceMs ?? STOP_GRACE_MS);
+    return this.stopped;
+  }
+
+  private async stopNow(graceMs: number): Promise<void> {
+    const state = await this.init.server.paneState(this.init.paneId).catch(() => undefined);
+    if (state !== undefined && !state.dead && state.panePid === this.init.panePid) {
+      await killProcessTree(this.init.panePid, graceMs);
+    }
+    await this.init.server.killWindow(this.init.paneId);
+    this.stopWatching();
+    this.stopOutput();
+    this.init.server.control.forgetPane(this.init.paneId);
+    await removeFileIfPresent(this.init.envFile);
+    await removeManifests(this.init.manifest);
+    this.finish(state?.dead === true ? state.exitCode : null, state?.dead === true ? state.signal : 'SIGTERM');
+  }
+
+  async health(): Promise<SessionHealth> {
+    if (this.exit !== undefined) return 'exited';
+    const state = await this.init.server.paneState(this.init.paneId);
+    return state !== undefined && !state.dead ? 'running' : 'exited';
+  }
+
+  onOutput(listener: OutputListener): () => void {
+    this.outputListeners.add(listener);
+    return () => this.outputListeners.delete(listener);
+  }
+
+  onExit(listener: ExitListener): () => void {
+    if (this.exit !== undefined) {
+      const { code, signal } = this.exit;
+      queueMicrotask(() => listener(code, signal));
+      return () => undefined;
+    }
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  private onPaneState(state: PaneState | undefined): void {
+    if (state !== undefined && !state.dead) return;
+    this.finish(state?.exitCode ?? null, state?.signal ?? null);
+  }
+
+  private finish(code: number | null, signal: string | null): void {
+    if (this.exit !== undefined) return;
+    this.exit = { code, signal };
+    this.splitter.flush();
+    this.stopWatching(); // output stays subscribed until stop (the dead pane may still flush)
+    this.exitListeners.forEach((l) => l(code, signal));
+    this.exitListeners.clear();
+  }
+}
+
+async function removeManifests(manifest: TmuxHandleInit['manifest']): Promise<void> {
+  if ('file' in manifest) {
+    await removeArgvManifest(manifest.file);
+    return;
+  }
+  let names: string[];
+  try {
+    names = await fsp.readdir(manifest.dir);
+  } catch {
+    return; // no manifest directory: nothing to remove
+  }
+  for (const name of names) {
+    if (name.endsWith('.argv')) await removeArgvManifest(path.join(manifest.dir, name));
+  }
+}

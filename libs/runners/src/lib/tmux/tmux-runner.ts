@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { buildClientArgv, clientName } from '../client/clients';
+import { buildClientEnv } from '../env/client-env';
+import { buildXargsArgv, computeManifestBudget, manifestDirFor, removeArgvManifest, writeArgvManifest } from '../manifest/argv-manifest';
+import { assertNetworkSupported, networkLabel } from '../network/network-policy';
+import { planMounts } from '../sandbox/mounts';
+import { assertWorkspaceSafe } from '../sandbox/workspace-rules';
+import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
+import { paneLaunchFor, xargsArgvToTmuxWords } from './pane-command';
+import { TmuxHandle } from './tmux-handle';
+import { TmuxServer } from './tmux-server';
+import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
+
+export interface TmuxRunnerOptions {
+  /** A server to use; default: opened lazily on `$home/tmux/tmux.sock` at the first start. */
+  readonly server?: TmuxServer;
+}
+
+/** CONTRACT §10.4: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
+export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { server(ctx: RunnerContext): Promise<TmuxServer> } {
+  let current: Promise<TmuxServer> | undefined = opts.server === undefined ? undefined : Promise.resolve(opts.server);
+  // Chained, so concurrent starts share one server; a failed or closed one is reopened once per call.
+  const serverFor = (ctx: RunnerContext): Promise<TmuxServer> => {
+    const tmux = ctx.binaries.tmux;
+    if (tmux === undefined) return Promise.reject(new RunnerError('binary_missing', 'tmux is not installed'));
+    const open = (): Promise<TmuxServer> => TmuxServer.open({ home: ctx.home, tmux, uid: ctx.serverUid });
+    current = current === undefined ? open() : current.then((s) => (s.control.isClosed ? open() : s), open);
+    return current;
+  };
+  return {
+    kind: 'tmux',
+    plan: (spec, ctx) => planTmux(spec, ctx),
+    start: async (plan, ctx) => startTmux(plan, ctx, await serverFor(ctx)),
+    reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx)),
+    server: serverFor,
+  };
+}
+
+/** Pure: every refusal happens here, before anything exists. */
+export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
+  if (spec.backend !== 'tmux') throw new RunnerError('validation_failed', 'not a tmux agent', { agent: spec.agent });
+  if (!NAME_RE.test(spec.swarm) || !NAME_RE.test(spec.agent)) throw new RunnerError('validation_failed', 'swarm and agent must be Names');
+  if (spec.client === 'genswarms-agent') {
+    throw new RunnerError('validation_failed', 'tmux runs TUI clients: codex, claude, opencode or a command', { agent: spec.agent });
+  }
+  assertNetworkSupported(spec);
+  requireBinary(ctx.binaries.tmux, 'tmux', spec.agent);
+  const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
+  const sandbox = (spec.runner ?? 'none') !== 'none';
+  const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
+  assertWorkspaceSafe(spec.workspace, ctx, spec.agent);
+  tmuxPath(spec.workspace); // the pane's start directory is quoted for tmux → unsafe_bind if it cannot be
+  const mounts = sandbox ? planMounts(spec, ctx, stateDir) : [];
+  const clientArgv = buildClientArgv(spec, ctx, sandbox ? 'sandbox' : 'host');
+  const where = sandbox ? { workspace: '/workspace', home: '/root' } : { workspace: spec.workspace, home: stateDir };
+  const { env, notices } = buildClientEnv(spec, ctx, { sandbox, ...where, tui: true });
+  if (spec.unsafeBypass) notices.push('unsafe_bypass_enabled');
+  const plan: LaunchPlan = { spec, sessionId: randomUUID(), stateDir, clientArgv, env, mounts, notices };
+  const launch = paneLaunchFor(plan, ctx);
+  const manifest = `${manifestDirFor(ctx.home, spec.swarm, spec.agent)}/${plan.sessionId}.argv`;
+  computeManifestBudget(launch.entry, launch.words); // launch_too_large: refuse, never split
+  xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words)); // unsafe_bind on unquotable paths
+  return plan;
+}
+
+async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer): Promise<RunnerHandle> {
+  const { spec } = plan;
+  const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
+  const launch = paneLaunchFor(plan, ctx);
+  await ensurePrivateDir(plan.stateDir, ctx.serverUid);
+  const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
+  let manifest: string | undefined;
+  try {
+    manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid)).path;
+    const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
+    const pane = await server.createWindow(spec.swarm, spec.agent, spec.workspace, argv);
+    return new TmuxHandle({
+      server,
+      description: describePlan(plan, pane.panePid),
+      paneId: pane.paneId,
+      panePid: pane.panePid,
+      envFile,
+      manifest: { file: manifest },
+    });
+  } catch (err) {
+    await removeFileIfPresent(envFile);
+    if (manifest !== undefined) await removeArgvManifest(manifest);
+    throw err;
+  }
+}
+
+/** Metadata only: env *names*, never values. */
+function describePlan(plan: LaunchPlan, pid: number): SessionDescription {
+  const { spec } = plan;
+  return {
+    sessionId: plan.sessionId,
+    backend: 'tmux',
+    runner: spec.runner ?? 'none',
+    network: networkLabel(spec.network),
+    client: clientName(spec.client),
+    pid,
+    tmuxTarget: tmuxWindowTarget(spec.swarm, spec.agent).text,
+    envNames: Object.keys(plan.env).sort(),
+    workspace: spec.workspace,
+    stateDir: plan.stateDir,
+    notices: [...plan.notices],
+  };
+}
+
+/** Finds `=<swarm>:=<agent>` again after an orchestrator restart; null when it is gone or not ours. */
+async function reattachTmux(description: SessionDescription, ctx: RunnerContext, server: TmuxServer): Promise<RunnerHandle | null> {
+  const m = /^=([^:]+):=(.+)$/.exec(description.tmuxTarget ?? '');
+  if (description.backend !== 'tmux' || m === null) return null;
+  const [swarm, agent] = [m[1] as string, m[2] as string];
+  if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return null;
+  const pane = await server.findPane(swarm, agent);
+  if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
+  await server.ensureLinked(swarm, agent);
+  return new TmuxHandle({
+    server,
+    description: { ...description, pid: pane.panePid },
+    paneId: pane.paneId,
+    panePid: pane.panePid,
+    envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
+    manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
+  });
+}
+
+function requireBinary(bin: string | undefined, name: string, agent: string): string {
+  if (bin === undefined) throw new RunnerError('binary_missing', `${name} is not installed`, { agent });
+  return bin;
+}

@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import { constants as fsc, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { RunnerError } from '../errors/runner-error';
+import { assertDescriptorPath, ensurePrivateDir, ownUid, removeFileIfPresent } from '../state/state-dir';
+import { TmuxControlClient } from './control-client';
+import { PANE_FORMAT, parsePaneLine, type PaneState } from './pane-state';
+import {
+  CONTROL_SESSION,
+  tmuxConst,
+  tmuxConsts,
+  tmuxFormat,
+  tmuxName,
+  tmuxPane,
+  tmuxPath,
+  tmuxSessionTarget,
+  tmuxWindowTarget,
+  type TmuxWord,
+} from './tmux-words';
+
+/** How often dead panes are looked for (one `list-panes -a` for all watched panes). */
+export const PANE_POLL_INTERVAL_MS = 500;
+/** The control session's only pane runs this and exits; `remain-on-exit` keeps the session alive. */
+const CONTROL_PLACEHOLDER = '/bin/true';
+
+export interface TmuxServerOptions {
+  /** Real path of GENSWARMS_HOME. */
+  readonly home: string;
+  /** Absolute path of the tmux binary. */
+  readonly tmux: string;
+  readonly uid?: number;
+  readonly commandTimeoutMs?: number;
+}
+
+/** A pane created for an agent. */
+export interface PaneRef {
+  readonly paneId: string;
+  readonly panePid: number;
+  readonly windowId: string;
+}
+
+type PaneWatcher = (state: PaneState | undefined) => void;
+
+/** `$home/tmux/tmux.sock`. */
+export function tmuxSocketPath(home: string): string {
+  return path.join(home, 'tmux', 'tmux.sock');
+}
+
+/** Server-wide options, run by the control client before it attaches (argv words, `;` separated). */
+function initialArgv(): string[] {
+  const set = (scope: '-g' | '-s', name: string, value: string): string[] => ['set-option', scope, name, value, ';'];
+  return [
+    ...set('-g', 'update-environment', ''), // no client environment ever reaches a pane
+    ...set('-g', 'remain-on-exit', 'on'), // a crashed client stays observable (pane_dead), never respawned
+    ...set('-g', 'allow-rename', 'off'), // a pane cannot rename its window (targets stay exact)
+    ...set('-g', 'automatic-rename', 'off'),
+    ...set('-g', 'set-clipboard', 'off'), // a pane cannot create tmux buffers via OSC 52
+    ...set('-s', 'exit-empty', 'off'),
+    'new-session', '-A', '-s', CONTROL_SESSION, '--', CONTROL_PLACEHOLDER,
+  ];
+}
+
+/**
+ * One tmux server per orchestrator on `$home/tmux/tmux.sock` (directory 0700), driven through ONE
+ * control-mode client. Sessions are swarms, windows are agents; every agent window is also linked
+ * into the hidden control session so its output reaches the control client as `%output`.
+ */
+export class TmuxServer {
+  private readonly watchers = new Map<string, Set<PaneWatcher>>();
+  private poller: NodeJS.Timeout | undefined;
+  private polling = false;
+  private createChain: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly home: string,
+    readonly tmux: string,
+    readonly socketPath: string,
+    readonly buffersDir: string,
+    readonly control: TmuxControlClient,
+  ) {}
+
+  /** Creates the private directories and starts (or joins) the server with one control client. */
+  static async open(opts: TmuxServerOptions): Promise<TmuxServer> {
+    if (!path.isAbsolute(opts.tmux)) throw new RunnerError('binary_missing', 'tmux must be an absolute path');
+    const uid = opts.uid ?? ownUid();
+    const dir = path.join(opts.home, 'tmux');
+    const buffersDir = path.join(dir, 'buffers');
+    await ensurePrivateDir(dir, uid);
+    await ensurePrivateDir(buffersDir, uid);
+    const socketPath = tmuxSocketPath(opts.home);
+    tmuxPath(socketPath); // refuses a home tmux cannot quote
+    const control = await TmuxControlClient.start({
+      tmux: opts.tmux,
+      socket: socketPath,
+      initial: initialArgv(),
+      ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
+    });
+    return new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
+  }
+
+  /** Sends one command through the control client. */
+  command(words: readonly TmuxWord[]): Promise<readonly string[]> {
+    return this.control.command(words);
+  }
+
+  /** Every pane of the server (agent panes and the control placeholder). */
+  async listPanes(): Promise<readonly PaneState[]> {
+    const lines = await this.command([...tmuxConsts('list-panes', '-a', '-F'), tmuxFormat(PANE_FORMAT)]);
+    return lines.map(parsePaneLine).filter((p): p is PaneState => p !== undefined);
+  }
+
+  /** The pane of window `=<swarm>:=<agent>`, if it exists. */
+  async findPane(swarm: string, agent: string): Promise<PaneState | undefined> {
+    tmuxWindowTarget(swarm, agent);
+    return (await this.listPanes()).find((p) => p.session === swarm && p.window === agent);
+  }
+
+  /**
+   * Creates window `=<swarm>:=<agent>` running `argv` (tmux execs multi-word commands directly, no
+   * shell), then links it into the control session. Serialised, so two starts cannot race.
+   */
+  createWindow(swarm: string, agent: string, cwd: string, argv: readonly TmuxWord[]): Promise<PaneRef> {
+    const run = this.createChain.then(() => this.createWindowNow(swarm, agent, cwd, argv));
+    this.createChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async createWindowNow(swarm: string, agent: string, cwd: string, argv: readonly TmuxWord[]): Promise<PaneRef> {
+    const panes = await this.listPanes();
+    const existing = panes.find((p) => p.session === swarm && p.window === agent);
+    if (existing !== undefined && !existing.dead) {
+      throw new RunnerError('start_failed', `tmux window ${swarm}:${agent} is already running; stop it first`, { agent });
+    }
+    if (existing !== undefined) await this.command([...tmuxConsts('kill-window', '-t'), tmuxPane(existing.paneId)]);
+    const hasSession = panes.some((p) => p.session === swarm && p.paneId !== existing?.paneId);
+    const common = [...tmuxConsts('-d', '-P', '-F'), tmuxFormat('#{window_id} #{pane_id} #{pane_pid}')];
+    const where = [tmuxConst('-n'), tmuxName(agent), tmuxConst('-c'), tmuxPath(cwd, { formatExpanded: true })];
+    const create = hasSession
+      ? [tmuxConst('new-window'), ...common, tmuxConst('-t'), tmuxSessionTarget(swarm), ...where, tmuxConst('--'), ...argv]
+      : [tmuxConst('new-session'), ...common, tmuxConst('-s'), tmuxName(swarm), ...where, tmuxConst('--'), ...argv];
+    // Pipelined: the link is processed before the client can print much, so no output is lost.
+    const link = [...tmuxConsts('link-window', '-d', '-s'), tmuxWindowTarget(swarm, agent), tmuxConst('-t'), tmuxSessionTarget(CONTROL_SESSION)];
+    const [created, linked] = await Promise.allSettled([this.command(create), this.command(link)]);
+    if (created.status === 'rejected') throw new RunnerError('start_failed', `tmux could not create ${swarm}:${agent}`, { agent, cause: created.reason });
+    const ref = parsePaneRef(created.value[0]);
+    if (linked.status === 'rejected' || ref === undefined) {
+      await this.killWindow(ref?.paneId);
+      throw new RunnerError('start_failed', `tmux could not link ${swarm}:${agent}`, { agent });
+    }
+    return ref;
+  }
+
+  /** Kills the window holding `paneId` (from every session it is linked into); absent is fine. */
+  async killWindow(paneId: string | undefined): Promise<void> {
+    if (paneId === undefined) return;
+    try {
+      await this.command([...tmuxConsts('kill-window', '-t'), tmuxPane(paneId)]);
+    } catch {
+      // already gone: the pane exited and its window was removed, or an operator killed it
+    }
+  }
+
+  /** Links an existing agent window into the control session again (after a server/orchestrator restart). */
+  async ensureLinked(swarm: string, agent: string): Promise<void> {
+    const lines = await this.command([...tmuxConsts('list-windows', '-t'), tmuxSessionTarget(CONTROL_SESSION), tmuxConst('-F'), tmuxFormat('#{window_id}')]);
+    const pane = await this.findPane(swarm, agent);
+    if (pane === undefined || lines.includes(pane.windowId)) return;
+    await this.command([...tmuxConsts('link-window', '-d', '-s'), tmuxWindowTarget(swarm, agent), tmuxConst('-t'), tmuxSessionTarget(CONTROL_SESSION)]);
+  }
+
+  /**
+   * CONTRACT §10.4 TUI delivery: text → 0600 file in `tmux/buffers/` → `load-buffer` →
+   * `paste-buffer -d -p` (bracketed paste) → `send-keys Enter`; the file is always deleted.
+   */
+  async paste(paneId: string, text: string): Promise<void> {
+    const bufferId = `gs-${randomBytes(12).toString('hex')}`;
+    const file = path.join(this.buffersDir, bufferId);
+    await writePrivateFile(file, text);
+    let loaded = false;
+    try {
+      await this.command([...tmuxConsts('load-buffer', '-b', bufferId), tmuxPath(file, { formatExpanded: true })]);
+      loaded = true;
+      await this.command([...tmuxConsts('paste-buffer', '-d', '-p', '-b', bufferId, '-t'), tmuxPane(paneId)]);
+      loaded = false;
+      await this.command([...tmuxConsts('send-keys', '-t'), tmuxPane(paneId), tmuxConst('Enter')]);
+    } finally {
+      await removeFileIfPresent(file);
+      if (loaded) await this.command(tmuxConsts('delete-buffer', '-b', bufferId)).catch(() => undefined);
+    }
+  }
+
+  /** Current state of one pane, or undefined when it no longer exists. */
+  async paneState(paneId: string): Promise<PaneState | undefined> {
+    return (await this.listPanes()).find((p) => p.paneId === paneId);
+  }
+
+  /** Calls `watcher` on every poll with the pane's state (undefined = gone) until unsubscribed. */
+  watchPane(paneId: string, watcher: PaneWatcher): () => void {
+    let set = this.watchers.get(paneId);
+    if (set === undefined) {
+      set = new Set();
+      this.watchers.set(paneId, set);
+    }
+    set.add(watcher);
+    this.startPolling();
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0) this.watchers.delete(paneId);
+      if (this.watchers.size === 0) this.stopPolling();
+    };
+  }
+
+  private startPolling(): void {
+    if (this.poller !== undefined) return;
+    this.poller = setInterval(() => void this.pollOnce(), PANE_POLL_INTERVAL_MS);
+    this.poller.unref();
+  }
+
+  private stopPolling(): void {
+    if (this.poller !== undefined) clearInterval(this.poller);
+    this.poller = undefined;
+  }
+
+  private async pollOnce(): Promise<void> {
+    if (this.polling || this.control.isClosed) return;
+    this.polling = true;
+    try {
+      const panes = new Map((await this.listPanes()).map((p) => [p.paneId, p]));
+      for (const [paneId, set] of [...this.watchers]) set.forEach((w) => w(panes.get(paneId)));
+    } catch {
+      // the control client is gone or tmux is busy: the next tick retries; close() stops polling
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Stops polling and detaches the control client; the tmux server and its panes keep running. */
+  async close(): Promise<void> {
+    this.stopPolling();
+    await this.control.close();
+  }
+
+  /** Kills the whole tmux server (tests, or a full shutdown of every swarm). */
+  async kill(): Promise<void> {
+    this.stopPolling();
+    await this.command(tmuxConsts('kill-server')).catch(() => undefined);
+    await this.control.close();
+  }
+}
+
+function parsePaneRef(line: string | undefined): PaneRef | undefined {
+  const m = /^(@\d+) (%\d+) (\d+)$/.exec(line ?? '');
+  if (m === null) return undefined;
+  return { windowId: m[1] as string, paneId: m[2] as string, panePid: Number(m[3]) };
+}
+
+/** Exclusive 0600 create, never following a link, checked through /proc/self/fd. */
+async function writePrivateFile(file: string, text: string): Promise<void> {
+  const handle = await fsp.open(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
+  try {
+    await assertDescriptorPath(handle, file);
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+'use strict';
+// fake-tui: a TUI-like test client for tmux panes. It puts its tty in raw mode, asks for bracketed
+// paste (ESC[?2004h), collects pasted text (ESC[200~ ... ESC[201~; pasted CR = newline) and typed
+// keys, and on Enter handles the submitted text. A `[genswarms] turn <id> ...` submission (CONTRACT
+// §14.2) gets a receipt: reply.md = "fake-tui: " + content, then done.json, both written atomically
+// into the turns directory named in the text.
+// Usage: fake-tui.js [--report <file>] [--exit-after-turn] [--crash-after-ms <n>] [args...]
+// --report: writes {"argv","envNames","submissions":[...]} to <file> (rewritten atomically on change).
+const fs = require('node:fs');
+const path = require('node:path');
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+const HEADER_RE = /^\[genswarms\] turn ([a-z0-9_-]{1,64}) — message (\d+) from ([^\n]*):\n/;
+const FOOTER_RE = /\nWhen finished, write your reply to (\/[^\n]*)\/([a-z0-9_-]{1,64})\/reply\.md, then write \{"v":1,"turn":"([a-z0-9_-]{1,64})","status":"ok"\} to \/[^\n]*\/done\.json\.$/;
+
+const argv = process.argv.slice(2);
+const report = optionValue('--report');
+const crashAfter = optionValue('--crash-after-ms');
+const state = { argv, envNames: Object.keys(process.env).sort(), submissions: [] };
+
+function optionValue(name) {
+  const i = argv.indexOf(name);
+  return i === -1 ? undefined : argv[i + 1];
+}
+
+function writeAtomic(file, data) {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, data, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+function saveReport() {
+  if (report !== undefined) writeAtomic(report, JSON.stringify(state));
+}
+
+/** Parses a CONTRACT §14.2 turn text; null if the submission is not one. */
+function parseTurn(text) {
+  const head = HEADER_RE.exec(text);
+  const foot = FOOTER_RE.exec(text);
+  if (head === null || foot === null || foot[2] !== head[1] || foot[3] !== head[1]) return null;
+  const content = text.slice(head[0].length, text.length - foot[0].length);
+  return { turn: head[1], seq: Number(head[2]), from: head[3], content, turnsDir: foot[1] };
+}
+
+function answer(turn) {
+  const dir = path.join(turn.turnsDir, turn.turn);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeAtomic(path.join(dir, 'reply.md'), `fake-tui: ${turn.content}`);
+  writeAtomic(path.join(dir, 'done.json'), JSON.stringify({ v: 1, turn: turn.turn, status: 'ok' }));
+  process.stdout.write(`fake-tui: answered turn ${turn.turn}\r\n`);
+}
+
+function submit(text) {
+  state.submissions.push(text);
+  saveReport();
+  const turn = parseTurn(text);
+  if (turn !== null) answer(turn);
+  else process.stdout.write(`fake-tui: got ${JSON.stringify(text)}\r\n`);
+  if (turn !== null && argv.includes('--exit-after-turn')) process.exit(0);
+}
+
+let pending = ''; // raw bytes not yet understood (an escape sequence may be split across reads)
+let pasting = false;
+let line = '';
+
+function consume() {
+  for (;;) {
+    if (pasting) {
+      const end = pending.indexOf(PASTE_END);
+      if (end === -1) {
+        const keep = Math.max(0, pending.length - (PASTE_END.length - 1));
+        line += pending.slice(0, keep).replace(/\r/g, '\n');
+        pending = pending.slice(keep);
+        return;
+      }
+      line += pending.slice(0, end).replace(/\r/g, '\n');
+      pending = pending.slice(end + PASTE_END.length);
+      pasting = false;
+      continue;
+    }
+    const start = pending.indexOf(PASTE_START);
+    const enter = pending.search(/[\r\n]/);
+    if (enter !== -1 && (start === -1 || enter < start)) {
+      line += pending.slice(0, enter);
+      pending = pending.slice(enter + 1);
+      const text = line;
+      line = '';
+      submit(text);
+      continue;
+    }
+    if (start === -1) {
+      const esc = pending.lastIndexOf('\x1b');
+      const keep = esc !== -1 && pending.length - esc < PASTE_START.length ? esc : pending.length;
+      line += pending.slice(0, keep);
+      pending = pending.slice(keep);
+      return;
+    }
+    line += pending.slice(0, start);
+    pending = pending.slice(start + PASTE_START.length);
+    pasting = true;
+  }
+}
+
+if (process.stdin.isTTY) process.stdin.setRawMode(true);
+process.stdout.write('\x1b[?2004h');
+process.stdout.write(`fake-tui ready (${argv.length} args)\r\n`);
+saveReport();
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  pending += chunk;
+  consume();
+});
+process.stdin.on('end', () => process.exit(0));
+if (crashAfter !== undefined) setTimeout(() => process.exit(3), Number(crashAfter));
