@@ -1,2 +1,26 @@
-/** @genswarms/server: REST + socket.io server. */
-export const PACKAGE_NAME = '@genswarms/server';
+/** @genswarms/server: the REST + socket.io edge. `startServer` is the one start path. */
+export { startServer, formatUrl } from './boot/start-server';
+export type { RunningServer, ServerDeps } from './boot/start-server';
+export { runMain, EXIT_INVALID_CONFIG } from './boot/run-main';
+export type { MainIo } from './boot/run-main';
+export { loadServerConfig, DEFAULT_MAX_AGENTS_PER_SWARM } from './config/load-server-config';
+export type { ServerEnv } from './config/load-server-config';
+export type { ServerConfig, ServerConfigLoad } from './config/server-config';
+export { createApp } from './http/create-app';
+export type { AppDeps } from './http/create-app';
+export { DEFAULT_ROUTE_MODULES } from './http/routes';
+export type { RouteModule, RouteContext } from './http/route-module';
+export { BODY_LIMIT_BYTES } from './http/body';
+export { sendError } from './http/send-error';
+export type { ConfigValidator } from './http/routes/config-validator';
+export { IR_GATE_VALIDATOR } from './http/routes/config-validator';
+export type { ServerEngine } from './engine-port';
+export { createMemoryEventSink } from './events/event-sink';
+export type { EventSink, MemoryEventSink, ServerEvent } from './events/event-sink';
+export { createServerLogger } from './logging/logger';
+export type { ServerLogger } from './logging/logger';
+export { createAuthDeniedReporter, AUTH_DENIED_WINDOW_MS } from './logging/auth-denied';
+export type { Denial, DenialReason, AuthDeniedReporter } from './logging/auth-denied';
+export type { ClientToServerEvents, ServerToClientEvents, SocketData } from './socket/socket-events';
+export type { JoinedEventHandler } from './socket/swarm-namespace';
+export { SERVER_VERSION } from './version';

@@ -1,0 +1,115 @@
+import { createServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
+import { isLoopback, normalizeToken } from '@genswarms/security';
+import type { ServerConfig } from '../config/server-config';
+import type { ServerEngine } from '../engine-port';
+import type { EventSink } from '../events/event-sink';
+import { createMemoryEventSink } from '../events/event-sink';
+import { createApp } from '../http/create-app';
+import type { RouteModule } from '../http/route-module';
+import { DEFAULT_ROUTE_MODULES } from '../http/routes';
+import type { ConfigValidator } from '../http/routes/config-validator';
+import { IR_GATE_VALIDATOR } from '../http/routes/config-validator';
+import { createAuthDeniedReporter } from '../logging/auth-denied';
+import type { ServerLogger } from '../logging/logger';
+import { createServerLogger } from '../logging/logger';
+import { attachSocketServer } from '../socket/attach-socket';
+import type { SwarmIo } from '../socket/attach-socket';
+import type { JoinedEvent } from '../socket/socket-events';
+import type { JoinedEventHandler } from '../socket/swarm-namespace';
+
+/** Optional collaborators; everything has a default, so `startServer(config)` works alone. */
+export interface ServerDeps {
+  readonly engine?: ServerEngine;
+  readonly events?: EventSink;
+  readonly logger?: ServerLogger;
+  readonly validator?: ConfigValidator;
+  /** Route modules (default `DEFAULT_ROUTE_MODULES`); `GET /` is always added. */
+  readonly routes?: readonly RouteModule[];
+  readonly socketHandlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>;
+  readonly stdout?: Writable;
+  readonly stderr?: Writable;
+  /** Clock for the auth_denied rate limit. */
+  readonly now?: () => number;
+}
+
+/** A listening server. `address` is exactly the configured bind address. */
+export interface RunningServer {
+  readonly url: string;
+  readonly address: string;
+  readonly port: number;
+  readonly io: SwarmIo;
+  close(): Promise<void>;
+}
+
+/** `http://<ip>:<port>` with IPv6 bracketed. */
+export function formatUrl(address: string, port: number): string {
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+}
+
+/** Canonical text of an IP literal (IPv6 compressed/lower-cased) so `fd00:0::1` equals `fd00::1`. */
+function canonicalIp(ip: string): string {
+  return ip.includes(':') ? new URL(`http://[${ip}]`).hostname.slice(1, -1) : ip;
+}
+
+function listen(server: HttpServer, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen({ port, host, exclusive: true, ipv6Only: host.includes(':') }, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function closeAll(server: HttpServer, io: SwarmIo): Promise<void> {
+  return new Promise((resolve) => {
+    void io.close();
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+/**
+ * The one start path (`node dist/main.js`, `genswarms up`, embedders, tests): listens on
+ * `config.bindAddress` exactly, prints one stdout line `genswarms: listening on http://<ip>:<port>`,
+ * and warns on stderr for a non-loopback bind without GENSWARMS_API_TOKEN.
+ */
+export async function startServer(config: ServerConfig, deps: ServerDeps = {}): Promise<RunningServer> {
+  const logger = deps.logger ?? createServerLogger(deps.stderr ?? process.stderr);
+  const events = deps.events ?? createMemoryEventSink();
+  const reportDenial = createAuthDeniedReporter({ events, logger, now: deps.now });
+  const app = createApp(config, {
+    engine: deps.engine,
+    events,
+    logger,
+    reportDenial,
+    validator: deps.validator ?? IR_GATE_VALIDATOR,
+    routes: deps.routes ?? DEFAULT_ROUTE_MODULES,
+  });
+  const server = createServer({ maxHeaderSize: 16384 }, app);
+  const onError = (err: unknown): void => {
+    logger.error('socket_handler_error', { error: err instanceof Error ? err.message : String(err) });
+  };
+  const io = attachSocketServer(server, { ...config, reportDenial, engine: deps.engine, handlers: deps.socketHandlers, onError });
+  const info = await listen(server, config.port, config.bindAddress).catch(async (err: unknown) => {
+    await closeAll(server, io);
+    throw err;
+  });
+  if (canonicalIp(info.address) !== canonicalIp(config.bindAddress)) {
+    await closeAll(server, io);
+    throw new Error('listening socket address differs from the configured bind address');
+  }
+  const url = formatUrl(config.bindAddress, info.port);
+  (deps.stdout ?? process.stdout).write(`genswarms: listening on ${url}\n`);
+  if (!isLoopback(config.bindAddress) && normalizeToken(config.tokens.fullToken) === undefined) {
+    (deps.stderr ?? process.stderr).write(
+      'genswarms: warning: listening on a non-loopback address without GENSWARMS_API_TOKEN; remote callers are refused (token_required)\n',
+    );
+  }
+  events.emit({ level: 'info', category: 'system', swarm: null, agent: null, event_type: 'server_started', message: 'Server started', metadata: { port: info.port } });
+  return { url, address: config.bindAddress, port: info.port, io, close: () => closeAll(server, io) };
+}

@@ -1,0 +1,111 @@
+import * as path from 'node:path';
+import {
+  buildEndpointPolicy,
+  normalizeToken,
+  parseBindAddress,
+  parseCorsOrigins,
+  parsePort,
+  resolveConfigDir,
+  SecurityError,
+} from '@genswarms/security';
+import type { ServerConfig, ServerConfigLoad } from './server-config';
+import { ensureServerHome } from './server-home';
+
+/** The variables the server reads (CONTRACT §1). */
+export type ServerEnv = Readonly<Record<string, string | undefined>>;
+
+/** Default cap on agents per swarm for dynamic mutations. */
+export const DEFAULT_MAX_AGENTS_PER_SWARM = 100;
+const MAX_AGENTS_UPPER = 100000;
+
+class Refusal extends Error {
+  constructor(
+    readonly variable: string,
+    readonly reason: string,
+    readonly line: string = `genswarms: invalid ${variable}: ${reason}`,
+  ) {
+    super(line);
+  }
+}
+
+const isUnset = (v: string | undefined): boolean => v === undefined || v.trim() === '';
+
+function guard<T>(variable: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof SecurityError) throw new Refusal(variable, err.message);
+    throw err;
+  }
+}
+
+function parseBind(raw: string | undefined): string {
+  try {
+    return parseBindAddress(raw);
+  } catch (err) {
+    if (!(err instanceof SecurityError)) throw err;
+    // CONTRACT §5 wording: `invalid GENSWARMS_HTTP_IP "<value>": expected an IPv4 or IPv6 address`.
+    throw new Refusal('GENSWARMS_HTTP_IP', err.message, `genswarms: invalid GENSWARMS_HTTP_IP ${err.message}`);
+  }
+}
+
+function parseMaxAgents(raw: string | undefined): number {
+  if (isUnset(raw)) return DEFAULT_MAX_AGENTS_PER_SWARM;
+  const value = (raw ?? '').trim();
+  const n = /^[0-9]{1,6}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_AGENTS_UPPER) {
+    throw new Refusal('GENSWARMS_MAX_AGENTS_PER_SWARM', `${JSON.stringify(value)}: expected an integer from 1 to ${MAX_AGENTS_UPPER}`);
+  }
+  return n;
+}
+
+async function resolveHome(raw: string | undefined, cwd: string, uid: number): Promise<string> {
+  const wanted = path.resolve(cwd, isUnset(raw) ? '.genswarms' : (raw ?? '').trim());
+  if (wanted.includes('\0')) throw new Refusal('GENSWARMS_HOME', 'path contains NUL');
+  const home = await ensureServerHome(wanted, uid);
+  if (home.kind === 'unsafe') throw new Refusal('GENSWARMS_HOME', home.reason);
+  return home.path;
+}
+
+async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number }): Promise<ServerConfig> {
+  const bindAddress = parseBind(env['GENSWARMS_HTTP_IP']);
+  const port = guard('PORT', () => parsePort(env['PORT']));
+  const maxAgentsPerSwarm = parseMaxAgents(env['GENSWARMS_MAX_AGENTS_PER_SWARM']);
+  const endpointPolicy = guard('GENSWARMS_LLM_ENDPOINT', () =>
+    buildEndpointPolicy({
+      llmEndpoint: env['GENSWARMS_LLM_ENDPOINT'],
+      allowedEndpoints: env['GENSWARMS_ALLOWED_ENDPOINTS'],
+      apiKey: env['GENSWARMS_LLM_API_KEY'],
+    }),
+  );
+  const configDir = await resolveConfigDir(env['GENSWARMS_SWARM_CONFIG_DIR'], opts.cwd).catch((err: unknown) => {
+    throw err instanceof SecurityError ? new Refusal('GENSWARMS_SWARM_CONFIG_DIR', err.message) : err;
+  });
+  const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid);
+  const skillsRaw = env['GENSWARMS_SKILLS_ROOT'];
+  return {
+    tokens: { fullToken: normalizeToken(env['GENSWARMS_API_TOKEN']), configToken: normalizeToken(env['GENSWARMS_CONFIG_API_TOKEN']) },
+    bindAddress,
+    port,
+    cors: parseCorsOrigins(env['GENSWARMS_CORS_ORIGINS']),
+    configDir,
+    endpointPolicy,
+    home,
+    maxAgentsPerSwarm,
+    skillsRoot: isUnset(skillsRaw) ? path.join(home, 'skills') : path.resolve(opts.cwd, (skillsRaw ?? '').trim()),
+  };
+}
+
+/**
+ * Reads the server's environment once (CONTRACT §1) into a plain `ServerConfig`. Any invalid variable
+ * yields `{kind:'invalid', line}` where `line` is the exact stderr line to print before exiting 2.
+ * Creates GENSWARMS_HOME (0700) if missing; reads nothing else.
+ */
+export async function loadServerConfig(env: ServerEnv, opts: { cwd: string; uid: number }): Promise<ServerConfigLoad> {
+  try {
+    return { kind: 'ok', config: await buildConfig(env, opts) };
+  } catch (err) {
+    if (err instanceof Refusal) return { kind: 'invalid', variable: err.variable, reason: err.reason, line: err.line };
+    throw err;
+  }
+}

@@ -1,0 +1,23 @@
+import type { CorsPolicy, EndpointPolicy, TokenConfig } from '@genswarms/security';
+
+/** Everything the server needs, read once from the environment at boot (CONTRACT §1). Holds secrets: never log it. */
+export interface ServerConfig {
+  readonly tokens: TokenConfig;
+  /** Exact address to listen on (`GENSWARMS_HTTP_IP`). */
+  readonly bindAddress: string;
+  /** TCP port; 0 = any free port (tests only; the env parser accepts 1–65535). */
+  readonly port: number;
+  readonly cors: CorsPolicy;
+  /** Real path of the `config_path` root (`GENSWARMS_SWARM_CONFIG_DIR`). */
+  readonly configDir: string;
+  readonly endpointPolicy: EndpointPolicy;
+  /** Real path of `GENSWARMS_HOME` (checked 0700, ours). */
+  readonly home: string;
+  readonly maxAgentsPerSwarm: number;
+  readonly skillsRoot: string;
+}
+
+/** Result of reading the environment: a config, or the one refusal line to print before exit 2. */
+export type ServerConfigLoad =
+  | { kind: 'ok'; config: ServerConfig }
+  | { kind: 'invalid'; variable: string; reason: string; line: string };

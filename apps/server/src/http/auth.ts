@@ -1,0 +1,27 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { authorize, parseBearer, routeScope, TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from '@genswarms/security';
+import type { TokenConfig } from '@genswarms/security';
+import type { AuthDeniedReporter } from '../logging/auth-denied';
+
+/** The TCP peer only; proxies' headers are never read (CONTRACT §2). */
+export function peerOf(req: Request): string {
+  return req.socket.remoteAddress ?? '';
+}
+
+/**
+ * Pipeline step 3: every request, matched route or not, before any body is read. Refusal = 401 with
+ * `WWW-Authenticate: Bearer` and one of the two exact bodies, plus one (rate-limited) `auth_denied`.
+ */
+export function authStep(tokens: TokenConfig, reportDenial: AuthDeniedReporter): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const peer = peerOf(req);
+    const decision = authorize(routeScope(req.method, req.path), parseBearer(req.headers.authorization), peer, tokens);
+    if (decision === 'ok') {
+      next();
+      return;
+    }
+    reportDenial({ peer, transport: 'http', method: req.method, route: req.path, reason: decision });
+    res.setHeader('WWW-Authenticate', 'Bearer');
+    res.status(401).json(decision === 'unauthorized' ? UNAUTHORIZED_BODY : TOKEN_REQUIRED_BODY);
+  };
+}

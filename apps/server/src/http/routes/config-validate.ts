@@ -1,0 +1,70 @@
+import * as path from 'node:path';
+import type { Response } from 'express';
+import { z } from 'zod';
+import { checkConfinedPath, readConfinedConfig } from '@genswarms/security';
+import type { RouteContext, RouteModule } from '../route-module';
+
+const InlineBodySchema = z.strictObject({
+  config: z.custom<unknown>((v) => v !== undefined).describe('Inline swarm config object (CONTRACT §13)'),
+});
+const PathBodySchema = z.strictObject({
+  config_path: z.unknown().describe('Path of a .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR (CONTRACT §7)'),
+});
+const ContentBodySchema = z.strictObject({
+  content: z.string().describe('Config text'),
+  format: z.string().describe('json, yaml or yml'),
+});
+const FORMATS = new Set(['json', 'yaml', 'yml']);
+
+type Outcome = { status: 200; body: Record<string, unknown> } | { status: 400; body: Record<string, unknown> };
+
+const refuse = (error: string, message: string, extra?: Record<string, unknown>): Outcome => ({
+  status: 400,
+  body: { valid: false, error, message, ...extra },
+});
+
+function validateValue(ctx: RouteContext, value: unknown, format: string, baseDir: string): Outcome {
+  const result = ctx.validator.validateConfig(value, { baseDir });
+  if (result.kind === 'invalid') return refuse(result.error, result.message, { issues: result.issues });
+  return { status: 200, body: { valid: true, format, config: result.summary } };
+}
+
+function validateText(ctx: RouteContext, text: string | Buffer, format: 'json' | 'yaml' | 'yml', baseDir: string): Outcome {
+  const loaded = ctx.validator.parseConfigText(text, format);
+  if (loaded.kind === 'invalid') return refuse(loaded.code, loaded.message);
+  return validateValue(ctx, loaded.value, format, baseDir);
+}
+
+async function validateFromPath(ctx: RouteContext, configPath: unknown): Promise<Outcome> {
+  const read = await readConfinedConfig(ctx.config.configDir, configPath);
+  if (read.kind === 'refused') return refuse(read.code, read.message);
+  const checked = checkConfinedPath(ctx.config.configDir, configPath);
+  const baseDir = checked.kind === 'ok' ? path.dirname(checked.candidate) : ctx.config.configDir;
+  return validateText(ctx, read.content, read.format, baseDir);
+}
+
+async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> {
+  const inline = InlineBodySchema.safeParse(body);
+  if (inline.success) return validateValue(ctx, inline.data.config, 'json', ctx.config.configDir);
+  const byPath = PathBodySchema.safeParse(body);
+  if (byPath.success) return validateFromPath(ctx, byPath.data.config_path);
+  const byContent = ContentBodySchema.safeParse(body);
+  if (byContent.success) {
+    const { content, format } = byContent.data;
+    if (!FORMATS.has(format)) return refuse('unsupported_format', 'format must be json, yaml or yml');
+    return validateText(ctx, content, format as 'json' | 'yaml' | 'yml', ctx.config.configDir);
+  }
+  return refuse('validation_failed', 'Send exactly one of {config}, {config_path} or {content, format}');
+}
+
+/** `POST /api/config/validate` (CONTRACT §15): schema + IR gate, `config_path` confined per §7. */
+export const configValidateRoute: RouteModule = {
+  name: 'config-validate',
+  endpoints: ['POST /api/config/validate'],
+  register(router, ctx): void {
+    router.post('/api/config/validate', async (req, res: Response) => {
+      const outcome = await validateBody(ctx, req.body);
+      res.status(outcome.status).json(outcome.body);
+    });
+  },
+};

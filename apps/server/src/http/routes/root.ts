@@ -1,0 +1,20 @@
+import type { RouteModule } from '../route-module';
+import { SERVER_VERSION } from '../../version';
+
+/** `GET /`: the API descriptor (CONTRACT §15). `endpoints` is filled from every registered module. */
+export function createRootRoute(allEndpoints: () => readonly string[]): RouteModule {
+  return {
+    name: 'root',
+    endpoints: ['GET /'],
+    register(router): void {
+      router.get('/', (_req, res) => {
+        res.json({
+          name: 'genswarms',
+          version: SERVER_VERSION,
+          endpoints: allEndpoints(),
+          websocket: { path: '/socket.io', namespace: '/swarm' },
+        });
+      });
+    },
+  };
+}

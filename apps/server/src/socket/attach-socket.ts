@@ -1,0 +1,49 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import type { CorsPolicy, TokenConfig } from '@genswarms/security';
+import type { ServerEngine } from '../engine-port';
+import type { AuthDeniedReporter } from '../logging/auth-denied';
+import { createHandshakeGuard } from './handshake-auth';
+import type { ClientToServerEvents, InterServerEvents, JoinedEvent, ServerToClientEvents, SocketData } from './socket-events';
+import type { JoinedEventHandler } from './swarm-namespace';
+import { registerSwarmNamespace } from './swarm-namespace';
+
+export type SwarmIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** socket.io message cap, like the HTTP body limit: 1 MiB. */
+export const SOCKET_MAX_MESSAGE_BYTES = 1048576;
+
+/**
+ * Attaches socket.io (path `/socket.io`, websocket only) for upgrades ONLY: engine.io's HTTP request
+ * listener is removed again, so plain HTTP requests to /socket.io go through the express pipeline
+ * (auth, then 404) instead of being answered unauthenticated.
+ */
+export function attachSocketServer(
+  httpServer: HttpServer,
+  opts: {
+    tokens: TokenConfig;
+    cors: CorsPolicy;
+    reportDenial: AuthDeniedReporter;
+    engine?: ServerEngine;
+    handlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>;
+    onError: (err: unknown) => void;
+  },
+): SwarmIo {
+  const requestListeners = httpServer.listeners('request');
+  const io: SwarmIo = new Server(httpServer, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    serveClient: false,
+    maxHttpBufferSize: SOCKET_MAX_MESSAGE_BYTES,
+  });
+  httpServer.removeAllListeners('request');
+  for (const listener of requestListeners) httpServer.on('request', listener as (...args: unknown[]) => void);
+
+  const guard = createHandshakeGuard(opts);
+  // Every namespace, `/` included and any created later, runs the guard before anything is delivered.
+  io.on('new_namespace', (nsp) => nsp.use(guard));
+  io.of('/').use(guard);
+  const swarm = io.of('/swarm');
+  registerSwarmNamespace(swarm, { engine: opts.engine, handlers: opts.handlers, onError: opts.onError });
+  return io;
+}

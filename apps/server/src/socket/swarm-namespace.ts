@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { Namespace, Socket } from 'socket.io';
+import type { ServerEngine } from '../engine-port';
+import type { Ack, ClientToServerEvents, InterServerEvents, JoinedEvent, ServerToClientEvents, SocketData } from './socket-events';
+import { JOINED_EVENTS } from './socket-events';
+
+export type SwarmSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type SwarmNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** Handler for an event after `join`; the engine provides these later. */
+export type JoinedEventHandler = (socket: SwarmSocket, swarm: string, payload: unknown) => Promise<Record<string, unknown> & { ok: boolean }>;
+
+const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+const JoinSchema = z.strictObject({
+  swarm: z.string().regex(NAME_RE).describe('Swarm name (CONTRACT Name grammar)'),
+});
+
+const fail = (error: string, message: string): { ok: false; error: string; message: string } => ({ ok: false, error, message });
+
+/** Calls `ack` only when the client supplied one (a missing ack is not an error). */
+function safeAck(ack: unknown): Ack {
+  return typeof ack === 'function' ? (ack as Ack) : () => undefined;
+}
+
+async function onJoin(socket: SwarmSocket, engine: ServerEngine | undefined, payload: unknown): Promise<Record<string, unknown> & { ok: boolean }> {
+  const parsed = JoinSchema.safeParse(payload);
+  const known = parsed.success && engine !== undefined && (await engine.hasSwarm(parsed.data.swarm));
+  if (!parsed.success || !known) return fail('swarm_not_found', 'No such swarm');
+  const swarm = parsed.data.swarm;
+  if (socket.data.swarm !== undefined) await socket.leave(`swarm:${socket.data.swarm}`);
+  socket.data.swarm = swarm;
+  await socket.join(`swarm:${swarm}`);
+  return { ok: true, swarm };
+}
+
+/**
+ * `/swarm` (CONTRACT §16): `join {swarm}` (a socket is in at most one swarm); every other event acks
+ * `not_joined` before a join, and is delegated to `handlers` after it.
+ */
+export function registerSwarmNamespace(
+  nsp: SwarmNamespace,
+  opts: { engine?: ServerEngine; handlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>; onError: (err: unknown) => void },
+): void {
+  nsp.on('connection', (socket) => {
+    const respond = (ack: Ack, work: () => Promise<Record<string, unknown> & { ok: boolean }>): void => {
+      work().then(ack, (err: unknown) => {
+        opts.onError(err);
+        ack(fail('internal_error', 'Internal error'));
+      });
+    };
+    socket.on('join', (payload, ack) => respond(safeAck(ack), () => onJoin(socket, opts.engine, payload)));
+    for (const event of JOINED_EVENTS) {
+      socket.on(event, (payload: unknown, ack: unknown) => {
+        respond(safeAck(ack), async () => {
+          const swarm = socket.data.swarm;
+          if (swarm === undefined) return fail('not_joined', 'Join a swarm first');
+          const handler = opts.handlers?.[event];
+          return handler === undefined ? fail('not_found', 'Event not supported') : handler(socket, swarm, payload);
+        });
+      });
+    }
+  });
+}
