@@ -108,6 +108,7 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     const ws = await workspaceFor('survivor');
     const spec = { ...tmuxSpec(env, 'survivor', [NODE, FAKE_TUI, '--report', path.join(ws, 'r.json')]), workspace: ws };
     const first = await runner.start(runner.plan(spec, env.ctx), env.ctx);
+    await waitFor('fake-tui started (raw mode)', () => (existsSync(path.join(ws, 'r.json')) ? true : undefined));
     const description = first.describe();
     // A second orchestrator on the same home: its own control client; the first detaches.
     const second = createTmuxRunner({ server: await TmuxServer.open({ home: env.home, tmux: '/usr/bin/tmux' }) });
@@ -120,8 +121,6 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     handle.onOutput((_s, l) => lines.push(l));
     const turnsDir = path.join(ws, '.genswarms', 'turns');
     await handle.deliver({ turnId: 'after-restart', seq: 1, from: '_operator', content: 'still there?', clientTurnsDir: turnsDir });
-    await new Promise((r) => setTimeout(r, 1000));
-    console.log(await fsp.readFile(path.join(ws, 'r.json'), 'utf8'), lines);
     await waitFor('receipt', () => (existsSync(path.join(turnsDir, 'after-restart', 'done.json')) ? true : undefined));
     await waitFor('output line', () => (lines.some((l) => l.includes('answered turn after-restart')) ? true : undefined));
     expect(await second.reattach?.({ ...description, pid: 1 }, env.ctx)).toBeNull(); // another pid: not ours
