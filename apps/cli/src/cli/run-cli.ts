@@ -1,0 +1,60 @@
+import { Command, CommanderError } from 'commander';
+import { createApiClient, parseBaseUrl } from '../client/api-client';
+import type { ApiClient } from '../client/api-client';
+import { reportError } from '../client/respond';
+import { COMMANDS } from '../commands';
+import { CLI_VERSION } from '../version';
+import type { CommandDeps } from './command-module';
+import type { CliContext } from './context';
+import { writeLine } from './context';
+import { CliError, EXIT } from './exit-codes';
+
+function buildProgram(ctx: CliContext, deps: CommandDeps): Command {
+  const program = new Command();
+  program
+    .name('genswarms')
+    .description('Run swarms of LLM agents safely.')
+    .version(CLI_VERSION, '-V, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+      outputError: (s, write) => write(`genswarms: usage: ${s.replace(/^error: /, '')}`),
+    });
+  for (const module of COMMANDS) module.register(program, deps);
+  return program;
+}
+
+function exitForCommanderError(err: CommanderError): number {
+  return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? EXIT.ok : EXIT.usage;
+}
+
+/**
+ * Parses argv, runs one command and returns the exit code (CONTRACT §18). Never calls process.exit,
+ * so tests run it in-process.
+ */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  let client: ApiClient | undefined;
+  const deps: CommandDeps = {
+    ctx,
+    api: () => (client ??= createApiClient({ baseUrl: parseBaseUrl(ctx.env['GENSWARMS_URL']), token: ctx.env['GENSWARMS_API_TOKEN'] })),
+    action:
+      (fn) =>
+      async (...args) => {
+        exitCode = await fn(...args);
+      },
+  };
+  try {
+    await buildProgram(ctx, deps).parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) return exitForCommanderError(err);
+    if (err instanceof CliError) {
+      reportError(ctx, err);
+      return err.exit;
+    }
+    writeLine(ctx.stderr, `genswarms: internal_error: ${err instanceof Error ? err.message : String(err)}`);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,75 @@
+import { normalizeToken } from '@genswarms/security';
+import { CliError, EXIT } from '../cli/exit-codes';
+
+/** Default server URL (CONTRACT §18). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4000';
+/** Requests give up after 30 s (→ exit 3). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * GENSWARMS_URL: unset → default; must be an http/https URL with a host and without credentials,
+ * query or fragment; one trailing `/` removed. Invalid → CliError exit 2.
+ */
+export function parseBaseUrl(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_BASE_URL;
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError('invalid_url', 'GENSWARMS_URL must be an http or https URL', EXIT.usage);
+  }
+  const bad = (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '' || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '';
+  if (bad) throw new CliError('invalid_url', 'GENSWARMS_URL must be an http or https URL without credentials, query or fragment', EXIT.usage);
+  return value.endsWith('/') ? value.slice(0, -1) : value;
+}
+
+/** An HTTP answer: the parsed JSON body (or undefined) and the raw text, unchanged for `--json`. */
+export interface ApiResponse {
+  readonly status: number;
+  readonly text: string;
+  readonly body: unknown;
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  request(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `Authorization: Bearer <token>` only when the token is set and non-empty (verbatim); never printed.
+ * Network failures (refused, DNS, timeout) throw CliError exit 3.
+ */
+export function createApiClient(opts: { baseUrl: string; token: string | undefined; timeoutMs?: number }): ApiClient {
+  const token = normalizeToken(opts.token);
+  return {
+    baseUrl: opts.baseUrl,
+    async request(method, path, body): Promise<ApiResponse> {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      let res: Response;
+      try {
+        res = await fetch(`${opts.baseUrl}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
+        });
+      } catch (err) {
+        const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+        throw new CliError('unreachable', `cannot reach ${opts.baseUrl} (${cause})`, EXIT.unreachable);
+      }
+      const text = await res.text();
+      return { status: res.status, text, body: parseJson(text) };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { normalizeToken, parsePort, SecurityError } from '@genswarms/security';
+import type { CommandModule } from '../cli/command-module';
+import type { CliContext } from '../cli/context';
+import { writeLine } from '../cli/context';
+import { CliError, EXIT } from '../cli/exit-codes';
+import type { ExitCode } from '../cli/exit-codes';
+import { ensureHome, isAlive, openServerLog, readPid, writePid } from '../daemon/home';
+import { resolveServerMain } from '../daemon/server-main';
+import { waitReady } from '../daemon/wait-ready';
+
+interface UpOptions {
+  foreground?: boolean;
+  port?: string;
+}
+
+/** The server gets the CLI's environment (never argv); `--port` wins over PORT. */
+function serverEnv(ctx: CliContext, port: string | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...ctx.env };
+  if (port === undefined) return env;
+  try {
+    env['PORT'] = String(parsePort(port));
+  } catch (err) {
+    if (err instanceof SecurityError) throw new CliError('invalid_port', `--port ${err.message}`, EXIT.usage);
+    throw err;
+  }
+  return env;
+}
+
+const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** `--foreground`: the server main with inherited stdio; signals forwarded; exit with its code. */
+function runForeground(ctx: CliContext, main: string, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const child = spawn(process.execPath, [main], { shell: false, stdio: 'inherit', env, cwd: ctx.cwd });
+  const signals = ctx.signals ?? process;
+  const forward = (sig: NodeJS.Signals) => (): void => {
+    child.kill(sig);
+  };
+  const handlers = FORWARDED_SIGNALS.map((sig) => [sig, forward(sig)] as const);
+  for (const [sig, h] of handlers) signals.on(sig, h);
+  return new Promise((resolve) => {
+    const done = (code: ExitCode): void => {
+      for (const [sig, h] of handlers) signals.off(sig, h);
+      resolve(code);
+    };
+    child.on('error', () => done(EXIT.failed));
+    child.on('exit', (code) => done(code === 0 || code === null ? EXIT.ok : code === EXIT.usage ? EXIT.usage : EXIT.failed));
+  });
+}
+
+async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const home = await ensureHome(ctx.env, ctx.cwd);
+  const running = await readPid(home);
+  if (running !== undefined && isAlive(running)) {
+    writeLine(ctx.stdout, `genswarms: already running (pid ${running})`);
+    return EXIT.ok;
+  }
+  const log = await openServerLog(home);
+  const logOffset = (await log.stat()).size;
+  let exited: { code: number | null } | undefined;
+  const child = spawn(process.execPath, [main], { shell: false, detached: true, stdio: ['ignore', log.fd, log.fd], env, cwd: ctx.cwd });
+  child.on('error', () => (exited = { code: null }));
+  child.on('exit', (code) => (exited = { code }));
+  await log.close();
+  if (child.pid === undefined) throw new CliError('start_failed', 'could not start the server process', EXIT.failed);
+  child.unref();
+  await writePid(home, child.pid);
+  const ready = await waitReady({ home, logOffset, token: normalizeToken(ctx.env['GENSWARMS_API_TOKEN']), exited: () => exited });
+  switch (ready.kind) {
+    case 'ready':
+      writeLine(ctx.stdout, `genswarms: server started (pid ${child.pid}) on ${ready.url}`);
+      return EXIT.ok;
+    case 'exited':
+      if (ready.lastLine !== '') writeLine(ctx.stderr, ready.lastLine);
+      throw new CliError('start_failed', `server exited with code ${String(ready.code)}; see server.log`, ready.code === EXIT.usage ? EXIT.usage : EXIT.failed);
+    case 'timeout':
+      child.kill('SIGTERM');
+      throw new CliError('start_timeout', 'server did not answer within 15 s; see server.log', EXIT.failed);
+  }
+}
+
+/** `up [--foreground] [--port N]`. */
+export const upCommand: CommandModule = {
+  name: 'up',
+  register(program, deps): void {
+    program
+      .command('up')
+      .description('Start the server (detached by default; output in $GENSWARMS_HOME/server.log)')
+      .option('--foreground', 'run attached to this terminal')
+      .option('--port <n>', 'port to listen on (wins over PORT)')
+      .action(
+        deps.action(async (opts: UpOptions) => {
+          const env = serverEnv(deps.ctx, opts.port);
+          const main = resolveServerMain(deps.ctx.serverMain);
+          return opts.foreground === true ? runForeground(deps.ctx, main, env) : runBackground(deps.ctx, main, env);
+        }),
+      );
+  },
+};

@@ -1,0 +1,52 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+
+/** How long `genswarms up` waits for the server (CONTRACT §18). */
+export const UP_WAIT_MS = 15_000;
+const POLL_MS = 100;
+const LISTENING_RE = /genswarms: listening on (http:\/\/[^\s]+)/g;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The URL from the newest `listening on` line written to server.log after `offset`. */
+async function listeningUrl(logFile: string, offset: number): Promise<string | undefined> {
+  const text = (await fsp.readFile(logFile)).subarray(offset).toString('utf8');
+  let url: string | undefined;
+  for (const m of text.matchAll(LISTENING_RE)) url = m[1];
+  return url;
+}
+
+async function answers(url: string, token: string | undefined): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type ReadyResult = { kind: 'ready'; url: string } | { kind: 'exited'; code: number | null; lastLine: string } | { kind: 'timeout' };
+
+/** Waits until the child printed its listening line and `GET /` answers, the child exits, or 15 s pass. */
+export async function waitReady(opts: {
+  home: string;
+  logOffset: number;
+  token: string | undefined;
+  exited: () => { code: number | null } | undefined;
+  timeoutMs?: number;
+}): Promise<ReadyResult> {
+  const logFile = path.join(opts.home, 'server.log');
+  const deadline = Date.now() + (opts.timeoutMs ?? UP_WAIT_MS);
+  while (Date.now() < deadline) {
+    const exit = opts.exited();
+    if (exit !== undefined) {
+      const tail = (await fsp.readFile(logFile)).subarray(opts.logOffset).toString('utf8').trim().split('\n');
+      return { kind: 'exited', code: exit.code, lastLine: tail[tail.length - 1] ?? '' };
+    }
+    const url = await listeningUrl(logFile, opts.logOffset);
+    if (url !== undefined && (await answers(url, opts.token))) return { kind: 'ready', url };
+    await sleep(POLL_MS);
+  }
+  return { kind: 'timeout' };
+}
