@@ -103,6 +103,12 @@ export class TmuxServer {
     return this.control.command(words);
   }
 
+  /** One round trip through the control client; resolves with the tmux server's pid. */
+  async ping(): Promise<number> {
+    const lines = await this.command([...tmuxConsts('display-message', '-p'), tmuxFormat('#{pid}')]);
+    return Number(lines[0]);
+  }
+
   /** Every pane of the server (agent panes and the control placeholder). */
   async listPanes(): Promise<readonly PaneState[]> {
     const lines = await this.command([...tmuxConsts('list-panes', '-a', '-F'), tmuxFormat(PANE_FORMAT)]);
