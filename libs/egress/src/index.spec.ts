@@ -6,7 +6,6 @@ describe('@genswarms/egress public surface', () => {
       'EGRESS_SOCKET_NAME',
       'EgressError',
       'FORWARDER_READY_TIMEOUT_MS',
-      'FORWARDER_STOP_GRACE_MS',
       'PACKAGE_NAME',
       'SANDBOX_EGRESS_DIR',
       'SANDBOX_EGRESS_PORT',

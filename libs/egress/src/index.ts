@@ -8,6 +8,6 @@ export type { EgressTarget } from './lib/plan/target';
 export { buildHostSocatArgs, UNIX_SOCKET_PATH_MAX_BYTES } from './lib/socat/socat-args';
 export { isVersionAtLeast, parseSocatVersion, probeSocat, SOCAT_MIN_VERSION, SOCAT_PROBE_TIMEOUT_MS } from './lib/socat/probe-socat';
 export type { SocatProbe } from './lib/socat/probe-socat';
-export { FORWARDER_READY_TIMEOUT_MS, FORWARDER_STOP_GRACE_MS, startForwarder } from './lib/forwarder/forwarder';
+export { FORWARDER_READY_TIMEOUT_MS, startForwarder } from './lib/forwarder/forwarder';
 export type { Forwarder } from './lib/forwarder/forwarder';
 export const PACKAGE_NAME = '@genswarms/egress';

@@ -85,6 +85,18 @@ describeIfSocat('startForwarder (real socat, real loopback HTTP server)', () => 
     expect(() => process.kill(fwd.pid, 0)).toThrow();
   });
 
+  it("stopping a predecessor never removes its successor's socket", async () => {
+    const dir = join(root, 'shared');
+    const first = await startForwarder({ socat, dir, target: target() });
+    const second = await startForwarder({ socat, dir, target: target() });
+    forwarders.push(second);
+    await first.stop();
+    expect((await lstat(second.socketPath)).isSocket()).toBe(true);
+    expect((await getViaSocket(second.socketPath, '/v1/after', 'x')).body).toBe('pinned:/v1/after');
+    await second.stop();
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it('refuses a symlinked egress directory and creates nothing', async () => {
     const real = join(root, 'real');
     await mkdir(real);

@@ -5,12 +5,11 @@ import { EgressError } from '../errors/egress-error';
 import type { EgressTarget } from '../plan/target';
 import { EGRESS_SOCKET_NAME } from '../plan/target';
 import { buildHostSocatArgs } from '../socat/socat-args';
-import { ensureEgressDir, isSocket, removeEgressDir, removeStaleSocket } from './private-dir';
+import type { FileIdentity } from './private-dir';
+import { ensureEgressDir, identityOf, isSocket, releaseEgressDir, removeEgressDir, removeStaleSocket } from './private-dir';
 
 /** How long socat may take to create its listening socket. */
 export const FORWARDER_READY_TIMEOUT_MS = 5000;
-/** SIGTERM → SIGKILL grace when stopping the forwarder's process group. */
-export const FORWARDER_STOP_GRACE_MS = 2000;
 const READY_POLL_MS = 20;
 const STDERR_MAX_BYTES = 4096;
 
@@ -19,7 +18,7 @@ export interface Forwarder {
   readonly dir: string;
   readonly socketPath: string;
   readonly pid: number;
-  /** Kills the process group, removes the socket and the directory. Idempotent. */
+  /** Kills the process group, removes the socket (if still ours) and the directory (if then empty). Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -51,18 +50,15 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * SIGKILL, not SIGTERM: on SIGTERM socat unlinks its listening path on the way out, which could be a
+ * successor's socket by then. socat holds no state worth a graceful exit; we remove our socket ourselves.
+ */
 async function terminate(run: Running): Promise<void> {
   const pid = run.child.pid;
   if (pid === undefined) return;
-  killGroup(pid, 'SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(true), FORWARDER_STOP_GRACE_MS);
-  });
-  const late = await Promise.race([run.exited.then(() => false), timedOut]);
-  clearTimeout(timer);
-  killGroup(pid, 'SIGKILL'); // forks that ignored SIGTERM, or a parent past the grace period
-  if (late) await run.exited;
+  killGroup(pid, 'SIGKILL'); // the parent and every per-connection fork
+  if (run.child.exitCode === null && run.child.signalCode === null) await run.exited;
 }
 
 async function waitForSocket(run: Running, socketPath: string): Promise<void> {
@@ -96,21 +92,21 @@ export async function startForwarder(opts: { socat: string; dir: string; target:
     await waitForSocket(run, socketPath);
   } catch (err) {
     if (run !== undefined) await terminate(run);
-    await removeEgressDir(opts.dir, socketPath);
+    await removeEgressDir(opts.dir);
     if (err instanceof EgressError) throw err;
     throw new EgressError('forwarder_failed', 'the egress forwarder could not start', { cause: err });
   }
-  return makeForwarder(opts.dir, socketPath, run);
+  return makeForwarder(opts.dir, socketPath, run, await identityOf(socketPath));
 }
 
-function makeForwarder(dir: string, socketPath: string, run: Running): Forwarder {
+function makeForwarder(dir: string, socketPath: string, run: Running, socketId: FileIdentity | undefined): Forwarder {
   let stopping: Promise<void> | undefined;
   return {
     dir,
     socketPath,
     pid: run.child.pid ?? -1,
     stop(): Promise<void> {
-      stopping ??= terminate(run).then(() => removeEgressDir(dir, socketPath));
+      stopping ??= terminate(run).then(() => releaseEgressDir(dir, socketPath, socketId));
       return stopping;
     },
   };

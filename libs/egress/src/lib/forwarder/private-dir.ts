@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, rm, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { EgressError } from '../errors/egress-error';
 
@@ -37,8 +37,37 @@ export async function isSocket(path: string): Promise<boolean> {
   }
 }
 
-/** Best-effort removal of the socket and the egress directory (stop and failed starts). */
-export async function removeEgressDir(dir: string, socketPath: string): Promise<void> {
-  await rm(socketPath, { force: true });
+/** Identity of a file (device + inode), to release it only while it is still ours. */
+export interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+export async function identityOf(path: string): Promise<FileIdentity | undefined> {
+  try {
+    const st = await lstat(path);
+    return { dev: st.dev, ino: st.ino };
+  } catch {
+    return undefined; // gone
+  }
+}
+
+/**
+ * Removes the socket only if it is still the one our socat created (a successor forwarder may have
+ * replaced it), then the directory only if it is empty. Never touches a successor's socket.
+ */
+export async function releaseEgressDir(dir: string, socketPath: string, ours: FileIdentity | undefined): Promise<void> {
+  const now = await identityOf(socketPath);
+  if (now !== undefined && ours !== undefined && now.dev === ours.dev && now.ino === ours.ino) await rm(socketPath, { force: true });
+  try {
+    await rmdir(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+  }
+}
+
+/** Removal of a directory we created for a start that failed (nothing else can be in it yet). */
+export async function removeEgressDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }

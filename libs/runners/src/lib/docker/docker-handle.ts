@@ -1,6 +1,6 @@
+import { lstat, unlink } from 'node:fs/promises';
 import type { Forwarder } from '@genswarms/egress';
 import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
-import { removeFileIfPresent } from '../state/state-dir';
 import type { DockerPort, LogFollow } from './docker-port';
 import { LineSplitter } from './log-demux';
 
@@ -13,8 +13,8 @@ export interface DockerHandleInit {
   readonly port: DockerPort;
   readonly containerId: string;
   readonly description: SessionDescription;
-  /** Host path of the env file (removed again at stop, in case the launcher never ran). */
-  readonly envFile?: string;
+  /** The env file we wrote (removed again at stop if the launcher never ran, and only while it is still ours). */
+  readonly envFile?: { readonly path: string; readonly dev: number; readonly ino: number };
   readonly forwarder?: Forwarder;
   /** 0: the whole log from the start; reattach passes "now". */
   readonly logsSinceSeconds: number;
@@ -60,6 +60,7 @@ export class DockerHandle implements RunnerHandle {
         clearTimeout(timer);
         this.flush();
         this.finish(code, null);
+        void this.releaseHost().catch(() => undefined); // best effort on a natural exit; stop() runs it again and reports
       },
       () => this.finish(null, 'SIGKILL'), // removed underneath us
     );
@@ -85,10 +86,19 @@ export class DockerHandle implements RunnerHandle {
     } finally {
       this.follow?.close();
       this.flush();
-      if (this.init.envFile !== undefined) await removeFileIfPresent(this.init.envFile);
-      await this.init.forwarder?.stop();
+      await this.releaseHost();
       this.finish(null, 'SIGTERM');
     }
+  }
+
+  /** Host-side leftovers of the session: the env file (if the launcher never ran) and the egress forwarder. */
+  private async releaseHost(): Promise<void> {
+    const envFile = this.init.envFile;
+    if (envFile !== undefined) {
+      const st = await lstat(envFile.path).catch(() => undefined); // gone: the launcher consumed it
+      if (st !== undefined && st.dev === envFile.dev && st.ino === envFile.ino) await unlink(envFile.path).catch(() => undefined);
+    }
+    await this.init.forwarder?.stop();
   }
 
   async health(): Promise<SessionHealth> {

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import type { Forwarder } from '@genswarms/egress';
 import { startIsolatedEgress } from '../bwrap/egress-plan';
 import { RunnerError } from '../errors/runner-error';
@@ -34,6 +34,7 @@ export interface DockerRunner extends Runner {
 /** CONTRACT §10.6: one container per agent through the Engine API (dockerode behind DockerPort). */
 export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner {
   const ports = new Map<string, DockerPort>();
+  const active: ActiveSessions = new Map();
   const portFor = (dockerHost: string | undefined): DockerPort => {
     if (opts.port !== undefined) return opts.port;
     const socket = localEngineSocket(dockerHost);
@@ -45,12 +46,15 @@ export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner
   return {
     kind: 'docker',
     plan: (spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan => planDockerLaunch(spec, ctx, defaultImage),
-    start: (plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> => startContainer(portFor(ctx.dockerHost), plan, ctx, defaultImage),
+    start: (plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> => startContainer(portFor(ctx.dockerHost), plan, ctx, defaultImage, active),
     reattach: (description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> => reattachContainer(portFor(ctx.dockerHost), description, ctx),
     pauseSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, true),
     resumeSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, false),
   };
 }
+
+/** This runner's live sessions by container name: a new start of the same agent stops the old one first. */
+type ActiveSessions = Map<string, DockerHandle>;
 
 /** Removes an old container of the same name (a previous run of this agent). */
 async function removeByName(port: DockerPort, name: string): Promise<void> {
@@ -58,10 +62,11 @@ async function removeByName(port: DockerPort, name: string): Promise<void> {
   if (old !== undefined) await port.remove(old.id);
 }
 
-async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerContext, defaultImage: string): Promise<RunnerHandle> {
+async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerContext, defaultImage: string, active: ActiveSessions): Promise<RunnerHandle> {
   const create = buildContainerSpec(plan, ctx, plan.spec.image ?? defaultImage);
   const agent = plan.spec.agent;
   if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });
+  await active.get(create.name)?.stop({ graceMs: 0 }); // its container, env file and forwarder share our paths
   // socat probe and forwarder first: a refusal leaves nothing behind (CONTRACT §9).
   const forwarder: Forwarder | undefined = plan.egress === undefined ? undefined : await startIsolatedEgress(plan, ctx);
   const envFile = envFilePath(plan.stateDir);
@@ -71,18 +76,30 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
     await ensureWorkspaceDir(plan.spec.workspace);
     await removeByName(port, create.name);
     await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
+    const envId = await lstat(envFile);
     containerId = await port.create(create);
     const description = describePlan(plan, { containerId });
-    const handle = new DockerHandle({ port, containerId, description, envFile, logsSinceSeconds: 0, ...(forwarder === undefined ? {} : { forwarder }) });
+    const handle = new DockerHandle({
+      port,
+      containerId,
+      description,
+      envFile: { path: envFile, dev: envId.dev, ino: envId.ino },
+      logsSinceSeconds: 0,
+      ...(forwarder === undefined ? {} : { forwarder }),
+    });
     await port.start(containerId);
     await handle.attach();
+    active.set(create.name, handle);
+    handle.onExit(() => {
+      if (active.get(create.name) === handle) active.delete(create.name);
+    });
     return handle;
   } catch (err) {
     if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort cleanup; the start error wins
     await removeFileIfPresent(envFile);
     await forwarder?.stop();
     if (err instanceof RunnerError) throw err;
-    throw new RunnerError('start_failed', `container ${create.name} could not start`, { agent, cause: err });
+    throw new RunnerError('start_failed', `container ${create.name} could not start: ${(err as Error).message}`, { agent, cause: err });
   }
 }
 
