@@ -29,10 +29,10 @@ const HOSTILE: Array<[string, number, string, RegExp, Plant]> = [
   ['a directory', 5, 'h-dir', /0005__operator\.json: not_regular/, async (inbox) => {
     await mkdir(join(inbox, '0005__operator.json'));
   }],
-  ['a turn id that escapes the turns dir', 6, '../../escaped', /0006__operator\.json: malformed item \(turn\)/, async (inbox) => {
+  ['a turn id that escapes the turns dir', 6, '../../escaped', /0006__operator\.json: malformed item \(turn: does not match the required pattern\)/, async (inbox) => {
     await writeFile(join(inbox, '0006__operator.json'), item(6, '../../escaped'));
   }],
-  ['an unknown key (__proto__)', 7, 'h-proto', /0007__operator\.json: malformed item/, async (inbox) => {
+  ['an unknown key (__proto__)', 7, 'h-proto', /0007__operator\.json: malformed item \(__proto__: unknown key\)/, async (inbox) => {
     await writeFile(join(inbox, '0007__operator.json'), `{"__proto__":{"polluted":true},${item(7, 'h-proto').slice(1)}`);
   }],
   ['a seq that disagrees with the file name', 8, 'h-seq', /0008__operator\.json: seq\/from disagree/, async (inbox) => {

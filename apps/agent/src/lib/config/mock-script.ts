@@ -1,16 +1,23 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { arrayOf, describeInvalid, object, string, validate } from '../validate/strict';
 
 /** Largest GENSWARMS_MOCK_SCRIPT file read (bytes). */
 export const MOCK_SCRIPT_MAX_BYTES = 1024 * 1024;
 
-const MockEntrySchema = z
-  .object({
-    match: z.string().describe('Substring of the task content, or `/regex/flags`.'),
-    response: z.string().describe('Answer; `{{content}}` is replaced by the task content.'),
-  })
-  .strict();
-const MockScriptSchema = z.array(MockEntrySchema).max(10_000);
+/** Most entries a script may have. */
+export const MOCK_SCRIPT_MAX_ENTRIES = 10_000;
+
+/** `[{match, response}]`, exactly those keys. */
+const MockScriptSchema = arrayOf(
+  object(
+    {
+      match: string(), // substring of the task content, or `/regex/flags`
+      response: string(), // answer; `{{content}}` is replaced by the task content
+    },
+    'strict',
+  ),
+  { max: MOCK_SCRIPT_MAX_ENTRIES },
+);
 
 /** A compiled entry: `regex` null means substring match. */
 export interface MockEntry {
@@ -49,12 +56,10 @@ export function loadMockScript(raw: string): MockScriptLoad {
 }
 
 function compileScript(json: unknown): MockScriptLoad {
-  const parsed = MockScriptSchema.safeParse(json);
-  if (!parsed.success) {
-    return { kind: 'invalid', reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
-  }
+  const parsed = validate(MockScriptSchema, json);
+  if (parsed.kind === 'invalid') return { kind: 'invalid', reason: describeInvalid(parsed) };
   const script: MockEntry[] = [];
-  for (const [i, entry] of parsed.data.entries()) {
+  for (const [i, entry] of parsed.value.entries()) {
     const m = REGEX_FORM.exec(entry.match);
     let regex: RegExp | null = null;
     if (m !== null && entry.match.length >= 2) {

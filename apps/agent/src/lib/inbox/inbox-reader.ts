@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { readBoundedFile, pathKind } from '../fs/safe-fs';
 import { OPERATOR_SENDER, TURN_ID_RE, isName } from '../config/names';
+import { integer, object, oneOf, string, validate } from '../validate/strict';
 
 /** Largest inbox file read (bytes); larger files are skipped, never loaded. */
 export const INBOX_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -11,15 +11,16 @@ export const INBOX_FILE_MAX_BYTES = 4 * 1024 * 1024;
 const INBOX_NAME_RE = /^([0-9]{4,15})_([A-Za-z0-9_-]{1,65})\.json$/;
 
 /** CONTRACT §14.2, exactly these keys. `seq` may be a number or a digit string. */
-export const InboxItemSchema = z
-  .object({
-    from: z.string().describe('sender: a Name, or `_operator` for tasks'),
-    content: z.string().describe('the task or message text'),
-    seq: z.union([z.number().int().nonnegative(), z.string().regex(/^[0-9]{1,15}$/)]).describe('per-agent counter'),
-    timestamp: z.string().describe('ISO-8601 time the engine wrote the item'),
-    turn: z.string().regex(TURN_ID_RE).describe('engine-made turn id; becomes a path component'),
-  })
-  .strict();
+export const InboxItemSchema = object(
+  {
+    from: string(), // sender: a Name, or `_operator` for tasks
+    content: string(), // the task or message text
+    seq: oneOf(integer(), string({ pattern: /^[0-9]{1,15}$/ })), // per-agent counter
+    timestamp: string(), // ISO-8601 time the engine wrote the item
+    turn: string({ pattern: TURN_ID_RE }), // engine-made turn id; becomes a path component
+  },
+  'strict',
+);
 
 export interface InboxItem {
   readonly file: string;
@@ -66,9 +67,9 @@ export async function readInboxItem(inboxDir: string, entry: InboxEntry): Promis
   } catch {
     return { kind: 'skipped', reason: 'malformed JSON' };
   }
-  const parsed = InboxItemSchema.safeParse(json);
-  if (!parsed.success) return { kind: 'skipped', reason: `malformed item (${parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')})` };
-  const item = parsed.data;
+  const parsed = validate(InboxItemSchema, json);
+  if (parsed.kind === 'invalid') return { kind: 'skipped', reason: `malformed item (${parsed.path === '' ? '(root)' : parsed.path}: ${parsed.reason})` };
+  const item = parsed.value;
   if (Number(item.seq) !== entry.seq || item.from !== entry.from) return { kind: 'skipped', reason: 'seq/from disagree with the file name' };
   return { kind: 'ok', item: { file: entry.file, seq: entry.seq, from: item.from, content: item.content, turn: item.turn } };
 }

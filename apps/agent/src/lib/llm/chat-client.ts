@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { z } from 'zod';
+import { arrayOf, nullable, object, optional, string, validate } from '../validate/strict';
 
 /** Whole-request deadline for one completion (ms). Models can be slow; a hung server must not hang the agent. */
 export const LLM_REQUEST_TIMEOUT_MS = 300_000;
@@ -30,9 +30,10 @@ export interface ChatRequest {
 export type ChatResult = { kind: 'ok'; content: string } | { kind: 'error'; error: string } | { kind: 'aborted' };
 
 /** Responses are third-party JSON: only the fields used are checked, extra keys are expected. */
-const CompletionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }) })).min(1),
-});
+const CompletionSchema = object(
+  { choices: arrayOf(object({ message: object({ content: optional(nullable(string())) }, 'loose') }, 'loose'), { min: 1 }) },
+  'loose',
+);
 
 /** POSTs `{model?, messages}` with node:http(s) (so `Host` can be set) and returns the first choice's text. */
 export async function requestChatCompletion(req: ChatRequest): Promise<ChatResult> {
@@ -105,9 +106,9 @@ function parseCompletion(text: string): ChatResult {
   } catch {
     return { kind: 'error', error: 'llm response is not JSON' };
   }
-  const parsed = CompletionSchema.safeParse(json);
-  if (!parsed.success) return { kind: 'error', error: 'llm response has no choices[0].message' };
-  return { kind: 'ok', content: parsed.data.choices[0]?.message.content ?? '' };
+  const parsed = validate(CompletionSchema, json);
+  if (parsed.kind === 'invalid') return { kind: 'error', error: 'llm response has no choices[0].message' };
+  return { kind: 'ok', content: parsed.value.choices[0]?.message.content ?? '' };
 }
 
 /** A short, single-line excerpt of an error body for the receipt (servers put the reason there). */

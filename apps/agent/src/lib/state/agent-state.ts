@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ensureRealDir, readBoundedFile, writeFileAtomically } from '../fs/safe-fs';
+import { integer, literal, object, validate } from '../validate/strict';
 
 /** `<workspace>/.genswarms/agent-state.json`. */
 export const AGENT_STATE_FILE = 'agent-state.json';
@@ -10,13 +10,17 @@ const STATE_MAX_BYTES = 64 * 1024;
  * Items are handled strictly in seq order and the engine's seq only grows, so "processed" is a
  * watermark: every seq ≤ `processedThrough` is done (answered, or skipped as unreadable).
  */
-const AgentStateSchema = z
-  .object({
-    v: z.literal(1).describe('format version'),
-    processedThrough: z.number().int().nonnegative().describe('highest inbox seq already handled'),
-  })
-  .strict();
-export type AgentState = z.infer<typeof AgentStateSchema>;
+const AgentStateSchema = object(
+  {
+    v: literal(1), // format version
+    processedThrough: integer(), // highest inbox seq already handled
+  },
+  'strict',
+);
+export interface AgentState {
+  readonly v: 1;
+  readonly processedThrough: number;
+}
 
 export type AgentStateLoad = { kind: 'ok'; state: AgentState } | { kind: 'missing' } | { kind: 'invalid'; reason: string };
 
@@ -30,8 +34,8 @@ export async function loadAgentState(workspace: string): Promise<AgentStateLoad>
   if (read.kind === 'missing') return { kind: 'missing' };
   if (read.kind === 'refused') return { kind: 'invalid', reason: read.reason };
   try {
-    const parsed = AgentStateSchema.safeParse(JSON.parse(read.data.toString('utf8')));
-    return parsed.success ? { kind: 'ok', state: parsed.data } : { kind: 'invalid', reason: 'unexpected shape' };
+    const parsed = validate(AgentStateSchema, JSON.parse(read.data.toString('utf8')));
+    return parsed.kind === 'ok' ? { kind: 'ok', state: parsed.value } : { kind: 'invalid', reason: 'unexpected shape' };
   } catch {
     return { kind: 'invalid', reason: 'not JSON' };
   }
