@@ -58,7 +58,7 @@ function listen(server: HttpServer, port: number, host: string): Promise<Address
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
     server.once('error', onError);
-    server.listen({ port, host, exclusive: true, ipv6Only: host.includes(':') }, () => {
+    server.listen({ port, host, exclusive: true }, () => {
       server.off('error', onError);
       resolve(server.address() as AddressInfo);
     });
