@@ -41,7 +41,7 @@ export type { DockerRunner, DockerRunnerOptions } from './lib/docker/docker-runn
 export { DEFAULT_DOCKER_IMAGE } from './lib/docker/container-spec';
 export type { DockerPort } from './lib/docker/docker-port';
 export { createTmuxRunner } from './lib/tmux/tmux-runner';
-export type { TmuxRunnerOptions } from './lib/tmux/tmux-runner';
+export type { TmuxInnerRunner, TmuxRunnerOptions } from './lib/tmux/tmux-runner';
 export { TmuxServer, tmuxSocketPath } from './lib/tmux/tmux-server';
 export type { TmuxServerOptions } from './lib/tmux/tmux-server';
 export { TmuxControlClient } from './lib/tmux/control-client';

@@ -4,7 +4,8 @@ import type { AgentLaunchSpec, NetworkMode, RunnerHandle } from '../../src/lib/p
 import { RunnerError } from '../../src/lib/errors/runner-error';
 import { isProcessAlive } from '../../src/lib/process/process-tree';
 import { tmuxAttachArgv } from '../../src/lib/tmux/attach-argv';
-import { createTmuxRunner } from '../../src/lib/tmux/tmux-runner';
+import { LAUNCHER_PATH } from '../../src/lib/launcher/launcher';
+import { createTmuxRunner, type TmuxInnerRunner } from '../../src/lib/tmux/tmux-runner';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import { describeIfBinaries, ECHO_ARGV, FAKE_TUI, makeTestEnv, NODE, readEchoReport, tmuxSpec, waitFor, type TmuxTestEnv } from './tmux-support';
 
@@ -127,6 +128,31 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     await handle.stop({ graceMs: 500 });
     expect(await second.reattach?.(description, env.ctx)).toBeNull();
     await (await second.server(env.ctx)).close();
+  });
+
+  it('refuses runner docker without a docker inner runner (validation_failed)', () => {
+    expect(planCode({ ...tmuxSpec(env, 'dock', [NODE, ECHO_ARGV]), runner: 'docker' })).toBe('validation_failed');
+  });
+
+  it('runs a pluggable inner runner (tmux+docker hook): its entry/words in the pane, its cleanup at stop', async () => {
+    const ws = await workspaceFor('inner');
+    const calls: string[] = [];
+    const inner: TmuxInnerRunner = {
+      plan: (_spec, _ctx, base) => {
+        calls.push(`plan:${base.env['GENSWARMS_WORKSPACE'] ?? ''}`);
+        return { ...base, env: { ...base.env, GENSWARMS_WORKSPACE: ws } };
+      },
+      prepare: async (plan) => {
+        calls.push('prepare');
+        return { entry: LAUNCHER_PATH, words: [path.join(plan.stateDir, '.genswarms', 'env'), NODE, ECHO_ARGV, 'via-inner'], cleanup: async () => void calls.push('cleanup') };
+      },
+    };
+    const withInner = createTmuxRunner({ server: await runner.server(env.ctx), docker: inner });
+    const spec = { ...tmuxSpec(env, 'inner', [NODE]), runner: 'docker' as const, workspace: ws };
+    const handle = await withInner.start(withInner.plan(spec, env.ctx), env.ctx);
+    expect((await readEchoReport(ws)).argv).toEqual(['via-inner']);
+    await handle.stop({ graceMs: 500 });
+    expect(calls).toEqual(['plan:/workspace', 'prepare', 'cleanup']);
   });
 
   it('builds the read-only attach argv (CONTRACT §18)', () => {

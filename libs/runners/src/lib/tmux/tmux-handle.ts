@@ -17,6 +17,8 @@ export interface TmuxHandleInit {
   readonly envFile: string;
   /** The launch's manifest, or the agent's manifest directory when re-attached (all `*.argv` go). */
   readonly manifest: { readonly file: string } | { readonly dir: string };
+  /** Inner-runner resources to release at stop (e.g. the tmux+docker container). */
+  readonly cleanup?: () => Promise<void>;
 }
 
 type ExitListener = (code: number | null, signal: string | null) => void;
@@ -63,6 +65,7 @@ export class TmuxHandle implements RunnerHandle {
     this.init.server.control.forgetPane(this.init.paneId);
     await removeFileIfPresent(this.init.envFile);
     await removeManifests(this.init.manifest);
+    await this.init.cleanup?.();
     this.finish(state?.dead === true ? state.exitCode : null, state?.dead === true ? state.signal : 'SIGTERM');
   }
 

@@ -16,6 +16,19 @@ import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 export interface TmuxRunnerOptions {
   /** A server to use; default: opened lazily on `$home/tmux/tmux.sock` at the first start. */
   readonly server?: TmuxServer;
+  /** Runner `docker` (supplied by the docker runner); without it tmux+docker is refused at plan. */
+  readonly docker?: TmuxInnerRunner;
+}
+
+/** An inner runner plugged into the tmux runner (tmux+docker): plan-time work and the pane's launch. */
+export interface TmuxInnerRunner {
+  /** Pure: refusals and plan fields (mounts…) on top of the tmux base plan (client argv/env as in a sandbox). */
+  plan(spec: AgentLaunchSpec, ctx: RunnerContext, base: LaunchPlan): LaunchPlan;
+  /**
+   * Side effects before the pane starts (the env file is already written): e.g. create the container.
+   * The pane replays `entry` + `words` through the NUL manifest; `cleanup` runs at stop (and on a failed start).
+   */
+  prepare(plan: LaunchPlan, ctx: RunnerContext): Promise<{ readonly entry: string; readonly words: readonly string[]; cleanup(): Promise<void> }>;
 }
 
 /** CONTRACT §10.4: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
@@ -31,15 +44,15 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
   };
   return {
     kind: 'tmux',
-    plan: (spec, ctx) => planTmux(spec, ctx),
-    start: async (plan, ctx) => startTmux(plan, ctx, await serverFor(ctx)),
+    plan: (spec, ctx) => planTmux(spec, ctx, opts.docker),
+    start: async (plan, ctx) => startTmux(plan, ctx, await serverFor(ctx), opts.docker),
     reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx)),
     server: serverFor,
   };
 }
 
 /** Pure: every refusal happens here, before anything exists. */
-export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
+export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext, docker?: TmuxInnerRunner): LaunchPlan {
   if (spec.backend !== 'tmux') throw new RunnerError('validation_failed', 'not a tmux agent', { agent: spec.agent });
   if (!NAME_RE.test(spec.swarm) || !NAME_RE.test(spec.agent)) throw new RunnerError('validation_failed', 'swarm and agent must be Names');
   if (spec.client === 'genswarms-agent') {
@@ -48,16 +61,22 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan 
   assertNetworkSupported(spec);
   requireBinary(ctx.binaries.tmux, 'tmux', spec.agent);
   const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
-  const sandbox = (spec.runner ?? 'none') !== 'none';
+  const inner = spec.runner ?? 'none';
+  if (inner === 'docker' && docker === undefined) {
+    throw new RunnerError('validation_failed', 'tmux runner docker is not available (no docker runner configured)', { agent: spec.agent });
+  }
+  const sandbox = inner !== 'none';
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   assertWorkspaceSafe(spec.workspace, ctx, spec.agent);
   tmuxPath(spec.workspace); // the pane's start directory is quoted for tmux → unsafe_bind if it cannot be
-  const mounts = sandbox ? planMounts(spec, ctx, stateDir) : [];
+  const mounts = inner === 'bwrap' ? planMounts(spec, ctx, stateDir) : [];
   const clientArgv = buildClientArgv(spec, ctx, sandbox ? 'sandbox' : 'host');
   const where = sandbox ? { workspace: '/workspace', home: '/root' } : { workspace: spec.workspace, home: stateDir };
   const { env, notices } = buildClientEnv(spec, ctx, { sandbox, ...where, tui: true });
   if (spec.unsafeBypass) notices.push('unsafe_bypass_enabled');
-  const plan: LaunchPlan = { spec, sessionId: randomUUID(), stateDir, clientArgv, env, mounts, notices };
+  const base: LaunchPlan = { spec, sessionId: randomUUID(), stateDir, clientArgv, env, mounts, notices };
+  if (inner === 'docker' && docker !== undefined) return docker.plan(spec, ctx, base);
+  const plan = base;
   const launch = paneLaunchFor(plan, ctx);
   const manifest = `${manifestDirFor(ctx.home, spec.swarm, spec.agent)}/${plan.sessionId}.argv`;
   computeManifestBudget(launch.entry, launch.words); // launch_too_large: refuse, never split
@@ -65,14 +84,21 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan 
   return plan;
 }
 
-async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer): Promise<RunnerHandle> {
+async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer, docker?: TmuxInnerRunner): Promise<RunnerHandle> {
   const { spec } = plan;
   const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
-  const launch = paneLaunchFor(plan, ctx);
   await ensurePrivateDir(plan.stateDir, ctx.serverUid);
   const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
   let manifest: string | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
   try {
+    let launch = (spec.runner ?? 'none') === 'docker' ? undefined : paneLaunchFor(plan, ctx);
+    if (launch === undefined) {
+      if (docker === undefined) throw new RunnerError('validation_failed', 'tmux runner docker is not available', { agent: spec.agent });
+      const prepared = await docker.prepare(plan, ctx);
+      cleanup = () => prepared.cleanup();
+      launch = prepared;
+    }
     manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid)).path;
     const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
     const pane = await server.createWindow(spec.swarm, spec.agent, spec.workspace, argv);
@@ -83,10 +109,12 @@ async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServe
       panePid: pane.panePid,
       envFile,
       manifest: { file: manifest },
+      ...(cleanup === undefined ? {} : { cleanup }),
     });
   } catch (err) {
     await removeFileIfPresent(envFile);
     if (manifest !== undefined) await removeArgvManifest(manifest);
+    if (cleanup !== undefined) await cleanup().catch(() => undefined);
     throw err;
   }
 }
