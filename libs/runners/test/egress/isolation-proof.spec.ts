@@ -1,6 +1,8 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Server, Socket } from 'node:net';
-import { createServer as createHttpServer } from 'node:http';
+import { get as httpGet } from 'node:http';
+import type { Server } from 'node:net';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -18,10 +20,14 @@ const SOCAT = ['/usr/bin/socat', '/bin/socat'].find((p) => existsSync(p));
 
 interface Recorded { url: string; host: string | undefined }
 
-/** The operator's LLM (a loopback HTTP server) plus two services the agent must never reach. */
+/** The real tools mock LLM (`tools/bin/mock-llm.js`), run as its own process. */
+const MOCK_LLM_BIN = path.resolve(__dirname, '../../../../tools/bin/mock-llm.js');
+
+/** The operator's LLM plus two services the agent must never reach. */
 interface World {
   llmPort: number;
-  llmSeen: Recorded[];
+  /** What the LLM received (path and Host header), in order. */
+  llmSeen(): Promise<Recorded[]>;
   orchestratorPort: number;
   otherPort: number;
   /** Connections the forbidden services accepted (must stay 0). */
@@ -29,33 +35,69 @@ interface World {
   close(): Promise<void>;
 }
 
-function listen(server: Server | ReturnType<typeof createHttpServer>, host: string): Promise<number> {
+function listen(server: Server, host: string): Promise<number> {
   return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
-async function startWorld(): Promise<World> {
-  const llmSeen: Recorded[] = [];
-  const llm = createHttpServer((req, res) => {
-    llmSeen.push({ url: req.url ?? '', host: req.headers.host });
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'pinned-llm' } }] }));
+/** Starts the mock LLM on 127.0.0.1:0 and resolves with its port once it prints its URL. */
+function startMockLlm(): Promise<{ port: number; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MOCK_LLM_BIN, '--port', '0', '--host', '127.0.0.1'], {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m?.[1] !== undefined) resolve({ port: Number(m[1]), child });
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`mock-llm exited early (${String(code)}): ${out}`)));
   });
-  const world: World = { llmPort: 0, llmSeen, orchestratorPort: 0, otherPort: 0, forbiddenHits: 0, close: async () => undefined };
-  const sockets: Socket[] = [];
+}
+
+function fetchJson(port: number, urlPath: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    httpGet({ host: '127.0.0.1', port, path: urlPath }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve(JSON.parse(body)));
+    }).on('error', reject);
+  });
+}
+
+async function startWorld(): Promise<World> {
+  const llm = await startMockLlm();
+  const world: World = {
+    llmPort: llm.port,
+    llmSeen: async () =>
+      ((await fetchJson(llm.port, '/__mock/requests')) as Array<{ path: string; headers: Record<string, string> }>).map((r) => ({
+        url: r.path,
+        host: r.headers['host'],
+      })),
+    orchestratorPort: 0,
+    otherPort: 0,
+    forbiddenHits: 0,
+    close: async () => undefined,
+  };
   const forbidden = (): Server =>
     createTcpServer((s) => {
       world.forbiddenHits += 1;
-      sockets.push(s);
       s.destroy();
     });
   const orchestrator = forbidden();
   const other = forbidden();
-  world.llmPort = await listen(llm, '127.0.0.1');
   world.orchestratorPort = await listen(orchestrator, '0.0.0.0'); // all interfaces: the strongest case
   world.otherPort = await listen(other, '127.0.0.1');
   world.close = async () => {
-    llm.closeAllConnections();
-    await Promise.all([llm, orchestrator, other].map((s) => new Promise((resolve) => s.close(resolve))));
+    if (llm.child.exitCode === null && llm.child.signalCode === null) {
+      const exited = new Promise((resolve) => llm.child.once('exit', resolve));
+      llm.child.kill('SIGKILL');
+      await exited;
+    }
+    await Promise.all([orchestrator, other].map((s) => new Promise((resolve) => s.close(resolve))));
   };
   return world;
 }
@@ -95,15 +137,16 @@ async function runProbe(runner: Runner, spec: AgentLaunchSpec, ctx: RunnerContex
 }
 
 /** The isolation promise of CONTRACT §9, asserted on a probe report. */
-function expectIsolated(result: ProbeResult, world: World): void {
+async function expectIsolated(result: ProbeResult, world: World): Promise<void> {
   expect(result.endpoint).toBe('http://127.0.0.1:17080/v1');
   expect(result.upstream).toBe(`127.0.0.1:${world.llmPort}`);
   expect(result.llm).toMatchObject({ ok: true, status: 200 });
-  expect(result.llm.body).toContain('pinned-llm');
-  expect(world.llmSeen).toContainEqual({ url: '/v1/chat', host: `127.0.0.1:${world.llmPort}` });
+  expect(JSON.parse(result.llm.body ?? '{}')).toMatchObject({ object: 'chat.completion' });
+  const seen = await world.llmSeen();
+  expect(seen).toContainEqual({ url: '/v1/chat/completions', host: `127.0.0.1:${world.llmPort}` });
   // Another Host header is only bytes: the request still lands at the pinned endpoint.
   expect(result.otherHost).toMatchObject({ ok: true, status: 200 });
-  expect(world.llmSeen).toContainEqual({ url: '/other-host', host: 'evil.example' });
+  expect(seen).toContainEqual({ url: '/v1/chat/completions?other-host', host: 'evil.example' });
   expect(result.blocked.length).toBeGreaterThanOrEqual(8);
   expect(result.blocked.filter((b) => b.ok)).toEqual([]);
   expect(result.dns.ok).toBe(false);
@@ -130,7 +173,7 @@ function expectNothingLeft(ctx: RunnerContext, swarm: string, agent: string): vo
   expect(processesWithArgv(egressDir)).toEqual([]);
 }
 
-describeIfEngine('isolation proof: docker (real engine, real socat, real loopback LLM)', () => {
+describeIfEngine('isolation proof: docker (real engine, real socat, the tools mock LLM on loopback)', () => {
   let dirs: TestDirs;
   let world: World;
   const runner = createDockerRunner();
@@ -151,7 +194,7 @@ describeIfEngine('isolation proof: docker (real engine, real socat, real loopbac
     expect(existsSync(path.join(egressDir, 'llm.sock'))).toBe(true);
     expect(processesWithArgv(egressDir).length).toBeGreaterThan(0);
     await handle.stop({ graceMs: 0 });
-    expectIsolated(result, world);
+    await expectIsolated(result, world);
     expect(existsSync(egressDir)).toBe(false);
     expect(processesWithArgv(egressDir)).toEqual([]);
     expect(containersWithLabel('genswarms.swarm', 'proof')).toEqual([]);
@@ -169,7 +212,7 @@ describeIfEngine('isolation proof: docker (real engine, real socat, real loopbac
 const describeIfBwrap = BWRAP !== undefined && SOCAT !== undefined ? describe : describe.skip;
 if (BWRAP === undefined || SOCAT === undefined) console.warn('SKIPPED: bwrap or socat is not installed; the bwrap isolation proof does not run');
 
-describeIfBwrap('isolation proof: bwrap (real bwrap, real socat, real loopback LLM)', () => {
+describeIfBwrap('isolation proof: bwrap (real bwrap, real socat, the tools mock LLM on loopback)', () => {
   let dirs: TestDirs;
   let world: World;
   const runner = createBwrapRunner();
@@ -187,7 +230,7 @@ describeIfBwrap('isolation proof: bwrap (real bwrap, real socat, real loopback L
     const spec = probeSpec({ workspace: dirs.workspace, swarm: 'proof', agent: 'bw', backend: 'bwrap' }, world);
     const { result, handle } = await runProbe(runner, spec, ctx, dirs.workspace);
     await handle.stop({ graceMs: 0 });
-    expectIsolated(result, world);
+    await expectIsolated(result, world);
     const egressDir = path.join(ctx.home, 'egress', 'proof', 'bw');
     expect(existsSync(egressDir)).toBe(false);
     expect(processesWithArgv(egressDir)).toEqual([]);

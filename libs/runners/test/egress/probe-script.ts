@@ -8,16 +8,18 @@ export const PROBE_SCRIPT = `
 const http = require('http'), net = require('net'), dns = require('dns'), fs = require('fs');
 const cfg = JSON.parse(process.argv[1]);
 const ep = new URL(process.env.GENSWARMS_LLM_ENDPOINT || 'http://127.0.0.1:1/');
-function get(path, hostHeader) {
+function post(path, hostHeader) {
   return new Promise((resolve) => {
-    const req = http.request({ host: ep.hostname, port: Number(ep.port), path, headers: { host: hostHeader }, timeout: 5000 }, (res) => {
+    const payload = JSON.stringify({ model: 'probe', messages: [{ role: 'user', content: 'probe says hi' }] });
+    const headers = { host: hostHeader, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
+    const req = http.request({ method: 'POST', host: ep.hostname, port: Number(ep.port), path, headers, timeout: 5000 }, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
       res.on('end', () => resolve({ ok: true, status: res.statusCode, body }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', (e) => resolve({ ok: false, code: e.code || e.message }));
-    req.end();
+    req.end(payload);
   });
 }
 function connect(host, port) {
@@ -30,8 +32,9 @@ function connect(host, port) {
 }
 (async () => {
   const r = { endpoint: process.env.GENSWARMS_LLM_ENDPOINT, upstream: process.env.GENSWARMS_LLM_UPSTREAM_HOST };
-  r.llm = await get(ep.pathname.replace(/\\/$/, '') + '/chat', process.env.GENSWARMS_LLM_UPSTREAM_HOST);
-  r.otherHost = await get('/other-host', 'evil.example');
+  const chat = ep.pathname.replace(/\\/$/, '') + '/chat/completions';
+  r.llm = await post(chat, process.env.GENSWARMS_LLM_UPSTREAM_HOST);
+  r.otherHost = await post(chat + '?other-host', 'evil.example');
   r.blocked = [];
   for (const host of ['127.0.0.1', 'localhost', ...cfg.hostIps]) {
     for (const port of [cfg.orchestratorPort, cfg.otherPort]) r.blocked.push({ host, port, ...(await connect(host, port)) });
