@@ -26,9 +26,11 @@ function engineUnavailableReason(): string | undefined {
   return built.status === 0 ? undefined : `the test image ${TEST_IMAGE} could not be built`;
 }
 
-const reason = engineUnavailableReason();
+let cachedReason: { value: string | undefined } | undefined;
 /** `describe` when a Docker engine (and the test image) is reachable; otherwise a LOUD skip. */
 export function describeIfEngine(name: string, fn: () => void): void {
+  cachedReason ??= { value: engineUnavailableReason() };
+  const reason = cachedReason.value;
   if (reason === undefined) {
     describe(name, fn);
     return;
