@@ -91,8 +91,10 @@ describe.each(['none', 'bwrap'] as const)('tmux runner %s: TUI delivery to fake-
       expect(readdirSync(path.join(env.home, 'tmux', 'buffers'))).toEqual([]);
     });
 
-    it('streams the pane output as lines', () => {
-      expect(lines.some((l) => l.startsWith(`fake-tui: answered turn turn-${runnerKind}-1`))).toBe(true);
+    it('streams the pane output as lines', async () => {
+      // fake-tui prints after writing done.json, so the line may still be on its way.
+      const line = await waitFor('answered line', () => lines.find((l) => l.startsWith(`fake-tui: answered turn turn-${runnerKind}-1`)));
+      expect(line).toBe(`fake-tui: answered turn turn-${runnerKind}-1`);
     });
   });
 });
