@@ -76,7 +76,7 @@ describe('arrayOf', () => {
     ['a bad item, by index', [1, 'x'], '1: expected an integer'],
     ['an array-like object', { length: 1, 0: 1 }, '(root): expected an array'],
     ['a string', '[1]', '(root): expected an array'],
-    ['a sparse array (hole = undefined)', [1, , 2], '1: expected an integer'], // eslint-disable-line no-sparse-arrays
+    ['a sparse array (hole = undefined)', [1, , 2], '1: expected an integer'], // eslint-disable-line no-sparse-arrays -- a hole is the hostile input
   ])('%s → %s', (_name, value, expected) => {
     expect(reasonOf(list, value)).toBe(expected);
   });
