@@ -16,7 +16,8 @@ export async function attachDirWatch(
   if (before.kind !== 'ok') return undefined;
   let watcher: FSWatcher;
   try {
-    watcher = watch(turnDir, { persistent: false }, () => onWake());
+    // persistent like the poll timer: a leaked watcher would be visible (and is tested for).
+    watcher = watch(turnDir, { persistent: true }, () => onWake());
   } catch {
     return undefined;
   }
