@@ -1,4 +1,5 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildClientArgv, buildClientEnv, createBwrapRunner, planMounts } from '../src/index';
@@ -96,7 +97,7 @@ describe('plan-time rules', () => {
       const spec = makeSpec({ workspace: dirs.workspace, backend: 'bwrap', network: 'isolated', ...extra });
       const ctx = makeContext(dirs.home, { llm: code === 'endpoint_not_configured' ? { allowedHosts: [] } : llm });
       expect(() => createBwrapRunner().plan(spec, ctx)).toThrow(expect.objectContaining({ code }));
-      expect(require('node:fs').readdirSync(dirs.home)).toEqual([]);
+      expect(readdirSync(dirs.home)).toEqual([]);
     });
 
     it.each(['GENSWARMS_X', 'SWARM_TOPOLOGY', 'HOME', 'PATH', '1BAD', 'A-B'])('refuses config.env name %s', (name) => {
@@ -165,13 +166,12 @@ function ws(d: { root: string }): string {
 function sockDir(root: string): string {
   // A real unix socket named docker.sock.
   const p = path.join(root, 'docker.sock');
-  const net = require('node:net') as typeof import('node:net');
-  const server = net.createServer();
+  const server = createNetServer();
   server.listen(p);
   afterEachClose.push(server);
   return p;
 }
-const afterEachClose: import('node:net').Server[] = [];
+const afterEachClose: NetServer[] = [];
 afterAll(() => afterEachClose.forEach((s) => s.close()));
 void symlinkSync;
 void writeFileSync;

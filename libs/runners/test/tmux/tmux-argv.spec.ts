@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, promises as fsp } from 'node:fs';
 import type { InnerRunner, Runner } from '../../src/lib/port';
-import { RunnerError } from '../../src/lib/errors/runner-error';
+import type { RunnerError } from '../../src/lib/errors/runner-error';
 import { createTmuxRunner } from '../../src/lib/tmux/tmux-runner';
 import type { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import {
