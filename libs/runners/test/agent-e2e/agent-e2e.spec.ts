@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-/* eslint-disable no-restricted-imports -- this spec plays the engine's side of the turn protocol (CONTRACT §11, §14.2),
-   which lives in receipts. Remove once the layering table lets runners spec files import receipts. */
 import { newTurnId, prepareTurnDir, watchTurn, writeFileSafely } from '@genswarms/receipts';
 import type { TurnReceipt } from '@genswarms/receipts';
 /* eslint-enable no-restricted-imports */
