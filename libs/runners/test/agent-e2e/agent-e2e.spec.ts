@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { newTurnId, prepareTurnDir, watchTurn, writeFileSafely } from '@genswarms/receipts';
 import type { TurnReceipt } from '@genswarms/receipts';
-/* eslint-enable no-restricted-imports */
 import { startMockLlm } from '@genswarms/tools';
 import type { MockLlm } from '@genswarms/tools';
 import type { AgentLaunchSpec, LaunchPlan, NetworkMode, Runner, RunnerHandle } from '../../src/index';
