@@ -86,10 +86,9 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: secrets and the san
     );
   });
 
-  // KNOWN GAP (flips to a failure once fixed): tmux always sets TMUX (the socket path), TMUX_PANE,
-  // TERM_PROGRAM* and SHELL in a pane, and genswarms-launch only adds variables, so a runner-none
-  // client sees them. Needs the launcher to start from an empty environment (runners-core).
-  it.failing('gives a runner-none client no tmux variables', () => {
+  // tmux always sets TMUX (the socket path), TMUX_PANE, TERM_PROGRAM* and SHELL in a pane;
+  // genswarms-launch re-executes itself under `env -i`, so the client sees only the env file.
+  it('gives a runner-none client no tmux variables', () => {
     const keys = Object.keys(started.find((s) => s.spec.agent === 'hostnone')?.report.env ?? {});
     expect(keys.filter((k) => k.startsWith('TMUX') || k.startsWith('TERM_PROGRAM') || k === 'SHELL')).toEqual([]);
   });
