@@ -1,0 +1,233 @@
+/**
+ * One agent: its runner handle, session state, inbox scheduling (one turn at a time, exactly-once
+ * dispatch through `store.dispatchNext`), output log, outbox poll and `awaiting` flag.
+ */
+import { newTurnId } from '@genswarms/receipts';
+import type { AgentLaunchSpec, LaunchPlan, RunnerHandle, SessionDescription } from '@genswarms/runners';
+import type { AttentionInfo, SessionState, TurnRow } from '../store/store';
+import type { TimerHandle } from '../util/clock';
+import { isTuiBackend } from './launch-spec';
+import { LOG_KEEP_LINES, type SessionHost } from './session-host';
+import { TurnRunner } from './turn-runner';
+import { drainAndRoute, type TurnSends } from './outbox-routing';
+
+export interface LogLine {
+  readonly timestamp: string;
+  readonly stream: 'stdout' | 'stderr';
+  readonly line: string;
+}
+
+export class AgentSession {
+  handle: RunnerHandle | null = null;
+  state: SessionState = 'starting';
+  attention: AttentionInfo | null = null;
+  awaiting = false;
+  /** One `outbox_rejected` per period of a non-directory `.outbox`. */
+  outboxDirRejected = false;
+  startedAt: string | null = null;
+  lastActivity: string | null = null;
+  readonly logs: LogLine[] = [];
+  private awaitTimer: TimerHandle | null = null;
+  private outboxTimer: TimerHandle | null = null;
+  private outboxBusy: Promise<void> = Promise.resolve();
+  private kicking = false;
+  private kickAgain = false;
+  private closed = false;
+  private unsubs: (() => void)[] = [];
+  readonly turns: TurnRunner;
+
+  constructor(
+    readonly host: SessionHost,
+    readonly name: string,
+    public spec: AgentLaunchSpec,
+  ) {
+    this.turns = new TurnRunner(this);
+  }
+
+  get workspace(): string {
+    return this.spec.workspace;
+  }
+
+  get isTui(): boolean {
+    return isTuiBackend(this.spec.backend);
+  }
+
+  now(): string {
+    return this.host.clock.now().toISOString();
+  }
+
+  /** Persists and pushes a state change (`agent_status`). */
+  async setState(state: SessionState, attention: AttentionInfo | null = null): Promise<void> {
+    const previous = this.state;
+    this.state = state;
+    this.attention = attention;
+    this.lastActivity = this.now();
+    await this.host.store.setSessionState(this.host.swarm, this.name, state, attention, this.lastActivity);
+    if (previous !== state) this.host.pushes.push(this.host.swarm, { type: 'agent_status', payload: { agent: this.name, state, previous } });
+  }
+
+  async persist(description: SessionDescription | null): Promise<void> {
+    await this.host.store.upsertSession({
+      swarm: this.host.swarm, agent: this.name, state: this.state, needsAttention: this.attention,
+      description, workspace: this.workspace, startedAt: this.startedAt, lastActivity: this.lastActivity,
+    });
+  }
+
+  /** Starts the runner from a plan (or attaches a re-attached handle); the session becomes idle. */
+  async launch(plan: LaunchPlan, reattached: RunnerHandle | null = null): Promise<boolean> {
+    this.closed = false;
+    this.startedAt = this.now();
+    this.state = 'starting';
+    await this.persist(null);
+    await this.host.events.emit({ type: 'agent_started', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} is starting.`, metadata: { backend: this.spec.backend } });
+    try {
+      this.handle = reattached ?? (await this.host.runners.get(plan.spec.backend).start(plan, this.host.runnerContext));
+    } catch (e) {
+      await this.fail(e instanceof Error ? e.name : 'start_failed');
+      return false;
+    }
+    this.attachHandle(this.handle);
+    const description = this.handle.describe();
+    await this.persist(description);
+    for (const notice of description.notices) await this.emitNotice(notice);
+    return true;
+  }
+
+  private async emitNotice(notice: string): Promise<void> {
+    if (notice === 'api_key_withheld' || notice === 'unsafe_bypass_enabled') {
+      await this.host.events.emit({ type: notice, swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name}: ${notice.replace(/_/g, ' ')}.` });
+    }
+  }
+
+  /** After launch: the session goes idle (or keeps a persisted needs_attention) and the scheduler runs. */
+  async becomeReady(keep: AttentionInfo | null = null): Promise<void> {
+    if (keep !== null) await this.setState('needs_attention', keep);
+    else await this.setState('idle');
+    await this.host.events.emit({ type: 'agent_ready', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} is ready.` });
+    this.startOutboxPoll();
+    this.kick();
+  }
+
+  /** Recovery: the session resumes an in-flight turn instead of going idle. */
+  async becomeBusyWith(turn: TurnRow, redeliver: boolean): Promise<void> {
+    await this.setState('busy');
+    await this.host.events.emit({ type: 'agent_ready', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} re-attached; resuming turn ${turn.id}.`, metadata: { turn: turn.id } });
+    this.startOutboxPoll();
+    this.resumeTurn(turn, redeliver);
+  }
+
+  private attachHandle(handle: RunnerHandle): void {
+    this.unsubs.push(
+      handle.onOutput((stream, line) => {
+        this.logs.push({ timestamp: this.now(), stream, line });
+        if (this.logs.length > LOG_KEEP_LINES) this.logs.splice(0, this.logs.length - LOG_KEEP_LINES);
+        this.host.pushes.push(this.host.swarm, { type: 'agent_output', payload: { agent: this.name, stream, content: line } });
+      }),
+      handle.onExit((code, signal) => {
+        if (this.closed) return;
+        void this.fail('process_exited', { code, signal }).catch(() => undefined);
+      }),
+    );
+  }
+
+  async fail(reason: string, metadata: Record<string, unknown> = {}): Promise<void> {
+    if (this.state === 'failed' || this.state === 'stopped') return;
+    this.stopTimers();
+    await this.setState('failed');
+    await this.host.events.emit({ type: 'agent_failed', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} failed.`, metadata: { reason, ...metadata } });
+  }
+
+  /** Schedules work; at most one dispatch loop runs per agent. */
+  kick(): void {
+    if (this.kicking) {
+      this.kickAgain = true;
+      return;
+    }
+    this.kicking = true;
+    void this.dispatchLoop().catch(() => undefined).finally(() => {
+      this.kicking = false;
+      if (this.kickAgain) {
+        this.kickAgain = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async dispatchLoop(): Promise<void> {
+    if (this.state !== 'idle' || this.closed) return;
+    const turn = await this.host.store.dispatchNext({
+      swarm: this.host.swarm, agent: this.name, turnId: newTurnId(), now: this.now(), messagesOnly: this.awaiting,
+    });
+    if (turn === null) return;
+    this.state = 'busy';
+    this.host.pushes.push(this.host.swarm, { type: 'agent_status', payload: { agent: this.name, state: 'busy', previous: 'idle' } });
+    if (turn.kind === 'message') this.clearAwaiting();
+    void this.turns.run(turn, { fresh: true }).catch(() => undefined);
+  }
+
+  markAwaiting(): void {
+    this.awaiting = true;
+    this.awaitTimer?.cancel();
+    this.awaitTimer = this.host.clock.setTimer(this.host.awaitingMs, () => {
+      this.awaitTimer = null;
+      this.awaiting = false;
+      if (!this.closed) this.kick();
+    });
+  }
+
+  clearAwaiting(): void {
+    this.awaiting = false;
+    this.awaitTimer?.cancel();
+    this.awaitTimer = null;
+  }
+
+  private startOutboxPoll(): void {
+    this.outboxTimer?.cancel();
+    const tick = (): void => {
+      if (this.closed) return;
+      void this.drainOutbox(this.turns.currentId()).catch(() => undefined).finally(() => {
+        if (!this.closed) this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
+      });
+    };
+    this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
+  }
+
+  /** Serialised outbox drain (the poll and the turn-completion drain never overlap). */
+  drainOutbox(turnId: string | null, sends?: TurnSends): Promise<void> {
+    const run = this.outboxBusy.then(() => drainAndRoute(this, turnId, sends));
+    this.outboxBusy = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resumes a turn that was in flight when the engine stopped (recovery). */
+  resumeTurn(turn: TurnRow, redeliver: boolean): void {
+    this.state = 'busy';
+    void this.turns.run(turn, { fresh: !turn.delivered, redeliver }).catch(() => undefined);
+  }
+
+  private stopTimers(): void {
+    this.outboxTimer?.cancel();
+    this.outboxTimer = null;
+    this.clearAwaiting();
+  }
+
+  /** Stops the runner; an in-flight turn is cancelled. */
+  async stop(finalState: 'stopped' | null = 'stopped'): Promise<void> {
+    this.closed = true;
+    this.stopTimers();
+    await this.turns.cancel();
+    for (const u of this.unsubs.splice(0)) u();
+    const h = this.handle;
+    this.handle = null;
+    if (h !== null) await h.stop({ graceMs: 2000 }).catch(() => undefined);
+    if (finalState !== null) await this.setState(finalState);
+  }
+
+  /** Drops the instance without stopping anything (tests simulate a crash with it). */
+  abandon(): void {
+    this.closed = true;
+    this.stopTimers();
+    this.turns.abandon();
+    for (const u of this.unsubs.splice(0)) u();
+  }
+}

@@ -1,0 +1,88 @@
+/** Builds the runner's AgentLaunchSpec from one agent of the effective (§13) config. */
+import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
+import { isRunnerError, parseNetworkMode, type AgentLaunchSpec, type BackendConfig, type BackendKind, type InnerRunner } from '@genswarms/runners';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { EngineError, PLAN_ERROR_CODES, isEngineErrorCode } from '../errors/engine-error';
+
+const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock'];
+const BACKEND_KEYS = ['env', 'client_source', 'nix_package', 'memory_limit', 'cpu_limit', 'pids_limit', 'extra_ro_binds', 'extra_rw_binds', 'extra_path', 'agent_binary_path'] as const;
+
+/** The default workspace of an agent: `<home>/workspaces/<swarm>/<agent>`. */
+export function defaultWorkspace(home: string, swarm: string, agent: string): string {
+  return path.join(home, 'workspaces', swarm, agent);
+}
+
+/** Creates the workspace (0700) when missing and returns its real path, fixed for the session. */
+export async function resolveWorkspace(home: string, swarm: string, agent: AgentConfig): Promise<string> {
+  const dir = agent.workspace ?? defaultWorkspace(home, swarm, agent.name);
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  return fsp.realpath(dir);
+}
+
+export function backendConfigOf(config: Readonly<Record<string, unknown>> | undefined): BackendConfig {
+  const out: Record<string, unknown> = {};
+  for (const key of BACKEND_KEYS) {
+    if (config !== undefined && Object.prototype.hasOwnProperty.call(config, key)) out[key] = config[key];
+  }
+  return out as BackendConfig;
+}
+
+/** Maps a RunnerError (or any failure) onto an EngineError; plan codes carry `agent`. */
+export function toEngineError(error: unknown, agent: string): EngineError {
+  if (error instanceof EngineError) return error;
+  if (isRunnerError(error)) {
+    const code = error.code;
+    if (isEngineErrorCode(code) && (PLAN_ERROR_CODES.includes(code) || code === 'validation_failed')) {
+      return new EngineError(code, error.message, { agent, ...(error.details ?? {}) }, { cause: error });
+    }
+    return new EngineError('runner_error', 'The runner failed for this agent.', { agent, reason: code }, { cause: error });
+  }
+  return new EngineError('runner_error', 'The runner failed for this agent.', { agent }, { cause: error });
+}
+
+export function backendKindOf(agent: AgentConfig): BackendKind {
+  const type = viewBackend(agent.backend).type;
+  const kind = RUNNER_BACKENDS.find((k) => k === type);
+  if (kind === undefined) throw new EngineError('remote_engine_unsupported', `Backend ${type} is not available in this build.`, { agent: agent.name });
+  return kind;
+}
+
+export function isTuiBackend(kind: BackendKind): boolean {
+  return kind === 'tmux';
+}
+
+export function buildLaunchSpec(swarm: string, agent: AgentConfig, workspaceReal: string, targets: readonly string[]): AgentLaunchSpec {
+  const b = viewBackend(agent.backend);
+  const backend = backendKindOf(agent);
+  let network;
+  try {
+    network = parseNetworkMode(agent.network);
+  } catch (e) {
+    throw toEngineError(e, agent.name);
+  }
+  return {
+    swarm,
+    agent: agent.name,
+    backend,
+    ...(b.runner === undefined ? {} : { runner: b.runner as InnerRunner }),
+    ...(b.image === undefined ? {} : { image: b.image }),
+    client: agent.client ?? 'genswarms-agent',
+    ...(agent.model === undefined ? {} : { model: agent.model }),
+    ...(agent.endpoint === undefined ? {} : { endpoint: agent.endpoint }),
+    ...(agent.api_key === undefined ? {} : { apiKey: agent.api_key }),
+    network,
+    workspace: workspaceReal,
+    skills: agent.skills ?? [],
+    unsafeBypass: agent.unsafe_bypass === true,
+    topologyTargets: targets,
+    config: backendConfigOf(agent.config as Record<string, unknown> | undefined),
+    backendOpts: b.opts ?? {},
+  };
+}
+
+/** Where the client sees the turns directory. */
+export function clientTurnsDir(spec: AgentLaunchSpec): string {
+  const sandboxed = spec.backend === 'bwrap' || spec.backend === 'docker' || (spec.backend === 'tmux' && spec.runner !== undefined && spec.runner !== 'none');
+  return sandboxed ? '/workspace/.genswarms/turns' : path.join(spec.workspace, '.genswarms', 'turns');
+}

@@ -1,0 +1,94 @@
+/** Routing of what an agent produced: outbox files (§14.3), markers (§14.4) and `reply_to` (§14.5). */
+import { routeAsk } from '../routing/asks';
+import { extractMarkers } from '../routing/markers';
+import { drainOutbox, type OutboxMessage } from '../routing/outbox';
+import { logAndAnnounce, routeBroadcast, routeDirect, routeObjectResult } from '../routing/router';
+import type { AgentSession } from './agent-session';
+
+export interface TurnSends {
+  readonly sentTo: Set<string>;
+  broadcast: boolean;
+}
+
+function tracker(s: AgentSession, explicit: TurnSends | undefined): { send(to: string): void; broadcast(): void } {
+  if (explicit !== undefined) {
+    return { send: (to) => explicit.sentTo.add(to), broadcast: () => { explicit.broadcast = true; } };
+  }
+  return { send: (to) => s.turns.noteSend(to), broadcast: () => s.turns.noteBroadcast() };
+}
+
+async function routeOne(s: AgentSession, msg: OutboxMessage, turnId: string | null, track: ReturnType<typeof tracker>): Promise<void> {
+  const routing = s.host.routing;
+  switch (msg.kind) {
+    case 'direct':
+      track.send(msg.to);
+      await routeDirect(routing, { from: s.name, to: msg.to, content: msg.content, turn: turnId });
+      return;
+    case 'broadcast':
+      track.broadcast();
+      await routeBroadcast(routing, { from: s.name, content: msg.content, turn: turnId });
+      return;
+    case 'ask':
+      await routeAsk(routing, { from: s.name, to: msg.to, content: msg.content, replyTo: msg.replyTo, turn: turnId, workspaceReal: s.workspace });
+      return;
+  }
+}
+
+/** One drain of `W/.outbox`; rejected files and a non-directory `.outbox` emit `outbox_rejected`. */
+export async function drainAndRoute(s: AgentSession, turnId: string | null, sends?: TurnSends): Promise<void> {
+  const r = await drainOutbox(s.workspace);
+  const emitRejected = (reason: string, file?: string): Promise<unknown> =>
+    s.host.events.emit({
+      type: 'outbox_rejected', swarm: s.host.swarm, agent: s.name, message: `Outbox entry of ${s.name} rejected (${reason}).`,
+      metadata: { reason, ...(file === undefined ? {} : { file }) },
+    });
+  if (r.kind === 'empty') return;
+  if (r.kind === 'dir_rejected') {
+    if (!s.outboxDirRejected) await emitRejected(r.reason);
+    s.outboxDirRejected = true;
+    return;
+  }
+  s.outboxDirRejected = false;
+  const track = tracker(s, sends);
+  for (const rej of r.rejected) await emitRejected(rej.reason, rej.file);
+  for (const msg of r.messages) await routeOne(s, msg, turnId, track);
+}
+
+/** §14.5, in order: final outbox drain, marker blocks, then reply_to. */
+export async function routeCompletion(s: AgentSession, turnId: string, reply: string, sends: TurnSends): Promise<void> {
+  await s.drainOutbox(turnId, sends);
+  const { blocks, replyText } = extractMarkers(reply);
+  const track = tracker(s, sends);
+  for (const b of blocks) {
+    if (b.kind === 'to') {
+      track.send(b.to);
+      await routeDirect(s.host.routing, { from: s.name, to: b.to, content: b.content, turn: turnId });
+    } else {
+      track.broadcast();
+      await routeBroadcast(s.host.routing, { from: s.name, content: b.content, turn: turnId });
+    }
+  }
+  const sink = s.host.agentConfig(s.name)?.reply_to;
+  if (sink === undefined || sends.broadcast || sends.sentTo.has(sink)) return;
+  await deliverReplyTo(s, turnId, sink, replyText);
+}
+
+async function deliverReplyTo(s: AgentSession, turnId: string, sink: string, replyText: string): Promise<void> {
+  const emit = (type: 'no_final_text' | 'auto_deliver_failed', message: string, metadata: Record<string, unknown>): Promise<unknown> =>
+    s.host.events.emit({ type, swarm: s.host.swarm, agent: s.name, message, metadata });
+  if (replyText === '') {
+    await emit('no_final_text', `Turn ${turnId} of ${s.name} has no final text for ${sink}.`, { turn: turnId, reply_to: sink });
+    return;
+  }
+  const obj = s.host.routing.kindOf(sink) === 'object' ? s.host.routing.object(sink) : undefined;
+  if (obj === undefined) {
+    await emit('auto_deliver_failed', `reply_to sink ${sink} is missing or not an object.`, { turn: turnId, reply_to: sink });
+    return;
+  }
+  await logAndAnnounce(s.host.routing, { from: s.name, to: sink, content: replyText, turn: turnId }, 'direct');
+  const out = await obj.deliver({ swarm: s.host.swarm, object: sink, from: s.name, content: replyText, type: 'direct' });
+  if (out.kind === 'ok') await routeObjectResult(s.host.routing, sink, out.result, 1);
+  else if (out.kind === 'failed') {
+    await s.host.events.emit({ type: 'object_error', swarm: s.host.swarm, agent: sink, message: `Object ${sink} failed to handle a reply.`, metadata: { error: out.error } });
+  }
+}

@@ -1,0 +1,30 @@
+/** What an agent session needs from its swarm: persistence, events, pushes, time and routing. */
+import type { AgentConfig } from '@genswarms/ir-gate';
+import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
+import type { EventBus } from '../events/event-bus';
+import type { PushHub } from '../events/pushes';
+import type { RoutingHost } from '../routing/router';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+
+export interface SessionHost {
+  readonly swarm: string;
+  readonly store: Store;
+  readonly events: EventBus;
+  readonly pushes: PushHub;
+  readonly clock: Clock;
+  readonly routing: RoutingHost;
+  readonly runners: RunnerRegistry;
+  readonly runnerContext: RunnerContext;
+  /** The agent's current effective config. */
+  agentConfig(agent: string): AgentConfig | undefined;
+  /** Watcher poll period (ms) for receipts; default 250. */
+  readonly receiptPollMs?: number;
+  /** Outbox poll period (ms); default 500. */
+  readonly outboxPollMs: number;
+  /** Awaiting timer (ms); default 90 000. */
+  readonly awaitingMs: number;
+}
+
+export const OPERATOR_FROM = '_operator';
+export const LOG_KEEP_LINES = 500;

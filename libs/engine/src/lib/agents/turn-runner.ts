@@ -1,0 +1,170 @@
+/**
+ * One turn at a time: prepare the turn dir, deliver (inbox file or paste), watch the receipt, apply
+ * the §11 outcome, honour `turn_timeout_ms` (§14.8) and route at completion (§14.5).
+ */
+import { prepareTurnDir, watchTurn, type TurnReceipt } from '@genswarms/receipts';
+import type { TurnRow } from '../store/store';
+import type { TimerHandle } from '../util/clock';
+import { contentPreview } from '../util/preview';
+import type { AgentSession } from './agent-session';
+import { writeInboxFile } from './inbox-file';
+import { clientTurnsDir } from './launch-spec';
+import { routeCompletion } from './outbox-routing';
+
+interface Current {
+  readonly id: string;
+  readonly abort: AbortController;
+  timer: TimerHandle | null;
+  expired: boolean;
+  readonly sentTo: Set<string>;
+  broadcast: boolean;
+}
+
+export class TurnRunner {
+  private current: Current | null = null;
+
+  constructor(private readonly s: AgentSession) {}
+
+  currentId(): string | null {
+    return this.current?.id ?? null;
+  }
+
+  noteSend(to: string): void {
+    this.current?.sentTo.add(to);
+  }
+
+  noteBroadcast(): void {
+    if (this.current !== null) this.current.broadcast = true;
+  }
+
+  private emit(type: 'turn_started' | 'turn_completed' | 'turn_failed' | 'turn_timeout' | 'receipt_rejected' | 'agent_needs_attention' | 'auto_deliver_skipped', message: string, metadata: Record<string, unknown>): Promise<unknown> {
+    return this.s.host.events.emit({ type, swarm: this.s.host.swarm, agent: this.s.name, message, metadata });
+  }
+
+  async run(turn: TurnRow, opts: { fresh: boolean; redeliver?: boolean }): Promise<void> {
+    const cur: Current = { id: turn.id, abort: new AbortController(), timer: null, expired: turn.timedOut, sentTo: new Set(), broadcast: false };
+    this.current = cur;
+    if (opts.fresh) {
+      if (!turn.delivered) await this.emit('turn_started', `Turn ${turn.id} started.`, { turn: turn.id, item_id: turn.itemId, from: turn.from });
+      if (!(await this.deliver(turn, true, cur))) return;
+    } else if (opts.redeliver === true && !(await this.deliver(turn, false, cur))) {
+      return;
+    }
+    if (this.current !== cur) return;
+    this.armTimeout(turn, cur);
+    let receipt: TurnReceipt;
+    try {
+      receipt = await watchTurn(this.s.workspace, turn.id, { signal: cur.abort.signal, ...(this.s.host.receiptPollMs === undefined ? {} : { pollMs: this.s.host.receiptPollMs }) });
+    } catch {
+      return; // aborted: the turn was cancelled or the engine dropped
+    }
+    if (receipt.kind !== 'pending') await this.complete(turn, cur, receipt);
+  }
+
+  /** Prepares the turn dir and hands the turn over; false when the turn ended here. */
+  private async deliver(turn: TurnRow, writeFile: boolean, cur: Current): Promise<boolean> {
+    const prep = await prepareTurnDir(this.s.workspace, turn.id).catch(() => ({ kind: 'refused' as const, reason: 'receipt_not_regular' as const }));
+    if (this.current !== cur) return false;
+    if (prep.kind === 'refused') {
+      await this.reject(turn, prep.reason, 'directory');
+      return false;
+    }
+    if (writeFile && !this.s.isTui) {
+      const w = await writeInboxFile(this.s.workspace, turn, this.s.now()).catch(() => ({ ok: false as const, detail: 'write failed' }));
+      if (this.current !== cur) return false;
+      if (!w.ok) {
+        await this.reject(turn, 'inbox_unsafe');
+        return false;
+      }
+    }
+    try {
+      await this.s.handle?.deliver({ turnId: turn.id, seq: turn.seq, from: turn.from, content: turn.content, clientTurnsDir: clientTurnsDir(this.s.spec) });
+    } catch {
+      if (this.current === cur) await this.finish(turn, 'error', 'delivery_failed', null);
+      return false;
+    }
+    if (this.current !== cur) return false;
+    await this.s.host.store.markTurnDelivered(turn.id);
+    return true;
+  }
+
+  private armTimeout(turn: TurnRow, cur: Current): void {
+    const limit = this.s.host.agentConfig(this.s.name)?.turn_timeout_ms;
+    if (limit === undefined || cur.expired) return;
+    const elapsed = this.s.host.clock.now().getTime() - Date.parse(turn.startedAt);
+    cur.timer = this.s.host.clock.setTimer(Math.max(0, limit - elapsed), () => {
+      cur.timer = null;
+      void this.expire(turn, cur, limit).catch(() => undefined);
+    });
+  }
+
+  private async expire(turn: TurnRow, cur: Current, limit: number): Promise<void> {
+    if (this.current !== cur || !(await this.s.host.store.markTurnTimedOut(turn.id))) return;
+    cur.expired = true;
+    await this.emit('turn_timeout', `Turn ${turn.id} exceeded ${limit} ms.`, { turn: turn.id, turn_timeout_ms: limit });
+    this.s.host.pushes.push(this.s.host.swarm, { type: 'turn_completed', payload: { agent: this.s.name, turn: turn.id, status: 'timed_out', reply_preview: null } });
+  }
+
+  private async complete(turn: TurnRow, cur: Current, receipt: Exclude<TurnReceipt, { kind: 'pending' }>): Promise<void> {
+    if (this.current !== cur) return;
+    cur.timer?.cancel();
+    if (receipt.kind === 'refused') {
+      await this.reject(turn, receipt.reason, receipt.file);
+      return;
+    }
+    const status = receipt.status === 'ok' ? 'completed' : 'error';
+    const preview = receipt.reply === null ? null : contentPreview(receipt.reply.trim());
+    if (!(await this.s.host.store.finishTurn(turn.id, { status, error: receipt.error ?? null, replyPreview: preview, completedAt: this.s.now() }))) return;
+    this.current = null;
+    if (cur.expired) {
+      if (this.s.host.agentConfig(this.s.name)?.reply_to !== undefined) {
+        await this.emit('auto_deliver_skipped', `Late receipt of turn ${turn.id}: nothing routed.`, { turn: turn.id, reason: 'turn_expired' });
+      }
+    } else {
+      const type = status === 'completed' ? 'turn_completed' : 'turn_failed';
+      await this.emit(type, `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`, { turn: turn.id, ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }) });
+      this.s.host.pushes.push(this.s.host.swarm, {
+        type: 'turn_completed',
+        payload: { agent: this.s.name, turn: turn.id, status, ...(receipt.error === undefined ? {} : { error: receipt.error }), reply_preview: preview },
+      });
+      await routeCompletion(this.s, turn.id, receipt.reply ?? '', { sentTo: cur.sentTo, broadcast: cur.broadcast });
+    }
+    await this.s.setState('idle');
+    this.s.kick();
+  }
+
+  private async finish(turn: TurnRow, status: 'error', error: string, preview: string | null): Promise<void> {
+    this.current = null;
+    await this.s.host.store.finishTurn(turn.id, { status, error, replyPreview: preview, completedAt: this.s.now() });
+    await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
+    await this.s.setState('idle');
+    this.s.kick();
+  }
+
+  /** §11: turn rejected, session needs_attention, receipt_rejected + agent_needs_attention + push; nothing routed. */
+  private async reject(turn: TurnRow, reason: string, file?: string): Promise<void> {
+    this.current = null;
+    await this.s.host.store.finishTurn(turn.id, { status: 'rejected', reason, completedAt: this.s.now() });
+    await this.emit('receipt_rejected', `Receipt of turn ${turn.id} rejected (${reason}).`, { turn: turn.id, reason, ...(file === undefined ? {} : { file }) });
+    await this.s.setState('needs_attention', { reason, turn: turn.id });
+    await this.emit('agent_needs_attention', `Agent ${this.s.name} needs attention (${reason}).`, { turn: turn.id, reason });
+    this.s.host.pushes.push(this.s.host.swarm, { type: 'needs_attention', payload: { agent: this.s.name, turn: turn.id, reason } });
+  }
+
+  /** Stop/restart/remove mid-turn: the turn becomes `cancelled`. */
+  async cancel(): Promise<void> {
+    const cur = this.current;
+    if (cur === null) return;
+    this.current = null;
+    cur.timer?.cancel();
+    cur.abort.abort();
+    await this.s.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.s.now() });
+  }
+
+  abandon(): void {
+    const cur = this.current;
+    this.current = null;
+    cur?.timer?.cancel();
+    cur?.abort.abort();
+  }
+}

@@ -1,0 +1,115 @@
+/** Agent-level operations: tasks, messages, status, resume, restart, turns, logs (CONTRACT §14-15). */
+import { EngineError } from '../errors/engine-error';
+import type { LogLine } from '../agents/agent-session';
+import { OPERATOR_FROM } from '../agents/session-host';
+import { routeDirect } from '../routing/router';
+import { INBOX_LIMIT } from '../store/store';
+import type { Engine } from './engine';
+import { assertName, parseLimit } from './engine';
+import { planAgent } from './launch';
+import { agentStatus, type AgentStatus } from './status';
+import { newItemId, type SwarmRuntime } from './swarm-runtime';
+import type { AgentSession } from '../agents/agent-session';
+
+export function sessionOf(rt: SwarmRuntime, agent: string): AgentSession {
+  assertName('agent', agent);
+  const s = rt.agents.get(agent);
+  if (s === undefined) throw new EngineError('agent_not_found', `No agent named ${agent}.`, { agent });
+  return s;
+}
+
+export async function sendTask(engine: Engine, swarm: string, agent: string, task: unknown): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
+  const rt = engine.runtime(swarm);
+  const s = sessionOf(rt, agent);
+  if (typeof task !== 'string' || task === '') throw new EngineError('validation_failed', 'task must be a non-empty string.', { issues: [{ path: 'task', message: 'expected a non-empty string' }] });
+  if (s.state === 'starting' || s.state === 'failed' || s.state === 'stopped') {
+    throw new EngineError('agent_not_ready', `Agent ${agent} is ${s.state}.`, { agent, state: s.state });
+  }
+  if (s.state === 'needs_attention') {
+    throw new EngineError('needs_attention', `Agent ${agent} needs attention; resume or restart it first.`, { agent, reason: s.attention?.reason ?? 'unknown' });
+  }
+  const r = await engine.store.enqueue({ swarm, agent, id: newItemId(), kind: 'task', from: OPERATOR_FROM, content: task, now: engine.clock.now().toISOString(), limit: INBOX_LIMIT });
+  if (r.kind === 'full') {
+    await engine.events.emit({ type: 'inbox_full', swarm, agent, message: `Inbox of ${agent} is full; task refused.`, metadata: { limit: r.limit } });
+    throw new EngineError('inbox_full', `The inbox of ${agent} is full.`, { agent, limit: r.limit });
+  }
+  await engine.events.emit({ type: 'task_sent', swarm, agent, message: `Task queued for ${agent}.`, metadata: { item_id: r.item.id, queued: r.queued, content_preview: task } });
+  s.kick();
+  return { status: 'sent', agent, id: r.item.id, queued: r.queued };
+}
+
+/** POST /message: fire-and-forget; answers whether or not the route is allowed. */
+export async function sendMessage(engine: Engine, swarm: string, body: { from?: unknown; to?: unknown; content?: unknown }): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
+  const rt = engine.runtime(swarm);
+  const bad = (['from', 'to', 'content'] as const).filter((k) => typeof body[k] !== 'string');
+  if (bad.length > 0) throw new EngineError('validation_failed', 'from, to and content must be strings.', { issues: bad.map((k) => ({ path: k, message: 'expected a string' })) });
+  const { from, to, content } = body as { from: string; to: string; content: string };
+  await routeDirect(rt, { from, to, content, turn: null });
+  return { status: 'routed', from, to, swarm };
+}
+
+export async function getAgent(engine: Engine, swarm: string, agent: string): Promise<AgentStatus> {
+  const rt = engine.runtime(swarm);
+  const s = sessionOf(rt, agent);
+  return agentStatus(engine.store, swarm, rt.agentConfig(agent), agent, s, null);
+}
+
+export async function listAgents(engine: Engine, swarm: string): Promise<{ agents: AgentStatus[] }> {
+  const rt = engine.runtime(swarm);
+  const agents: AgentStatus[] = [];
+  for (const [name, s] of rt.agents) agents.push(await agentStatus(engine.store, swarm, rt.agentConfig(name), name, s, null));
+  return { agents };
+}
+
+export async function resumeAgent(engine: Engine, swarm: string, agent: string): Promise<{ status: 'resumed'; agent: string; state: 'idle' }> {
+  const s = sessionOf(engine.runtime(swarm), agent);
+  if (s.state !== 'needs_attention') throw new EngineError('invalid_state', `Agent ${agent} is ${s.state}, not needs_attention.`, { agent, state: s.state });
+  await s.setState('idle');
+  await engine.events.emit({ type: 'agent_resumed', swarm, agent, message: `Agent ${agent} resumed by the operator.` });
+  s.kick();
+  return { status: 'resumed', agent, state: 'idle' };
+}
+
+export async function restartAgent(engine: Engine, swarm: string, agent: string): Promise<{ status: 'restarted'; agent: string }> {
+  const rt = engine.runtime(swarm);
+  const s = sessionOf(rt, agent);
+  const config = rt.agentConfig(agent);
+  if (config === undefined) throw new EngineError('agent_not_found', `No agent named ${agent}.`, { agent });
+  const plan = await planAgent(rt, engine.opts.home, config);
+  await s.stop(null);
+  s.spec = plan.spec;
+  s.attention = null;
+  if (await s.launch(plan)) await s.becomeReady();
+  await engine.events.emit({ type: 'agent_restarted', swarm, agent, message: `Agent ${agent} restarted.` });
+  return { status: 'restarted', agent };
+}
+
+export interface TurnView {
+  readonly id: string;
+  readonly item_id: string;
+  readonly from: string;
+  readonly status: string;
+  readonly reason?: string;
+  readonly error?: string;
+  readonly started_at: string;
+  readonly completed_at: string | null;
+  readonly reply_preview: string | null;
+}
+
+export async function listTurns(engine: Engine, swarm: string, agent: string, rawLimit?: unknown): Promise<{ turns: TurnView[] }> {
+  sessionOf(engine.runtime(swarm), agent);
+  const limit = parseLimit(rawLimit, 500, 50);
+  const rows = await engine.store.listTurns(swarm, agent, limit);
+  return {
+    turns: rows.map((t) => ({
+      id: t.id, item_id: t.itemId, from: t.from, status: t.status,
+      ...(t.reason === null ? {} : { reason: t.reason }), ...(t.error === null ? {} : { error: t.error }),
+      started_at: t.startedAt, completed_at: t.completedAt, reply_preview: t.replyPreview,
+    })),
+  };
+}
+
+export function agentLogs(engine: Engine, swarm: string, agent: string): { logs: LogLine[] } {
+  const s = sessionOf(engine.runtime(swarm), agent);
+  return { logs: s.isTui ? [] : s.logs.slice(-500) };
+}

@@ -1,0 +1,240 @@
+/**
+ * The engine: swarms that run, route, persist and recover. Per-instance state only; every dependency
+ * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto CONTRACT §4 bodies.
+ */
+import { gateStart, type OverlayEvent } from '@genswarms/ir-gate';
+import { EngineError } from '../errors/engine-error';
+import { EventBus, type EventListener } from '../events/event-bus';
+import type { EventQueryInput, ParsedEventQuery } from '../events/event-query';
+import { NAME_RE } from '../events/event-query';
+import { PushHub, type PushListener } from '../events/pushes';
+import { createHandlerRegistry } from '../objects/builtins';
+import type { HandlerRegistry } from '../objects/handler';
+import { SqliteStore } from '../store/sqlite-store';
+import type { MessageRow, OverlayEventRow, Store, StoredEvent } from '../store/store';
+import { SYSTEM_CLOCK, type Clock } from '../util/clock';
+import { loadStartInput, nameOfInput, type StartInput } from './config-input';
+import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
+import { launchAgent, planAll, startObject } from './launch';
+import { purgeSwarmFiles } from './purge';
+import { recoverSwarm } from './recovery';
+import { runtimeDetail, type SwarmDetail, type SwarmSummary } from './status';
+import { SwarmRuntime } from './swarm-runtime';
+
+export function assertName(kind: 'swarm' | 'agent' | 'object', name: string): void {
+  if (!NAME_RE.test(name)) {
+    const code = kind === 'swarm' ? 'swarm_not_found' : kind === 'agent' ? 'agent_not_found' : 'object_not_found';
+    throw new EngineError(code, `No such ${kind}.`);
+  }
+}
+
+export function toOverlayEvents(rows: readonly OverlayEventRow[]): OverlayEvent[] {
+  return rows.map((r) => ({ seq: r.seq, op: r.op as OverlayEvent['op'], payload: { ...r.payload } }));
+}
+
+export class Engine {
+  readonly store: Store;
+  readonly events: EventBus;
+  readonly pushes = new PushHub();
+  readonly clock: Clock;
+  readonly handlers: HandlerRegistry;
+  readonly swarms = new Map<string, SwarmRuntime>();
+  readonly maxAgents: number;
+
+  private constructor(readonly opts: EngineOptions) {
+    this.store = opts.store ?? SqliteStore.open(opts.home);
+    this.clock = opts.clock ?? SYSTEM_CLOCK;
+    this.events = new EventBus(this.store, this.clock);
+    this.handlers = opts.handlers ?? createHandlerRegistry();
+    this.maxAgents = opts.maxAgentsPerSwarm ?? 100;
+    this.events.subscribe((e) => {
+      if (e.swarm !== null) this.pushes.push(e.swarm, { type: 'event', payload: e });
+    });
+  }
+
+  /** Opens the store and recovers every swarm that was running (CONTRACT §11 recovery). */
+  static async open(opts: EngineOptions): Promise<Engine> {
+    const engine = new Engine(opts);
+    for (const row of await engine.store.listSwarms()) {
+      if (row.status === 'running' || row.status === 'starting') await recoverSwarm(engine, row);
+    }
+    return engine;
+  }
+
+  runtimeDeps(): ConstructorParameters<typeof SwarmRuntime>[0] {
+    return {
+      store: this.store, events: this.events, pushes: this.pushes, clock: this.clock, runners: this.opts.runners,
+      runnerContext: this.opts.runnerContext, outboxPollMs: this.opts.outboxPollMs ?? OUTBOX_POLL_MS, awaitingMs: this.opts.awaitingMs ?? AWAITING_MS,
+      ...(this.opts.receiptPollMs === undefined ? {} : { receiptPollMs: this.opts.receiptPollMs }),
+    };
+  }
+
+  onEvent(listener: EventListener): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  onPush(listener: PushListener): () => void {
+    return this.pushes.on(listener);
+  }
+
+  runtime(swarm: string): SwarmRuntime {
+    assertName('swarm', swarm);
+    const rt = this.swarms.get(swarm);
+    if (rt === undefined) throw new EngineError('swarm_not_found', `Swarm ${swarm} is not running.`, {});
+    return rt;
+  }
+
+  /** The gate (§12.8): schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
+  async startSwarm(input: StartInput): Promise<{ status: 'created'; swarm_name: string }> {
+    const { value, baseDir } = await loadStartInput(input, this.opts.configDir);
+    const name = nameOfInput(value);
+    const overlay = name !== null && NAME_RE.test(name) ? toOverlayEvents(await this.store.listOverlay(name)) : [];
+    const gate = gateStart(value, { baseDir, handlers: this.handlers.names(), overlayEvents: overlay });
+    if (gate.kind === 'refused') {
+      const { kind: _k, error, message, ...details } = gate;
+      throw new EngineError(error, message, details);
+    }
+    if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`, { name: gate.config.name });
+    const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
+    const plans = await planAll(rt, this.opts.home, gate.effective.agents);
+    this.swarms.set(rt.swarm, rt);
+    await this.store.upsertSwarm({ name: rt.swarm, config: gate.config, baseDir, status: 'starting', startedAt: rt.startedAt, stoppedAt: null });
+    for (const o of gate.effective.objects ?? []) await startObject(rt, this.handlers, o);
+    for (const plan of plans.values()) await launchAgent(rt, plan);
+    await this.markRunning(rt);
+    return { status: 'created', swarm_name: rt.swarm };
+  }
+
+  async markRunning(rt: SwarmRuntime): Promise<void> {
+    rt.status = 'running';
+    await this.store.setSwarmStatus(rt.swarm, 'running', this.clock.now().toISOString());
+    const failed = [...rt.agents.values()].filter((s) => s.state === 'failed').map((s) => s.name);
+    await this.events.emit({
+      type: 'swarm_started', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} started.`,
+      metadata: { agents: rt.agents.size, objects: rt.objects.size, failed }, ...(failed.length > 0 ? { level: 'warning' as const } : {}),
+    });
+    this.pushes.push(rt.swarm, { type: 'swarm_started', payload: { swarm: rt.swarm, status: 'running' } });
+  }
+
+  async listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
+    const rows = await this.store.listSwarms();
+    const swarms = rows.map((r): SwarmSummary => {
+      const rt = this.swarms.get(r.name);
+      const cfg = r.config as { agents?: unknown[]; objects?: unknown[] };
+      return {
+        name: r.name, status: rt?.status ?? r.status, started_at: rt?.startedAt ?? r.startedAt,
+        agent_count: rt?.effective.agents.length ?? cfg.agents?.length ?? 0, object_count: rt?.effective.objects?.length ?? cfg.objects?.length ?? 0,
+      };
+    });
+    return { swarms };
+  }
+
+  async getSwarm(swarm: string): Promise<SwarmDetail> {
+    assertName('swarm', swarm);
+    const rt = this.swarms.get(swarm);
+    if (rt !== undefined) return runtimeDetail(rt);
+    const row = await this.store.getSwarm(swarm);
+    if (row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
+    const sessions = await this.store.listSessions(swarm);
+    const cfg = row.config as { agents?: { name: string }[]; objects?: { name: string; handler: string }[] };
+    return {
+      name: swarm, status: row.status, started_at: row.startedAt, agent_count: cfg.agents?.length ?? 0, object_count: cfg.objects?.length ?? 0,
+      agents: sessions.map((s) => ({
+        name: s.agent, swarm, state: s.state, backend: '', client: '', network: '', inbox_size: 0, awaiting: false, turn: null,
+        needs_attention: s.needsAttention, started_at: s.startedAt, last_activity: s.lastActivity,
+      })),
+      objects: (cfg.objects ?? []).map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' })),
+      topology: [],
+    };
+  }
+
+  /** Stops a swarm (inbox dropped with one `inbox_dropped`); `purge` also deletes its data and default dirs. */
+  async stopSwarm(swarm: string, opts: { purge?: boolean } = {}): Promise<{ status: 'stopped' | 'purged'; swarm_name: string }> {
+    assertName('swarm', swarm);
+    const rt = this.swarms.get(swarm);
+    const row = await this.store.getSwarm(swarm);
+    if (rt === undefined && row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
+    if (rt !== undefined) await this.stopRuntime(rt);
+    if (opts.purge === true) {
+      await this.store.deleteSwarmData(swarm, { purge: true });
+      await purgeSwarmFiles(this.opts.home, swarm, row?.config ?? rt?.seedConfig);
+      return { status: 'purged', swarm_name: swarm };
+    }
+    return { status: 'stopped', swarm_name: swarm };
+  }
+
+  async stopRuntime(rt: SwarmRuntime): Promise<void> {
+    rt.status = 'stopping';
+    await this.store.setSwarmStatus(rt.swarm, 'stopping', this.clock.now().toISOString());
+    for (const s of rt.agents.values()) {
+      await s.stop('stopped');
+      await this.events.emit({ type: 'agent_stopped', swarm: rt.swarm, agent: s.name, message: `Agent ${s.name} stopped.` });
+    }
+    for (const o of rt.objects.values()) {
+      o.stop();
+      await this.events.emit({ type: 'object_stopped', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} stopped.` });
+    }
+    const dropped = await this.store.dropInbox(rt.swarm, null);
+    if (dropped > 0) {
+      await this.events.emit({ type: 'inbox_dropped', swarm: rt.swarm, agent: null, message: `${dropped} queued item(s) dropped by the stop.`, metadata: { count: dropped } });
+    }
+    rt.status = 'stopped';
+    this.swarms.delete(rt.swarm);
+    await this.store.setSwarmStatus(rt.swarm, 'stopped', this.clock.now().toISOString());
+    await this.events.emit({ type: 'swarm_stopped', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} stopped.` });
+    this.pushes.push(rt.swarm, { type: 'swarm_stopped', payload: { swarm: rt.swarm } });
+  }
+
+  /** Stop then start from the stored seed config (+ overlay); `deleteData` first removes events, messages, turns and default dirs. */
+  async restartSwarm(swarm: string, opts: { deleteData?: boolean } = {}): Promise<{ status: 'restarted'; swarm_name: string; delete_data: boolean }> {
+    assertName('swarm', swarm);
+    const row = await this.store.getSwarm(swarm);
+    if (row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
+    const rt = this.swarms.get(swarm);
+    if (rt !== undefined) await this.stopRuntime(rt);
+    if (opts.deleteData === true) {
+      await this.store.deleteSwarmData(swarm, { purge: false });
+      await purgeSwarmFiles(this.opts.home, swarm, row.config);
+    }
+    await this.startSwarm({ config: row.config });
+    return { status: 'restarted', swarm_name: swarm, delete_data: opts.deleteData === true };
+  }
+
+  async queryEvents(raw: EventQueryInput, scope: { swarm?: string; agent?: string } = {}): Promise<{ events: StoredEvent[]; count: number; query: ParsedEventQuery }> {
+    const { events, query } = await this.events.query(raw, scope);
+    return { events, count: events.length, query };
+  }
+
+  async listMessages(swarm: string, rawLimit?: unknown): Promise<{ messages: MessageRow[] }> {
+    await this.assertKnownSwarm(swarm);
+    const limit = parseLimit(rawLimit, 1000, 100);
+    return { messages: await this.store.listMessages(swarm, limit) };
+  }
+
+  async assertKnownSwarm(swarm: string): Promise<void> {
+    assertName('swarm', swarm);
+    if (!this.swarms.has(swarm) && (await this.store.getSwarm(swarm)) === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
+  }
+
+  /** Drops every runtime without stopping agents or touching the store (as a crash would); closes the store. */
+  async close(): Promise<void> {
+    for (const rt of this.swarms.values()) for (const s of rt.agents.values()) s.abandon();
+    this.swarms.clear();
+    await this.store.close();
+  }
+
+  /** Graceful shutdown: stops every swarm, then closes the store. */
+  async shutdown(): Promise<void> {
+    for (const rt of [...this.swarms.values()]) await this.stopRuntime(rt);
+    await this.store.close();
+  }
+}
+
+export function parseLimit(raw: unknown, max: number, fallback: number, param = 'limit'): number {
+  if (raw === undefined) return fallback;
+  const text = typeof raw === 'number' ? String(raw) : raw;
+  if (typeof text !== 'string' || !/^[0-9]{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max) {
+    throw new EngineError('invalid_query', `Invalid query parameter ${param}: expected an integer 1-${max}.`, { param });
+  }
+  return Number(text);
+}

@@ -1,0 +1,50 @@
+/** Planning and launching agents and objects of a runtime (plan everything first; only then spawn). */
+import type { AgentConfig, ObjectConfig } from '@genswarms/ir-gate';
+import type { LaunchPlan } from '@genswarms/runners';
+import { AgentSession } from '../agents/agent-session';
+import { buildLaunchSpec, resolveWorkspace, toEngineError } from '../agents/launch-spec';
+import { EngineError } from '../errors/engine-error';
+import type { HandlerRegistry } from '../objects/handler';
+import { ObjectInstance } from '../objects/object-instance';
+import type { AttentionInfo } from '../store/store';
+import type { SwarmRuntime } from './swarm-runtime';
+
+export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConfig): Promise<LaunchPlan> {
+  const workspace = await resolveWorkspace(home, rt.swarm, agent).catch((e: unknown) => {
+    throw new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
+  });
+  const spec = buildLaunchSpec(rt.swarm, agent, workspace, rt.topology.targets(agent.name));
+  try {
+    return rt.runners.get(spec.backend).plan(spec, rt.runnerContext);
+  } catch (e) {
+    throw toEngineError(e, agent.name);
+  }
+}
+
+/** Plans every agent; the first refusal throws and nothing has been spawned. */
+export async function planAll(rt: SwarmRuntime, home: string, agents: readonly AgentConfig[]): Promise<Map<string, LaunchPlan>> {
+  const plans = new Map<string, LaunchPlan>();
+  for (const a of agents) plans.set(a.name, await planAgent(rt, home, a));
+  return plans;
+}
+
+export async function launchAgent(rt: SwarmRuntime, plan: LaunchPlan, keep: AttentionInfo | null = null): Promise<AgentSession> {
+  const session = new AgentSession(rt, plan.spec.agent, plan.spec);
+  rt.agents.set(plan.spec.agent, session);
+  if (await session.launch(plan)) await session.becomeReady(keep);
+  return session;
+}
+
+export async function startObject(rt: SwarmRuntime, handlers: HandlerRegistry, o: ObjectConfig): Promise<ObjectInstance> {
+  const handler = handlers.get(o.handler);
+  if (handler === undefined) throw new EngineError('invalid_handler', `Handler ${o.handler} is not registered.`, { handler: o.handler });
+  const inst = new ObjectInstance(o.name, o.handler, handler, (o.config ?? {}) as Record<string, unknown>);
+  rt.objects.set(o.name, inst);
+  const r = await inst.start();
+  await rt.events.emit(
+    r.ok
+      ? { type: 'object_started', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} started.`, metadata: { handler: o.handler } }
+      : { type: 'object_error', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} failed to initialise.`, metadata: { handler: o.handler, error: r.error } },
+  );
+  return inst;
+}

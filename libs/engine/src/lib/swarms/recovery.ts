@@ -1,0 +1,71 @@
+/**
+ * Recovery on `Engine.open()` (CONTRACT §11): for each swarm that was running, re-attach tmux panes and
+ * containers, restart headless sessions and resume the SAME in-flight turn (same id, same inbox file),
+ * re-arm receipt watchers, keep queued items, and mark sessions that cannot come back `failed`.
+ */
+import { gateStart } from '@genswarms/ir-gate';
+import type { RunnerHandle, SessionDescription } from '@genswarms/runners';
+import { AgentSession } from '../agents/agent-session';
+import type { SwarmRow, TurnRow } from '../store/store';
+import type { Engine } from './engine';
+import { toOverlayEvents } from './engine';
+import { planAgent, startObject } from './launch';
+import { SwarmRuntime } from './swarm-runtime';
+
+const REATTACHABLE = new Set(['tmux', 'docker']);
+
+async function reattach(rt: SwarmRuntime, description: unknown, backend: string): Promise<RunnerHandle | null> {
+  if (!REATTACHABLE.has(backend) || description === null || typeof description !== 'object') return null;
+  const runner = rt.runners.get(backend as 'tmux' | 'docker');
+  if (runner.reattach === undefined) return null;
+  return runner.reattach(description as SessionDescription, rt.runnerContext).catch(() => null);
+}
+
+async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, openTurn: TurnRow | undefined): Promise<void> {
+  const config = rt.agentConfig(name);
+  const row = await engine.store.getSession(rt.swarm, name);
+  if (config === undefined) return;
+  let plan;
+  try {
+    plan = await planAgent(rt, engine.opts.home, config);
+  } catch {
+    const s = new AgentSession(rt, name, { ...placeholderSpec(rt.swarm, name) });
+    rt.agents.set(name, s);
+    await s.persist(null);
+    await s.fail('recovery_plan_failed');
+    return;
+  }
+  const handle = await reattach(rt, row?.description ?? null, plan.spec.backend);
+  const session = new AgentSession(rt, name, plan.spec);
+  rt.agents.set(name, session);
+  if (!(await session.launch(plan, handle))) {
+    if (openTurn !== undefined) await engine.store.finishTurn(openTurn.id, { status: 'cancelled', completedAt: engine.clock.now().toISOString() });
+    return;
+  }
+  if (openTurn === undefined) {
+    await session.becomeReady(row?.state === 'needs_attention' ? row.needsAttention : null);
+    return;
+  }
+  await session.becomeBusyWith(openTurn, handle === null);
+}
+
+function placeholderSpec(swarm: string, agent: string): ConstructorParameters<typeof AgentSession>[2] {
+  return { swarm, agent, backend: 'mock', client: 'genswarms-agent', network: 'open', workspace: '/nonexistent', skills: [], unsafeBypass: false, topologyTargets: [], config: {}, backendOpts: {} };
+}
+
+export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void> {
+  const overlay = toOverlayEvents(await engine.store.listOverlay(row.name));
+  const gate = gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: engine.handlers.names(), overlayEvents: overlay });
+  if (gate.kind === 'refused') {
+    await engine.store.setSwarmStatus(row.name, 'error', engine.clock.now().toISOString());
+    await engine.events.emit({ type: 'swarm_start_failed', swarm: row.name, agent: null, message: `Swarm ${row.name} could not be recovered.`, metadata: { error: gate.error } });
+    return;
+  }
+  const rt = new SwarmRuntime(engine.runtimeDeps(), row.name, gate.state, row.config, row.baseDir);
+  if (row.startedAt !== null) rt.startedAt = row.startedAt;
+  engine.swarms.set(rt.swarm, rt);
+  for (const o of gate.effective.objects ?? []) await startObject(rt, engine.handlers, o);
+  const open = await engine.store.listOpenTurns(rt.swarm);
+  for (const a of gate.effective.agents) await recoverAgent(engine, rt, a.name, open.find((t) => t.agent === a.name));
+  await engine.markRunning(rt);
+}

@@ -1,0 +1,83 @@
+/** CONTRACT §15 status shapes (redacted). */
+import { redactSecrets } from '@genswarms/security';
+import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
+import type { AgentSession } from '../agents/agent-session';
+import type { TopologyEntry } from '../events/pushes';
+import type { AttentionInfo, SessionRow, Store, SwarmStatus } from '../store/store';
+import type { SwarmRuntime } from './swarm-runtime';
+
+export interface AgentStatus {
+  readonly name: string;
+  readonly swarm: string;
+  readonly state: string;
+  readonly backend: string;
+  readonly client: string;
+  readonly network: string;
+  readonly inbox_size: number;
+  readonly awaiting: boolean;
+  readonly turn: string | null;
+  readonly needs_attention: AttentionInfo | null;
+  readonly started_at: string | null;
+  readonly last_activity: string | null;
+}
+
+export interface ObjectStatus {
+  readonly name: string;
+  readonly handler: string;
+  readonly state: string;
+}
+
+export interface SwarmDetail {
+  readonly name: string;
+  readonly status: SwarmStatus;
+  readonly started_at: string | null;
+  readonly agent_count: number;
+  readonly object_count: number;
+  readonly agents: readonly AgentStatus[];
+  readonly objects: readonly ObjectStatus[];
+  readonly topology: readonly TopologyEntry[];
+}
+
+export interface SwarmSummary {
+  readonly name: string;
+  readonly status: SwarmStatus;
+  readonly started_at: string | null;
+  readonly agent_count: number;
+  readonly object_count: number;
+}
+
+function clientLabel(a: AgentConfig | undefined): string {
+  const c = a?.client ?? 'genswarms-agent';
+  return typeof c === 'string' ? c : 'command';
+}
+
+export async function agentStatus(store: Store, swarm: string, config: AgentConfig | undefined, name: string, s: AgentSession | undefined, row: SessionRow | null): Promise<AgentStatus> {
+  return {
+    name,
+    swarm,
+    state: s?.state ?? row?.state ?? 'stopped',
+    backend: viewBackend(config?.backend).type,
+    client: clientLabel(config),
+    network: config?.network ?? 'open',
+    inbox_size: await store.inboxSize(swarm, name),
+    awaiting: s?.awaiting ?? false,
+    turn: s?.turns.currentId() ?? null,
+    needs_attention: s?.attention ?? row?.needsAttention ?? null,
+    started_at: s?.startedAt ?? row?.startedAt ?? null,
+    last_activity: s?.lastActivity ?? row?.lastActivity ?? null,
+  };
+}
+
+export async function runtimeDetail(rt: SwarmRuntime): Promise<SwarmDetail> {
+  const agents: AgentStatus[] = [];
+  for (const a of rt.effective.agents) agents.push(await agentStatus(rt.store, rt.swarm, a, a.name, rt.agents.get(a.name), null));
+  const objects = (rt.effective.objects ?? []).map((o) => ({ name: o.name, handler: o.handler, state: rt.objects.get(o.name)?.lifecycle ?? 'stopped' }));
+  return {
+    name: rt.swarm, status: rt.status, started_at: rt.startedAt, agent_count: agents.length, object_count: objects.length,
+    agents, objects, topology: rt.topology.entries(),
+  };
+}
+
+export function redactedSpec(agent: unknown): unknown {
+  return redactSecrets(agent);
+}

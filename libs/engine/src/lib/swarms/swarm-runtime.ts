@@ -1,0 +1,95 @@
+/** The in-memory side of one running swarm: effective state, topology, sessions, objects; the routing host. */
+import { stateToConfig, type AgentConfig, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
+import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
+import type { AgentSession } from '../agents/agent-session';
+import type { SessionHost } from '../agents/session-host';
+import type { EventBus } from '../events/event-bus';
+import type { PushHub } from '../events/pushes';
+import type { ObjectInstance } from '../objects/object-instance';
+import type { RoutingHost } from '../routing/router';
+import { Topology, type NodeKind } from '../routing/topology';
+import { INBOX_LIMIT, type Store, type SwarmStatus } from '../store/store';
+import type { Clock } from '../util/clock';
+import { randomUUID } from 'node:crypto';
+
+export interface RuntimeDeps {
+  readonly store: Store;
+  readonly events: EventBus;
+  readonly pushes: PushHub;
+  readonly clock: Clock;
+  readonly runners: RunnerRegistry;
+  readonly runnerContext: RunnerContext;
+  readonly receiptPollMs?: number;
+  readonly outboxPollMs: number;
+  readonly awaitingMs: number;
+}
+
+export function newItemId(): string {
+  return `item_${randomUUID().replace(/-/g, '')}`;
+}
+
+export class SwarmRuntime implements RoutingHost, SessionHost {
+  readonly agents = new Map<string, AgentSession>();
+  readonly objects = new Map<string, ObjectInstance>();
+  topology: Topology;
+  effective: SwarmConfig;
+  status: SwarmStatus = 'starting';
+  startedAt: string;
+
+  constructor(
+    private readonly deps: RuntimeDeps,
+    readonly swarm: string,
+    public state: SwarmState,
+    readonly seedConfig: unknown,
+    readonly baseDir: string | null,
+  ) {
+    this.effective = stateToConfig(state);
+    this.topology = new Topology(state.topology);
+    this.startedAt = deps.clock.now().toISOString();
+  }
+
+  get store(): Store { return this.deps.store; }
+  get events(): EventBus { return this.deps.events; }
+  get pushes(): PushHub { return this.deps.pushes; }
+  get clock(): Clock { return this.deps.clock; }
+  get runners(): RunnerRegistry { return this.deps.runners; }
+  get runnerContext(): RunnerContext { return this.deps.runnerContext; }
+  get receiptPollMs(): number | undefined { return this.deps.receiptPollMs; }
+  get outboxPollMs(): number { return this.deps.outboxPollMs; }
+  get awaitingMs(): number { return this.deps.awaitingMs; }
+  get routing(): RoutingHost { return this; }
+
+  /** Replaces the effective state (after an accepted op) and rebuilds the topology. */
+  setState(state: SwarmState): void {
+    this.state = state;
+    this.effective = stateToConfig(state);
+    this.topology = new Topology(state.topology);
+  }
+
+  agentConfig(agent: string): AgentConfig | undefined {
+    return this.effective.agents.find((a) => a.name === agent);
+  }
+
+  kindOf(name: string): NodeKind | undefined {
+    if (this.agents.has(name)) return 'agent';
+    if (this.objects.has(name)) return 'object';
+    return undefined;
+  }
+
+  object(name: string): ObjectInstance | undefined {
+    return this.objects.get(name);
+  }
+
+  markAwaiting(agent: string): void {
+    this.agents.get(agent)?.markAwaiting();
+  }
+
+  async enqueueMessage(agent: string, from: string, content: string): Promise<'ok' | 'full'> {
+    const r = await this.store.enqueue({ swarm: this.swarm, agent, id: newItemId(), kind: 'message', from, content, now: this.clock.now().toISOString(), limit: INBOX_LIMIT });
+    if (r.kind === 'full') return 'full';
+    const session = this.agents.get(agent);
+    session?.clearAwaiting();
+    session?.kick();
+    return 'ok';
+  }
+}

@@ -1,0 +1,59 @@
+/** Shared e2e harness: a real engine on a tmp home, real SQLite, the real mock runner. */
+import { buildRunnerContext, createRunnerRegistry } from '@genswarms/runners';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Engine } from '../src/lib/swarms/engine';
+import type { StoredEvent } from '../src/lib/store/store';
+
+export interface Harness {
+  home: string;
+  configDir: string;
+  engine: Engine;
+  open(): Promise<Engine>;
+  cleanup(): Promise<void>;
+}
+
+export async function makeHarness(opts: { awaitingMs?: number } = {}): Promise<Harness> {
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gs-engine-')));
+  fs.chmodSync(home, 0o700);
+  const configDir = path.join(home, 'configs');
+  fs.mkdirSync(configDir, { mode: 0o700 });
+  const ctx = buildRunnerContext({
+    path: process.env['PATH'] ?? '/usr/bin:/bin', home, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
+    agentEntry: path.join(home, 'agent-main.js'), llm: { allowedHosts: [] },
+  });
+  const open = (): Promise<Engine> =>
+    Engine.open({ home, configDir, runners: createRunnerRegistry(ctx), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }) });
+  const h: Harness = {
+    home, configDir, engine: await open(), open,
+    cleanup: async () => {
+      await h.engine.shutdown().catch(() => undefined);
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+export function mockAgent(name: string, replies: string[] = ['{{content}}'], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name, backend: { type: 'mock', opts: { replies } }, ...extra };
+}
+
+/** Polls the store until `pred` holds (no timing assertion: it only waits). */
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, limitMs = 15000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function eventsOf(engine: Engine, swarm: string): Promise<StoredEvent[]> {
+  return (await engine.store.queryEvents({ swarm, limit: 1000, sinceId: 0 }));
+}
+
+export async function waitEvent(engine: Engine, swarm: string, pred: (e: StoredEvent) => boolean, what: string): Promise<StoredEvent> {
+  return waitFor(async () => (await eventsOf(engine, swarm)).find(pred), what);
+}
