@@ -1,11 +1,20 @@
 /** Entry point of `genswarms` (bin/genswarms.js requires dist/main.js). Wiring only. */
+import type { CliContext } from './cli/context';
+import { lazyInterruptSignal } from './cli/interrupt';
 import { runCli } from './cli/run-cli';
 
-void runCli(process.argv.slice(2), {
+const interruptSignal = lazyInterruptSignal(process);
+const ctx: CliContext = {
   env: process.env,
   cwd: process.cwd(),
   stdout: process.stdout,
   stderr: process.stderr,
-}).then((code) => {
+  stdin: process.stdin,
+  get signal(): AbortSignal {
+    return interruptSignal();
+  },
+};
+
+void runCli(process.argv.slice(2), ctx).then((code) => {
   process.exitCode = code;
 });

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { runCli } from '../src/index';
 
 export function tempDir(prefix: string): { path: string; cleanup: () => void } {
@@ -25,12 +25,52 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface CliExtra {
+  cwd?: string;
+  serverMain?: string;
+  /** Text for `-` arguments. */
+  stdin?: string;
+  signal?: AbortSignal;
+}
+
 /** Runs the CLI in-process with the given env only (never this process's env). */
-export async function cli(argv: string[], env: Record<string, string | undefined>, extra: { cwd?: string; serverMain?: string } = {}): Promise<CliRun> {
+export async function cli(argv: string[], env: Record<string, string | undefined>, extra: CliExtra = {}): Promise<CliRun> {
+  return cliLive(argv, env, extra).done;
+}
+
+export interface LiveCli {
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves once stdout matches (a follow command printed what the test waits for). */
+  waitForStdout: (re: RegExp) => Promise<void>;
+  /** Ends a follow command (stands in for Ctrl-C). */
+  interrupt: () => void;
+  done: Promise<CliRun>;
+}
+
+/** Starts the CLI in-process and hands back its live output, for follow modes. */
+export function cliLive(argv: string[], env: Record<string, string | undefined>, extra: CliExtra = {}): LiveCli {
   const out = capture();
   const err = capture();
-  const code = await runCli(argv, { env, cwd: extra.cwd ?? tmpdir(), stdout: out.stream, stderr: err.stream, serverMain: extra.serverMain });
-  return { code, stdout: out.text(), stderr: err.text() };
+  const controller = new AbortController();
+  if (extra.signal !== undefined) extra.signal.addEventListener('abort', () => controller.abort(), { once: true });
+  const stdin = extra.stdin === undefined ? undefined : Readable.from([Buffer.from(extra.stdin)]);
+  const done = runCli(argv, { env, cwd: extra.cwd ?? tmpdir(), stdout: out.stream, stderr: err.stream, stdin, signal: controller.signal, serverMain: extra.serverMain }).then(
+    (code) => ({ code, stdout: out.text(), stderr: err.text() }),
+  );
+  const waitForStdout = (re: RegExp): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (re.test(out.text())) {
+          out.stream.off('data', check);
+          resolve();
+        }
+      };
+      out.stream.on('data', check);
+      void done.then((r) => (re.test(r.stdout) ? resolve() : reject(new Error(`exited (${r.code}) before stdout matched ${re}: ${r.stdout} ${r.stderr}`))));
+      check();
+    });
+  return { stdout: out.text, stderr: err.text, waitForStdout, interrupt: () => controller.abort(), done };
 }
 
 /** A real HTTP server on port 0 that records request headers and answers with `reply`. */

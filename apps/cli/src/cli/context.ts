@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** The process edge of the CLI, injectable for tests. `env` is read here and nowhere else. */
 export interface CliContext {
@@ -6,6 +6,10 @@ export interface CliContext {
   readonly cwd: string;
   readonly stdout: Writable;
   readonly stderr: Writable;
+  /** Read by `task -` / `msg -` (default: nothing to read). */
+  readonly stdin?: Readable;
+  /** Ends follow modes (`logs -f`, `events -f`, headless `attach`) with exit 0; main wires SIGINT/SIGTERM. */
+  readonly signal?: AbortSignal;
   /** Absolute path of the server entry (`apps/server/dist/main.js`); resolved lazily by `up`. */
   readonly serverMain?: string;
   /** Forward these signals to a foreground server (tests pass a fake emitter). */

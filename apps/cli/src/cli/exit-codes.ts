@@ -18,6 +18,8 @@ export class CliError extends Error {
     readonly code: string,
     message: string,
     readonly exit: ExitCode,
+    /** Extra lines printed under the error line (e.g. validation issues), never secrets. */
+    readonly details: readonly string[] = [],
   ) {
     super(message);
     Object.defineProperty(this, 'name', { value: 'CliError', enumerable: false, configurable: true, writable: true });

@@ -1,43 +1,18 @@
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
-import { parseConfigText, validateConfig } from '@genswarms/ir-gate';
+import { validateConfig } from '@genswarms/ir-gate';
 import type { CommandModule } from '../cli/command-module';
 import type { CliContext } from '../cli/context';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
-
-/** The CLI reads operator files, unconfined, but still bounded: 1 MiB like the server. */
-const CLI_CONFIG_MAX_BYTES = 1048576;
-const FORMATS: ReadonlyMap<string, 'json' | 'yaml' | 'yml'> = new Map([
-  ['.json', 'json'],
-  ['.yaml', 'yaml'],
-  ['.yml', 'yml'],
-]);
+import { loadConfigFile } from '../config/config-file';
 
 type FileResult = { file: string; valid: true; config: unknown } | { file: string; valid: false; error: string; message: string; issues?: unknown };
 
-async function readText(file: string): Promise<Buffer | { error: string; message: string }> {
-  try {
-    const st = await fsp.stat(file);
-    if (!st.isFile()) return { error: 'config_unreadable', message: 'not a regular file' };
-    if (st.size > CLI_CONFIG_MAX_BYTES) return { error: 'config_too_large', message: `larger than ${CLI_CONFIG_MAX_BYTES} bytes` };
-    return await fsp.readFile(file);
-  } catch {
-    return { error: 'config_unreadable', message: 'config file could not be read' };
-  }
-}
-
 /** Schema + IR gate for one file, locally (no server). Relative workspace/skills resolve against the file's directory. */
 export async function validateFile(file: string, cwd: string): Promise<FileResult> {
-  const abs = path.resolve(cwd, file);
-  const format = FORMATS.get(path.extname(abs).toLowerCase());
-  if (format === undefined) return { file, valid: false, error: 'unsupported_format', message: 'config files must be .json, .yaml or .yml' };
-  const text = await readText(abs);
-  if (!Buffer.isBuffer(text)) return { file, valid: false, ...text };
-  const loaded = parseConfigText(text, format);
-  if (loaded.kind === 'invalid') return { file, valid: false, error: loaded.code, message: loaded.message };
-  const checked = validateConfig(loaded.value, { baseDir: path.dirname(abs) });
+  const loaded = await loadConfigFile(file, cwd);
+  if (loaded.kind === 'invalid') return { file, valid: false, error: loaded.error, message: loaded.message };
+  const checked = validateConfig(loaded.value, { baseDir: loaded.dir });
   if (checked.kind === 'invalid') return { file, valid: false, error: checked.error, message: checked.message, issues: checked.issues };
   return { file, valid: true, config: checked.summary };
 }

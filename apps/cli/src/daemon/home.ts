@@ -2,10 +2,15 @@ import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { CliError, EXIT } from '../cli/exit-codes';
 
+/** `$GENSWARMS_HOME` as an absolute path (default `./.genswarms` under cwd); nothing created. */
+export function homePath(env: Readonly<Record<string, string | undefined>>, cwd: string): string {
+  const raw = env['GENSWARMS_HOME'];
+  return path.resolve(cwd, raw === undefined || raw.trim() === '' ? '.genswarms' : raw.trim());
+}
+
 /** `$GENSWARMS_HOME` (default `./.genswarms` under cwd), created 0700; the server re-checks it at boot. */
 export async function ensureHome(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<string> {
-  const raw = env['GENSWARMS_HOME'];
-  const home = path.resolve(cwd, raw === undefined || raw.trim() === '' ? '.genswarms' : raw.trim());
+  const home = homePath(env, cwd);
   await fsp.mkdir(home, { recursive: true, mode: 0o700 });
   const st = await fsp.lstat(home);
   if (st.isSymbolicLink() || !st.isDirectory()) throw new CliError('unsafe_home', 'GENSWARMS_HOME is not a real directory', EXIT.failed);

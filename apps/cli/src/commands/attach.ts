@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import * as path from 'node:path';
+import type { CommandDeps, CommandModule } from '../cli/command-module';
+import type { CliContext } from '../cli/context';
+import { writeLine } from '../cli/context';
+import { safeText } from '../cli/format';
+import { CliError, EXIT } from '../cli/exit-codes';
+import type { ExitCode } from '../cli/exit-codes';
+import { findOnPath } from '../cli/which';
+import { callApi } from '../client/call';
+import { apiPath } from '../client/paths';
+import { homePath } from '../daemon/home';
+import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
+
+/** Variables a tmux client needs from the operator's terminal; nothing else is passed on. */
+const TMUX_CLIENT_ENV: readonly string[] = ['TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'HOME', 'USER', 'PATH', 'TMPDIR'];
+
+/** CONTRACT §18: `tmux -S <home>/tmux/tmux.sock attach-session [-r] -t =<swarm>:=<agent>` (argv, no shell). */
+export function attachArgv(home: string, swarm: string, agent: string, write: boolean): string[] {
+  return ['-S', path.join(home, 'tmux', 'tmux.sock'), 'attach-session', ...(write ? [] : ['-r']), '-t', `=${swarm}:=${agent}`];
+}
+
+function backendType(status: unknown): string {
+  const b = (status as { backend?: unknown } | undefined)?.backend;
+  if (typeof b === 'string') return b;
+  const t = (b as { type?: unknown } | undefined)?.type;
+  return typeof t === 'string' ? t : '';
+}
+
+function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolean): Promise<ExitCode> {
+  const home = homePath(ctx.env, ctx.cwd);
+  const sock = path.join(home, 'tmux', 'tmux.sock');
+  let isSocket = false;
+  try {
+    isSocket = lstatSync(sock).isSocket();
+  } catch {
+    isSocket = false;
+  }
+  if (!isSocket) throw new CliError('not_server_host', "the agent's tmux socket is not here: run attach on the server's host with its GENSWARMS_HOME", EXIT.failed);
+  const tmux = findOnPath('tmux', ctx.env['PATH']);
+  if (tmux === undefined) throw new CliError('tmux_missing', 'tmux is not installed (apt-get install tmux)', EXIT.failed);
+  const env: Record<string, string> = {};
+  for (const key of TMUX_CLIENT_ENV) if (ctx.env[key] !== undefined) env[key] = ctx.env[key] ?? '';
+  // The operator's own terminal gets the pane; captured streams (tests, pipes) get tmux's output.
+  const inherit = ctx.stdout === process.stdout;
+  const child = spawn(tmux, attachArgv(home, swarm, agent, write), { shell: false, env, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(ctx.stdout, { end: false });
+  child.stderr?.pipe(ctx.stderr, { end: false });
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(EXIT.failed));
+    child.on('close', (code) => resolve(code === 0 ? EXIT.ok : EXIT.failed));
+  });
+}
+
+async function attachHeadless(deps: CommandDeps, swarm: string, agent: string): Promise<ExitCode> {
+  const socket = await joinSwarm(deps.ctx, swarm);
+  writeLine(deps.ctx.stderr, `streaming the output of ${swarm}/${agent} (headless agent; Ctrl-C to stop)`);
+  socket.on('agent_output', (p: { agent?: unknown; stream?: unknown; content?: unknown }) => {
+    if (p?.agent !== agent || typeof p.content !== 'string') return;
+    (p.stream === 'stderr' ? deps.ctx.stderr : deps.ctx.stdout).write(safeText(p.content));
+  });
+  await followUntilInterrupted(socket, deps.ctx.signal);
+  return EXIT.ok;
+}
+
+/** `attach <swarm> <agent> [--write]`: a tmux agent's pane (read-only unless --write), else its output stream. */
+export const attachCommand: CommandModule = {
+  name: 'attach',
+  register(program, deps): void {
+    program
+      .command('attach')
+      .description("Watch an agent: a tmux agent's pane (read-only), or a headless agent's output stream")
+      .argument('<swarm>', 'swarm name')
+      .argument('<agent>', 'agent name')
+      .option('--write', 'tmux agents: attach read-write (you can type into the pane)')
+      .action(
+        deps.action(async (swarm: string, agent: string, opts: { write?: boolean }) => {
+          const status = await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent), { json: false });
+          if (backendType(status).startsWith('tmux')) return attachTmux(deps.ctx, swarm, agent, opts.write === true);
+          if (opts.write === true) throw new CliError('usage', '--write applies to tmux agents only', EXIT.usage);
+          return attachHeadless(deps, swarm, agent);
+        }),
+      );
+  },
+};

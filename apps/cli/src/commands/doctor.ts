@@ -1,0 +1,42 @@
+import type { CommandModule } from '../cli/command-module';
+import { writeLine } from '../cli/context';
+import { EXIT } from '../cli/exit-codes';
+import { backendPosture, formatPosture } from '../doctor/backends';
+import type { Check, CheckStatus } from '../doctor/probes';
+import { checkBind, checkBwrap, checkDocker, checkNixStore, checkSocat, checkTmux, checkToken, checkXargs } from '../doctor/probes';
+
+const MARK: Readonly<Record<CheckStatus, string>> = { ok: 'ok     ', missing: 'missing', problem: 'PROBLEM' };
+
+/**
+ * `doctor [--json]`: the sandbox posture of this host, one line per check, then per backend the network
+ * modes it can really enforce here. Exit 0 whenever the checks ran (findings are not failures).
+ * Never prints the token, only whether it is set.
+ */
+export const doctorCommand: CommandModule = {
+  name: 'doctor',
+  register(program, deps): void {
+    program
+      .command('doctor')
+      .description('Check what isolation this host can give agents (bwrap, socat, tmux, docker, xargs, token, bind)')
+      .option('--json', 'print {checks, backends} as JSON')
+      .action(
+        deps.action(async (opts: { json?: boolean }) => {
+          const env = deps.ctx.env;
+          const checks: Check[] = [
+            ...(await Promise.all([checkBwrap(env), checkSocat(env), checkTmux(env), checkDocker(env), checkXargs(env), checkNixStore(env)])),
+            checkToken(env),
+            checkBind(env),
+          ];
+          const backends = backendPosture(checks);
+          if (opts.json === true) {
+            writeLine(deps.ctx.stdout, JSON.stringify({ checks, backends }));
+            return EXIT.ok;
+          }
+          for (const c of checks) writeLine(deps.ctx.stdout, `${MARK[c.status]}  ${c.name}: ${c.detail}`);
+          writeLine(deps.ctx.stdout, 'isolation per backend on this host (network modes):');
+          for (const p of backends) writeLine(deps.ctx.stdout, `  ${formatPosture(p)}`);
+          return EXIT.ok;
+        }),
+      );
+  },
+};

@@ -1,0 +1,64 @@
+import type { CommandDeps, CommandModule } from '../cli/command-module';
+import { writeLine } from '../cli/context';
+import { formatEvent, oneLine } from '../cli/format';
+import { EXIT } from '../cli/exit-codes';
+import type { ExitCode } from '../cli/exit-codes';
+import { callApi } from '../client/call';
+import { apiPath } from '../client/paths';
+import { emitChecked, followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
+
+interface LogLine {
+  timestamp?: unknown;
+  stream?: unknown;
+  line?: unknown;
+}
+
+/** Without -f: the agent's last output lines, or (no agent) the swarm's recent events. */
+async function showLogs(deps: CommandDeps, swarm: string, agent: string | undefined, json: boolean): Promise<ExitCode> {
+  const out = deps.ctx.stdout;
+  if (agent === undefined) {
+    const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'events'), { json })) as { events?: unknown[] } | undefined;
+    if (!json) for (const e of [...(Array.isArray(body?.events) ? body.events : [])].reverse()) writeLine(out, formatEvent(e as object));
+    return EXIT.ok;
+  }
+  const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent, 'logs'), { json })) as { logs?: LogLine[] } | undefined;
+  if (json) return EXIT.ok;
+  const logs = Array.isArray(body?.logs) ? body.logs : [];
+  if (logs.length === 0) writeLine(out, 'no output lines (TUI agents: genswarms attach)');
+  for (const l of logs) writeLine(out, `${String(l.timestamp)}  ${String(l.stream)}  ${typeof l.line === 'string' ? oneLine(l.line, 4000) : ''}`);
+  return EXIT.ok;
+}
+
+/** -f: join, subscribe_logs, print the recent entries then every `log_entry` until interrupted. */
+async function followLogs(deps: CommandDeps, swarm: string, agent: string | undefined, json: boolean): Promise<ExitCode> {
+  const out = deps.ctx.stdout;
+  const print = (entry: unknown): void => writeLine(out, json ? JSON.stringify(entry) : formatEvent(entry as object));
+  const socket = await joinSwarm(deps.ctx, swarm);
+  socket.on('log_entry', print);
+  const ack = await emitChecked(socket, 'subscribe_logs', agent === undefined ? {} : { agent }).catch((err: unknown) => {
+    socket.close();
+    throw err;
+  });
+  for (const entry of Array.isArray(ack['recent_logs']) ? ack['recent_logs'] : []) print(entry);
+  await followUntilInterrupted(socket, deps.ctx.signal);
+  return EXIT.ok;
+}
+
+/** `logs <swarm> [agent] [-f] [--json]`. */
+export const logsCommand: CommandModule = {
+  name: 'logs',
+  register(program, deps): void {
+    program
+      .command('logs')
+      .description("An agent's output lines, or a swarm's log; -f streams log entries until Ctrl-C")
+      .argument('<swarm>', 'swarm name')
+      .argument('[agent]', 'agent name')
+      .option('-f, --follow', 'stream log entries (socket.io)')
+      .option('--json', 'print the server response unchanged (with -f: one JSON entry per line)')
+      .action(
+        deps.action(async (swarm: string, agent: string | undefined, opts: { follow?: boolean; json?: boolean }) =>
+          opts.follow === true ? followLogs(deps, swarm, agent, opts.json === true) : showLogs(deps, swarm, agent, opts.json === true),
+        ),
+      );
+  },
+};

@@ -1,0 +1,112 @@
+import { request } from 'node:http';
+import { normalizeToken, isLoopback, parseBindAddress } from '@genswarms/security';
+import { findOnPath } from '../cli/which';
+import { firstLine, runProbe } from './run-probe';
+
+/** `ok`: usable; `missing`: not installed / not configured (maybe fine); `problem`: present but unusable or unsafe. */
+export type CheckStatus = 'ok' | 'missing' | 'problem';
+export interface Check {
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly detail: string;
+}
+type Env = Readonly<Record<string, string | undefined>>;
+
+const DOCKER_PING_TIMEOUT_MS = 3000;
+const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
+
+/** bwrap with usable user namespaces: a real trial run (`--unshare-user --unshare-net`, root fs read-only). */
+export async function checkBwrap(env: Env): Promise<Check> {
+  const bwrap = findOnPath('bwrap', env['PATH']);
+  if (bwrap === undefined) return { name: 'bwrap', status: 'missing', detail: 'not installed (apt-get install bubblewrap)' };
+  const trueBin = findOnPath('true', '/usr/bin:/bin') ?? '/bin/true';
+  const run = await runProbe(bwrap, ['--unshare-user', '--unshare-net', '--ro-bind', '/', '/', trueBin]);
+  if (run.kind === 'exited' && run.code === 0) return { name: 'bwrap', status: 'ok', detail: `${bwrap}: user and network namespaces usable` };
+  const why = run.kind === 'error' ? run.reason : firstLine(run.output) || `exit ${String(run.code)}`;
+  return { name: 'bwrap', status: 'problem', detail: `${bwrap}: trial sandbox failed (${why}); unprivileged user namespaces may be disabled` };
+}
+
+/** socat ≥ 1.7.4 (certificate-name checks and SNI, CONTRACT §9); the CLI does not depend on libs/egress. */
+export function isSocatRecentEnough(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  return major !== 1 ? major > 1 : minor !== 7 ? minor > 7 : patch >= 4;
+}
+
+export async function checkSocat(env: Env): Promise<Check> {
+  const socat = findOnPath('socat', env['PATH']);
+  if (socat === undefined) return { name: 'socat', status: 'missing', detail: 'not installed (apt-get install socat); needed for network: isolated' };
+  const run = await runProbe(socat, ['-V']);
+  const version = run.kind === 'exited' && run.code === 0 ? /socat version (\d+\.\d+\.\d+(?:\.\d+)?)/.exec(run.output)?.[1] : undefined;
+  if (version === undefined) return { name: 'socat', status: 'problem', detail: `${socat}: could not read the version` };
+  if (!isSocatRecentEnough(version)) return { name: 'socat', status: 'problem', detail: `${socat}: version ${version} is older than 1.7.4 (no certificate-name checks)` };
+  return { name: 'socat', status: 'ok', detail: `${socat}: version ${version} (>= 1.7.4)` };
+}
+
+export async function checkTmux(env: Env): Promise<Check> {
+  const tmux = findOnPath('tmux', env['PATH']);
+  if (tmux === undefined) return { name: 'tmux', status: 'missing', detail: 'not installed (apt-get install tmux); needed for TUI agents' };
+  const run = await runProbe(tmux, ['-V']);
+  if (run.kind === 'exited' && run.code === 0) return { name: 'tmux', status: 'ok', detail: `${tmux}: ${firstLine(run.output)}` };
+  return { name: 'tmux', status: 'problem', detail: `${tmux} -V failed` };
+}
+
+/** GNU xargs with `-a` and `-x` (tmux panes replay NUL manifests with them, CONTRACT §10.3): a real trial. */
+export async function checkXargs(env: Env): Promise<Check> {
+  const xargs = findOnPath('xargs', env['PATH']);
+  if (xargs === undefined) return { name: 'xargs', status: 'missing', detail: 'not installed (apt-get install findutils)' };
+  const version = await runProbe(xargs, ['--version']);
+  const gnu = version.kind === 'exited' && version.code === 0 && version.output.includes('GNU findutils');
+  const trueBin = findOnPath('true', '/usr/bin:/bin') ?? '/bin/true';
+  const trial = await runProbe(xargs, ['-0', '-r', '-x', '-n', '1', '-s', '64', '-a', '/dev/null', '--', trueBin]);
+  if (gnu && trial.kind === 'exited' && trial.code === 0) return { name: 'xargs', status: 'ok', detail: `${xargs}: ${firstLine(version.kind === 'exited' ? version.output : '')}, -a and -x work` };
+  return { name: 'xargs', status: 'problem', detail: `${xargs} is not GNU xargs with -a/-x (tmux agents need it)` };
+}
+
+export async function checkNixStore(env: Env): Promise<Check> {
+  const nix = findOnPath('nix-store', env['PATH']);
+  if (nix === undefined) return { name: 'nix-store', status: 'missing', detail: 'not installed (needed only for config.client_source: host_nix)' };
+  const run = await runProbe(nix, ['--version']);
+  return run.kind === 'exited' && run.code === 0 ? { name: 'nix-store', status: 'ok', detail: firstLine(run.output) } : { name: 'nix-store', status: 'problem', detail: 'nix-store --version failed' };
+}
+
+function ping(socketPath: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = request({ socketPath, path: '/_ping', method: 'GET', timeout: DOCKER_PING_TIMEOUT_MS }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? undefined : `ping answered ${String(res.statusCode)}`));
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end();
+  });
+}
+
+/** Docker engine reachable over a local unix socket (the docker runner refuses remote engines, CONTRACT §10.6). */
+export async function checkDocker(env: Env): Promise<Check> {
+  const host = env['DOCKER_HOST']?.trim() ?? '';
+  let socketPath = DEFAULT_DOCKER_SOCKET;
+  if (host !== '') {
+    if (!host.startsWith('unix://')) return { name: 'docker', status: 'problem', detail: `DOCKER_HOST is a remote engine (${host.split(':')[0] ?? ''}://…); the docker runner refuses it` };
+    socketPath = host.slice('unix://'.length);
+  }
+  const failure = await ping(socketPath);
+  if (failure === undefined) return { name: 'docker', status: 'ok', detail: `engine reachable on ${socketPath} (local)` };
+  return { name: 'docker', status: 'missing', detail: `no engine on ${socketPath} (${failure})` };
+}
+
+export function checkToken(env: Env): Check {
+  return normalizeToken(env['GENSWARMS_API_TOKEN']) === undefined
+    ? { name: 'GENSWARMS_API_TOKEN', status: 'missing', detail: 'unset: the server serves loopback callers only' }
+    : { name: 'GENSWARMS_API_TOKEN', status: 'ok', detail: 'set (every caller must present it)' };
+}
+
+export function checkBind(env: Env): Check {
+  try {
+    const addr = parseBindAddress(env['GENSWARMS_HTTP_IP']);
+    if (isLoopback(addr)) return { name: 'bind', status: 'ok', detail: `${addr} (loopback)` };
+    const tokenSet = normalizeToken(env['GENSWARMS_API_TOKEN']) !== undefined;
+    return { name: 'bind', status: tokenSet ? 'ok' : 'problem', detail: `${addr} (not loopback${tokenSet ? '' : '; set GENSWARMS_API_TOKEN or remote callers are refused'})` };
+  } catch (err) {
+    return { name: 'bind', status: 'problem', detail: `GENSWARMS_HTTP_IP is invalid: ${(err as Error).message}` };
+  }
+}
