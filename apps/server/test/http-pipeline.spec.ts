@@ -2,6 +2,7 @@ import { request as httpRequestRaw } from 'node:http';
 import request from 'supertest';
 import { TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from '@genswarms/security';
 import type { RouteModule, ServerEngine } from '../src/index';
+import { fakeEngine } from './support/fake-engine';
 import { DEFAULT_ROUTE_MODULES } from '../src/index';
 import { startTestServer, tempDir, testConfig } from './support/harness';
 import type { TestServer } from './support/harness';
@@ -152,7 +153,7 @@ describe('routes', () => {
   });
 
   it('GET /api/swarms asks an injected engine', async () => {
-    const engine: ServerEngine = { listSwarms: async () => [{ name: 'a', status: 'running' }], hasSwarm: async () => true };
+    const engine: ServerEngine = fakeEngine({ listSwarms: async () => [{ name: 'a', status: 'running' }], hasSwarm: async () => true });
     const s = await startTestServer(testConfig(dir.path), { engine });
     try {
       expect((await request(s.url).get('/api/swarms')).body).toEqual({ swarms: [{ name: 'a', status: 'running' }] });

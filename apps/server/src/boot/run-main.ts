@@ -1,6 +1,10 @@
 import type { Writable } from 'node:stream';
 import type { ServerEnv } from '../config/load-server-config';
 import { loadServerConfig } from '../config/load-server-config';
+import type { ServerConfig } from '../config/server-config';
+import { createEngineEventSink } from '../events/engine-event-sink';
+import type { HostFacts, OpenedEngine } from './open-engine';
+import { defaultAgentEntry, openEngine } from './open-engine';
 import type { RunningServer, ServerDeps } from './start-server';
 import { startServer } from './start-server';
 
@@ -9,17 +13,46 @@ export interface MainIo {
   readonly env: ServerEnv;
   readonly cwd: string;
   readonly uid: number;
+  readonly gid?: number;
   readonly stdout: Writable;
   readonly stderr: Writable;
   readonly exit: (code: number) => void;
+  /** Built agent entry; default `apps/agent/dist/main.js` via the agent package. */
+  readonly agentEntry?: string;
 }
 
 /** Exit code for a refused configuration (CONTRACT §1, §18). */
 export const EXIT_INVALID_CONFIG = 2;
+const DEFAULT_SEARCH_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+function hostFacts(io: MainIo): HostFacts {
+  const docker = io.env['DOCKER_HOST']?.trim();
+  const home = io.env['HOME']?.trim();
+  return {
+    searchPath: io.env['PATH']?.trim() || DEFAULT_SEARCH_PATH,
+    uid: io.uid,
+    gid: io.gid ?? io.uid,
+    agentEntry: io.agentEntry ?? defaultAgentEntry(),
+    ...(docker === undefined || docker === '' ? {} : { dockerHost: docker }),
+    ...(home === undefined || home === '' ? {} : { userHome: home }),
+  };
+}
+
+async function open(io: MainIo, config: ServerConfig): Promise<OpenedEngine | undefined> {
+  try {
+    return await openEngine(config, hostFacts(io));
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    io.stderr.write(`genswarms: cannot open the engine: ${typeof code === 'string' ? code : err instanceof Error ? err.message : 'error'}\n`);
+    io.exit(1);
+    return undefined;
+  }
+}
 
 /**
  * Reads the environment once, refuses to start on any invalid variable (one stderr line, exit 2,
- * nothing bound), else starts the server. Returns the running server, or undefined after an exit.
+ * nothing bound), opens the engine (recovering running swarms) unless `deps.engine` is given, then
+ * starts the server. Returns the running server, or undefined after an exit.
  */
 export async function runMain(io: MainIo, deps: Omit<ServerDeps, 'stdout' | 'stderr'> = {}): Promise<RunningServer | undefined> {
   const loaded = await loadServerConfig(io.env, { cwd: io.cwd, uid: io.uid });
@@ -28,9 +61,16 @@ export async function runMain(io: MainIo, deps: Omit<ServerDeps, 'stdout' | 'std
     io.exit(EXIT_INVALID_CONFIG);
     return undefined;
   }
+  const opened = deps.engine === undefined ? await open(io, loaded.config) : undefined;
+  if (deps.engine === undefined && opened === undefined) return undefined;
+  const engineDeps: Partial<ServerDeps> =
+    opened === undefined
+      ? {}
+      : { engine: opened.engine, events: createEngineEventSink(opened.bus, () => undefined), onClose: () => opened.close() };
   try {
-    return await startServer(loaded.config, { ...deps, stdout: io.stdout, stderr: io.stderr });
+    return await startServer(loaded.config, { ...deps, ...engineDeps, stdout: io.stdout, stderr: io.stderr });
   } catch (err) {
+    await opened?.close();
     const code = (err as NodeJS.ErrnoException).code ?? 'start_failed';
     io.stderr.write(`genswarms: cannot listen on ${loaded.config.bindAddress}:${loaded.config.port}: ${code}\n`);
     io.exit(1);

@@ -15,7 +15,7 @@ import { IR_GATE_VALIDATOR } from '../http/routes/config-validator';
 import { createAuthDeniedReporter } from '../logging/auth-denied';
 import type { ServerLogger } from '../logging/logger';
 import { createServerLogger } from '../logging/logger';
-import { attachSocketServer } from '../socket/attach-socket';
+import { attachSocketServer, bridgeEnginePushes } from '../socket/attach-socket';
 import type { SwarmIo } from '../socket/attach-socket';
 import type { JoinedEvent } from '../socket/socket-events';
 import type { JoinedEventHandler } from '../socket/swarm-namespace';
@@ -33,6 +33,8 @@ export interface ServerDeps {
   readonly stderr?: Writable;
   /** Clock for the auth_denied rate limit. */
   readonly now?: () => number;
+  /** Runs after the server closed (e.g. closing the engine). */
+  readonly onClose?: () => Promise<void>;
 }
 
 /** A listening server. `address` is exactly the configured bind address. */
@@ -95,11 +97,14 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
     logger.error('socket_handler_error', { error: err instanceof Error ? err.message : String(err) });
   };
   const io = attachSocketServer(server, { ...config, reportDenial, engine: deps.engine, handlers: deps.socketHandlers, onError });
+  const unbridge = bridgeEnginePushes(io, deps.engine, onError);
   const info = await listen(server, config.port, config.bindAddress).catch(async (err: unknown) => {
+    unbridge();
     await closeAll(server, io);
     throw err;
   });
   if (canonicalIp(info.address) !== canonicalIp(config.bindAddress)) {
+    unbridge();
     await closeAll(server, io);
     throw new Error('listening socket address differs from the configured bind address');
   }
@@ -111,5 +116,13 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
     );
   }
   events.emit({ level: 'info', category: 'system', swarm: null, agent: null, event_type: 'server_started', message: 'Server started', metadata: { port: info.port } });
-  return { url, address: config.bindAddress, port: info.port, io, close: () => closeAll(server, io) };
+  let closing: Promise<void> | undefined;
+  const closeOnce = async (): Promise<void> => {
+    events.emit({ level: 'info', category: 'system', swarm: null, agent: null, event_type: 'server_stopping', message: 'Server stopping', metadata: {} });
+    unbridge();
+    await closeAll(server, io);
+    await deps.onClose?.();
+  };
+  const close = (): Promise<void> => (closing ??= closeOnce());
+  return { url, address: config.bindAddress, port: info.port, io, close };
 }

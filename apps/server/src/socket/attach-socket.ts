@@ -7,6 +7,8 @@ import { createHandshakeGuard } from './handshake-auth';
 import type { ClientToServerEvents, InterServerEvents, JoinedEvent, ServerToClientEvents, SocketData } from './socket-events';
 import type { JoinedEventHandler } from './swarm-namespace';
 import { registerSwarmNamespace } from './swarm-namespace';
+import { bridgePushes } from './push-bridge';
+import { createSwarmHandlers } from './swarm-handlers';
 
 export type SwarmIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -44,6 +46,12 @@ export function attachSocketServer(
   io.on('new_namespace', (nsp) => nsp.use(guard));
   io.of('/').use(guard);
   const swarm = io.of('/swarm');
-  registerSwarmNamespace(swarm, { engine: opts.engine, handlers: opts.handlers, onError: opts.onError });
+  const handlers = { ...(opts.engine === undefined ? {} : createSwarmHandlers(opts.engine)), ...opts.handlers };
+  registerSwarmNamespace(swarm, { engine: opts.engine, handlers, onError: opts.onError });
   return io;
+}
+
+/** Feeds engine pushes to `/swarm` rooms; returns the function that stops it (no-op without an engine). */
+export function bridgeEnginePushes(io: SwarmIo, engine: ServerEngine | undefined, onError: (err: unknown) => void): () => void {
+  return engine === undefined ? () => undefined : bridgePushes(io.of('/swarm'), engine, onError);
 }

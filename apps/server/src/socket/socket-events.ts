@@ -1,3 +1,5 @@
+import type { EventFilterSet } from '../engine-port';
+
 /** Every ack carries `ok`; failures are CONTRACT §4 bodies. */
 export type Ack = (response: Record<string, unknown> & { ok: boolean }) => void;
 
@@ -17,9 +19,9 @@ export interface ServerToClientEvents {
   agent_output: (p: { agent: string; stream: 'stdout' | 'stderr'; content: string }) => void;
   message_routed: (p: Record<string, unknown>) => void;
   message_broadcast: (p: Record<string, unknown>) => void;
-  agent_status: (p: { agent: string; state: string; previous: string }) => void;
+  agent_status: (p: { agent: string; state: string; previous: string | null }) => void;
   turn_completed: (p: Record<string, unknown>) => void;
-  needs_attention: (p: { agent: string; turn: string; reason: string }) => void;
+  needs_attention: (p: { agent: string; turn: string | null; reason: string }) => void;
   swarm_started: (p: { swarm: string; status: 'running' | 'error' }) => void;
   swarm_stopped: (p: { swarm: string }) => void;
   agent_added: (p: { name: string; spec: unknown }) => void;
@@ -31,9 +33,13 @@ export interface ServerToClientEvents {
 
 export type InterServerEvents = Record<string, never>;
 
-/** Per-socket state. */
+/** Per-socket state: the joined swarm and its subscriptions (reset by every `join`). */
 export interface SocketData {
   swarm?: string;
+  /** `subscribe_logs`: `all` (no agent given) or the set of agents. */
+  logs?: { all: boolean; agents: string[] };
+  /** `subscribe_events`: filter sets; an event is pushed once if any matches. */
+  eventFilters?: EventFilterSet[];
 }
 
 /** Events that need a prior `join`. */

@@ -3,6 +3,7 @@ import type { Namespace, Socket } from 'socket.io';
 import type { ServerEngine } from '../engine-port';
 import type { Ack, ClientToServerEvents, InterServerEvents, JoinedEvent, ServerToClientEvents, SocketData } from './socket-events';
 import { JOINED_EVENTS } from './socket-events';
+import { roomOf } from './push-bridge';
 
 export type SwarmSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type SwarmNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -27,9 +28,11 @@ async function onJoin(socket: SwarmSocket, engine: ServerEngine | undefined, pay
   const known = parsed.success && engine !== undefined && (await engine.hasSwarm(parsed.data.swarm));
   if (!parsed.success || !known) return fail('swarm_not_found', 'No such swarm');
   const swarm = parsed.data.swarm;
-  if (socket.data.swarm !== undefined) await socket.leave(`swarm:${socket.data.swarm}`);
+  if (socket.data.swarm !== undefined) await socket.leave(roomOf(socket.data.swarm));
   socket.data.swarm = swarm;
-  await socket.join(`swarm:${swarm}`);
+  socket.data.logs = undefined;
+  socket.data.eventFilters = undefined;
+  await socket.join(roomOf(swarm));
   return { ok: true, swarm };
 }
 
@@ -50,7 +53,9 @@ export function registerSwarmNamespace(
     };
     socket.on('join', (payload, ack) => respond(safeAck(ack), () => onJoin(socket, opts.engine, payload)));
     for (const event of JOINED_EVENTS) {
-      socket.on(event, (payload: unknown, ack: unknown) => {
+      socket.on(event, (first: unknown, second: unknown) => {
+        // `emit(event, ack)` without a payload: the ack arrives first.
+        const [payload, ack] = typeof first === 'function' ? [undefined, first] : [first, second];
         respond(safeAck(ack), async () => {
           const swarm = socket.data.swarm;
           if (swarm === undefined) return fail('not_joined', 'Join a swarm first');

@@ -1,6 +1,30 @@
 import type { RouteModule } from '../route-module';
+import { agentReadsRoute } from './agent-reads';
+import { agentsRoute } from './agents';
 import { configValidateRoute } from './config-validate';
-import { swarmsListRoute } from './swarms-list';
+import { eventsRoute } from './events';
+import { messagesRoute } from './messages';
+import { objectsRoute } from './objects';
+import { overlayRoute } from './overlay';
+import { skillsRoute } from './skills';
+import { snapshotRoute } from './snapshot';
+import { swarmsRoute } from './swarms';
+import { topologyRoute } from './topology';
 
-/** Routes every server has. `GET /` is added by `createApp` (it lists all endpoints). Append new modules here or pass `deps.routes`. */
-export const DEFAULT_ROUTE_MODULES: readonly RouteModule[] = [swarmsListRoute, configValidateRoute];
+/**
+ * Routes every server has (CONTRACT §15). `GET /` is added by `createApp` (it lists all endpoints).
+ * Engine-backed modules register nothing when no engine is injected (their paths then answer 404).
+ */
+export const DEFAULT_ROUTE_MODULES: readonly RouteModule[] = [
+  swarmsRoute,
+  messagesRoute,
+  agentsRoute,
+  agentReadsRoute,
+  topologyRoute,
+  objectsRoute,
+  overlayRoute,
+  snapshotRoute,
+  eventsRoute,
+  skillsRoute,
+  configValidateRoute,
+];

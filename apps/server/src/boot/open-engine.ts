@@ -1,0 +1,76 @@
+import * as path from 'node:path';
+import * as engineLib from '@genswarms/engine';
+import { buildRunnerContext, createDockerRunner, createRunnerRegistry, createTmuxRunner } from '@genswarms/runners';
+import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
+import type { ServerConfig } from '../config/server-config';
+import type { ServerEngine } from '../engine-port';
+import type { EngineEventBus } from '../events/engine-event-sink';
+import type { EngineInstance } from './engine-adapter';
+import { adaptEngine } from './engine-adapter';
+
+/** Host facts the app read once at boot (libraries never read process.env). */
+export interface HostFacts {
+  /** PATH used to resolve node, tmux, bwrap, socat, docker once. */
+  readonly searchPath: string;
+  readonly uid: number;
+  readonly gid: number;
+  /** Absolute path of the built `genswarms-agent` (apps/agent/dist/main.js). */
+  readonly agentEntry: string;
+  readonly dockerHost?: string;
+  readonly userHome?: string;
+  /** Absolute node binary (default: node on searchPath). */
+  readonly node?: string;
+}
+
+/** An open engine: the port the routes use, its event bus, and how to close it. */
+export interface OpenedEngine {
+  readonly engine: ServerEngine;
+  readonly bus: EngineEventBus;
+  /** Closes the store; agents are left to be recovered by the next start (as after a crash). */
+  close(): Promise<void>;
+  /** Stops every swarm, then closes the store (embedders and tests). */
+  shutdown(): Promise<void>;
+}
+
+type EngineOpen = (opts: Record<string, unknown>) => Promise<EngineInstance & { events: EngineEventBus; close(): Promise<void>; shutdown(): Promise<void> }>;
+
+/** `apps/agent/dist/main.js`, found through the agent package (which must have been built). */
+export function defaultAgentEntry(): string {
+  return path.join(path.dirname(require.resolve('@genswarms/agent/package.json')), 'dist', 'main.js');
+}
+
+/** Runner registry: local, bwrap, mock built in; tmux on `$home/tmux`; docker on DOCKER_HOST. */
+export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: RunnerContext; runners: RunnerRegistry } {
+  const ctx = buildRunnerContext({
+    path: host.searchPath,
+    home: config.home,
+    uid: host.uid,
+    gid: host.gid,
+    agentEntry: host.agentEntry,
+    llm: config.endpointPolicy,
+    ...(host.node === undefined ? {} : { node: host.node }),
+    ...(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
+    ...(host.userHome === undefined ? {} : { userHome: host.userHome }),
+  });
+  const runners = createRunnerRegistry(ctx, {
+    tmux: createTmuxRunner({}),
+    docker: createDockerRunner(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
+  });
+  return { ctx, runners };
+}
+
+/** Opens the engine (SQLite at `$GENSWARMS_HOME/genswarms.db`, recovery of running swarms) for the server. */
+export async function openEngine(config: ServerConfig, host: HostFacts, extra: Record<string, unknown> = {}): Promise<OpenedEngine> {
+  const { ctx, runners } = buildRunners(config, host);
+  const EngineClass = (engineLib as unknown as Record<string, { open?: EngineOpen } | undefined>)['Engine'];
+  if (EngineClass?.open === undefined) throw new Error('@genswarms/engine does not export Engine');
+  const engine = await EngineClass.open({
+    home: config.home,
+    configDir: config.configDir,
+    runners,
+    runnerContext: ctx,
+    maxAgentsPerSwarm: config.maxAgentsPerSwarm,
+    ...extra,
+  });
+  return { engine: adaptEngine(engine), bus: engine.events, close: () => engine.close(), shutdown: () => engine.shutdown() };
+}

@@ -1,0 +1,30 @@
+import type { RouteModule } from '../route-module';
+import { handle, limitQuery, nameParam } from './route-kit';
+
+/** Per-agent read routes (CONTRACT §15): turns, history, output logs. */
+export const agentReadsRoute: RouteModule = {
+  name: 'agent-reads',
+  endpoints: ['GET /api/swarms/:s/agents/:a/turns', 'GET /api/swarms/:s/agents/:a/history', 'GET /api/swarms/:s/agents/:a/logs'],
+  register(router, ctx): void {
+    const engine = ctx.engine;
+    if (engine === undefined) return;
+    router.get(
+      '/api/swarms/:s/agents/:a/turns',
+      handle(async (req) => {
+        const [swarm, agent] = [nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')];
+        return { body: await engine.listTurns(swarm, agent, limitQuery(req, 500, 50)) };
+      }),
+    );
+    router.get(
+      '/api/swarms/:s/agents/:a/history',
+      handle(async (req) => {
+        const [swarm, agent] = [nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')];
+        return { body: await engine.agentHistory(swarm, agent, limitQuery(req, 1000, 100)) };
+      }),
+    );
+    router.get(
+      '/api/swarms/:s/agents/:a/logs',
+      handle(async (req) => ({ body: await engine.agentLogs(nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')) })),
+    );
+  },
+};

@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import type { RouteModule } from '../route-module';
+import { handle, NAME_RE, pathParam } from './route-kit';
+
+const EVENT_PARAMS = ['level', 'category', 'swarm', 'agent', 'event_type', 'minutes', 'limit', 'since_id'] as const;
+
+/** Only the documented §17 parameters are read; others are ignored. */
+function eventQuery(req: Request): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const query = req.query as Record<string, unknown>;
+  for (const key of EVENT_PARAMS) if (query[key] !== undefined) out[key] = query[key];
+  return out;
+}
+
+const empty = (scope: Record<string, string>): { body: Record<string, unknown> } => ({ body: { events: [], count: 0, ...scope } });
+
+/** Events (CONTRACT §17): global and scoped; unknown swarms/agents answer empty lists, not 404. */
+export const eventsRoute: RouteModule = {
+  name: 'events',
+  endpoints: ['GET /api/events', 'GET /api/swarms/:s/events', 'GET /api/swarms/:s/agents/:a/events'],
+  register(router, ctx): void {
+    const engine = ctx.engine;
+    if (engine === undefined) return;
+    router.get('/api/events', handle(async (req) => ({ body: await engine.queryEvents(eventQuery(req), {}) })));
+    router.get(
+      '/api/swarms/:s/events',
+      handle(async (req) => {
+        const swarm = pathParam(req, 's');
+        const query = eventQuery(req);
+        if (!NAME_RE.test(swarm)) return empty({ swarm });
+        const { events, count } = await engine.queryEvents(query, { swarm });
+        return { body: { events, count, swarm } };
+      }),
+    );
+    router.get(
+      '/api/swarms/:s/agents/:a/events',
+      handle(async (req) => {
+        const [swarm, agent] = [pathParam(req, 's'), pathParam(req, 'a')];
+        const query = eventQuery(req);
+        if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return empty({ swarm, agent });
+        const { events, count } = await engine.queryEvents(query, { swarm, agent });
+        return { body: { events, count, swarm, agent } };
+      }),
+    );
+  },
+};

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { EngineError } from '@genswarms/engine';
+import type { RouteModule } from '../route-module';
+import { handle, nameParam, NAME_RE, parseBody } from './route-kit';
+
+const ConfigPatchBodySchema = z.strictObject({
+  config: z.unknown().describe('Partial object config; merged over the current one'),
+});
+
+function objectBody(body: Record<string, unknown>): Record<string, unknown> {
+  const name = body['name'];
+  if (typeof name !== 'string' || !NAME_RE.test(name)) {
+    throw new EngineError('invalid_name', 'name must follow the Name grammar.', { issues: [{ path: 'name', message: 'invalid name' }] });
+  }
+  return body;
+}
+
+/** Objects of a swarm (CONTRACT §15): list, add, detail, remove, config PATCH (config scope). */
+export const objectsRoute: RouteModule = {
+  name: 'objects',
+  endpoints: [
+    'GET /api/swarms/:s/objects',
+    'POST /api/swarms/:s/objects',
+    'GET /api/swarms/:s/objects/:o',
+    'DELETE /api/swarms/:s/objects/:o',
+    'PATCH /api/swarms/:s/objects/:o/config',
+  ],
+  register(router, ctx): void {
+    const engine = ctx.engine;
+    if (engine === undefined) return;
+    const swarmOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 's', 'swarm');
+    const objectOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 'o', 'object');
+    router.get('/api/swarms/:s/objects', handle(async (req) => ({ body: await engine.listObjects(swarmOf(req)) })));
+    router.post(
+      '/api/swarms/:s/objects',
+      handle(async (req) => {
+        const swarm = swarmOf(req);
+        return { status: 201, body: await engine.addObject(swarm, objectBody(req.body as Record<string, unknown>)) };
+      }),
+    );
+    router.get('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: await engine.getObject(swarmOf(req), objectOf(req)) })));
+    router.delete('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: await engine.removeObject(swarmOf(req), objectOf(req)) })));
+    router.patch(
+      '/api/swarms/:s/objects/:o/config',
+      handle(async (req) => {
+        const [swarm, object] = [swarmOf(req), objectOf(req)];
+        const { config } = parseBody(ConfigPatchBodySchema, req.body, 'Send {config: {...}}.');
+        return { body: await engine.patchObjectConfig(swarm, object, config) };
+      }),
+    );
+  },
+};

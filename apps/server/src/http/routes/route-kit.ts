@@ -1,0 +1,97 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+import { EngineError } from '@genswarms/engine';
+import { sendError } from '../send-error';
+
+/** CONTRACT Name grammar, whole string. */
+export const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+
+/** What a handler returns: a status (default 200) and a JSON body, or a raw text body with its type. */
+export type Reply =
+  | { readonly status?: number; readonly body: unknown }
+  | { readonly status?: number; readonly text: string; readonly contentType: string };
+
+/** Sends an EngineError as its §4 body with its own status; false for anything else. */
+export function sendEngineError(res: Response, err: unknown): boolean {
+  if (!(err instanceof EngineError)) return false;
+  sendError(res, err.status, err.code, err.message, { ...err.details });
+  return true;
+}
+
+/**
+ * Wraps an async route: the reply is sent as JSON (or raw text); an EngineError becomes its §4 body;
+ * anything else goes to the 500 handler (logged with a request_id, never shown to the caller).
+ */
+export function handle(fn: (req: Request) => Promise<Reply>): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const reply = await fn(req);
+      res.status(reply.status ?? 200);
+      if ('text' in reply) res.type(reply.contentType).send(reply.text);
+      else res.json(reply.body);
+    } catch (err) {
+      if (!sendEngineError(res, err)) next(err);
+    }
+  };
+}
+
+/** A path parameter as a string (`''` when absent or a wildcard list). */
+export function pathParam(req: Request, param: string): string {
+  const value: unknown = req.params[param];
+  return typeof value === 'string' ? value : '';
+}
+
+const NOT_FOUND = {
+  swarm: ['swarm_not_found', 'No such swarm.'],
+  agent: ['agent_not_found', 'No such agent.'],
+  object: ['object_not_found', 'No such object.'],
+} as const;
+
+/** A path segment naming a swarm/agent/object; off-grammar answers that resource's 404 (it cannot exist). */
+export function nameParam(req: Request, param: string, kind: keyof typeof NOT_FOUND): string {
+  const value = req.params[param];
+  if (typeof value === 'string' && NAME_RE.test(value)) return value;
+  const [code, message] = NOT_FOUND[kind];
+  throw new EngineError(code, message, kind === 'swarm' ? {} : { [kind]: typeof value === 'string' ? value.slice(0, 64) : '' });
+}
+
+/** A single-valued query string parameter, or undefined when absent. Repeats are refused. */
+export function queryParam(req: Request, param: string): string | undefined {
+  const value: unknown = (req.query as Record<string, unknown>)[param];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalidQuery(param, 'expected a single value');
+  return value;
+}
+
+export function invalidQuery(param: string, why: string): EngineError {
+  return new EngineError('invalid_query', `Invalid query parameter ${param}: ${why}.`, { param });
+}
+
+/** `?purge=true` style flags: absent or `false` → false, `true` → true, anything else → invalid_query. */
+export function flagQuery(req: Request, param: string): boolean {
+  const value = queryParam(req, param);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw invalidQuery(param, 'expected true or false');
+}
+
+/** `?limit` in 1..max (digits only), default `fallback`. */
+export function limitQuery(req: Request, max: number, fallback: number, param = 'limit'): number {
+  const value = queryParam(req, param);
+  if (value === undefined) return fallback;
+  const n = /^[0-9]{1,7}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidQuery(param, `expected an integer 1-${max}`);
+  return n;
+}
+
+/** zod issues → §4 `issues` (paths and messages only, never the offending values). */
+export function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+/** Parses a request body with a strict schema; failure → 400 `validation_failed` with `issues`. */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown, message = 'The request body is invalid.'): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new EngineError('validation_failed', message, { issues: issuesOf(parsed.error) });
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { EngineError } from '@genswarms/engine';
+import type { RouteModule } from '../route-module';
+import { flagQuery, handle, nameParam, parseBody } from './route-kit';
+
+const CreateBodySchema = z
+  .strictObject({
+    config: z.unknown().optional().describe('Inline swarm config object (CONTRACT §13)'),
+    config_path: z.unknown().optional().describe('A .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR (CONTRACT §7)'),
+  })
+  .refine((b) => (b.config === undefined) !== (b.config_path === undefined), { message: 'Send exactly one of config or config_path' });
+
+function startInput(body: unknown): { config: unknown } | { path: string } {
+  const parsed = parseBody(CreateBodySchema, body, 'Send exactly one of {config} or {config_path}.');
+  if (parsed.config !== undefined) return { config: parsed.config };
+  if (typeof parsed.config_path !== 'string') throw new EngineError('invalid_config_path', 'config_path must be a non-empty string.');
+  return { path: parsed.config_path };
+}
+
+/** Swarm lifecycle (CONTRACT §15): list, create, detail, stop/purge, restart, pause/resume. */
+export const swarmsRoute: RouteModule = {
+  name: 'swarms',
+  endpoints: [
+    'GET /api/swarms',
+    'POST /api/swarms',
+    'GET /api/swarms/:s',
+    'DELETE /api/swarms/:s',
+    'POST /api/swarms/:s/restart',
+    'POST /api/swarms/:s/pause',
+    'POST /api/swarms/:s/resume',
+  ],
+  register(router, ctx): void {
+    const engine = ctx.engine;
+    router.get(
+      '/api/swarms',
+      handle(async () => ({ body: { swarms: engine === undefined ? [] : await engine.listSwarms() } })),
+    );
+    if (engine === undefined) return;
+    router.post(
+      '/api/swarms',
+      handle(async (req) => ({ status: 201, body: await engine.startSwarm(startInput(req.body)) })),
+    );
+    router.get(
+      '/api/swarms/:s',
+      handle(async (req) => ({ body: await engine.getSwarm(nameParam(req, 's', 'swarm')) })),
+    );
+    router.delete(
+      '/api/swarms/:s',
+      handle(async (req) => {
+        const swarm = nameParam(req, 's', 'swarm');
+        return { body: await engine.stopSwarm(swarm, { purge: flagQuery(req, 'purge') }) };
+      }),
+    );
+    router.post(
+      '/api/swarms/:s/restart',
+      handle(async (req) => {
+        const swarm = nameParam(req, 's', 'swarm');
+        return { body: await engine.restartSwarm(swarm, { deleteData: flagQuery(req, 'delete') }) };
+      }),
+    );
+    router.post(
+      '/api/swarms/:s/pause',
+      handle(async (req) => ({ body: await engine.pauseSwarm(nameParam(req, 's', 'swarm')) })),
+    );
+    router.post(
+      '/api/swarms/:s/resume',
+      handle(async (req) => ({ body: await engine.resumeSwarm(nameParam(req, 's', 'swarm')) })),
+    );
+  },
+};

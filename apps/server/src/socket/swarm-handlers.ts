@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { EngineError } from '@genswarms/engine';
+import type { EventFilterSet, Json, ServerEngine } from '../engine-port';
+import { issuesOf, NAME_RE } from '../http/routes/route-kit';
+import type { JoinedEvent } from './socket-events';
+import type { JoinedEventHandler } from './swarm-namespace';
+
+/** How many recent logs/events a subscribe ack carries (CONTRACT §16). */
+export const RECENT_LIMIT = 50;
+
+type AckBody = Record<string, unknown> & { ok: boolean };
+
+const Name = z.string().regex(NAME_RE);
+const SendTaskSchema = z.strictObject({
+  agent: z.string().describe('Agent name'),
+  task: z.string().min(1).describe('Task text'),
+});
+const EmptySchema = z.strictObject({}).optional();
+const LogsSchema = z.strictObject({ agent: Name.optional().describe('One agent; omitted = every agent') }).optional();
+const FilterSchema = z.strictObject({
+  level: z.enum(['debug', 'info', 'warning', 'error']).optional().describe('Event level'),
+  category: z.enum(['swarm', 'agent', 'object', 'routing', 'backend', 'system']).optional().describe('Event category'),
+  event_type: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/).optional().describe('Event type'),
+  agent: Name.optional().describe('Agent or object name'),
+});
+const EventsSchema = z.strictObject({ filters: FilterSchema.optional().describe('Filter set; omitted = all events') }).optional();
+
+/** An EngineError (or refusal) as a failed ack (CONTRACT §4 body + `ok:false`). */
+export function failureAck(err: unknown): AckBody {
+  if (err instanceof EngineError) return { ok: false, error: err.code, message: err.message, ...err.details };
+  throw err;
+}
+
+function parse<T>(schema: z.ZodType<T>, payload: unknown, code: 'validation_failed' | 'invalid_query'): T {
+  const parsed = schema.safeParse(payload ?? undefined);
+  if (parsed.success) return parsed.data;
+  const issues = issuesOf(parsed.error);
+  const param = issues[0]?.path.split('.').pop() ?? 'filters';
+  throw code === 'invalid_query'
+    ? new EngineError('invalid_query', `Invalid filter ${param}.`, { param })
+    : new EngineError('validation_failed', 'The payload is invalid.', { issues });
+}
+
+/** A stored event in the `log_entry` push shape. */
+export function toLogEntry(e: Json): Json {
+  return { id: e['id'], timestamp: e['timestamp'], level: e['level'], agent: e['agent'], event_type: e['event_type'], message: e['message'], metadata: e['metadata'] };
+}
+
+function sendTask(engine: ServerEngine): JoinedEventHandler {
+  return async (_socket, swarm, payload) => {
+    const { agent, task } = parse(SendTaskSchema, payload, 'validation_failed');
+    if (!NAME_RE.test(agent)) throw new EngineError('agent_not_found', 'No such agent.', { agent: agent.slice(0, 64) });
+    const sent = await engine.sendTask(swarm, agent, task);
+    return { ok: true, status: 'sent', id: sent['id'], queued: sent['queued'] };
+  };
+}
+
+function subscribeLogs(engine: ServerEngine): JoinedEventHandler {
+  return async (socket, swarm, payload) => {
+    const agent = parse(LogsSchema, payload, 'validation_failed')?.agent ?? null;
+    const logs = socket.data.logs ?? { all: false, agents: [] };
+    if (agent === null) logs.all = true;
+    else if (!logs.agents.includes(agent)) logs.agents.push(agent);
+    socket.data.logs = logs;
+    const recent = await engine.recentEvents(swarm, [agent === null ? {} : { agent }], RECENT_LIMIT);
+    return { ok: true, subscribed: true, agent, recent_logs: recent.map(toLogEntry) };
+  };
+}
+
+function unsubscribeLogs(): JoinedEventHandler {
+  return async (socket, _swarm, payload) => {
+    const agent = parse(LogsSchema, payload, 'validation_failed')?.agent ?? null;
+    const logs = socket.data.logs;
+    if (agent === null || logs === undefined) socket.data.logs = undefined;
+    else logs.agents = logs.agents.filter((a) => a !== agent);
+    return { ok: true, unsubscribed: true, agent };
+  };
+}
+
+function subscribeEvents(engine: ServerEngine): JoinedEventHandler {
+  return async (socket, swarm, payload) => {
+    const filters: EventFilterSet = parse(EventsSchema, payload, 'invalid_query')?.filters ?? {};
+    socket.data.eventFilters = [...(socket.data.eventFilters ?? []), filters];
+    const recent = await engine.recentEvents(swarm, [filters], RECENT_LIMIT);
+    return { ok: true, subscribed: true, filters, recent_events: recent };
+  };
+}
+
+/** The `/swarm` events that need a join (CONTRACT §16); payloads parsed with zod; errors as §4 acks. */
+export function createSwarmHandlers(engine: ServerEngine): Record<JoinedEvent, JoinedEventHandler> {
+  const guarded = (h: JoinedEventHandler): JoinedEventHandler => (socket, swarm, payload) => h(socket, swarm, payload).catch(failureAck);
+  return {
+    send_task: guarded(sendTask(engine)),
+    get_status: guarded(async (_socket, swarm, payload) => {
+      parse(EmptySchema, payload, 'validation_failed');
+      return { ok: true, status: await engine.getSwarm(swarm) };
+    }),
+    subscribe_logs: guarded(subscribeLogs(engine)),
+    unsubscribe_logs: guarded(unsubscribeLogs()),
+    subscribe_events: guarded(subscribeEvents(engine)),
+    unsubscribe_events: guarded(async (socket, _swarm, payload) => {
+      parse(EmptySchema, payload, 'validation_failed');
+      socket.data.eventFilters = undefined;
+      return { ok: true, unsubscribed: true };
+    }),
+  };
+}

@@ -1,0 +1,77 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServerConfig } from '../../src/index';
+import { createEngineEventSink, openEngine } from '../../src/index';
+import { startTestServer, tempDir, testConfig } from './harness';
+import type { TestServer } from './harness';
+
+/** A real server on port 0 over a real engine on a tmp GENSWARMS_HOME (mock runner fast polls). */
+export interface EngineServer {
+  readonly url: string;
+  readonly home: string;
+  readonly configDir: string;
+  readonly skillsRoot: string;
+  readonly test: TestServer;
+  /** Writes a config file into the config dir; returns its relative path. */
+  writeConfig(name: string, config: unknown): string;
+  close(): Promise<void>;
+}
+
+export async function startEngineServer(overrides: Partial<ServerConfig> = {}, hostExtra: { agentEntry?: string } = {}): Promise<EngineServer> {
+  const dir = tempDir('gs-srv-');
+  chmodSync(dir.path, 0o700);
+  const home = join(dir.path, 'home');
+  const configDir = join(dir.path, 'configs');
+  const skillsRoot = join(dir.path, 'skills');
+  for (const d of [home, configDir, skillsRoot]) mkdirSync(d, { mode: 0o700 });
+  const config = testConfig(dir.path, { home, configDir, skillsRoot, ...overrides });
+  const opened = await openEngine(
+    config,
+    {
+      searchPath: process.env['PATH'] ?? '/usr/bin:/bin',
+      uid: process.getuid?.() ?? 0,
+      gid: process.getgid?.() ?? 0,
+      agentEntry: hostExtra.agentEntry ?? join(dir.path, 'no-agent.js'),
+    },
+    { receiptPollMs: 20, outboxPollMs: 50 },
+  );
+  const test = await startTestServer(config, {
+    engine: opened.engine,
+    events: createEngineEventSink(opened.bus, () => undefined),
+  });
+  let closed = false;
+  return {
+    url: test.url,
+    home,
+    configDir,
+    skillsRoot,
+    test,
+    writeConfig(name, value) {
+      writeFileSync(join(configDir, name), typeof value === 'string' ? value : JSON.stringify(value));
+      return name;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await test.close();
+      await opened.shutdown().catch(() => undefined);
+      dir.cleanup();
+    },
+  };
+}
+
+/** A mock-backend agent config. */
+export function mockAgent(name: string, replies: string[] = ['{{content}}'], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name, backend: { type: 'mock', opts: { replies } }, ...extra };
+}
+
+/** Polls until `fn` yields a truthy value (no timing assertion: it only waits). */
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, limitMs = 20000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
