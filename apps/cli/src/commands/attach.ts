@@ -54,12 +54,12 @@ function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolea
 }
 
 async function attachHeadless(deps: CommandDeps, swarm: string, agent: string): Promise<ExitCode> {
-  const socket = await joinSwarm(deps.ctx, swarm);
-  writeLine(deps.ctx.stderr, `streaming the output of ${swarm}/${agent} (headless agent; Ctrl-C to stop)`);
-  socket.on('agent_output', (p: { agent?: unknown; stream?: unknown; content?: unknown }) => {
+  const onOutput = (p: { agent?: unknown; stream?: unknown; content?: unknown }): void => {
     if (p?.agent !== agent || typeof p.content !== 'string') return;
     (p.stream === 'stderr' ? deps.ctx.stderr : deps.ctx.stdout).write(safeText(p.content));
-  });
+  };
+  const socket = await joinSwarm(deps.ctx, swarm, (s) => s.on('agent_output', onOutput));
+  writeLine(deps.ctx.stderr, `streaming the output of ${swarm}/${agent} (headless agent; Ctrl-C to stop)`);
   await followUntilInterrupted(socket, deps.ctx.signal);
   return EXIT.ok;
 }

@@ -32,14 +32,24 @@ async function showLogs(deps: CommandDeps, swarm: string, agent: string | undefi
 /** -f: join, subscribe_logs, print the recent entries then every `log_entry` until interrupted. */
 async function followLogs(deps: CommandDeps, swarm: string, agent: string | undefined, json: boolean): Promise<ExitCode> {
   const out = deps.ctx.stdout;
-  const print = (entry: unknown): void => writeLine(out, json ? JSON.stringify(entry) : formatEvent(entry as object));
-  const socket = await joinSwarm(deps.ctx, swarm);
-  socket.on('log_entry', print);
+  const printed = new Set<unknown>();
+  const print = (entry: unknown): void => {
+    const id = (entry as { id?: unknown } | undefined)?.id;
+    if (typeof id === 'number' && printed.has(id)) return; // also in recent_logs
+    if (typeof id === 'number') printed.add(id);
+    writeLine(out, json ? JSON.stringify(entry) : formatEvent(entry as object));
+  };
+  // Entries pushed before the subscribe ack is handled wait until the recent ones are printed.
+  let pending: unknown[] | undefined = [];
+  const onEntry = (entry: unknown): void => (pending === undefined ? print(entry) : void pending.push(entry));
+  const socket = await joinSwarm(deps.ctx, swarm, (s) => s.on('log_entry', onEntry));
   const ack = await emitChecked(socket, 'subscribe_logs', agent === undefined ? {} : { agent }).catch((err: unknown) => {
     socket.close();
     throw err;
   });
   for (const entry of Array.isArray(ack['recent_logs']) ? ack['recent_logs'] : []) print(entry);
+  for (const entry of pending) print(entry);
+  pending = undefined;
   await followUntilInterrupted(socket, deps.ctx.signal);
   return EXIT.ok;
 }

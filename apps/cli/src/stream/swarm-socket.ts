@@ -59,9 +59,13 @@ export async function emitChecked(socket: Socket, event: string, payload: unknow
   return ack;
 }
 
-/** Connects to `/swarm` (auth.token only when GENSWARMS_API_TOKEN is set) and joins `swarm`. */
-export async function joinSwarm(ctx: CliContext, swarm: string): Promise<Socket> {
+/**
+ * Connects to `/swarm` (auth.token only when GENSWARMS_API_TOKEN is set) and joins `swarm`.
+ * `listen` registers push handlers before the join, so nothing pushed right after it is missed.
+ */
+export async function joinSwarm(ctx: CliContext, swarm: string, listen?: (socket: Socket) => void): Promise<Socket> {
   const socket = await connect(ctx);
+  listen?.(socket);
   try {
     await emitChecked(socket, 'join', { swarm });
   } catch (err) {

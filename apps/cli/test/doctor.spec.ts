@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { backendPosture } from '../src/doctor/backends';
+import type { Check } from '../src/doctor/probes';
+import { isSocatRecentEnough } from '../src/doctor/probes';
+import { cli, tempDir } from './support';
+
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const CHECK_NAMES = ['bwrap', 'socat', 'tmux', 'docker', 'xargs', 'nix-store', 'GENSWARMS_API_TOKEN', 'bind'];
+
+interface DoctorJson {
+  checks: Check[];
+  backends: Array<{ backend: string; networks: string[]; note?: string }>;
+}
+
+async function doctorJson(env: Record<string, string>): Promise<DoctorJson> {
+  const r = await cli(['doctor', '--json'], env);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as DoctorJson;
+}
+
+const statusOf = (d: DoctorJson, name: string): string | undefined => d.checks.find((c) => c.name === name)?.status;
+
+describe('genswarms doctor', () => {
+  const dir = tempDir('gs-cli-doctor-');
+  afterAll(() => dir.cleanup());
+
+  it('prints one line per check, then the isolation per backend, and exits 0', async () => {
+    const r = await cli(['doctor'], { PATH: SYSTEM_PATH });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.slice(0, CHECK_NAMES.length).map((l) => l.slice(9).split(':')[0])).toEqual(CHECK_NAMES);
+    expect(lines).toContain('  local: open (no boundary)');
+    expect(lines.filter((l) => l.startsWith('  ')).map((l) => l.trim().split(':')[0])).toEqual(['local', 'bwrap', 'docker', 'tmux', 'tmux+bwrap', 'tmux+docker']);
+  });
+
+  it('agrees with a trial bwrap sandbox run here', async () => {
+    const trial = spawnSync('bwrap', ['--unshare-user', '--unshare-net', '--ro-bind', '/', '/', '/bin/true'], { env: { PATH: SYSTEM_PATH } });
+    const d = await doctorJson({ PATH: SYSTEM_PATH });
+    expect(statusOf(d, 'bwrap')).toBe(trial.error !== undefined ? 'missing' : trial.status === 0 ? 'ok' : 'problem');
+    const bwrap = d.backends.find((b) => b.backend === 'bwrap');
+    if (trial.status === 0 && statusOf(d, 'socat') === 'ok') expect(bwrap?.networks).toEqual(['open', 'none', 'isolated']);
+  });
+
+  it('with nothing on PATH: every tool missing, only local remains', async () => {
+    const empty = join(dir.path, 'empty');
+    mkdirSync(empty);
+    const d = await doctorJson({ PATH: empty, DOCKER_HOST: 'unix:///nonexistent/docker.sock' });
+    for (const name of ['bwrap', 'socat', 'tmux', 'xargs', 'nix-store', 'docker']) expect([name, statusOf(d, name)]).toEqual([name, 'missing']);
+    expect(d.backends.filter((b) => b.networks.length > 0).map((b) => b.backend)).toEqual(['local']);
+  });
+
+  it('reports a bwrap whose trial sandbox fails as a problem (user namespaces unusable)', async () => {
+    const bin = join(dir.path, 'badbin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n');
+    chmodSync(join(bin, 'bwrap'), 0o755);
+    const d = await doctorJson({ PATH: `${bin}:${SYSTEM_PATH}` });
+    expect(statusOf(d, 'bwrap')).toBe('problem');
+    expect(d.checks.find((c) => c.name === 'bwrap')?.detail).toContain('No permissions');
+    expect(d.backends.find((b) => b.backend === 'bwrap')?.networks).toEqual([]);
+  });
+
+  it('says whether the token is set, never its value', async () => {
+    const token = 'doctor-secret-value';
+    const r = await cli(['doctor'], { PATH: SYSTEM_PATH, GENSWARMS_API_TOKEN: token });
+    expect(r.stdout).toContain('GENSWARMS_API_TOKEN: set');
+    expect(r.stdout + r.stderr).not.toContain(token);
+    expect((await cli(['doctor'], { PATH: SYSTEM_PATH, GENSWARMS_API_TOKEN: ' ' })).stdout).toContain('GENSWARMS_API_TOKEN: unset');
+  });
+
+  test.each<[Record<string, string>, string, string]>([
+    [{}, 'ok', '127.0.0.1 (loopback)'],
+    [{ GENSWARMS_HTTP_IP: '::1' }, 'ok', '::1 (loopback)'],
+    [{ GENSWARMS_HTTP_IP: '0.0.0.0' }, 'problem', '0.0.0.0 (not loopback; set GENSWARMS_API_TOKEN'],
+    [{ GENSWARMS_HTTP_IP: '0.0.0.0', GENSWARMS_API_TOKEN: 't' }, 'ok', '0.0.0.0 (not loopback)'],
+    [{ GENSWARMS_HTTP_IP: 'localhost' }, 'problem', 'GENSWARMS_HTTP_IP is invalid'],
+  ])('bind with %j → %s', async (env, status, detail) => {
+    const d = await doctorJson({ PATH: SYSTEM_PATH, ...env });
+    const bind = d.checks.find((c) => c.name === 'bind');
+    expect(bind?.status).toBe(status);
+    expect(bind?.detail).toContain(detail);
+  });
+
+  test.each([['tcp://10.0.0.1:2375'], ['ssh://user@host']])('DOCKER_HOST=%s is reported as a remote engine the runner refuses', async (host) => {
+    const d = await doctorJson({ PATH: SYSTEM_PATH, DOCKER_HOST: host });
+    expect(statusOf(d, 'docker')).toBe('problem');
+    expect(d.checks.find((c) => c.name === 'docker')?.detail).not.toContain('10.0.0.1');
+  });
+});
+
+describe('backendPosture (CONTRACT §9 matrix, limited to what this host can do)', () => {
+  const all = (status: Check['status'], except: Record<string, Check['status']> = {}): Check[] =>
+    ['bwrap', 'socat', 'tmux', 'docker', 'xargs'].map((name) => ({ name, status: except[name] ?? status, detail: '' }));
+  const nets = (checks: Check[]): Record<string, string> => Object.fromEntries(backendPosture(checks).map((p) => [p.backend, p.networks.join(' ')]));
+
+  it('everything usable', () => {
+    expect(nets(all('ok'))).toEqual({ local: 'open', bwrap: 'open none isolated', docker: 'open none isolated named', tmux: 'open', 'tmux+bwrap': 'open none', 'tmux+docker': 'open none named' });
+  });
+  it('no socat: no isolated anywhere', () => {
+    expect(nets(all('ok', { socat: 'problem' }))).toMatchObject({ bwrap: 'open none', docker: 'open none named' });
+  });
+  it('no GNU xargs: no tmux backends', () => {
+    expect(nets(all('ok', { xargs: 'missing' }))).toMatchObject({ tmux: '', 'tmux+bwrap': '', 'tmux+docker': '' });
+  });
+  test.each<[string, boolean]>([
+    ['1.7.4', true],
+    ['1.7.4.4', true],
+    ['1.8.0.0', true],
+    ['2.0.0', true],
+    ['1.7.3.4', false],
+    ['1.6.9', false],
+    ['0.9', false],
+  ])('socat %s recent enough: %s', (v, ok) => {
+    expect(isSocatRecentEnough(v)).toBe(ok);
+  });
+});
