@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import * as engineLib from '@genswarms/engine';
+import { Engine } from '@genswarms/engine';
+import type { EngineOptions, EventType } from '@genswarms/engine';
 import { buildRunnerContext, createDockerRunner, createRunnerRegistry, createTmuxRunner } from '@genswarms/runners';
 import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
 import type { ServerConfig } from '../config/server-config';
 import type { ServerEngine } from '../engine-port';
 import type { EngineEventBus } from '../events/engine-event-sink';
-import type { EngineInstance } from './engine-adapter';
 import { adaptEngine } from './engine-adapter';
 
 /** Host facts the app read once at boot (libraries never read process.env). */
@@ -31,8 +31,6 @@ export interface OpenedEngine {
   /** Stops every swarm, then closes the store (embedders and tests). */
   shutdown(): Promise<void>;
 }
-
-type EngineOpen = (opts: Record<string, unknown>) => Promise<EngineInstance & { events: EngineEventBus; close(): Promise<void>; shutdown(): Promise<void> }>;
 
 /** `apps/agent/dist/main.js`, found through the agent package (which must have been built). */
 export function defaultAgentEntry(): string {
@@ -60,11 +58,13 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
 }
 
 /** Opens the engine (SQLite at `$GENSWARMS_HOME/genswarms.db`, recovery of running swarms) for the server. */
-export async function openEngine(config: ServerConfig, host: HostFacts, extra: Record<string, unknown> = {}): Promise<OpenedEngine> {
+export async function openEngine(
+  config: ServerConfig,
+  host: HostFacts,
+  extra: Pick<EngineOptions, 'receiptPollMs' | 'outboxPollMs' | 'awaitingMs' | 'handlers'> = {},
+): Promise<OpenedEngine> {
   const { ctx, runners } = buildRunners(config, host);
-  const EngineClass = (engineLib as unknown as Record<string, { open?: EngineOpen } | undefined>)['Engine'];
-  if (EngineClass?.open === undefined) throw new Error('@genswarms/engine does not export Engine');
-  const engine = await EngineClass.open({
+  const engine = await Engine.open({
     home: config.home,
     configDir: config.configDir,
     runners,
@@ -72,5 +72,6 @@ export async function openEngine(config: ServerConfig, host: HostFacts, extra: R
     maxAgentsPerSwarm: config.maxAgentsPerSwarm,
     ...extra,
   });
-  return { engine: adaptEngine(engine), bus: engine.events, close: () => engine.close(), shutdown: () => engine.shutdown() };
+  const bus: EngineEventBus = { emit: (input) => engine.events.emit({ ...input, type: input.type as EventType }) };
+  return { engine: adaptEngine(engine), bus, close: () => engine.close(), shutdown: () => engine.shutdown() };
 }
