@@ -1,0 +1,106 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { waitFor } from './support/engine-server';
+import { connectSwarm } from './support/swarm-socket';
+
+const ROOT = resolve(__dirname, '../../..');
+const MAIN = join(ROOT, 'apps/server/dist/main.js');
+let base: string;
+let child: ChildProcess | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => done(port));
+    });
+  });
+}
+
+function startServer(port: number): Promise<ChildProcess> {
+  const env = {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: base,
+    PORT: String(port),
+    GENSWARMS_HOME: join(base, 'home'),
+    GENSWARMS_SWARM_CONFIG_DIR: join(base, 'configs'),
+  };
+  const proc = spawn(process.execPath, [MAIN], { cwd: base, env, shell: false, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((done, fail) => {
+    let out = '';
+    let err = '';
+    proc.stdout?.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      if (out.includes('listening on')) done(proc);
+    });
+    proc.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    proc.once('error', fail);
+    proc.once('exit', (code) => fail(new Error(`server exited ${String(code)}: ${err.slice(-2000)}`)));
+  });
+}
+
+function kill9(proc: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return done();
+    proc.once('exit', () => done());
+    proc.kill('SIGKILL');
+  });
+}
+
+beforeAll(() => {
+  const tsc = require.resolve('typescript/bin/tsc');
+  const built = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    shell: false,
+    timeout: 600_000,
+  });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stdout}${built.stderr}`);
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-restart-')));
+  chmodSync(base, 0o700);
+  mkdirSync(join(base, 'configs'), { mode: 0o700 });
+}, 620_000);
+afterAll(async () => {
+  if (child !== undefined) await kill9(child);
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe('restart recovery over the real server process', () => {
+  it('kill -9 mid-turn, start again on the same home: the turn completes once, the event arrives', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    child = await startServer(port);
+    const config = { name: 'slow', agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['done {{content}}'], delay_ms: 4000 } } }] };
+    await request(url).post('/api/swarms').send({ config }).expect(201);
+    await waitFor(async () => (await request(url).get('/api/swarms/slow/agents/a')).body.state === 'idle', 'idle');
+    const sent = await request(url).post('/api/swarms/slow/agents/a/task').send({ task: 'survive' }).expect(200);
+    await waitFor(async () => (await request(url).get('/api/swarms/slow/agents/a')).body.state === 'busy', 'busy');
+    await kill9(child);
+
+    child = await startServer(port);
+    const socket = await connectSwarm(url);
+    try {
+      expect(await socket.ask('join', { swarm: 'slow' })).toEqual({ ok: true, swarm: 'slow' });
+      const sub = await socket.ask('subscribe_events', { filters: { event_type: 'turn_completed' } });
+      const recent = sub.recent_events as Array<Record<string, unknown>>;
+      await waitFor(async () => recent.length > 0 || socket.pushes.some((p) => p.type === 'event'), 'turn_completed event', 30_000);
+    } finally {
+      socket.close();
+    }
+    const turns = (await request(url).get('/api/swarms/slow/agents/a/turns')).body.turns as Array<Record<string, unknown>>;
+    expect(turns.filter((t) => t.item_id === sent.body.id)).toHaveLength(1);
+    expect(turns.map((t) => t.status)).toEqual(['completed']);
+    expect(turns[0]?.reply_preview).toContain('done survive');
+    const taskEvents = (await request(url).get('/api/swarms/slow/events?event_type=task_sent')).body.events;
+    expect(taskEvents).toHaveLength(1);
+    const completed = (await request(url).get('/api/swarms/slow/events?event_type=turn_completed')).body.events;
+    expect(completed).toHaveLength(1);
+  }, 120_000);
+});
