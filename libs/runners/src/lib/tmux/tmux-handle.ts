@@ -24,11 +24,15 @@ export interface TmuxHandleInit {
 type ExitListener = (code: number | null, signal: string | null) => void;
 type OutputListener = (stream: OutputStream, line: string) => void;
 
+/** Polls to wait for `pane_dead_status` after `pane_dead` before reporting an unknown exit. */
+const DEAD_STATUS_POLLS = 6;
+
 /** One agent pane. Output arrives as `%output`; exit is seen by polling `pane_dead` (never respawned). */
 export class TmuxHandle implements RunnerHandle {
   private readonly outputListeners = new Set<OutputListener>();
   private readonly exitListeners = new Set<ExitListener>();
   private exit: { code: number | null; signal: string | null } | undefined;
+  private statusPolls = 0;
   private stopped: Promise<void> | undefined;
   private readonly stopOutput: () => void;
   private readonly stopWatching: () => void;
@@ -92,6 +96,10 @@ export class TmuxHandle implements RunnerHandle {
 
   private onPaneState(state: PaneState | undefined): void {
     if (state !== undefined && !state.dead) return;
+    // tmux marks a pane dead when its pty closes, which can precede reaping the child: the
+    // status is then still empty. Give it a few polls before reporting an unknown exit.
+    const statusPending = state !== undefined && state.exitCode === null && state.signal === null;
+    if (statusPending && this.statusPolls++ < DEAD_STATUS_POLLS) return;
     this.finish(state?.exitCode ?? null, state?.signal ?? null);
   }
 
