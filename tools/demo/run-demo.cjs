@@ -209,22 +209,29 @@ async function waitForConversation(env) {
   }
 }
 
+/** The reply text as the engine routes it: reply.md minus SWARM_MSG blocks (a preview may cut one short). */
+function replyText(preview) {
+  const text = String(preview || '').replace(/<<SWARM_MSG:[^>]*:START>>[\s\S]*?(<<SWARM_MSG:END>>|$)/g, ' ');
+  return text.replace(/\s+/g, ' ').trim() || '(no reply text: only messages)';
+}
+
 function printResults(seen) {
   say('routed messages (oldest first):');
   for (const m of seen.messages) say(`  ${m.from} → ${m.to}: ${String(m.content_preview).replace(/\s+/g, ' ')}`);
-  say('turns and replies:');
+  say('turns and final replies:');
   for (const [agent, ts] of Object.entries(seen.turns)) {
-    for (const t of [...ts].reverse()) say(`  ${agent} ← ${t.from}: ${t.status}: ${String(t.reply_preview || '').replace(/\s+/g, ' ')}`);
+    for (const t of [...ts].reverse()) say(`  ${agent}, ${t.from === '_operator' ? 'task' : `message from ${t.from}`}: ${t.status}: ${replyText(t.reply_preview)}`);
   }
 }
 
 function printHowToWatch(keep, env) {
-  const prefix = `GENSWARMS_HOME=${HOME} GENSWARMS_URL=${env.GENSWARMS_URL}`;
-  say('to watch a swarm:');
-  say(`  ${prefix} npx genswarms logs ${SWARM} -f           # stream log entries`);
-  say(`  ${prefix} npx genswarms events -s ${SWARM} -f      # follow events`);
-  say(`  ${prefix} npx genswarms attach ${SWARM} planner    # headless agents: their output; tmux agents (backend tmux): the pane, read-only`);
-  if (keep) say(`still running (--keep). Stop it with: ${prefix} npx genswarms down`);
+  const gs = `GENSWARMS_HOME=${path.relative(ROOT, HOME)} GENSWARMS_URL=${env.GENSWARMS_URL} node apps/cli/bin/genswarms.js`;
+  say(keep ? 'the swarm is still running (--keep). From the repository root:' : 'to watch a swarm live, run `npm run demo -- --keep`, then from the repository root:');
+  say(`  ${gs} logs ${SWARM} -f             # stream log entries`);
+  say(`  ${gs} events -s ${SWARM} -f        # follow events`);
+  say(`  ${gs} task ${SWARM} planner "…"    # send another task`);
+  say(`  ${gs} attach ${SWARM} planner      # headless agents: their output stream; tmux agents (backend tmux): the pane, read-only`);
+  if (keep) say(`  ${gs} down                       # stop the server (and: kill $(cat .genswarms-demo/mock-llm.pid) for the mock LLM)`);
 }
 
 function showServerLog() {
@@ -274,7 +281,8 @@ async function main() {
   } finally {
     if (!ok) showServerLog();
     if (!keep || !ok) {
-      cli(['down'], env, true);
+      say('stopping the server (genswarms down)…');
+      cli(['down'], env);
       if (mock !== undefined) mock.child.kill('SIGTERM');
       fs.rmSync(path.join(DEMO_DIR, 'mock-llm.pid'), { force: true });
     }

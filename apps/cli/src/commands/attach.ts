@@ -56,7 +56,9 @@ function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolea
 async function attachHeadless(deps: CommandDeps, swarm: string, agent: string): Promise<ExitCode> {
   const onOutput = (p: { agent?: unknown; stream?: unknown; content?: unknown }): void => {
     if (p?.agent !== agent || typeof p.content !== 'string') return;
-    (p.stream === 'stderr' ? deps.ctx.stderr : deps.ctx.stdout).write(safeText(p.content));
+    // The engine pushes one output line per event, without its newline.
+    const text = p.content.endsWith('\n') ? p.content : `${p.content}\n`;
+    (p.stream === 'stderr' ? deps.ctx.stderr : deps.ctx.stdout).write(safeText(text));
   };
   const socket = await joinSwarm(deps.ctx, swarm, (s) => s.on('agent_output', onOutput));
   writeLine(deps.ctx.stderr, `streaming the output of ${swarm}/${agent} (headless agent; Ctrl-C to stop)`);
