@@ -1,8 +1,10 @@
 /** Entry point of `genswarms` (bin/genswarms.js requires dist/main.js). Wiring only. */
 import type { CliContext } from './cli/context';
+import { exitQuietlyOnBrokenPipe } from './cli/broken-pipe';
 import { lazyInterruptSignal } from './cli/interrupt';
 import { runCli } from './cli/run-cli';
 
+exitQuietlyOnBrokenPipe(process.stdout, (code) => process.exit(code));
 const interruptSignal = lazyInterruptSignal(process);
 const ctx: CliContext = {
   env: process.env,
