@@ -1,9 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-// eslint-disable-next-line no-restricted-imports -- test fixture: a real socket.io server stands in for apps/server's §16 namespace
 import { Server as IoServer } from 'socket.io';
-// eslint-disable-next-line no-restricted-imports -- types of the same test fixture
 import type { Socket as IoSocket } from 'socket.io';
 
 export interface RecordedRequest {
