@@ -1,6 +1,16 @@
 /** @genswarms/engine: Swarms, sessions, turns, routing, events, SQLite store, recovery. */
+export { Engine } from './lib/swarms/engine';
+export type { EngineOptions } from './lib/swarms/engine-deps';
+export type { StartInput } from './lib/swarms/config-input';
+export type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from './lib/swarms/status';
+export type { TurnView } from './lib/swarms/agent-ops';
+export type { Snapshot } from './lib/swarms/object-ops';
+export type { LogLine } from './lib/agents/agent-session';
+export { OPERATOR_FROM } from './lib/agents/session-host';
+
 export { EngineError, PLAN_ERROR_CODES, isEngineErrorCode, statusForCode } from './lib/errors/engine-error';
 export type { EngineErrorCode, EngineErrorDetails } from './lib/errors/engine-error';
+
 export { SqliteStore, DB_FILE_NAME } from './lib/store/sqlite-store';
 export { INBOX_LIMIT, MESSAGE_LOG_KEEP, EVENTS_KEEP } from './lib/store/store';
 export type {
@@ -8,4 +18,29 @@ export type {
   MessageRow, NewEvent, OverlayEventRow, SessionRow, SessionState, Store, StoredEvent, SwarmRow, SwarmStatus,
   TurnFinish, TurnRow, TurnStatus,
 } from './lib/store/store';
+
+export { EventBus, toLogEntry, sanitizeMetadata } from './lib/events/event-bus';
+export type { EmitInput, EventListener, LogEntry } from './lib/events/event-bus';
+export { parseEventQuery, parseEventFilters, eventMatches, matchesAnyFilter, EVENT_QUERY_PARAMS } from './lib/events/event-query';
+export type { EventFilterSet, EventQueryInput, ParsedEventQuery } from './lib/events/event-query';
+export { EVENT_CATEGORIES, levelForEventType, isEventType } from './lib/events/event-types';
+export type { EventType } from './lib/events/event-types';
+export { PushHub } from './lib/events/pushes';
+export type { EnginePush, PushListener, TopologyEntry } from './lib/events/pushes';
+
+export { extractMarkers } from './lib/routing/markers';
+export type { ExtractedMarkers, MarkerBlock } from './lib/routing/markers';
+export { classifyOutboxMessage, OUTBOX_FILE_MAX_BYTES } from './lib/routing/outbox';
+export type { OutboxMessage } from './lib/routing/outbox';
+export { CORRELATION_ID_RE, isCorrelationId } from './lib/routing/asks';
+export type { AskEnvelope } from './lib/routing/asks';
+export { SYSTEM_OBJECT_NAMES } from './lib/routing/topology';
+
+export { HandlerRegistry } from './lib/objects/handler';
+export type { AskResult, ConfigKeySpec, MessageResult, ObjectHandler, ObjectMessage, OutgoingSend } from './lib/objects/handler';
+export { BUILTIN_HANDLERS, createHandlerRegistry } from './lib/objects/builtins';
+export { PATCH_MAX_KEYS } from './lib/objects/config-patch';
+
+export { SYSTEM_CLOCK } from './lib/util/clock';
+export type { Clock, TimerHandle } from './lib/util/clock';
 export const PACKAGE_NAME = '@genswarms/engine';

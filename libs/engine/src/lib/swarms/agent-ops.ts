@@ -5,7 +5,7 @@ import { OPERATOR_FROM } from '../agents/session-host';
 import { routeDirect } from '../routing/router';
 import { INBOX_LIMIT } from '../store/store';
 import type { Engine } from './engine';
-import { assertName, parseLimit } from './engine';
+import { assertName, parseLimit } from './helpers';
 import { planAgent } from './launch';
 import { agentStatus, type AgentStatus } from './status';
 import { newItemId, type SwarmRuntime } from './swarm-runtime';

@@ -2,7 +2,7 @@
  * The engine: swarms that run, route, persist and recover. Per-instance state only; every dependency
  * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto CONTRACT §4 bodies.
  */
-import { gateStart, type OverlayEvent } from '@genswarms/ir-gate';
+import { gateStart } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import { EventBus, type EventListener } from '../events/event-bus';
 import type { EventQueryInput, ParsedEventQuery } from '../events/event-query';
@@ -11,7 +11,7 @@ import { PushHub, type PushListener } from '../events/pushes';
 import { createHandlerRegistry } from '../objects/builtins';
 import type { HandlerRegistry } from '../objects/handler';
 import { SqliteStore } from '../store/sqlite-store';
-import type { MessageRow, OverlayEventRow, Store, StoredEvent } from '../store/store';
+import type { MessageRow, Store, StoredEvent } from '../store/store';
 import { SYSTEM_CLOCK, type Clock } from '../util/clock';
 import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
@@ -20,17 +20,10 @@ import { purgeSwarmFiles } from './purge';
 import { recoverSwarm } from './recovery';
 import { runtimeDetail, type SwarmDetail, type SwarmSummary } from './status';
 import { SwarmRuntime } from './swarm-runtime';
-
-export function assertName(kind: 'swarm' | 'agent' | 'object', name: string): void {
-  if (!NAME_RE.test(name)) {
-    const code = kind === 'swarm' ? 'swarm_not_found' : kind === 'agent' ? 'agent_not_found' : 'object_not_found';
-    throw new EngineError(code, `No such ${kind}.`);
-  }
-}
-
-export function toOverlayEvents(rows: readonly OverlayEventRow[]): OverlayEvent[] {
-  return rows.map((r) => ({ seq: r.seq, op: r.op as OverlayEvent['op'], payload: { ...r.payload } }));
-}
+import { assertName, parseLimit, toOverlayEvents } from './helpers';
+import * as agentOps from './agent-ops';
+import * as nodeOps from './node-ops';
+import * as objectOps from './object-ops';
 
 export class Engine {
   readonly store: Store;
@@ -228,13 +221,28 @@ export class Engine {
     for (const rt of [...this.swarms.values()]) await this.stopRuntime(rt);
     await this.store.close();
   }
-}
 
-export function parseLimit(raw: unknown, max: number, fallback: number, param = 'limit'): number {
-  if (raw === undefined) return fallback;
-  const text = typeof raw === 'number' ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^[0-9]{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max) {
-    throw new EngineError('invalid_query', `Invalid query parameter ${param}: expected an integer 1-${max}.`, { param });
-  }
-  return Number(text);
+  // ---- agents (CONTRACT §15) ----
+  sendTask(swarm: string, agent: string, task: unknown): ReturnType<typeof agentOps.sendTask> { return agentOps.sendTask(this, swarm, agent, task); }
+  sendMessage(swarm: string, body: { from?: unknown; to?: unknown; content?: unknown }): ReturnType<typeof agentOps.sendMessage> { return agentOps.sendMessage(this, swarm, body); }
+  getAgent(swarm: string, agent: string): ReturnType<typeof agentOps.getAgent> { return agentOps.getAgent(this, swarm, agent); }
+  listAgents(swarm: string): ReturnType<typeof agentOps.listAgents> { return agentOps.listAgents(this, swarm); }
+  resumeAgent(swarm: string, agent: string): ReturnType<typeof agentOps.resumeAgent> { return agentOps.resumeAgent(this, swarm, agent); }
+  restartAgent(swarm: string, agent: string): ReturnType<typeof agentOps.restartAgent> { return agentOps.restartAgent(this, swarm, agent); }
+  listTurns(swarm: string, agent: string, limit?: unknown): ReturnType<typeof agentOps.listTurns> { return agentOps.listTurns(this, swarm, agent, limit); }
+  agentLogs(swarm: string, agent: string): ReturnType<typeof agentOps.agentLogs> { return agentOps.agentLogs(this, swarm, agent); }
+  addAgent(swarm: string, body: unknown): ReturnType<typeof nodeOps.addAgent> { return nodeOps.addAgent(this, swarm, body); }
+  removeAgent(swarm: string, agent: string): ReturnType<typeof nodeOps.removeAgent> { return nodeOps.removeAgent(this, swarm, agent); }
+  scaleAgents(swarm: string, base: string, count: unknown): ReturnType<typeof nodeOps.scaleAgents> { return nodeOps.scaleAgents(this, swarm, base, count); }
+  getTopology(swarm: string): ReturnType<typeof nodeOps.getTopology> { return nodeOps.getTopology(this, swarm); }
+  patchTopology(swarm: string, body: unknown): ReturnType<typeof nodeOps.patchTopology> { return nodeOps.patchTopology(this, swarm, body); }
+  // ---- objects, overlay, snapshot ----
+  listObjects(swarm: string): ReturnType<typeof objectOps.listObjects> { return objectOps.listObjects(this, swarm); }
+  getObject(swarm: string, name: string): ReturnType<typeof objectOps.getObject> { return objectOps.getObject(this, swarm, name); }
+  addObject(swarm: string, body: unknown): ReturnType<typeof objectOps.addObject> { return objectOps.addObject(this, swarm, body); }
+  removeObject(swarm: string, name: string): ReturnType<typeof objectOps.removeObject> { return objectOps.removeObject(this, swarm, name); }
+  patchObjectConfig(swarm: string, name: string, body: unknown): ReturnType<typeof objectOps.patchObjectConfig> { return objectOps.patchObjectConfig(this, swarm, name, body); }
+  getOverlay(swarm: string): ReturnType<typeof objectOps.getOverlay> { return objectOps.getOverlay(this, swarm); }
+  clearOverlay(swarm: string): ReturnType<typeof objectOps.clearOverlay> { return objectOps.clearOverlay(this, swarm); }
+  snapshot(swarm: string, format?: unknown): ReturnType<typeof objectOps.snapshot> { return objectOps.snapshot(this, swarm, format); }
 }

@@ -9,11 +9,11 @@ import { ObjectInstance } from '../objects/object-instance';
 import type { AttentionInfo } from '../store/store';
 import type { SwarmRuntime } from './swarm-runtime';
 
-export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConfig): Promise<LaunchPlan> {
+export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConfig, targets?: readonly string[]): Promise<LaunchPlan> {
   const workspace = await resolveWorkspace(home, rt.swarm, agent).catch((e: unknown) => {
     throw new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
   });
-  const spec = buildLaunchSpec(rt.swarm, agent, workspace, rt.topology.targets(agent.name));
+  const spec = buildLaunchSpec(rt.swarm, agent, workspace, targets ?? rt.topology.targets(agent.name));
   try {
     return rt.runners.get(spec.backend).plan(spec, rt.runnerContext);
   } catch (e) {

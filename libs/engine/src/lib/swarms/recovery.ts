@@ -8,7 +8,7 @@ import type { RunnerHandle, SessionDescription } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import type { SwarmRow, TurnRow } from '../store/store';
 import type { Engine } from './engine';
-import { toOverlayEvents } from './engine';
+import { toOverlayEvents } from './helpers';
 import { planAgent, startObject } from './launch';
 import { SwarmRuntime } from './swarm-runtime';
 

@@ -1,0 +1,46 @@
+/** Runtime mutations through the gate (§12.8): `applyOp` on the live state; refused → nothing changes. */
+import { applyOp, mapIrErrorToHttp, stateToConfig, type IrError, type OpName, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
+import { EngineError, isEngineErrorCode } from '../errors/engine-error';
+import type { Engine } from './engine';
+import type { SwarmRuntime } from './swarm-runtime';
+
+export interface PendingOp {
+  readonly op: OpName;
+  readonly payload: Record<string, unknown>;
+}
+
+export interface AppliedOps {
+  readonly state: SwarmState;
+  readonly effective: SwarmConfig;
+  /** Appends one overlay event per op, installs the state and pushes `topology_changed`. */
+  commit(): Promise<void>;
+}
+
+export function irToEngineError(error: IrError, opts: { objectPatch?: boolean } = {}): EngineError {
+  const mapped = mapIrErrorToHttp(error, opts);
+  const { error: code, message, ...details } = mapped.body;
+  return new EngineError(isEngineErrorCode(code) ? code : 'ir_validation_failed', message, details, { status: mapped.status });
+}
+
+export async function applyRuntimeOps(engine: Engine, rt: SwarmRuntime, ops: readonly PendingOp[], opts: { objectPatch?: boolean } = {}): Promise<AppliedOps> {
+  const overlay = await engine.store.listOverlay(rt.swarm);
+  let seq = overlay.reduce((m, e) => Math.max(m, e.seq), 0);
+  let state = rt.state;
+  for (const op of ops) {
+    seq += 1;
+    const r = applyOp(state, { seq, op: op.op, payload: op.payload }, { maxAgents: engine.maxAgents });
+    if (r.kind === 'error') throw irToEngineError(r.error, opts);
+    state = r.state;
+  }
+  const finalState = state;
+  return {
+    state: finalState,
+    effective: stateToConfig(finalState),
+    commit: async () => {
+      const at = engine.clock.now().toISOString();
+      for (const op of ops) await engine.store.appendOverlayEvent(rt.swarm, op.op, op.payload, at);
+      rt.setState(finalState);
+      engine.pushes.push(rt.swarm, { type: 'topology_changed', payload: { topology: rt.topology.entries() } });
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** Small shared helpers of the swarm layer. */
+import type { OverlayEvent } from '@genswarms/ir-gate';
+import { EngineError } from '../errors/engine-error';
+import { NAME_RE } from '../events/event-query';
+import type { OverlayEventRow } from '../store/store';
+
+export function assertName(kind: 'swarm' | 'agent' | 'object', name: string): void {
+  if (!NAME_RE.test(name)) {
+    const code = kind === 'swarm' ? 'swarm_not_found' : kind === 'agent' ? 'agent_not_found' : 'object_not_found';
+    throw new EngineError(code, `No such ${kind}.`);
+  }
+}
+
+export function toOverlayEvents(rows: readonly OverlayEventRow[]): OverlayEvent[] {
+  return rows.map((r) => ({ seq: r.seq, op: r.op as OverlayEvent['op'], payload: { ...r.payload } }));
+}
+
+export function parseLimit(raw: unknown, max: number, fallback: number, param = 'limit'): number {
+  if (raw === undefined) return fallback;
+  const text = typeof raw === 'number' ? String(raw) : raw;
+  if (typeof text !== 'string' || !/^[0-9]{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max) {
+    throw new EngineError('invalid_query', `Invalid query parameter ${param}: expected an integer 1-${max}.`, { param });
+  }
+  return Number(text);
+}

@@ -1,0 +1,112 @@
+/** Objects at runtime, the overlay and the snapshot (CONTRACT §15). */
+import { gateStart, ObjectSchema } from '@genswarms/ir-gate';
+import { redactSecrets } from '@genswarms/security';
+import { stringify as toYaml } from 'yaml';
+import { EngineError } from '../errors/engine-error';
+import { NAME_RE } from '../events/event-query';
+import { checkConfigPatch } from '../objects/config-patch';
+import type { ObjectInstance } from '../objects/object-instance';
+import { applyRuntimeOps } from './apply-ops';
+import type { Engine } from './engine';
+import { toOverlayEvents } from './helpers';
+import { startObject } from './launch';
+import { edgeOps } from './node-ops';
+import type { SwarmRuntime } from './swarm-runtime';
+
+function objectOf(rt: SwarmRuntime, name: string): ObjectInstance {
+  const o = NAME_RE.test(name) ? rt.objects.get(name) : undefined;
+  if (o === undefined) throw new EngineError('object_not_found', `No object named ${name}.`);
+  return o;
+}
+
+export function listObjects(engine: Engine, swarm: string): { objects: { name: string; handler: string; state: string }[] } {
+  return { objects: [...engine.runtime(swarm).objects.values()].map((o) => ({ name: o.name, handler: o.handlerName, state: o.lifecycle })) };
+}
+
+export function getObject(engine: Engine, swarm: string, name: string): { object: { name: string; handler: string; config: unknown }; state: string } {
+  const o = objectOf(engine.runtime(swarm), name);
+  return { object: { name: o.name, handler: o.handlerName, config: redactSecrets(o.config) }, state: o.lifecycle };
+}
+
+export async function addObject(engine: Engine, swarm: string, body: unknown): Promise<{ status: 'added'; name: string }> {
+  const rt = engine.runtime(swarm);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EngineError('validation_failed', 'Expected an object.', { issues: [] });
+  const { connections, incoming, ...raw } = body as Record<string, unknown>;
+  if (typeof raw['name'] !== 'string' || !NAME_RE.test(raw['name'])) throw new EngineError('invalid_name', 'Names must match ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$.');
+  if (typeof raw['handler'] !== 'string' || !engine.handlers.has(raw['handler'])) throw new EngineError('invalid_handler', 'The handler is not registered with this engine.');
+  const parsed = ObjectSchema.safeParse(raw);
+  if (!parsed.success) throw new EngineError('validation_failed', 'The object does not match the schema.', { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) });
+  const o = parsed.data;
+  const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : []);
+  const payload = { name: o.name, handler: { ref: `handler:${o.handler}`, kind: 'code' }, ...(o.config === undefined ? {} : { config: o.config }) };
+  const applied = await applyRuntimeOps(engine, rt, [{ op: 'add_object', payload }, ...edgeOps(o.name, names(connections), names(incoming))]);
+  await applied.commit();
+  await startObject(rt, engine.handlers, o);
+  await engine.events.emit({ type: 'object_added', swarm, agent: o.name, message: `Object ${o.name} added.`, metadata: { handler: o.handler } });
+  return { status: 'added', name: o.name };
+}
+
+export async function removeObject(engine: Engine, swarm: string, name: string): Promise<{ status: 'removed'; name: string }> {
+  const rt = engine.runtime(swarm);
+  const o = objectOf(rt, name);
+  const applied = await applyRuntimeOps(engine, rt, [{ op: 'remove_object', payload: { name } }]);
+  await applied.commit();
+  o.stop();
+  rt.objects.delete(name);
+  await engine.events.emit({ type: 'object_removed', swarm, agent: name, message: `Object ${name} removed.` });
+  return { status: 'removed', name };
+}
+
+/** §15 PATCH: checks (1)-(5) in order, then restart with {...old, ...patch}; a failing init restores the old config. */
+export async function patchObjectConfig(engine: Engine, swarm: string, name: string, body: unknown): Promise<{ status: 'updated'; object: string; keys: string[] }> {
+  const rt = engine.runtime(swarm);
+  const o = objectOf(rt, name);
+  const patch = checkConfigPatch(o.handler, typeof body === 'object' && body !== null ? (body as { config?: unknown }).config : undefined);
+  const applied = await applyRuntimeOps(engine, rt, [{ op: 'update_config', payload: { target: name, config: patch } }], { objectPatch: true });
+  const r = await o.reconfigure({ ...o.config, ...patch });
+  if (!r.ok) {
+    await engine.events.emit({ type: 'object_error', swarm, agent: name, message: `Object ${name} rejected the new config; old config kept.`, metadata: { error: r.error } });
+    throw new EngineError('object_init_failed', 'The object could not start with this config; the old config is kept.', { object: name });
+  }
+  await applied.commit();
+  const keys = Object.keys(patch).sort();
+  await engine.events.emit({ type: 'object_config_updated', swarm, agent: name, message: `Object ${name} config updated.`, metadata: { keys } });
+  return { status: 'updated', object: name, keys };
+}
+
+export async function getOverlay(engine: Engine, swarm: string): Promise<{ swarm: string; events: unknown[] }> {
+  if (!NAME_RE.test(swarm)) return { swarm, events: [] };
+  const rows = await engine.store.listOverlay(swarm);
+  return { swarm, events: rows.map((r) => redactSecrets({ seq: r.seq, op: r.op, payload: r.payload, timestamp: r.timestamp })) };
+}
+
+export async function clearOverlay(engine: Engine, swarm: string): Promise<{ status: 'cleared'; swarm: string }> {
+  if (NAME_RE.test(swarm)) {
+    const n = await engine.store.clearOverlay(swarm);
+    await engine.events.emit({ type: 'overlay_cleared', swarm, agent: null, message: `Overlay of ${swarm} cleared.`, metadata: { count: n } });
+  }
+  return { status: 'cleared', swarm };
+}
+
+export interface Snapshot {
+  readonly contentType: string;
+  readonly body: string;
+  readonly document: unknown;
+}
+
+/** The effective config (seed ⊕ overlay), redacted, as JSON (default) or YAML. */
+export async function snapshot(engine: Engine, swarm: string, format?: unknown): Promise<Snapshot> {
+  if (format !== undefined && format !== 'json' && format !== 'yaml') throw new EngineError('invalid_query', 'format must be json or yaml.', { param: 'format' });
+  const rt = engine.swarms.get(swarm);
+  let effective: unknown = rt?.effective;
+  if (effective === undefined) {
+    await engine.assertKnownSwarm(swarm);
+    const row = await engine.store.getSwarm(swarm);
+    const gate = gateStart(row?.config, { overlayEvents: toOverlayEvents(await engine.store.listOverlay(swarm)) });
+    effective = gate.kind === 'ok' ? gate.effective : row?.config;
+  }
+  const document = redactSecrets(effective);
+  return format === 'yaml'
+    ? { contentType: 'application/yaml; charset=utf-8', body: toYaml(document), document }
+    : { contentType: 'application/json', body: JSON.stringify(document), document };
+}
