@@ -99,4 +99,22 @@ describe('engine end to end (mock runner)', () => {
     expect(total).toBe(50);
     expect((await eventsOf(h.engine, 'many')).filter((e) => e.event_type === 'turn_started')).toHaveLength(50);
   });
+
+  it('turn_timeout_ms: turn timed_out, session stays busy, late receipt frees it and routes nothing', async () => {
+    const config = {
+      name: 'slow',
+      agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['late <<SWARM_MSG:TO=rec:START>>x<<SWARM_MSG:END>>'], delay_ms: 400 } }, turn_timeout_ms: 1, reply_to: 'rec' }],
+      objects: [{ name: 'rec', handler: 'recorder' }],
+      topology: [['a', 'rec']],
+    };
+    await h.engine.startSwarm({ config });
+    await h.engine.sendTask('slow', 'a', 'x');
+    await waitEvent(h.engine, 'slow', (e) => e.event_type === 'turn_timeout', 'timeout');
+    expect((await h.engine.getAgent('slow', 'a')).state).toBe('busy');
+    await waitEvent(h.engine, 'slow', (e) => e.event_type === 'auto_deliver_skipped', 'late receipt');
+    await waitFor(async () => (await h.engine.getAgent('slow', 'a')).state === 'idle', 'idle');
+    expect((await h.engine.listTurns('slow', 'a')).turns[0]?.status).toBe('timed_out');
+    expect((await h.engine.listMessages('slow')).messages).toEqual([]);
+    expect((await eventsOf(h.engine, 'slow')).filter((e) => e.event_type === 'turn_completed')).toEqual([]);
+  });
 });
