@@ -36,6 +36,7 @@ const EXPORTS: readonly string[] = [
   'writeArgvManifest',
   'writeEnvFile',
   'createTmuxRunner',
+  'createTmuxDockerRunner',
   'TmuxServer',
   'tmuxSocketPath',
   'TmuxControlClient',

@@ -40,6 +40,8 @@ export { createDockerRunner } from './lib/docker/docker-runner';
 export type { DockerRunner, DockerRunnerOptions } from './lib/docker/docker-runner';
 export { DEFAULT_DOCKER_IMAGE } from './lib/docker/container-spec';
 export type { DockerPort } from './lib/docker/docker-port';
+export { createTmuxDockerRunner } from './lib/docker/tmux-docker';
+export type { TmuxDockerOptions } from './lib/docker/tmux-docker';
 export { createTmuxRunner } from './lib/tmux/tmux-runner';
 export type { TmuxInnerRunner, TmuxRunnerOptions } from './lib/tmux/tmux-runner';
 export { TmuxServer, tmuxSocketPath } from './lib/tmux/tmux-server';

@@ -88,6 +88,7 @@ describe('docker plan and container spec', () => {
       Labels: { 'genswarms.swarm': 'dswarm', 'genswarms.agent': 'a1', 'genswarms.session': plan.sessionId },
       Tty: false,
       OpenStdin: false,
+      StdinOnce: false,
       AttachStdin: false,
       AttachStdout: false,
       AttachStderr: false,

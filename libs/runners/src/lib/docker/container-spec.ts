@@ -56,11 +56,17 @@ export function networkModeFor(network: NetworkMode): string {
   return network.named;
 }
 
+export interface ContainerSpecOptions {
+  /** tmux+docker: a TTY with stdin open and attached, for `docker start -ai` in the pane. Default false (headless). */
+  readonly tty?: boolean;
+}
+
 /**
  * Pure: the Engine API create body of CONTRACT §10.6 for a docker plan. `Env` is always empty:
  * values reach the client only through the 0600 env file the launcher reads and deletes.
  */
-export function buildContainerSpec(plan: LaunchPlan, ctx: RunnerContext, image: string): ContainerCreateSpec {
+export function buildContainerSpec(plan: LaunchPlan, ctx: RunnerContext, image: string, opts: ContainerSpecOptions = {}): ContainerCreateSpec {
+  const tty = opts.tty ?? false;
   const { spec } = plan;
   const memory = parseMemoryLimit(spec.config.memory_limit, spec.agent);
   const nanoCpus = parseCpuLimit(spec.config.cpu_limit, spec.agent);
@@ -74,11 +80,12 @@ export function buildContainerSpec(plan: LaunchPlan, ctx: RunnerContext, image: 
     User: `${ctx.serverUid}:${ctx.serverGid}`,
     WorkingDir: '/workspace',
     Labels: { [LABEL_SWARM]: spec.swarm, [LABEL_AGENT]: spec.agent, [LABEL_SESSION]: plan.sessionId },
-    Tty: false,
-    OpenStdin: false,
-    AttachStdin: false,
-    AttachStdout: false,
-    AttachStderr: false,
+    Tty: tty,
+    OpenStdin: tty,
+    StdinOnce: false,
+    AttachStdin: tty,
+    AttachStdout: tty,
+    AttachStderr: tty,
     HostConfig: {
       NetworkMode: networkModeFor(spec.network),
       CapDrop: ['ALL'],

@@ -21,11 +21,13 @@ export interface ContainerCreateSpec {
   readonly User: string;
   readonly WorkingDir: string;
   readonly Labels: Readonly<Record<string, string>>;
-  readonly Tty: false;
-  readonly OpenStdin: false;
-  readonly AttachStdin: false;
-  readonly AttachStdout: false;
-  readonly AttachStderr: false;
+  /** Headless: all false. tmux+docker: a TTY with stdin kept open for `docker start -ai`. */
+  readonly Tty: boolean;
+  readonly OpenStdin: boolean;
+  readonly StdinOnce: false;
+  readonly AttachStdin: boolean;
+  readonly AttachStdout: boolean;
+  readonly AttachStderr: boolean;
   readonly NetworkDisabled?: boolean;
   readonly HostConfig: {
     readonly NetworkMode: string;

@@ -24,8 +24,8 @@ export interface TmuxHandleInit {
 type ExitListener = (code: number | null, signal: string | null) => void;
 type OutputListener = (stream: OutputStream, line: string) => void;
 
-/** Polls to wait for `pane_dead_status` after `pane_dead` before reporting an unknown exit. */
-const DEAD_STATUS_POLLS = 6;
+/** Polls (500 ms apart) to wait for `pane_dead_status` after `pane_dead` before reporting an unknown exit (a busy `docker start -ai` can take seconds). */
+const DEAD_STATUS_POLLS = 20;
 
 /** One agent pane. Output arrives as `%output`; exit is seen by polling `pane_dead` (never respawned). */
 export class TmuxHandle implements RunnerHandle {

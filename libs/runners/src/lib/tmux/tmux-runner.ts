@@ -8,7 +8,7 @@ import { assertNetworkSupported, networkLabel } from '../network/network-policy'
 import { planMounts } from '../sandbox/mounts';
 import { assertWorkspaceSafe } from '../sandbox/workspace-rules';
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
-import { paneLaunchFor, xargsArgvToTmuxWords } from './pane-command';
+import { paneLaunchFor, xargsArgvToTmuxWords, type PaneLaunch } from './pane-command';
 import { TmuxHandle } from './tmux-handle';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
@@ -24,11 +24,15 @@ export interface TmuxRunnerOptions {
 export interface TmuxInnerRunner {
   /** Pure: refusals and plan fields (mounts…) on top of the tmux base plan (client argv/env as in a sandbox). */
   plan(spec: AgentLaunchSpec, ctx: RunnerContext, base: LaunchPlan): LaunchPlan;
+  /** Pure (optional): the pane's entry and words, so the manifest budget and tmux quoting are checked at plan. */
+  launch?(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch;
   /**
    * Side effects before the pane starts (the env file is already written): e.g. create the container.
    * The pane replays `entry` + `words` through the NUL manifest; `cleanup` runs at stop (and on a failed start).
    */
   prepare(plan: LaunchPlan, ctx: RunnerContext): Promise<{ readonly entry: string; readonly words: readonly string[]; cleanup(): Promise<void> }>;
+  /** Optional: after a restart, find the inner resources of a live pane again; null when they are gone. */
+  reattach?(description: SessionDescription, ctx: RunnerContext): Promise<{ cleanup(): Promise<void> } | null>;
 }
 
 /** CONTRACT §10.4: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
@@ -46,7 +50,7 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
     kind: 'tmux',
     plan: (spec, ctx) => planTmux(spec, ctx, opts.docker),
     start: async (plan, ctx) => startTmux(plan, ctx, await serverFor(ctx), opts.docker),
-    reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx)),
+    reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx), opts.docker),
     server: serverFor,
   };
 }
@@ -75,13 +79,17 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext, docker?: Tmu
   const { env, notices } = buildClientEnv(spec, ctx, { sandbox, ...where, tui: true });
   if (spec.unsafeBypass) notices.push('unsafe_bypass_enabled');
   const base: LaunchPlan = { spec, sessionId: randomUUID(), stateDir, clientArgv, env, mounts, notices };
-  if (inner === 'docker' && docker !== undefined) return docker.plan(spec, ctx, base);
-  const plan = base;
-  const launch = paneLaunchFor(plan, ctx);
-  const manifest = `${manifestDirFor(ctx.home, spec.swarm, spec.agent)}/${plan.sessionId}.argv`;
-  computeManifestBudget(launch.entry, launch.words); // launch_too_large: refuse, never split
-  xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words)); // unsafe_bind on unquotable paths
+  const plan = inner === 'docker' && docker !== undefined ? docker.plan(spec, ctx, base) : base;
+  const launch = inner === 'docker' ? docker?.launch?.(plan, ctx) : paneLaunchFor(plan, ctx);
+  if (launch !== undefined) checkPaneLaunch(plan, ctx, xargs, launch);
   return plan;
+}
+
+/** Plan-time checks of the pane command: launch_too_large (refuse, never split), unsafe_bind on unquotable paths. */
+function checkPaneLaunch(plan: LaunchPlan, ctx: RunnerContext, xargs: string, launch: PaneLaunch): void {
+  const manifest = `${manifestDirFor(ctx.home, plan.spec.swarm, plan.spec.agent)}/${plan.sessionId}.argv`;
+  computeManifestBudget(launch.entry, launch.words);
+  xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
 }
 
 async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer, docker?: TmuxInnerRunner): Promise<RunnerHandle> {
@@ -138,13 +146,27 @@ function describePlan(plan: LaunchPlan, pid: number): SessionDescription {
 }
 
 /** Finds `=<swarm>:=<agent>` again after an orchestrator restart; null when it is gone or not ours. */
-async function reattachTmux(description: SessionDescription, ctx: RunnerContext, server: TmuxServer): Promise<RunnerHandle | null> {
+async function reattachTmux(
+  description: SessionDescription,
+  ctx: RunnerContext,
+  server: TmuxServer,
+  docker?: TmuxInnerRunner,
+): Promise<RunnerHandle | null> {
   const m = /^=([^:]+):=(.+)$/.exec(description.tmuxTarget ?? '');
   if (description.backend !== 'tmux' || m === null) return null;
   const [swarm, agent] = [m[1] as string, m[2] as string];
   if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return null;
   const pane = await server.findPane(swarm, agent);
   if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
+  let inner: { cleanup(): Promise<void> } | null = null;
+  if (description.runner === 'docker') {
+    if (docker?.reattach === undefined) return null; // cannot manage its container: not adopted
+    inner = await docker.reattach(description, ctx);
+    if (inner === null) {
+      await server.killWindow(pane.paneId); // its container is gone: the pane is a dead end
+      return null;
+    }
+  }
   await server.ensureLinked(swarm, agent);
   return new TmuxHandle({
     server,
@@ -153,6 +175,7 @@ async function reattachTmux(description: SessionDescription, ctx: RunnerContext,
     panePid: pane.panePid,
     envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
     manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
+    ...(inner === null ? {} : { cleanup: () => inner.cleanup() }),
   });
 }
 
