@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Engine } from '@genswarms/engine';
 import type { EngineOptions, EventType } from '@genswarms/engine';
-import { buildRunnerContext, createDockerRunner, createRunnerRegistry, createTmuxRunner } from '@genswarms/runners';
+import { buildRunnerContext, createDockerRunner, createRunnerRegistry, createTmuxDockerRunner, createTmuxRunner } from '@genswarms/runners';
 import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
 import type { ServerConfig } from '../config/server-config';
 import type { ServerEngine } from '../engine-port';
@@ -51,7 +51,7 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
     ...(host.userHome === undefined ? {} : { userHome: host.userHome }),
   });
   const runners = createRunnerRegistry(ctx, {
-    tmux: createTmuxRunner({}),
+    tmux: createTmuxRunner({ docker: createTmuxDockerRunner() }),
     docker: createDockerRunner(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
   });
   return { ctx, runners };
