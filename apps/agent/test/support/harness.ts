@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 
 /** Test harness: the real agent (TS source through ts-register.cjs) and the real mock-llm CLI, as processes. */
 const REPO = resolve(__dirname, '..', '..', '..', '..');
-const REGISTER = join(__dirname, 'ts-register.cjs');
+const REGISTER = join(__dirname, '..', '..', '..', '..', 'tools', 'jest', 'ts-register.cjs');
 const AGENT_MAIN = join(REPO, 'apps', 'agent', 'src', 'main.ts');
 const MOCK_LLM_BIN = join(REPO, 'tools', 'bin', 'mock-llm.js');
 
