@@ -22,6 +22,7 @@ const EXPORTS: readonly string[] = [
   'createMockRunner',
   'createBwrapRunner',
   'createLocalRunner',
+  'withParentDeathSignal',
   'createDockerRunner',
   'DEFAULT_DOCKER_IMAGE',
   'ensurePrivateDir',

@@ -68,6 +68,8 @@ export interface RunnerContext {
     readonly socat?: string;
     readonly docker?: string;
     readonly nixStore?: string;
+    /** util-linux setpriv: local clients get `--pdeathsig KILL` so they die with the server. */
+    readonly setpriv?: string;
   };
   /** Absolute path of the built `genswarms-agent` entry (a JS file run with `binaries.node`). */
   readonly agentEntry: string;

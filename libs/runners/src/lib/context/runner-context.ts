@@ -51,6 +51,7 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     ...opt('socat', find('socat')),
     ...opt('docker', find('docker')),
     ...opt('nixStore', find('nix-store')),
+    ...opt('setpriv', find('setpriv')),
   };
   return {
     home: realpathSync(input.home),

@@ -19,6 +19,16 @@ export function createLocalRunner(): Runner {
   return { kind: 'local', plan: planLocal, start: startLocal };
 }
 
+/**
+ * A local client has no sandbox to die with (bwrap has --die-with-parent): setpriv sets the
+ * parent-death signal and execs the client, so a killed server leaves no orphan agent (CONTRACT §11
+ * recovery restarts it). Without setpriv the client would outlive a crashed server.
+ */
+export function withParentDeathSignal(ctx: RunnerContext, argv: readonly string[]): readonly string[] {
+  const setpriv = ctx.binaries.setpriv;
+  return setpriv === undefined ? argv : [setpriv, '--pdeathsig', 'KILL', '--', ...argv];
+}
+
 function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   if (spec.backend !== 'local') throw new RunnerError('validation_failed', 'not a local agent', { agent: spec.agent });
   assertNetworkSupported(spec);
@@ -32,8 +42,8 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
   await ensurePrivateDir(plan.stateDir, ctx.serverUid);
   await ensureWorkspaceDir(plan.spec.workspace);
   await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid);
-  const [file, ...args] = plan.clientArgv;
-  if (file === undefined) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
+  if (plan.clientArgv.length === 0) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
+  const [file, ...args] = withParentDeathSignal(ctx, plan.clientArgv) as [string, ...string[]];
   if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args);
   const child = spawn(file, args, {
     shell: false,

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { createLocalRunner, withParentDeathSignal } from '../src/index';
+import { FIXTURES, makeContext, makeSandboxDirs, makeSpec } from './support';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.cjs');
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
+}
+
+describe('local runner: clients die with the server', () => {
+  const dirs = makeSandboxDirs();
+  afterAll(() => dirs.cleanup());
+
+  it('wraps the client in setpriv --pdeathsig KILL when setpriv exists', () => {
+    const ctx = makeContext(dirs.home);
+    expect(ctx.binaries.setpriv).toMatch(/^\/.*\/setpriv$/);
+    expect(withParentDeathSignal(ctx, ['/usr/bin/node', 'a b'])).toEqual([ctx.binaries.setpriv, '--pdeathsig', 'KILL', '--', '/usr/bin/node', 'a b']);
+    const bare = { ...ctx, binaries: { ...ctx.binaries, setpriv: undefined } };
+    expect(withParentDeathSignal(bare, ['/usr/bin/node'])).toEqual(['/usr/bin/node']);
+  });
+
+  it('a SIGKILLed server leaves no orphan local client', async () => {
+    const parent = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, path.join(FIXTURES, 'local-parent.ts'), dirs.home, dirs.workspace], {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    parent.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    expect(await waitUntil(() => out.includes('\n'), 20000)).toBe(true);
+    const { pid } = JSON.parse(out.trim()) as { pid: number };
+    expect(isAlive(pid)).toBe(true);
+    parent.kill('SIGKILL');
+    expect(await waitUntil(() => !isAlive(pid), 10000)).toBe(true);
+  });
+
+  it('stop still ends the client normally', async () => {
+    const ctx = makeContext(dirs.home);
+    const runner = createLocalRunner();
+    const spec = makeSpec({ workspace: dirs.workspace, agent: 'stopper', client: { command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'] } });
+    const handle = await runner.start(runner.plan(spec, ctx), ctx);
+    const pid = handle.describe().pid as number;
+    expect(isAlive(pid)).toBe(true);
+    await handle.stop({ graceMs: 500 });
+    expect(await waitUntil(() => !isAlive(pid), 5000)).toBe(true);
+  });
+});
