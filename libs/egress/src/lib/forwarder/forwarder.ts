@@ -80,15 +80,20 @@ async function waitForSocket(run: Running, socketPath: string): Promise<void> {
  * empty env) listening on `<dir>/llm.sock` and connecting to the pinned target. Resolves once the
  * socket exists; on any failure nothing is left behind (process killed, directory removed).
  */
-export async function startForwarder(opts: { socat: string; dir: string; target: EgressTarget }): Promise<Forwarder> {
+/**
+ * `setpriv` (optional, absolute): socat then runs under `setpriv --pdeathsig KILL`, so a crashed
+ * orchestrator leaves no forwarder behind (its sandbox dies with it too).
+ */
+export async function startForwarder(opts: { socat: string; dir: string; target: EgressTarget; setpriv?: string }): Promise<Forwarder> {
   if (!isAbsolute(opts.socat)) throw new EgressError('egress_unavailable', 'socat path must be absolute');
+  if (opts.setpriv !== undefined && !isAbsolute(opts.setpriv)) throw new EgressError('egress_unavailable', 'setpriv path must be absolute');
   const socketPath = join(opts.dir, EGRESS_SOCKET_NAME);
   const args = buildHostSocatArgs(socketPath, opts.target); // validates before anything is created
   await ensureEgressDir(opts.dir);
   let run: Running | undefined;
   try {
     await removeStaleSocket(socketPath);
-    run = launch(opts.socat, args);
+    run = opts.setpriv === undefined ? launch(opts.socat, args) : launch(opts.setpriv, ['--pdeathsig', 'KILL', '--', opts.socat, ...args]);
     await waitForSocket(run, socketPath);
   } catch (err) {
     if (run !== undefined) await terminate(run);

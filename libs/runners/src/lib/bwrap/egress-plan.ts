@@ -39,7 +39,7 @@ export async function startIsolatedEgress(plan: LaunchPlan, ctx: RunnerContext):
     upstreamHost: egress.upstreamHost ?? egress.host,
   };
   try {
-    return await startForwarder({ socat, dir: egress.dir, target });
+    return await startForwarder({ socat, dir: egress.dir, target, ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
   } catch (err) {
     throw toRunnerError(err, plan.spec.agent);
   }
