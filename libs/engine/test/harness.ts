@@ -1,5 +1,5 @@
 /** Shared e2e harness: a real engine on a tmp home, real SQLite, the real mock runner. */
-import { buildRunnerContext, createRunnerRegistry } from '@genswarms/runners';
+import { buildRunnerContext, createDockerRunner, createRunnerRegistry } from '@genswarms/runners';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,7 +14,7 @@ export interface Harness {
   cleanup(): Promise<void>;
 }
 
-export async function makeHarness(opts: { awaitingMs?: number } = {}): Promise<Harness> {
+export async function makeHarness(opts: { awaitingMs?: number; docker?: boolean } = {}): Promise<Harness> {
   const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gs-engine-')));
   fs.chmodSync(home, 0o700);
   const configDir = path.join(home, 'configs');
@@ -24,7 +24,7 @@ export async function makeHarness(opts: { awaitingMs?: number } = {}): Promise<H
     agentEntry: path.join(home, 'agent-main.js'), llm: { allowedHosts: [] },
   });
   const open = (): Promise<Engine> =>
-    Engine.open({ home, configDir, runners: createRunnerRegistry(ctx), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }) });
+    Engine.open({ home, configDir, runners: createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {}), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }) });
   const h: Harness = {
     home, configDir, engine: await open(), open,
     cleanup: async () => {

@@ -2,16 +2,6 @@ import type { Engine } from '@genswarms/engine';
 import { EngineError } from '@genswarms/engine';
 import type { EventFilterSet, Json, ServerEngine } from '../engine-port';
 
-/**
- * Operations CONTRACT §15 needs that this engine version may not have yet (`pauseSwarm`,
- * `resumeSwarm`, `agentHistory`): called when the instance has them, else 500 `internal_error`.
- */
-async function optional(engine: Engine, name: string, ...args: unknown[]): Promise<Json> {
-  const method = (engine as unknown as Record<string, unknown>)[name];
-  if (typeof method !== 'function') throw new EngineError('internal_error', `This engine does not provide ${name}.`);
-  return (await (method as (...a: unknown[]) => unknown).apply(engine, args)) as Json;
-}
-
 async function isKnown(engine: Engine, swarm: string): Promise<boolean> {
   try {
     await engine.assertKnownSwarm(swarm);
@@ -46,8 +36,8 @@ export function adaptEngine(engine: Engine): ServerEngine {
     getSwarm: (swarm) => json(engine.getSwarm(swarm)),
     stopSwarm: (swarm, opts) => json(engine.stopSwarm(swarm, opts)),
     restartSwarm: (swarm, opts) => json(engine.restartSwarm(swarm, opts)),
-    pauseSwarm: (swarm) => optional(engine, 'pauseSwarm', swarm),
-    resumeSwarm: (swarm) => optional(engine, 'resumeSwarm', swarm),
+    pauseSwarm: (swarm) => json(engine.pauseSwarm(swarm)),
+    resumeSwarm: (swarm) => json(engine.resumeSwarm(swarm)),
     sendMessage: (swarm, msg) => json(engine.sendMessage(swarm, msg)),
     listMessages: (swarm, limit) => json(engine.listMessages(swarm, limit)),
     listAgents: (swarm) => json(engine.listAgents(swarm)),
@@ -58,7 +48,7 @@ export function adaptEngine(engine: Engine): ServerEngine {
     restartAgent: (swarm, agent) => json(engine.restartAgent(swarm, agent)),
     resumeAgent: (swarm, agent) => json(engine.resumeAgent(swarm, agent)),
     listTurns: (swarm, agent, limit) => json(engine.listTurns(swarm, agent, limit)),
-    agentHistory: (swarm, agent, limit) => optional(engine, 'agentHistory', swarm, agent, limit),
+    agentHistory: (swarm, agent, limit) => json(engine.agentHistory(swarm, agent, limit)),
     agentLogs: (swarm, agent) => json(engine.agentLogs(swarm, agent)),
     scaleAgent: (swarm, base, count) => json(engine.scaleAgents(swarm, base, count)),
     getTopology: (swarm) => json(engine.getTopology(swarm)),

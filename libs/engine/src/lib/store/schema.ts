@@ -49,4 +49,11 @@ CREATE TABLE events (
 CREATE INDEX events_by_swarm ON events (swarm, agent, id);
 `,
   },
+  {
+    version: 2,
+    sql: `
+ALTER TABLE turns ADD COLUMN received_at TEXT;
+CREATE INDEX messages_by_sender ON messages (swarm, "from", id);
+`,
+  },
 ];

@@ -57,6 +57,7 @@ export function toTurn(r: Raw): TurnRow {
     completedAt: strOrNull(r['completed_at']),
     replyPreview: strOrNull(r['reply_preview']),
     timedOut: num(r['timed_out']) === 1,
+    receivedAt: strOrNull(r['received_at']),
     delivered: num(r['delivered']) === 1,
   };
 }

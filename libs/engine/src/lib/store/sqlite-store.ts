@@ -211,10 +211,10 @@ export class SqliteStore implements Store {
       this.db.prepare('DELETE FROM inbox_items WHERE id = ?').run(item.id);
       this.db
         .prepare(
-          `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
+          `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, received_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
         )
-        .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, item.seq, req.now);
+        .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, item.seq, req.now, item.createdAt);
       this.db.prepare("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
       return toTurn(this.db.prepare('SELECT * FROM turns WHERE id = ?').get(req.turnId) as Raw);
     })();
@@ -286,6 +286,10 @@ export class SqliteStore implements Store {
 
   async listMessages(swarm: string, limit: number): Promise<MessageRow[]> {
     return (this.db.prepare('SELECT * FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT ?').all(swarm, limit) as Raw[]).map(toMessage);
+  }
+
+  async listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]> {
+    return (this.db.prepare('SELECT * FROM messages WHERE swarm = ? AND "from" = ? ORDER BY id DESC LIMIT ?').all(swarm, from, limit) as Raw[]).map(toMessage);
   }
 
   async insertEvent(e: NewEvent): Promise<StoredEvent> {

@@ -54,6 +54,8 @@ export interface TurnRow {
   readonly completedAt: string | null;
   readonly replyPreview: string | null;
   readonly timedOut: boolean;
+  /** When the item entered the inbox (null for turns stored before schema v2). */
+  readonly receivedAt: string | null;
   /** True once the inbox file / paste for this turn was handed to the agent. */
   readonly delivered: boolean;
 }
@@ -185,6 +187,8 @@ export interface Store {
 
   appendMessage(msg: Omit<MessageRow, 'id'>): Promise<MessageRow>;
   listMessages(swarm: string, limit: number): Promise<MessageRow[]>;
+  /** The newest `limit` message-log entries sent by `from`, newest first. */
+  listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]>;
 
   insertEvent(event: NewEvent): Promise<StoredEvent>;
   queryEvents(query: EventQuery): Promise<StoredEvent[]>;

@@ -24,6 +24,8 @@ import { assertName, parseLimit, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
 import * as objectOps from './object-ops';
+import { agentHistory, type HistoryEntry } from './agent-history';
+import { setSwarmPaused, type PauseResult } from './swarm-pause';
 
 export class Engine {
   readonly store: Store;
@@ -193,6 +195,16 @@ export class Engine {
     return { status: 'restarted', swarm_name: swarm, delete_data: opts.deleteData === true };
   }
 
+  /** Pauses every docker-backed agent (docker, tmux+docker) of a running swarm; others listed in `skipped`. */
+  pauseSwarm(swarm: string): Promise<PauseResult> {
+    return setSwarmPaused(this, swarm, true);
+  }
+
+  /** Unpauses the swarm's paused containers; non-docker agents are listed in `skipped`. */
+  resumeSwarm(swarm: string): Promise<PauseResult> {
+    return setSwarmPaused(this, swarm, false);
+  }
+
   async queryEvents(raw: EventQueryInput, scope: { swarm?: string; agent?: string } = {}): Promise<{ events: StoredEvent[]; count: number; query: ParsedEventQuery }> {
     const { events, query } = await this.events.query(raw, scope);
     return { events, count: events.length, query };
@@ -231,6 +243,7 @@ export class Engine {
   restartAgent(swarm: string, agent: string): ReturnType<typeof agentOps.restartAgent> { return agentOps.restartAgent(this, swarm, agent); }
   listTurns(swarm: string, agent: string, limit?: unknown): ReturnType<typeof agentOps.listTurns> { return agentOps.listTurns(this, swarm, agent, limit); }
   agentLogs(swarm: string, agent: string): ReturnType<typeof agentOps.agentLogs> { return agentOps.agentLogs(this, swarm, agent); }
+  agentHistory(swarm: string, agent: string, limit?: unknown): Promise<{ history: HistoryEntry[] }> { return agentHistory(this, swarm, agent, limit); }
   addAgent(swarm: string, body: unknown): ReturnType<typeof nodeOps.addAgent> { return nodeOps.addAgent(this, swarm, body); }
   removeAgent(swarm: string, agent: string): ReturnType<typeof nodeOps.removeAgent> { return nodeOps.removeAgent(this, swarm, agent); }
   scaleAgents(swarm: string, base: string, count: unknown): ReturnType<typeof nodeOps.scaleAgents> { return nodeOps.scaleAgents(this, swarm, base, count); }
