@@ -3,7 +3,7 @@ import { writeFileSafely } from '@genswarms/receipts';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { ensureRealDir } from '../util/real-dir';
-import { logAndAnnounce, type RoutingHost } from './router';
+import { announceDelivered, logAndAnnounce, type RoutingHost } from './router';
 import { isSystemObject } from './topology';
 
 export const CORRELATION_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
@@ -78,6 +78,7 @@ async function computeEnvelope(host: RoutingHost, input: AskInput, corr: string)
       await host.events.emit({ type: 'object_error', swarm: host.swarm, agent: obj.name, message: `Object ${obj.name} failed to answer an ask.`, metadata: { error: out.error } });
       return failure(corr, 'handler_error', 'the handler threw', 'unknown', Date.now() - started);
     case 'ok':
+      await announceDelivered(host, { from: input.from, to: input.to, turn: input.turn }, 'ask', { correlation_id: corr });
       return envelopeFromReply(corr, out.result.reply, Date.now() - started);
   }
 }

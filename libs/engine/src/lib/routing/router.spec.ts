@@ -47,7 +47,7 @@ describe('router', () => {
       kindOf: (n): NodeKind | undefined => (agents.includes(n) ? 'agent' : objs.has(n) ? 'object' : undefined),
       enqueueMessage: async (agent, from, content) => {
         inbox.push({ agent, from, content });
-        return 'ok';
+        return { kind: 'ok', itemId: `item_${inbox.length}` };
       },
       object: (n) => objs.get(n),
       markAwaiting: (a) => awaiting.push(a),
@@ -85,6 +85,31 @@ describe('router', () => {
     expect(h.awaiting).toEqual(['a']);
   });
 
+  it('message_delivered follows message_routed once the message is in the target inbox (agent category, agent = target)', async () => {
+    h = await harness(['a', 'b'], {}, [['a', 'b']]);
+    await routeDirect(h.host, { from: 'a', to: 'b', content: 'secret body', turn: 't1' });
+    const events = await h.store.queryEvents({ limit: 100, sinceId: 0 });
+    expect(events.map((e) => e.event_type)).toEqual(['message_routed', 'message_delivered']);
+    expect(events[1]).toMatchObject({ category: 'agent', level: 'info', agent: 'b', metadata: { from: 'a', to: 'b', type: 'direct', turn: 't1', item_id: 'item_1' } });
+    expect(JSON.stringify(events[1]?.metadata)).not.toContain('secret body');
+  });
+
+  it('no message_delivered for a denied route, an absent target, or a full inbox', async () => {
+    h = await harness(['a', 'b'], {}, [['a', 'ghost'], ['b', 'a']]);
+    await routeDirect(h.host, { from: 'a', to: 'b', content: 'x', turn: null });
+    await routeDirect(h.host, { from: 'a', to: 'ghost', content: 'x', turn: null });
+    const full: RoutingHost = { ...h.host, enqueueMessage: async () => ({ kind: 'full' }) };
+    expect(await routeDirect(full, { from: 'b', to: 'a', content: 'x', turn: null })).toBe('dropped');
+    expect(await eventTypes()).toEqual(['invalid_route', 'target_not_found', 'message_routed', 'inbox_full']);
+  });
+
+  it('a broadcast delivers to each target: one message_delivered per agent and per object that took it', async () => {
+    h = await harness(['a', 'b', 'c'], { rec: 'recorder' }, [['a', 'b'], ['a', 'rec'], ['a', 'c']]);
+    await routeBroadcast(h.host, { from: 'a', content: 'all', turn: null });
+    const delivered = (await h.store.queryEvents({ limit: 100, sinceId: 0 })).filter((e) => e.event_type === 'message_delivered');
+    expect(delivered.map((e) => [e.agent, e.metadata['type']])).toEqual([['b', 'broadcast'], ['rec', 'broadcast'], ['c', 'broadcast']]);
+  });
+
   it('an allowed but absent target is target_not_found', async () => {
     h = await harness(['a'], {}, [['a', 'ghost']]);
     expect(await routeDirect(h.host, { from: 'a', to: 'ghost', content: 'hi', turn: null })).toBe('target_not_found');
@@ -118,7 +143,7 @@ describe('router', () => {
     h = await harness(['a'], { e: 'echo' }, [['a', 'e']]);
     await routeDirect(h.host, { from: 'a', to: 'e', content: 'ping', turn: null });
     expect(h.inbox).toEqual([]);
-    expect(await eventTypes()).toEqual(['message_routed', 'invalid_route']);
+    expect(await eventTypes()).toEqual(['message_routed', 'message_delivered', 'invalid_route']);
   });
 
   describe('asks', () => {

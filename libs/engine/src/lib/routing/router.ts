@@ -23,10 +23,12 @@ export interface RoutingHost {
   readonly clock: Clock;
   kindOf(name: string): NodeKind | undefined;
   /** Queues a message item for an agent and kicks its scheduler. */
-  enqueueMessage(agent: string, from: string, content: string): Promise<'ok' | 'full'>;
+  enqueueMessage(agent: string, from: string, content: string): Promise<EnqueueOutcome>;
   object(name: string): ObjectInstance | undefined;
   markAwaiting(agent: string): void;
 }
+
+export type EnqueueOutcome = { readonly kind: 'ok'; readonly itemId: string } | { readonly kind: 'full' };
 
 export interface SendInput {
   readonly from: string;
@@ -51,21 +53,32 @@ async function denied(host: RoutingHost, from: string, to: string): Promise<'den
   return 'denied';
 }
 
+/** CONTRACT §17 `message_delivered`: the message is in the agent's inbox, or the object's handler took it. */
+export async function announceDelivered(host: RoutingHost, input: { from: string; to: string; turn: string | null }, type: 'direct' | 'ask' | 'broadcast', extra: Record<string, unknown> = {}): Promise<void> {
+  await host.events.emit({
+    type: 'message_delivered', swarm: host.swarm, agent: input.to, message: `Message from ${input.from} delivered to ${input.to}.`,
+    metadata: { from: input.from, to: input.to, type, turn: input.turn, ...extra },
+  });
+}
+
 /** Hands a message to one existing node; objects run their handler, whose sends are routed in turn. */
 async function handOver(host: RoutingHost, kind: NodeKind, input: SendInput, type: 'direct' | 'broadcast'): Promise<'ok' | 'full'> {
   if (kind === 'agent') {
     const r = await host.enqueueMessage(input.to, input.from, input.content);
-    if (r === 'full') {
-      await host.events.emit({
-        type: 'inbox_full', swarm: host.swarm, agent: input.to, message: `Inbox of ${input.to} is full; message from ${input.from} dropped.`,
-        metadata: { from: input.from, limit: 1000 },
-      });
+    if (r.kind === 'ok') {
+      await announceDelivered(host, input, type, { item_id: r.itemId });
+      return 'ok';
     }
-    return r;
+    await host.events.emit({
+      type: 'inbox_full', swarm: host.swarm, agent: input.to, message: `Inbox of ${input.to} is full; message from ${input.from} dropped.`,
+      metadata: { from: input.from, limit: 1000 },
+    });
+    return 'full';
   }
   const obj = host.object(input.to);
   if (obj === undefined) return 'ok';
   const out = await obj.deliver({ swarm: host.swarm, object: obj.name, from: input.from, content: input.content, type });
+  if (out.kind === 'ok') await announceDelivered(host, input, type);
   if (out.kind === 'failed') {
     await host.events.emit({ type: 'object_error', swarm: host.swarm, agent: obj.name, message: `Object ${obj.name} failed to handle a message.`, metadata: { error: out.error } });
   } else if (out.kind === 'ok') {

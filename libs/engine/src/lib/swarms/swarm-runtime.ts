@@ -6,7 +6,7 @@ import type { SessionHost } from '../agents/session-host';
 import type { EventBus } from '../events/event-bus';
 import type { PushHub } from '../events/pushes';
 import type { ObjectInstance } from '../objects/object-instance';
-import type { RoutingHost } from '../routing/router';
+import type { EnqueueOutcome, RoutingHost } from '../routing/router';
 import { Topology, type NodeKind } from '../routing/topology';
 import { INBOX_LIMIT, type Store, type SwarmStatus } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -84,12 +84,12 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
     this.agents.get(agent)?.markAwaiting();
   }
 
-  async enqueueMessage(agent: string, from: string, content: string): Promise<'ok' | 'full'> {
+  async enqueueMessage(agent: string, from: string, content: string): Promise<EnqueueOutcome> {
     const r = await this.store.enqueue({ swarm: this.swarm, agent, id: newItemId(), kind: 'message', from, content, now: this.clock.now().toISOString(), limit: INBOX_LIMIT });
-    if (r.kind === 'full') return 'full';
+    if (r.kind === 'full') return { kind: 'full' };
     const session = this.agents.get(agent);
     session?.clearAwaiting();
     session?.kick();
-    return 'ok';
+    return { kind: 'ok', itemId: r.item.id };
   }
 }
