@@ -69,6 +69,11 @@ export interface ServerEngine {
   /** The effective config (seed ⊕ overlay) in the §13 format. */
   snapshot(swarm: string): Promise<Json>;
 
+  /** `{skills, count}` from the engine's skills root (relative paths only). */
+  listSkills(): Promise<Json>;
+  /** `{name, content, size}`; EngineError `invalid_name` (400) or `not_found` (404). */
+  readSkill(name: string): Promise<Json>;
+
   /** §17 query: raw query values (validated by the engine → `invalid_query` + `param`). */
   queryEvents(raw: Json, scope: { swarm?: string; agent?: string }): Promise<Json>;
   /** The newest `limit` events of a swarm matching any of `filters`, oldest first. */

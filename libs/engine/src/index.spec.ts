@@ -3,9 +3,9 @@ import * as lib from './index';
 const PINNED = [
   'BUILTIN_HANDLERS', 'CORRELATION_ID_RE', 'DB_FILE_NAME', 'EVENTS_KEEP', 'EVENT_CATEGORIES', 'EVENT_QUERY_PARAMS', 'Engine',
   'EngineError', 'EventBus', 'HISTORY_DEFAULT', 'HISTORY_MAX', 'HandlerRegistry', 'INBOX_LIMIT', 'MESSAGE_LOG_KEEP', 'OPERATOR_FROM', 'OUTBOX_FILE_MAX_BYTES',
-  'PACKAGE_NAME', 'PATCH_MAX_KEYS', 'PLAN_ERROR_CODES', 'PushHub', 'SYSTEM_CLOCK', 'SYSTEM_OBJECT_NAMES', 'SqliteStore',
+  'PACKAGE_NAME', 'PATCH_MAX_KEYS', 'PLAN_ERROR_CODES', 'PushHub', 'SKILL_MAX_BYTES', 'SYSTEM_CLOCK', 'SYSTEM_OBJECT_NAMES', 'SqliteStore',
   'classifyOutboxMessage', 'createHandlerRegistry', 'eventMatches', 'extractMarkers', 'isCorrelationId', 'isEngineErrorCode',
-  'isDockerBacked', 'isEventType', 'levelForEventType', 'matchesAnyFilter', 'parseEventFilters', 'parseEventQuery', 'sanitizeMetadata',
+  'isDockerBacked', 'isEventType', 'isSkillName', 'listSkills', 'readSkill', 'levelForEventType', 'matchesAnyFilter', 'parseEventFilters', 'parseEventQuery', 'sanitizeMetadata',
   'statusForCode', 'toLogEntry',
 ];
 

@@ -45,6 +45,9 @@ export type { AskResult, ConfigKeySpec, MessageResult, ObjectHandler, ObjectMess
 export { BUILTIN_HANDLERS, createHandlerRegistry } from './lib/objects/builtins';
 export { PATCH_MAX_KEYS } from './lib/objects/config-patch';
 
+export { SKILL_MAX_BYTES, isSkillName, listSkills, readSkill } from './lib/skills/skills-catalogue';
+export type { SkillEntry, SkillRead } from './lib/skills/skills-catalogue';
+
 export { SYSTEM_CLOCK } from './lib/util/clock';
 export type { Clock, TimerHandle } from './lib/util/clock';
 export const PACKAGE_NAME = '@genswarms/engine';

@@ -61,6 +61,8 @@ export function adaptEngine(engine: Engine): ServerEngine {
     getOverlay: (swarm) => json(engine.getOverlay(swarm)),
     clearOverlay: (swarm) => json(engine.clearOverlay(swarm)),
     snapshot: async (swarm) => (await engine.snapshot(swarm, 'json')).document as Json,
+    listSkills: () => json(engine.listSkills()),
+    readSkill: (name) => json(engine.readSkill(name)),
     queryEvents: (raw, scope) => json(engine.queryEvents(raw, scope)),
     recentEvents: (swarm, filters, limit) => recentEvents(engine, swarm, filters, limit),
     onPush: (listener) => engine.onPush(listener),

@@ -70,6 +70,7 @@ export async function openEngine(
     runners,
     runnerContext: ctx,
     maxAgentsPerSwarm: config.maxAgentsPerSwarm,
+    skillsRoot: config.skillsRoot,
     ...extra,
   });
   const bus: EngineEventBus = { emit: (input) => engine.events.emit({ ...input, type: input.type as EventType }) };

@@ -34,6 +34,7 @@ export type EngineErrorCode =
   | 'swarm_not_found'
   | 'agent_not_found'
   | 'object_not_found'
+  | 'not_found'
   | 'agent_not_ready'
   | 'needs_attention'
   | 'invalid_state'
@@ -74,6 +75,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   swarm_not_found: 404,
   agent_not_found: 404,
   object_not_found: 404,
+  not_found: 404,
   agent_not_ready: 409,
   needs_attention: 409,
   invalid_state: 409,

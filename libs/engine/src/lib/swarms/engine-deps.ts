@@ -22,6 +22,8 @@ export interface EngineOptions {
   readonly receiptPollMs?: number;
   /** Outbox poll (ms), default 500. */
   readonly outboxPollMs?: number;
+  /** Root of the read-only skills catalogue (GENSWARMS_SKILLS_ROOT); default `<home>/skills`. */
+  readonly skillsRoot?: string;
   /** Awaiting timer (ms), default 90 000. */
   readonly awaitingMs?: number;
 }

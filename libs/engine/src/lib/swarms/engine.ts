@@ -26,6 +26,8 @@ import * as nodeOps from './node-ops';
 import * as objectOps from './object-ops';
 import { agentHistory, type HistoryEntry } from './agent-history';
 import { setSwarmPaused, type PauseResult } from './swarm-pause';
+import { skillOrThrow, skillsCatalogue, type SkillEntry } from '../skills/skills-catalogue';
+import * as path from 'node:path';
 
 export class Engine {
   readonly store: Store;
@@ -203,6 +205,21 @@ export class Engine {
   /** Unpauses the swarm's paused containers; non-docker agents are listed in `skipped`. */
   resumeSwarm(swarm: string): Promise<PauseResult> {
     return setSwarmPaused(this, swarm, false);
+  }
+
+  /** The skills root this engine serves (`skillsRoot`, default `<home>/skills`). */
+  get skillsRoot(): string {
+    return this.opts.skillsRoot ?? path.join(this.opts.home, 'skills');
+  }
+
+  /** `GET /api/skills`: `.md` files under the skills root, relative paths only. */
+  listSkills(): Promise<{ skills: SkillEntry[]; count: number }> {
+    return skillsCatalogue(this.skillsRoot);
+  }
+
+  /** `GET /api/skills/:name` (`.md` optional): 400 `invalid_name`, 404 `not_found`. */
+  readSkill(name: string): Promise<{ name: string; content: string; size: number }> {
+    return skillOrThrow(this.skillsRoot, name);
   }
 
   async queryEvents(raw: EventQueryInput, scope: { swarm?: string; agent?: string } = {}): Promise<{ events: StoredEvent[]; count: number; query: ParsedEventQuery }> {

@@ -1,6 +1,11 @@
+/**
+ * The read-only skills catalogue (CONTRACT §15 `GET /api/skills[/:name]`): `.md` files under the skills
+ * root (GENSWARMS_SKILLS_ROOT), relative paths only. Reads go through receipts' bounded no-follow reader.
+ */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { readUntrustedFile } from '@genswarms/receipts';
+import { EngineError } from '../errors/engine-error';
 
 /** One catalogue entry; `relative_path` is relative to the skills root, never absolute. */
 export interface SkillEntry {
@@ -79,4 +84,18 @@ export async function readSkill(root: string, name: string): Promise<SkillRead> 
   const entry = (await listSkills(rootReal)).find((s) => s.name === name.replace(/\.md$/i, ''));
   if (entry === undefined) return { kind: 'not_found' };
   return (await readIn(path.join(rootReal, path.dirname(entry.relative_path)), path.basename(entry.relative_path))) ?? { kind: 'not_found' };
+}
+
+/** `{skills, count}` for the catalogue route. */
+export async function skillsCatalogue(root: string): Promise<{ skills: SkillEntry[]; count: number }> {
+  const skills = await listSkills(root);
+  return { skills, count: skills.length };
+}
+
+/** One skill for the read route; 400 `invalid_name` (bad name or a symlink) / 404 `not_found` as EngineErrors. */
+export async function skillOrThrow(root: string, name: string): Promise<{ name: string; content: string; size: number }> {
+  const read = await readSkill(root, name);
+  if (read.kind === 'invalid_name') throw new EngineError('invalid_name', 'Not a valid skill name.');
+  if (read.kind === 'not_found') throw new EngineError('not_found', 'No such skill.');
+  return { name: read.name, content: read.content, size: read.size };
 }
