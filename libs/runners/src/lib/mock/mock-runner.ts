@@ -52,6 +52,8 @@ function startMock(plan: LaunchPlan): Promise<RunnerHandle> {
         timers.delete(timer);
         reply(turn);
       }, delayMs);
+      // A scripted reply is not a process: an abandoned mock session must not keep the host alive.
+      timer.unref();
       timers.add(timer);
       return Promise.resolve();
     },
