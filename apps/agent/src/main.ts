@@ -2,7 +2,28 @@ import { loadAgentConfig } from './lib/config/agent-config';
 import type { AgentConfig } from './lib/config/agent-config';
 import { runAgent } from './lib/loop/agent-loop';
 
-/** genswarms-agent entry: reads the environment once, then runs until SIGTERM/SIGINT. */
+/** How often the agent checks that the process that started it (the server) is still its parent. */
+const ORPHAN_CHECK_MS = 500;
+
+/**
+ * Aborts when this process is re-parented, i.e. the server that started it exited without stopping
+ * it (CONTRACT §11: headless processes die with the server). An orphaned agent would keep polling a
+ * workspace that a new server reuses — its own seq high-water mark, its old LLM endpoint — racing
+ * the new agent for the same inbox files (seen as "already done, skipped" + a failed turn). A parent
+ * of pid 1 from the start (a container or namespace init) never changes, so it never triggers.
+ */
+function stopWhenOrphaned(onOrphaned: () => void): () => void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onOrphaned();
+  }, ORPHAN_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** genswarms-agent entry: reads the environment once, then runs until SIGTERM/SIGINT or its parent exits. */
 async function main(): Promise<number> {
   const loaded = loadAgentConfig(process.env);
   if (loaded.kind === 'invalid') {
@@ -17,8 +38,13 @@ async function main(): Promise<number> {
   const stop = (): void => controller.abort();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  const unwatch = stopWhenOrphaned(() => {
+    log('the process that started this agent exited; stopping');
+    stop();
+  });
   log(`started, ${describeLlm(config)}, targets=[${config.topology.join(',')}]`);
   await runAgent(config, { signal: controller.signal, log });
+  unwatch();
   log('stopped');
   return 0;
 }

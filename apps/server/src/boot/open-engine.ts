@@ -26,7 +26,10 @@ export interface HostFacts {
 export interface OpenedEngine {
   readonly engine: ServerEngine;
   readonly bus: EngineEventBus;
-  /** Closes the store; agents are left to be recovered by the next start (as after a crash). */
+  /**
+   * Closes the store; swarms stay running for the next start: tmux panes and containers are left to
+   * be re-attached, headless processes (local, bwrap) are stopped and restarted by recovery.
+   */
   close(): Promise<void>;
   /** Stops every swarm, then closes the store (embedders and tests). */
   shutdown(): Promise<void>;
@@ -74,5 +77,5 @@ export async function openEngine(
     ...extra,
   });
   const bus: EngineEventBus = { emit: (input) => engine.events.emit({ ...input, type: input.type as EventType }) };
-  return { engine: adaptEngine(engine), bus, close: () => engine.close(), shutdown: () => engine.shutdown() };
+  return { engine: adaptEngine(engine), bus, close: () => engine.detach(), shutdown: () => engine.shutdown() };
 }

@@ -6,6 +6,7 @@ import { newTurnId } from '@genswarms/receipts';
 import type { AgentLaunchSpec, LaunchPlan, RunnerHandle, SessionDescription } from '@genswarms/runners';
 import type { AttentionInfo, SessionState, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
+import { inboxSeqFloor } from './inbox-floor';
 import { isTuiBackend } from './launch-spec';
 import { LOG_KEEP_LINES, type SessionHost } from './session-host';
 import { TurnRunner } from './turn-runner';
@@ -26,6 +27,8 @@ export class AgentSession {
   outboxDirRejected = false;
   startedAt: string | null = null;
   lastActivity: string | null = null;
+  /** Highest seq already used in the workspace when this session launched (see inbox-floor.ts). */
+  seqFloor = 0;
   readonly logs: LogLine[] = [];
   private awaitTimer: TimerHandle | null = null;
   private outboxTimer: TimerHandle | null = null;
@@ -78,6 +81,7 @@ export class AgentSession {
     this.closed = false;
     this.startedAt = this.now();
     this.state = 'starting';
+    this.seqFloor = await inboxSeqFloor(this.workspace);
     await this.persist(null);
     await this.host.events.emit({ type: 'agent_started', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} is starting.`, metadata: { backend: this.spec.backend } });
     try {
@@ -156,7 +160,7 @@ export class AgentSession {
   private async dispatchLoop(): Promise<void> {
     if (this.state !== 'idle' || this.closed) return;
     const turn = await this.host.store.dispatchNext({
-      swarm: this.host.swarm, agent: this.name, turnId: newTurnId(), now: this.now(), messagesOnly: this.awaiting,
+      swarm: this.host.swarm, agent: this.name, turnId: newTurnId(), now: this.now(), messagesOnly: this.awaiting, seqFloor: this.seqFloor,
     });
     if (turn === null) return;
     this.state = 'busy';
@@ -221,6 +225,18 @@ export class AgentSession {
     this.handle = null;
     if (h !== null) await h.stop({ graceMs: 2000 }).catch(() => undefined);
     if (finalState !== null) await this.setState(finalState);
+  }
+
+  /**
+   * Server shutdown for a backend that cannot be re-attached: the process is stopped (it must not
+   * outlive the server, CONTRACT §11) but nothing is recorded — no state change, an in-flight turn
+   * stays open, so recovery restarts the agent and redelivers that turn (same id, same inbox file).
+   */
+  async release(): Promise<void> {
+    this.abandon();
+    const h = this.handle;
+    this.handle = null;
+    if (h !== null) await h.stop({ graceMs: 2000 }).catch(() => undefined);
   }
 
   /** Drops the instance without stopping anything (tests simulate a crash with it). */

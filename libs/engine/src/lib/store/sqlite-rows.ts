@@ -70,7 +70,6 @@ export function toItem(r: Raw): InboxItemRow {
     kind: str(r['kind']) as ItemKind,
     from: str(r['from']),
     content: str(r['content']),
-    seq: num(r['seq']),
     createdAt: str(r['created_at']),
   };
 }

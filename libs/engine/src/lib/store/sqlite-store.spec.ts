@@ -51,15 +51,32 @@ describe('SqliteStore', () => {
     fs.rmSync(other, { recursive: true, force: true });
   });
 
-  it('assigns per-agent inbox seqs from 1 and enforces the inbox limit', async () => {
+  it('enforces the inbox limit per agent', async () => {
     const r1 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i1', kind: 'task', from: '_operator', content: 'x', now: NOW, limit: 2 });
     const r2 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i2', kind: 'message', from: 'b', content: 'y', now: NOW, limit: 2 });
     const r3 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i3', kind: 'task', from: '_operator', content: 'z', now: NOW, limit: 2 });
     const other = await store.enqueue({ swarm: 's', agent: 'b', id: 'i4', kind: 'task', from: '_operator', content: 'z', now: NOW, limit: 2 });
-    expect(r1).toMatchObject({ kind: 'ok', queued: 1, item: { seq: 1 } });
-    expect(r2).toMatchObject({ kind: 'ok', queued: 2, item: { seq: 2 } });
+    expect(r1).toMatchObject({ kind: 'ok', queued: 1, item: { id: 'i1' } });
+    expect(r2).toMatchObject({ kind: 'ok', queued: 2, item: { id: 'i2' } });
     expect(r3).toEqual({ kind: 'full', limit: 2 });
-    expect(other).toMatchObject({ kind: 'ok', item: { seq: 1 } });
+    expect(other).toMatchObject({ kind: 'ok', queued: 1 });
+  });
+
+  it('assigns per-agent seqs from 1 at dispatch, in dispatch order, above the floor when one is given', async () => {
+    await idleSession();
+    for (const [id, kind] of [['i1', 'task'], ['i2', 'message'], ['i3', 'task']] as const) {
+      await store.enqueue({ swarm: 's', agent: 'a', id, kind, from: kind === 'task' ? '_operator' : 'b', content: id, now: NOW, limit: 10 });
+    }
+    const seqOf = async (turnId: string, messagesOnly: boolean, seqFloor?: number): Promise<[string | undefined, number | undefined]> => {
+      await store.setSessionState('s', 'a', 'idle', null, NOW);
+      const t = await store.dispatchNext({ swarm: 's', agent: 'a', turnId, now: NOW, messagesOnly, ...(seqFloor === undefined ? {} : { seqFloor }) });
+      return [t?.itemId, t?.seq];
+    };
+    expect(await seqOf('t1', true)).toEqual(['i2', 1]);
+    expect(await seqOf('t2', false)).toEqual(['i1', 2]);
+    expect(await seqOf('t3', false, 41)).toEqual(['i3', 42]);
+    await store.enqueue({ swarm: 's', agent: 'a', id: 'i4', kind: 'task', from: '_operator', content: 'x', now: NOW, limit: 10 });
+    expect(await seqOf('t4', false, 5)).toEqual(['i4', 43]);
   });
 
   it('dispatchNext moves the first item into a running turn and marks the session busy, once', async () => {

@@ -160,11 +160,11 @@ export class SqliteStore implements Store {
     return this.db.transaction((): EnqueueResult => {
       const queued = this.countInbox(input.swarm, input.agent);
       if (queued >= input.limit) return { kind: 'full', limit: input.limit };
-      const seq = this.nextSeq(input.swarm, input.agent);
+      // seq 0: the item's seq is assigned when it is dispatched (dispatchNext).
       this.db
-        .prepare('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(input.id, input.swarm, input.agent, input.kind, input.from, input.content, seq, input.now);
-      const item: InboxItemRow = { id: input.id, swarm: input.swarm, agent: input.agent, kind: input.kind, from: input.from, content: input.content, seq, createdAt: input.now };
+        .prepare('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)')
+        .run(input.id, input.swarm, input.agent, input.kind, input.from, input.content, input.now);
+      const item: InboxItemRow = { id: input.id, swarm: input.swarm, agent: input.agent, kind: input.kind, from: input.from, content: input.content, createdAt: input.now };
       return { kind: 'ok', item, queued: queued + 1 };
     })();
   }
@@ -174,9 +174,9 @@ export class SqliteStore implements Store {
     return r.n;
   }
 
-  private nextSeq(swarm: string, agent: string): number {
+  private nextSeq(swarm: string, agent: string, floor: number): number {
     const r = this.db.prepare('SELECT last_seq FROM inbox_seq WHERE swarm = ? AND agent = ?').get(swarm, agent) as { last_seq: number } | undefined;
-    const seq = (r?.last_seq ?? 0) + 1;
+    const seq = Math.max(r?.last_seq ?? 0, floor) + 1;
     this.db
       .prepare('INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, ?) ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = excluded.last_seq')
       .run(swarm, agent, seq);
@@ -209,12 +209,13 @@ export class SqliteStore implements Store {
       if (r === undefined) return null;
       const item = toItem(r);
       this.db.prepare('DELETE FROM inbox_items WHERE id = ?').run(item.id);
+      const seq = this.nextSeq(req.swarm, req.agent, req.seqFloor ?? 0);
       this.db
         .prepare(
           `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, received_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
         )
-        .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, item.seq, req.now, item.createdAt);
+        .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
       this.db.prepare("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
       return toTurn(this.db.prepare('SELECT * FROM turns WHERE id = ?').get(req.turnId) as Raw);
     })();

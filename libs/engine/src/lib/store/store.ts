@@ -67,7 +67,6 @@ export interface InboxItemRow {
   readonly kind: ItemKind;
   readonly from: string;
   readonly content: string;
-  readonly seq: number;
   readonly createdAt: string;
 }
 
@@ -129,6 +128,11 @@ export interface DispatchRequest {
   readonly now: string;
   /** While awaiting (CONTRACT §14.7) only message items are eligible. */
   readonly messagesOnly: boolean;
+  /**
+   * The turn's seq is above this too (the highest seq already used in the agent's workspace: inbox
+   * files and the agent's high-water mark left by an earlier run, e.g. after a purge). Default 0.
+   */
+  readonly seqFloor?: number;
 }
 
 export type TurnFinish = {
@@ -156,7 +160,7 @@ export interface Store {
   listSessions(swarm: string): Promise<SessionRow[]>;
   deleteSession(swarm: string, agent: string): Promise<void>;
 
-  /** Appends an item unless `limit` items are already queued; assigns the next per-agent seq. */
+  /** Appends an item unless `limit` items are already queued (its seq is assigned at dispatch). */
   enqueue(input: { swarm: string; agent: string; id: string; kind: ItemKind; from: string; content: string; now: string; limit: number }): Promise<EnqueueResult>;
   inboxSize(swarm: string, agent: string): Promise<number>;
   listInbox(swarm: string, agent: string): Promise<InboxItemRow[]>;
@@ -164,7 +168,8 @@ export interface Store {
   dropInbox(swarm: string, agent: string | null): Promise<number>;
   /**
    * One transaction: when the session is `idle` and an eligible item exists, the item leaves the
-   * queue, a `running` turn is created and the session becomes `busy`. Else null, nothing changed.
+   * queue, a `running` turn is created with the next per-agent seq (so seqs grow in dispatch order,
+   * which is the order inbox files are written) and the session becomes `busy`. Else null.
    */
   dispatchNext(req: DispatchRequest): Promise<TurnRow | null>;
 

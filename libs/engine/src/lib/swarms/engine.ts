@@ -17,7 +17,7 @@ import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAll, startObject } from './launch';
 import { purgeSwarmFiles } from './purge';
-import { recoverSwarm } from './recovery';
+import { REATTACHABLE, recoverSwarm } from './recovery';
 import { runtimeDetail, type SwarmDetail, type SwarmSummary } from './status';
 import { SwarmRuntime } from './swarm-runtime';
 import { assertName, parseLimit, toOverlayEvents } from './helpers';
@@ -241,6 +241,23 @@ export class Engine {
   /** Drops every runtime without stopping agents or touching the store (as a crash would); closes the store. */
   async close(): Promise<void> {
     for (const rt of this.swarms.values()) for (const s of rt.agents.values()) s.abandon();
+    this.swarms.clear();
+    await this.store.close();
+  }
+
+  /**
+   * Server stop that keeps swarms running for the next start: processes that would be re-attached
+   * (tmux panes, containers) are left alone; the others (local, bwrap, mock) are stopped, because the
+   * next start restarts them anyway and a leftover would race the new one over the same workspace.
+   * In-flight turns stay open and are redelivered by recovery. Then the store is closed.
+   */
+  async detach(): Promise<void> {
+    for (const rt of this.swarms.values()) {
+      for (const s of rt.agents.values()) {
+        if (REATTACHABLE.has(s.spec.backend)) s.abandon();
+        else await s.release();
+      }
+    }
     this.swarms.clear();
     await this.store.close();
   }

@@ -12,7 +12,8 @@ import { toOverlayEvents } from './helpers';
 import { planAgent, startObject } from './launch';
 import { SwarmRuntime } from './swarm-runtime';
 
-const REATTACHABLE = new Set(['tmux', 'docker']);
+/** Backends whose processes outlive the server and are re-attached at recovery; all others are restarted. */
+export const REATTACHABLE: ReadonlySet<string> = new Set(['tmux', 'docker']);
 
 async function reattach(rt: SwarmRuntime, description: unknown, backend: string): Promise<RunnerHandle | null> {
   if (!REATTACHABLE.has(backend) || description === null || typeof description !== 'object') return null;
