@@ -3,7 +3,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentLaunchSpec, RunnerHandle } from '../../src/lib/port';
 import { createTmuxRunner } from '../../src/lib/tmux/tmux-runner';
-import { tmuxConsts, tmuxFormat, tmuxSessionTarget } from '../../src/lib/tmux/tmux-words';
+import { tmuxConst, tmuxConsts, tmuxFormat, tmuxSessionTarget } from '../../src/lib/tmux/tmux-words';
 import {
   allCmdlines,
   describeIfBinaries,
@@ -97,6 +97,15 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: secrets and the san
     const cmdlines = await allCmdlines();
     expect(cmdlines.filter((c) => c.includes(SECRET) || c.includes(API_KEY))).toEqual([]);
     expect(cmdlines.some((c) => c.includes('visible-arg'))).toBe(true); // the scan can see client argv
+  });
+
+  it("points panes' docker CLI at an empty private config dir, not the operator's ~/.docker", async () => {
+    const server = await runner.server(env.ctx);
+    const dir = path.join(env.ctx.home, 'tmux', 'docker-config');
+    expect(await server.command([...tmuxConsts('show-environment', '-g'), tmuxConst('DOCKER_CONFIG')])).toEqual([`DOCKER_CONFIG=${dir}`]);
+    const st = await fsp.lstat(dir);
+    expect(st.isDirectory() && (st.mode & 0o777) === 0o700).toBe(true);
+    expect(await fsp.readdir(dir)).toEqual([]);
   });
 
   it('keeps secret values out of tmux environments, options and pane commands', async () => {

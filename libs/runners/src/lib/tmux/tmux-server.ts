@@ -47,9 +47,12 @@ export function tmuxSocketPath(home: string): string {
 }
 
 /** Server-wide options, run by the control client before it attaches (argv words, `;` separated). */
-function initialArgv(): string[] {
+function initialArgv(dockerConfigDir: string): string[] {
   const set = (scope: '-g' | '-s', name: string, value: string): string[] => ['set-option', scope, name, value, ';'];
   return [
+    // A pane's `docker start -ai` (tmux+docker) must not follow the operator's ~/.docker/config.json
+    // (a remote currentContext would redirect the attach): panes get an empty private config dir.
+    'set-environment', '-g', 'DOCKER_CONFIG', dockerConfigDir, ';',
     ...set('-g', 'update-environment', ''), // no client environment ever reaches a pane
     ...set('-g', 'remain-on-exit', 'on'), // a crashed client stays observable (pane_dead), never respawned
     ...set('-g', 'allow-rename', 'off'), // a pane cannot rename its window (targets stay exact)
@@ -87,12 +90,14 @@ export class TmuxServer {
     const buffersDir = path.join(dir, 'buffers');
     await ensurePrivateDir(dir, uid);
     await ensurePrivateDir(buffersDir, uid);
+    const dockerConfigDir = path.join(dir, 'docker-config');
+    await ensurePrivateDir(dockerConfigDir, uid);
     const socketPath = tmuxSocketPath(opts.home);
     tmuxPath(socketPath); // refuses a home tmux cannot quote
     const control = await TmuxControlClient.start({
       tmux: opts.tmux,
       socket: socketPath,
-      initial: initialArgv(),
+      initial: initialArgv(dockerConfigDir),
       ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
     });
     return new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
