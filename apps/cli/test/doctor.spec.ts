@@ -3,11 +3,11 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backendPosture } from '../src/doctor/backends';
 import type { Check } from '../src/doctor/probes';
-import { isSocatRecentEnough } from '../src/doctor/probes';
+import { checkPty, isSocatRecentEnough } from '../src/doctor/probes';
 import { cli, tempDir } from './support';
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const CHECK_NAMES = ['bwrap', 'socat', 'tmux', 'docker', 'xargs', 'nix-store', 'GENSWARMS_API_TOKEN', 'bind'];
+const CHECK_NAMES = ['bwrap', 'socat', 'tmux', 'docker', 'xargs', 'nix-store', 'pty', 'setpriv', 'GENSWARMS_API_TOKEN', 'bind'];
 
 interface DoctorJson {
   checks: Check[];
@@ -114,5 +114,28 @@ describe('backendPosture (CONTRACT §9 matrix, limited to what this host can do)
     ['0.9', false],
   ])('socat %s recent enough: %s', (v, ok) => {
     expect(isSocatRecentEnough(v)).toBe(ok);
+  });
+});
+
+describe('doctor pty check', () => {
+  const files = (max: string, nr: string) => (f: string): string => {
+    if (f.endsWith('/max')) return max;
+    if (f.endsWith('/nr')) return nr;
+    throw new Error('unexpected file');
+  };
+  test.each([
+    ['4096\n', '10\n', 'ok'],
+    ['4096', '4090', 'problem'],
+    ['abc', '1', 'problem'],
+  ])('max %j, in use %j → %s', (max, nr, status) => {
+    expect(checkPty(files(max, nr)).status).toBe(status);
+  });
+  it('reports missing when the kernel files cannot be read', () => {
+    expect(checkPty(() => { throw new Error('ENOENT'); }).status).toBe('missing');
+  });
+  it('reads this host\'s real limit', () => {
+    const check = checkPty();
+    expect(check.status).not.toBe('missing');
+    expect(check.detail).toMatch(/^\d+ of \d+ in use/);
   });
 });

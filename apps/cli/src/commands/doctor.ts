@@ -3,7 +3,7 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { backendPosture, formatPosture } from '../doctor/backends';
 import type { Check, CheckStatus } from '../doctor/probes';
-import { checkBind, checkBwrap, checkDocker, checkNixStore, checkSocat, checkTmux, checkToken, checkXargs } from '../doctor/probes';
+import { checkBind, checkBwrap, checkDocker, checkNixStore, checkPty, checkSetpriv, checkSocat, checkTmux, checkToken, checkXargs } from '../doctor/probes';
 
 const MARK: Readonly<Record<CheckStatus, string>> = { ok: 'ok     ', missing: 'missing', problem: 'PROBLEM' };
 
@@ -24,6 +24,8 @@ export const doctorCommand: CommandModule = {
           const env = deps.ctx.env;
           const checks: Check[] = [
             ...(await Promise.all([checkBwrap(env), checkSocat(env), checkTmux(env), checkDocker(env), checkXargs(env), checkNixStore(env)])),
+            checkPty(),
+            checkSetpriv(env),
             checkToken(env),
             checkBind(env),
           ];

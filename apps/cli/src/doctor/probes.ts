@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { normalizeToken, isLoopback, parseBindAddress } from '@genswarms/security';
 import { findOnPath } from '../cli/which';
@@ -109,4 +110,33 @@ export function checkBind(env: Env): Check {
   } catch (err) {
     return { name: 'bind', status: 'problem', detail: `GENSWARMS_HTTP_IP is invalid: ${(err as Error).message}` };
   }
+}
+
+/** Where Linux publishes the pseudo-terminal limit and usage (TUI agents each hold one pty). */
+const PTY_MAX_FILE = '/proc/sys/kernel/pty/max';
+const PTY_NR_FILE = '/proc/sys/kernel/pty/nr';
+/** Fewer free ptys than this is flagged: a swarm of TUI agents would start failing. */
+const PTY_LOW_FREE = 64;
+
+/** The pty limit (`kernel.pty.max`) and how many are in use: tmux panes and local TUI clients need one each. */
+export function checkPty(read: (file: string) => string = (f) => readFileSync(f, 'utf8')): Check {
+  let max: number;
+  let used: number;
+  try {
+    max = Number(read(PTY_MAX_FILE).trim());
+    used = Number(read(PTY_NR_FILE).trim());
+  } catch {
+    return { name: 'pty', status: 'missing', detail: `${PTY_MAX_FILE} is not readable (not Linux?)` };
+  }
+  if (!Number.isInteger(max) || !Number.isInteger(used)) return { name: 'pty', status: 'problem', detail: 'could not parse the pty limit' };
+  const free = max - used;
+  return { name: 'pty', status: free < PTY_LOW_FREE ? 'problem' : 'ok', detail: `${used} of ${max} in use (${free} free; each TUI agent holds one)` };
+}
+
+/** util-linux setpriv: local agents and egress forwarders die with the server only when it exists. */
+export function checkSetpriv(env: Env): Check {
+  const setpriv = findOnPath('setpriv', env['PATH']);
+  return setpriv === undefined
+    ? { name: 'setpriv', status: 'missing', detail: 'not installed (util-linux): local agents would outlive a crashed server' }
+    : { name: 'setpriv', status: 'ok', detail: `${setpriv}: local agents and forwarders die with the server` };
 }
