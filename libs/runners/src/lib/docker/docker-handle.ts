@@ -1,6 +1,7 @@
 import { lstat, unlink } from 'node:fs/promises';
 import type { Forwarder } from '@genswarms/egress';
 import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import { OutputHub } from '../process/output-hub';
 import type { DockerPort, LogFollow } from './docker-port';
 import { LineSplitter } from './log-demux';
 
@@ -20,14 +21,9 @@ export interface DockerHandleInit {
   readonly logsSinceSeconds: number;
 }
 
-type OutputListener = (stream: OutputStream, line: string) => void;
-type ExitListener = (code: number | null, signal: string | null) => void;
-
 /** A running (or finished) agent container: output from the log stream, exit from `wait`. */
 export class DockerHandle implements RunnerHandle {
-  private readonly outputListeners = new Set<OutputListener>();
-  private readonly exitListeners = new Set<ExitListener>();
-  private exit: { code: number | null; signal: string | null } | undefined;
+  private readonly hub = new OutputHub();
   private follow: LogFollow | undefined;
   private stopping: Promise<void> | undefined;
   private readonly splitters: Record<OutputStream, LineSplitter>;
@@ -106,23 +102,16 @@ export class DockerHandle implements RunnerHandle {
     return state?.running === true ? 'running' : 'exited';
   }
 
-  onOutput(listener: OutputListener): () => void {
-    this.outputListeners.add(listener);
-    return () => this.outputListeners.delete(listener);
+  onOutput(listener: (stream: OutputStream, line: string) => void): () => void {
+    return this.hub.addOutput(listener);
   }
 
-  onExit(listener: ExitListener): () => void {
-    if (this.exit !== undefined) {
-      const { code, signal } = this.exit;
-      queueMicrotask(() => listener(code, signal));
-      return () => undefined;
-    }
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
+  onExit(listener: (code: number | null, signal: string | null) => void): () => void {
+    return this.hub.addExit(listener);
   }
 
   private emitLine(stream: OutputStream, line: string): void {
-    for (const listener of this.outputListeners) listener(stream, line);
+    this.hub.emitLine(stream, line);
   }
 
   private flush(): void {
@@ -131,9 +120,6 @@ export class DockerHandle implements RunnerHandle {
   }
 
   private finish(code: number | null, signal: string | null): void {
-    if (this.exit !== undefined) return;
-    this.exit = { code, signal };
-    for (const listener of this.exitListeners) listener(code, signal);
-    this.exitListeners.clear();
+    this.hub.emitExit(code, signal);
   }
 }

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import { OutputHub } from '../process/output-hub';
 import { removeArgvManifest } from '../manifest/argv-manifest';
 import { killProcessTree, STOP_GRACE_MS } from '../process/process-tree';
 import { removeFileIfPresent } from '../state/state-dir';
@@ -21,22 +22,17 @@ export interface TmuxHandleInit {
   readonly cleanup?: () => Promise<void>;
 }
 
-type ExitListener = (code: number | null, signal: string | null) => void;
-type OutputListener = (stream: OutputStream, line: string) => void;
-
 /** Polls (500 ms apart) to wait for `pane_dead_status` after `pane_dead` before reporting an unknown exit (a busy `docker start -ai` can take seconds). */
 const DEAD_STATUS_POLLS = 20;
 
 /** One agent pane. Output arrives as `%output`; exit is seen by polling `pane_dead` (never respawned). */
 export class TmuxHandle implements RunnerHandle {
-  private readonly outputListeners = new Set<OutputListener>();
-  private readonly exitListeners = new Set<ExitListener>();
-  private exit: { code: number | null; signal: string | null } | undefined;
+  private readonly hub = new OutputHub();
   private statusPolls = 0;
   private stopped: Promise<void> | undefined;
   private readonly stopOutput: () => void;
   private readonly stopWatching: () => void;
-  private readonly splitter = new OutputLineSplitter((line) => this.outputListeners.forEach((l) => l('stdout', line)));
+  private readonly splitter = new OutputLineSplitter((line) => this.hub.emitLine('stdout', line));
 
   constructor(private readonly init: TmuxHandleInit) {
     this.stopOutput = init.server.control.onPaneOutput(init.paneId, (data) => this.splitter.push(data));
@@ -74,24 +70,17 @@ export class TmuxHandle implements RunnerHandle {
   }
 
   async health(): Promise<SessionHealth> {
-    if (this.exit !== undefined) return 'exited';
+    if (this.hub.exited) return 'exited';
     const state = await this.init.server.paneState(this.init.paneId);
     return state !== undefined && !state.dead ? 'running' : 'exited';
   }
 
-  onOutput(listener: OutputListener): () => void {
-    this.outputListeners.add(listener);
-    return () => this.outputListeners.delete(listener);
+  onOutput(listener: (stream: OutputStream, line: string) => void): () => void {
+    return this.hub.addOutput(listener);
   }
 
-  onExit(listener: ExitListener): () => void {
-    if (this.exit !== undefined) {
-      const { code, signal } = this.exit;
-      queueMicrotask(() => listener(code, signal));
-      return () => undefined;
-    }
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
+  onExit(listener: (code: number | null, signal: string | null) => void): () => void {
+    return this.hub.addExit(listener);
   }
 
   private onPaneState(state: PaneState | undefined): void {
@@ -104,12 +93,10 @@ export class TmuxHandle implements RunnerHandle {
   }
 
   private finish(code: number | null, signal: string | null): void {
-    if (this.exit !== undefined) return;
-    this.exit = { code, signal };
+    if (this.hub.exited) return;
     this.splitter.flush();
     this.stopWatching(); // output stays subscribed until stop (the dead pane may still flush)
-    this.exitListeners.forEach((l) => l(code, signal));
-    this.exitListeners.clear();
+    this.hub.emitExit(code, signal);
   }
 }
 
