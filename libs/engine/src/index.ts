@@ -11,6 +11,7 @@ export type { PauseResult, SwarmPauser } from './lib/swarms/swarm-pause';
 export type { Snapshot } from './lib/swarms/object-ops';
 export type { LogLine } from './lib/agents/agent-session';
 export { OPERATOR_FROM } from './lib/agents/session-host';
+export { TURN_CANCELLED_ERROR } from './lib/agents/host-receipt';
 
 export { EngineError, PLAN_ERROR_CODES, isEngineErrorCode, statusForCode } from './lib/errors/engine-error';
 export type { EngineErrorCode, EngineErrorDetails } from './lib/errors/engine-error';

@@ -14,14 +14,24 @@ export interface Harness {
   cleanup(): Promise<void>;
 }
 
-export async function makeHarness(opts: { awaitingMs?: number; docker?: boolean } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  awaitingMs?: number;
+  docker?: boolean;
+  /** The genswarms-agent entry local agents run (default: a path that does not exist). */
+  agentEntry?: string;
+  /** The operator's default LLM endpoint handed to agents (default: none). */
+  llmEndpoint?: string;
+}
+
+export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gs-engine-')));
   fs.chmodSync(home, 0o700);
   const configDir = path.join(home, 'configs');
   fs.mkdirSync(configDir, { mode: 0o700 });
   const ctx = buildRunnerContext({
     path: process.env['PATH'] ?? '/usr/bin:/bin', home, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
-    agentEntry: path.join(home, 'agent-main.js'), llm: { allowedHosts: [] },
+    agentEntry: opts.agentEntry ?? path.join(home, 'agent-main.js'),
+    llm: { allowedHosts: [], ...(opts.llmEndpoint === undefined ? {} : { defaultEndpoint: opts.llmEndpoint }) },
   });
   const open = (): Promise<Engine> =>
     Engine.open({ home, configDir, runners: createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {}), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }) });

@@ -10,7 +10,8 @@ import { inboxSeqFloor } from './inbox-floor';
 import { isTuiBackend } from './launch-spec';
 import { LOG_KEEP_LINES, type SessionHost } from './session-host';
 import { TurnRunner } from './turn-runner';
-import { drainAndRoute, type TurnSends } from './outbox-routing';
+import { discardOutbox, drainAndRoute, type TurnSends } from './outbox-routing';
+import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 
 export interface LogLine {
   readonly timestamp: string;
@@ -215,16 +216,29 @@ export class AgentSession {
     this.clearAwaiting();
   }
 
-  /** Stops the runner; an in-flight turn is cancelled. */
+  /** Stops the runner; an in-flight turn is cancelled and settled once the process is gone. */
   async stop(finalState: 'stopped' | null = 'stopped'): Promise<void> {
     this.closed = true;
     this.stopTimers();
-    await this.turns.cancel();
+    const cancelled = await this.turns.cancel();
     for (const u of this.unsubs.splice(0)) u();
     const h = this.handle;
     this.handle = null;
     if (h !== null) await h.stop({ graceMs: 2000 }).catch(() => undefined);
+    if (cancelled !== null) await this.settleCancelled(cancelled);
     if (finalState !== null) await this.setState(finalState);
+  }
+
+  /**
+   * A cancelled turn is over for good (CONTRACT §14.1, exactly once): its inbox file gets the host
+   * receipt, so the next process in this workspace skips it instead of answering it again, and what
+   * the stopped process left in `.outbox` is deleted unrouted (one `outbox_rejected`, `turn_cancelled`).
+   */
+  async settleCancelled(turnId: string): Promise<void> {
+    await writeHostReceipt(this.workspace, turnId, TURN_CANCELLED_ERROR);
+    const run = this.outboxBusy.then(() => discardOutbox(this, turnId));
+    this.outboxBusy = run.catch(() => undefined);
+    await run.catch(() => undefined);
   }
 
   /**

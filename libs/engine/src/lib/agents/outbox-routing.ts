@@ -54,6 +54,21 @@ export async function drainAndRoute(s: AgentSession, turnId: string | null, send
   for (const msg of r.messages) await routeOne(s, msg, turnId, track);
 }
 
+/**
+ * After a cancelled turn's process has stopped: what it left in `W/.outbox` is deleted, never routed
+ * (a cancelled turn routes nothing more). One `outbox_rejected` (`turn_cancelled`, `count`) when any.
+ */
+export async function discardOutbox(s: AgentSession, turnId: string): Promise<void> {
+  const r = await drainOutbox(s.workspace);
+  if (r.kind !== 'drained') return;
+  const count = r.messages.length + r.rejected.length;
+  if (count === 0) return;
+  await s.host.events.emit({
+    type: 'outbox_rejected', swarm: s.host.swarm, agent: s.name, message: `${count} outbox entr${count === 1 ? 'y' : 'ies'} of ${s.name} dropped: turn ${turnId} was cancelled.`,
+    metadata: { reason: 'turn_cancelled', turn: turnId, count },
+  });
+}
+
 /** §14.5, in order: final outbox drain, marker blocks, then reply_to. */
 export async function routeCompletion(s: AgentSession, turnId: string, reply: string, sends: TurnSends): Promise<void> {
   await s.drainOutbox(turnId, sends);

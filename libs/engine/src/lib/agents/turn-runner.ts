@@ -7,6 +7,7 @@ import type { TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import type { AgentSession } from './agent-session';
+import { writeHostReceipt } from './host-receipt';
 import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
 import { routeCompletion } from './outbox-routing';
@@ -135,7 +136,10 @@ export class TurnRunner {
 
   private async finish(turn: TurnRow, status: 'error', error: string, preview: string | null): Promise<void> {
     this.current = null;
-    await this.s.host.store.finishTurn(turn.id, { status, error, replyPreview: preview, completedAt: this.s.now() });
+    // The inbox file may be written already: the host receipt keeps the next client process off it.
+    if (await this.s.host.store.finishTurn(turn.id, { status, error, replyPreview: preview, completedAt: this.s.now() })) {
+      await writeHostReceipt(this.s.workspace, turn.id, error);
+    }
     await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
     await this.s.setState('idle');
     this.s.kick();
@@ -151,14 +155,18 @@ export class TurnRunner {
     this.s.host.pushes.push(this.s.host.swarm, { type: 'needs_attention', payload: { agent: this.s.name, turn: turn.id, reason } });
   }
 
-  /** Stop/restart/remove mid-turn: the turn becomes `cancelled`. */
-  async cancel(): Promise<void> {
+  /**
+   * Stop/restart/remove mid-turn (also a `timed_out` one): the turn becomes `cancelled`. Returns its id
+   * when this call made it final — the caller then settles it once the process is gone
+   * (`AgentSession.settleCancelled`) — else null.
+   */
+  async cancel(): Promise<string | null> {
     const cur = this.current;
-    if (cur === null) return;
+    if (cur === null) return null;
     this.current = null;
     cur.timer?.cancel();
     cur.abort.abort();
-    await this.s.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.s.now() });
+    return (await this.s.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.s.now() })) ? cur.id : null;
   }
 
   abandon(): void {

@@ -40,7 +40,9 @@ async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, open
   const session = new AgentSession(rt, name, plan.spec);
   rt.agents.set(name, session);
   if (!(await session.launch(plan, handle))) {
-    if (openTurn !== undefined) await engine.store.finishTurn(openTurn.id, { status: 'cancelled', completedAt: engine.clock.now().toISOString() });
+    if (openTurn !== undefined && (await engine.store.finishTurn(openTurn.id, { status: 'cancelled', completedAt: engine.clock.now().toISOString() }))) {
+      await session.settleCancelled(openTurn.id);
+    }
     return;
   }
   if (openTurn === undefined) {
