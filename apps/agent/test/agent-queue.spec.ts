@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MockLlmProcess, RunningProcess } from './support/harness';
@@ -68,6 +68,40 @@ describe('genswarms-agent queue, restart and resume', () => {
     expect(asked).toEqual(['fresh task']);
     await stop(agent);
     expect(agent.output()).toContain('turn old seq=1 from=_operator already done, skipped');
+  });
+
+  it('never answers an item whose turn the host cancelled (a host-made done.json is there when it starts)', async () => {
+    llm = await startMockLlm();
+    const ws = join(dir, 'ws');
+    const cancelled = '{"v":1,"turn":"gone","status":"error","error":"cancelled by the orchestrator"}\n';
+    await writeInboxItem(ws, { seq: 1, content: 'cancelled task', turn: 'gone' });
+    await writeFile(turnFile(ws, 'gone', 'done.json'), cancelled);
+    await writeInboxItem(ws, { seq: 2, content: 'next task', turn: 'next' });
+    agent = startAgent(agentEnv(ws, { GENSWARMS_LLM_ENDPOINT: `${llm.url}/v1` }));
+    await waitForDone(ws, 'next', agent);
+    expect((await llm.requests()).map((r) => r.body.messages[1]?.content)).toEqual(['next task']);
+    expect(await readFile(turnFile(ws, 'gone', 'done.json'), 'utf8')).toBe(cancelled);
+    await expect(readFile(turnFile(ws, 'gone', 'reply.md'))).rejects.toThrow();
+    await stop(agent);
+    expect(agent.output()).toContain('turn gone seq=1 from=_operator already done, skipped');
+  });
+
+  it('drops its answer when the host ends the turn while the model is answering: no reply.md, no outbox file', async () => {
+    // The delay keeps the request in flight while the host writes its receipt; it is not a timing assertion.
+    await writeFile(join(dir, 'script.json'), JSON.stringify([{ match: 'slow', response: 'late answer\n@critic: late line' }]));
+    llm = await startMockLlm(['--delay-ms', '1500', '--script', join(dir, 'script.json')]);
+    const ws = join(dir, 'ws');
+    await writeInboxItem(ws, { seq: 1, content: 'slow task', turn: 'ended' });
+    agent = startAgent(agentEnv(ws, { GENSWARMS_LLM_ENDPOINT: `${llm.url}/v1` }));
+    await waitFor(async () => (await llm?.requests())?.length === 1, () => agent?.output() ?? '');
+    const hostReceipt = '{"v":1,"turn":"ended","status":"error","error":"cancelled by the orchestrator"}\n';
+    await writeFile(turnFile(ws, 'ended', 'done.json'), hostReceipt);
+    await waitFor(async () => agent?.output().includes('turn ended seq=1 from=_operator ended by the host while answering; answer dropped'), () => agent?.output() ?? '');
+    expect(await readFile(turnFile(ws, 'ended', 'done.json'), 'utf8')).toBe(hostReceipt);
+    await expect(readFile(turnFile(ws, 'ended', 'reply.md'))).rejects.toThrow();
+    expect(await readdir(join(ws, '.outbox')).catch(() => [])).toEqual([]);
+    const state = await waitFor(() => readFile(join(ws, '.genswarms', 'agent-state.json'), 'utf8').catch(() => undefined));
+    expect(JSON.parse(state)).toEqual({ v: 1, processedThrough: 1 });
   });
 
   it('picks up items that arrive while it runs', async () => {

@@ -74,7 +74,7 @@ async function handleEntry(config: AgentConfig, inboxDir: string, entry: InboxEn
     return true; // a receipt that cannot be written now will not be writable on a retry loop either
   }
   if (result.kind === 'aborted') {
-    ctx.log(`${turnPrefix(read.item)} aborted (will be redone after a restart)`);
+    ctx.log(`${turnPrefix(read.item)} aborted (answered after a restart unless the host ends the turn)`);
     return false;
   }
   ctx.log(describeTurn(read.item, result, Date.now() - started));
@@ -83,6 +83,7 @@ async function handleEntry(config: AgentConfig, inboxDir: string, entry: InboxEn
 
 function describeTurn(item: InboxItem, result: Exclude<TurnResult, { kind: 'aborted' }>, ms: number): string {
   if (result.kind === 'already_done') return `${turnPrefix(item)} already done, skipped`;
+  if (result.kind === 'ended_meanwhile') return `${turnPrefix(item)} ended by the host while answering; answer dropped`;
   const detail = result.detail === undefined ? '' : ` (${result.detail})`;
   return `${turnPrefix(item)} ${result.status} outbox=${Math.max(result.outbox, 0)} ${ms}ms${detail} content=${preview(item.content)}`;
 }

@@ -10,18 +10,23 @@ import { isTurnDone, writeReceipt } from './receipt-writer';
 export type TurnResult =
   | { kind: 'answered'; status: 'ok' | 'error'; outbox: number; detail?: string }
   | { kind: 'already_done' }
+  | { kind: 'ended_meanwhile' }
   | { kind: 'aborted' };
 
 /**
- * One turn: skip if done.json exists; answer; write `@name:` lines to the outbox (before the receipt,
- * so the engine's final drain sees them); write reply.md (answer kept verbatim: SWARM_MSG markers are
- * extracted by the host) and done.json.
+ * One turn: skip if done.json exists — written by an earlier run of this agent, or by the host for a
+ * turn it cancelled (stop, restart, remove): such an item is never answered; answer; check done.json
+ * again (the host may have ended the turn while the model was thinking: then the answer is dropped,
+ * nothing is written); write `@name:` lines to the outbox (before the receipt, so the engine's final
+ * drain sees them); write reply.md (answer kept verbatim: SWARM_MSG markers are extracted by the
+ * host) and done.json.
  */
 export async function runTurn(config: AgentConfig, item: InboxItem, signal: AbortSignal, outboxCounter: { next: number }): Promise<TurnResult> {
   if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'already_done' };
   const messages = buildMessages(config, item);
   const answer = await produceAnswer(config.llm, messages, item.content, signal);
   if (answer.kind === 'aborted') return answer;
+  if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'ended_meanwhile' };
   if (answer.kind === 'error') {
     await writeReceipt(config.turnsDir, item.turn, { kind: 'error', error: answer.error });
     return { kind: 'answered', status: 'error', outbox: 0, detail: answer.error };
