@@ -37,19 +37,28 @@ export async function isSocket(path: string): Promise<boolean> {
   }
 }
 
-/** Identity of a file (device + inode), to release it only while it is still ours. */
+/**
+ * Identity of a file, to release it only while it is still ours: device + inode + birth time. The
+ * inode alone is not enough — a successor's socket created right after ours was unlinked often gets
+ * the very same inode number (seen on ext4); the nanosecond birth time tells them apart.
+ */
 export interface FileIdentity {
-  readonly dev: number;
-  readonly ino: number;
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly birthtimeNs: bigint;
 }
 
 export async function identityOf(path: string): Promise<FileIdentity | undefined> {
   try {
-    const st = await lstat(path);
-    return { dev: st.dev, ino: st.ino };
+    const st = await lstat(path, { bigint: true });
+    return { dev: st.dev, ino: st.ino, birthtimeNs: st.birthtimeNs };
   } catch {
     return undefined; // gone
   }
+}
+
+function isSameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.birthtimeNs === b.birthtimeNs;
 }
 
 /**
@@ -58,7 +67,7 @@ export async function identityOf(path: string): Promise<FileIdentity | undefined
  */
 export async function releaseEgressDir(dir: string, socketPath: string, ours: FileIdentity | undefined): Promise<void> {
   const now = await identityOf(socketPath);
-  if (now !== undefined && ours !== undefined && now.dev === ours.dev && now.ino === ours.ino) await rm(socketPath, { force: true });
+  if (now !== undefined && ours !== undefined && isSameFile(now, ours)) await rm(socketPath, { force: true });
   try {
     await rmdir(dir);
   } catch (err) {
