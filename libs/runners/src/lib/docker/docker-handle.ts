@@ -15,7 +15,8 @@ export interface DockerHandleInit {
   readonly containerId: string;
   readonly description: SessionDescription;
   /** The env file we wrote (removed again at stop if the launcher never ran, and only while it is still ours). */
-  readonly envFile?: { readonly path: string; readonly dev: number; readonly ino: number };
+  /** Identity includes the birth time: a successor's env file may reuse the inode number. */
+  readonly envFile?: { readonly path: string; readonly dev: bigint; readonly ino: bigint; readonly birthtimeNs: bigint };
   readonly forwarder?: Forwarder;
   /** 0: the whole log from the start; reattach passes "now". */
   readonly logsSinceSeconds: number;
@@ -91,8 +92,9 @@ export class DockerHandle implements RunnerHandle {
   private async releaseHost(): Promise<void> {
     const envFile = this.init.envFile;
     if (envFile !== undefined) {
-      const st = await lstat(envFile.path).catch(() => undefined); // gone: the launcher consumed it
-      if (st !== undefined && st.dev === envFile.dev && st.ino === envFile.ino) await unlink(envFile.path).catch(() => undefined);
+      const st = await lstat(envFile.path, { bigint: true }).catch(() => undefined); // gone: the launcher consumed it
+      const ours = st !== undefined && st.dev === envFile.dev && st.ino === envFile.ino && st.birthtimeNs === envFile.birthtimeNs;
+      if (ours) await unlink(envFile.path).catch(() => undefined);
     }
     await this.init.forwarder?.stop();
   }

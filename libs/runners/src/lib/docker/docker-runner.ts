@@ -76,14 +76,14 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
     await ensureWorkspaceDir(plan.spec.workspace);
     await removeByName(port, create.name);
     await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
-    const envId = await lstat(envFile);
+    const envId = await lstat(envFile, { bigint: true });
     containerId = await port.create(create);
     const description = describePlan(plan, { containerId });
     const handle = new DockerHandle({
       port,
       containerId,
       description,
-      envFile: { path: envFile, dev: envId.dev, ino: envId.ino },
+      envFile: { path: envFile, dev: envId.dev, ino: envId.ino, birthtimeNs: envId.birthtimeNs },
       logsSinceSeconds: 0,
       ...(forwarder === undefined ? {} : { forwarder }),
     });
