@@ -11,6 +11,8 @@ beforeAll(() => {
   writeFileSync(join(dir.path, 'bad-parse.yaml'), 'name: [unclosed\n');
   writeFileSync(join(dir.path, 'proto.json'), '{"name":"demo","agents":[{"name":"a","__proto__":{"x":1}}]}');
   writeFileSync(join(dir.path, 'x.txt'), '{}');
+  writeFileSync(join(dir.path, 'tmux-isolated.yaml'), 'name: demo\nagents:\n  - { name: a, backend: tmux, client: codex, network: isolated }\n');
+  writeFileSync(join(dir.path, 'local-none.json'), JSON.stringify({ name: 'demo', agents: [{ name: 'a', backend: 'local', network: 'none' }] }));
 });
 afterAll(() => dir.cleanup());
 
@@ -28,6 +30,8 @@ describe('genswarms config validate', () => {
     ['x.txt', 'unsupported_format'],
     ['missing.json', 'config_unreadable'],
     ['dir.json', 'config_unreadable'],
+    ['tmux-isolated.yaml', 'unsupported_network'],
+    ['local-none.json', 'unsupported_network'],
   ])('reports %s as invalid (%s) and exits 1', async (file, code) => {
     const r = await cli(['config', 'validate', 'ok.json', file], {}, { cwd: dir.path });
     expect(r.code).toBe(1);

@@ -41,6 +41,16 @@ describe('POST /api/config/validate', () => {
   });
 
   test.each([
+    [{ name: 'a', backend: { type: 'tmux' }, client: 'codex', network: 'isolated' }, 'isolated'],
+    [{ name: 'a', backend: 'local', network: 'NONE' }, 'none'],
+    [{ name: 'a', backend: { type: 'tmux', runner: 'bwrap' }, client: 'claude', network: 'isolated' }, 'isolated'],
+  ])('refuses a network the backend cannot enforce, as start would (%#)', async (agent, network) => {
+    const res = await post({ config: { name: 'demo', agents: [agent] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ valid: false, error: 'unsupported_network', agent: 'a', network });
+  });
+
+  test.each([
     ['ok.json', 'json'],
     ['sub/ok.yaml', 'yaml'],
   ])('validates config_path %s', async (p, format) => {

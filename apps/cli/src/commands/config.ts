@@ -1,4 +1,4 @@
-import { validateConfig } from '@genswarms/ir-gate';
+import { gateStart } from '@genswarms/ir-gate';
 import type { CommandModule } from '../cli/command-module';
 import type { CliContext } from '../cli/context';
 import { writeLine } from '../cli/context';
@@ -6,15 +6,24 @@ import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
 import { loadConfigFile } from '../config/config-file';
 
-type FileResult = { file: string; valid: true; config: unknown } | { file: string; valid: false; error: string; message: string; issues?: unknown };
+type FileResult =
+  | { file: string; valid: true; config: unknown }
+  | { file: string; valid: false; error: string; message: string; issues?: unknown; agent?: string; network?: string };
 
-/** Schema + IR gate for one file, locally (no server). Relative workspace/skills resolve against the file's directory. */
+/**
+ * The start gate for one file, locally (no server): schema, IR and the §9 network matrix, so a config
+ * that `start` would refuse (e.g. tmux + isolated) is reported invalid. Relative workspace/skills
+ * resolve against the file's directory.
+ */
 export async function validateFile(file: string, cwd: string): Promise<FileResult> {
   const loaded = await loadConfigFile(file, cwd);
   if (loaded.kind === 'invalid') return { file, valid: false, error: loaded.error, message: loaded.message };
-  const checked = validateConfig(loaded.value, { baseDir: loaded.dir });
-  if (checked.kind === 'invalid') return { file, valid: false, error: checked.error, message: checked.message, issues: checked.issues };
-  return { file, valid: true, config: checked.summary };
+  const gated = gateStart(loaded.value, { baseDir: loaded.dir });
+  if (gated.kind === 'refused') {
+    const { kind: _kind, error, message, ...details } = gated;
+    return { file, valid: false, error, message, ...details };
+  }
+  return { file, valid: true, config: gated.summary };
 }
 
 function printHuman(ctx: CliContext, r: FileResult): void {

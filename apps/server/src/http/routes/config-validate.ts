@@ -24,8 +24,12 @@ const refuse = (error: string, message: string, extra?: Record<string, unknown>)
 });
 
 function validateValue(ctx: RouteContext, value: unknown, format: string, baseDir: string): Outcome {
-  const result = ctx.validator.validateConfig(value, { baseDir });
-  if (result.kind === 'invalid') return refuse(result.error, result.message, { issues: result.issues });
+  // The start gate, so a config `POST /api/swarms` would refuse (e.g. tmux + isolated) is invalid here too.
+  const result = ctx.validator.gateStart(value, { baseDir });
+  if (result.kind === 'refused') {
+    const { kind: _kind, error, message, ...details } = result;
+    return refuse(error, message, details);
+  }
   return { status: 200, body: { valid: true, format, config: result.summary } };
 }
 
@@ -57,7 +61,7 @@ async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> 
   return refuse('validation_failed', 'Send exactly one of {config}, {config_path} or {content, format}');
 }
 
-/** `POST /api/config/validate` (CONTRACT §15): schema + IR gate, `config_path` confined per §7. */
+/** `POST /api/config/validate` (CONTRACT §15): the start gate (schema, IR, §9 networks), `config_path` confined per §7. */
 export const configValidateRoute: RouteModule = {
   name: 'config-validate',
   endpoints: ['POST /api/config/validate'],

@@ -1,10 +1,11 @@
-import { parseConfigText, validateConfig } from '@genswarms/ir-gate';
+import { gateStart, parseConfigText } from '@genswarms/ir-gate';
 
 /** The ir-gate functions the validate route uses; injectable so the engine can pass its handler list. */
 export interface ConfigValidator {
   readonly parseConfigText: typeof parseConfigText;
-  readonly validateConfig: typeof validateConfig;
+  /** The start gate without the runner plan: schema, IR and the §9 network matrix. */
+  readonly gateStart: typeof gateStart;
 }
 
 /** Default: @genswarms/ir-gate as is. */
-export const IR_GATE_VALIDATOR: ConfigValidator = { parseConfigText, validateConfig };
+export const IR_GATE_VALIDATOR: ConfigValidator = { parseConfigText, gateStart };
