@@ -1,19 +1,11 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { createLocalRunner, withParentDeathSignal } from '../src/index';
+import { isProcessAlive as isAlive } from '../src/lib/process/process-tree';
 import { FIXTURES, makeContext, makeSandboxDirs, makeSpec } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.cjs');
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
