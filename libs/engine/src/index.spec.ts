@@ -6,7 +6,7 @@ const PINNED = [
   'PACKAGE_NAME', 'PATCH_MAX_KEYS', 'PLAN_ERROR_CODES', 'PushHub', 'SKILL_MAX_BYTES', 'SYSTEM_CLOCK', 'SYSTEM_OBJECT_NAMES', 'SqliteStore',
   'classifyOutboxMessage', 'createHandlerRegistry', 'eventMatches', 'extractMarkers', 'isCorrelationId', 'isEngineErrorCode',
   'isDockerBacked', 'isEventType', 'isSkillName', 'listSkills', 'readSkill', 'levelForEventType', 'matchesAnyFilter', 'parseEventFilters', 'parseEventQuery', 'sanitizeMetadata',
-  'statusForCode', 'toLogEntry', 'TURN_CANCELLED_ERROR',
+  'statusForCode', 'toLogEntry', 'TURN_CANCELLED_ERROR', 'OBJECT_STATE_MAX_BYTES', 'encodeObjectState', 'parseObjectState',
 ];
 
 describe('@genswarms/engine public surface', () => {

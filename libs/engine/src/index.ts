@@ -20,7 +20,7 @@ export { SqliteStore, DB_FILE_NAME } from './lib/store/sqlite-store';
 export { INBOX_LIMIT, MESSAGE_LOG_KEEP, EVENTS_KEEP } from './lib/store/store';
 export type {
   AttentionInfo, DispatchRequest, EnqueueResult, EventCategory, EventLevel, EventQuery, InboxItemRow, ItemKind,
-  MessageRow, NewEvent, OverlayEventRow, SessionRow, SessionState, Store, StoredEvent, SwarmRow, SwarmStatus,
+  MessageRow, NewEvent, ObjectStateRow, OverlayEventRow, SessionRow, SessionState, Store, StoredEvent, SwarmRow, SwarmStatus,
   TurnFinish, TurnRow, TurnStatus,
 } from './lib/store/store';
 
@@ -45,6 +45,8 @@ export { HandlerRegistry } from './lib/objects/handler';
 export type { AskResult, ConfigKeySpec, MessageResult, ObjectHandler, ObjectMessage, OutgoingSend } from './lib/objects/handler';
 export { BUILTIN_HANDLERS, createHandlerRegistry } from './lib/objects/builtins';
 export { PATCH_MAX_KEYS } from './lib/objects/config-patch';
+export { OBJECT_STATE_MAX_BYTES, encodeObjectState, parseObjectState } from './lib/objects/object-state';
+export type { DecodedObjectState, EncodedObjectState } from './lib/objects/object-state';
 
 export { SKILL_MAX_BYTES, isSkillName, listSkills, readSkill } from './lib/skills/skills-catalogue';
 export type { SkillEntry, SkillRead } from './lib/skills/skills-catalogue';

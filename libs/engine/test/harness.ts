@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../src/lib/swarms/engine';
 import type { StoredEvent } from '../src/lib/store/store';
+import type { HandlerRegistry } from '../src/lib/objects/handler';
 
 export interface Harness {
   home: string;
@@ -21,6 +22,8 @@ export interface HarnessOptions {
   agentEntry?: string;
   /** The operator's default LLM endpoint handed to agents (default: none). */
   llmEndpoint?: string;
+  /** Object handlers (default: the built-ins). */
+  handlers?: HandlerRegistry;
 }
 
 export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -34,7 +37,7 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
     llm: { allowedHosts: [], ...(opts.llmEndpoint === undefined ? {} : { defaultEndpoint: opts.llmEndpoint }) },
   });
   const open = (): Promise<Engine> =>
-    Engine.open({ home, configDir, runners: createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {}), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }) });
+    Engine.open({ home, configDir, runners: createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {}), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.handlers === undefined ? {} : { handlers: opts.handlers }), ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }) });
   const h: Harness = {
     home, configDir, engine: await open(), open,
     cleanup: async () => {

@@ -1,6 +1,9 @@
 /** One running object: handler state, lifecycle, message/ask dispatch; survives handler errors. */
 import type { AskResult, MessageResult, ObjectHandler, ObjectMessage } from './handler';
 
+/** Called after every state change (init, restore excluded, message, ask, reconfigure); must not throw. */
+export type StatePersister = (inst: ObjectInstance) => Promise<void>;
+
 export type ObjectLifecycle = 'starting' | 'running' | 'error' | 'stopped';
 
 export type DeliverOutcome = { kind: 'ok'; result: MessageResult } | { kind: 'failed'; error: string } | { kind: 'not_running' };
@@ -14,6 +17,8 @@ export class ObjectInstance {
   lifecycle: ObjectLifecycle = 'starting';
   state: unknown = null;
   lastError: string | null = null;
+  /** Set by the engine: saves the state to the store (see swarms/object-state-store.ts). */
+  persister: StatePersister | null = null;
 
   constructor(
     readonly name: string,
@@ -28,6 +33,7 @@ export class ObjectInstance {
       this.state = await this.handler.init(structuredClone(this.config));
       this.lifecycle = 'running';
       this.lastError = null;
+      await this.persist();
       return { ok: true };
     } catch (e) {
       this.lifecycle = 'error';
@@ -43,10 +49,22 @@ export class ObjectInstance {
       this.config = next;
       this.state = state;
       this.lifecycle = 'running';
+      await this.persist();
       return { ok: true };
     } catch (e) {
       return { ok: false, error: errorText(e) };
     }
+  }
+
+  /** Takes a persisted state instead of running `init` (recovery, restart). */
+  restore(state: unknown): void {
+    this.state = state;
+    this.lifecycle = 'running';
+    this.lastError = null;
+  }
+
+  private async persist(): Promise<void> {
+    if (this.persister !== null) await this.persister(this).catch(() => undefined);
   }
 
   stop(): void {
@@ -58,6 +76,7 @@ export class ObjectInstance {
     try {
       const result = await this.handler.onMessage(msg, this.state);
       this.state = result.state;
+      await this.persist();
       return { kind: 'ok', result };
     } catch (e) {
       this.lastError = errorText(e);
@@ -71,6 +90,7 @@ export class ObjectInstance {
     try {
       const result = await this.handler.onAsk(msg, this.state);
       this.state = result.state;
+      await this.persist();
       return { kind: 'ok', result };
     } catch (e) {
       this.lastError = errorText(e);

@@ -56,4 +56,13 @@ ALTER TABLE turns ADD COLUMN received_at TEXT;
 CREATE INDEX messages_by_sender ON messages (swarm, "from", id);
 `,
   },
+  {
+    version: 3,
+    sql: `
+CREATE TABLE object_states (
+  swarm TEXT NOT NULL, object TEXT NOT NULL, handler TEXT NOT NULL, state TEXT NOT NULL,
+  updated_at TEXT NOT NULL, PRIMARY KEY (swarm, object)
+);
+`,
+  },
 ];

@@ -1,6 +1,6 @@
 /** Row <-> record mapping for the SQLite store (columns are snake_case, records camelCase). */
 import type {
-  EventCategory, EventLevel, InboxItemRow, ItemKind, MessageRow, OverlayEventRow, SessionRow, SessionState,
+  EventCategory, EventLevel, InboxItemRow, ItemKind, MessageRow, ObjectStateRow, OverlayEventRow, SessionRow, SessionState,
   StoredEvent, SwarmRow, SwarmStatus, TurnRow, TurnStatus,
 } from './store';
 
@@ -109,5 +109,16 @@ export function toEvent(r: Raw): StoredEvent {
     event_type: str(r['event_type']),
     message: str(r['message']),
     metadata: (parseJson(r['metadata']) ?? {}) as Record<string, unknown>,
+  };
+}
+
+export function toObjectState(r: Raw): ObjectStateRow {
+  return {
+    swarm: str(r['swarm']),
+    object: str(r['object']),
+    handler: str(r['handler']),
+    // Text as stored; a non-text value (a hostile row) is handed on as '' and fails to parse later.
+    stateJson: typeof r['state'] === 'string' ? r['state'] : '',
+    updatedAt: str(r['updated_at']),
   };
 }

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -150,5 +151,56 @@ describe('SqliteStore', () => {
     await store.deleteSwarmData('s', { purge: true });
     expect(await store.getSwarm('s')).toBeNull();
     expect(await store.listOverlay('s')).toHaveLength(0);
+  });
+
+  it('saves, replaces, reads and deletes object states; prune keeps only the named objects', async () => {
+    const meta = { handler: 'counter', updatedAt: NOW };
+    await store.saveObjectState('s', 'c', '{"count":1}', meta);
+    await store.saveObjectState('s', 'c', '{"count":2}', meta);
+    await store.saveObjectState('s', 'd', '{}', { handler: 'tick', updatedAt: NOW });
+    await store.saveObjectState('t', 'c', '{"count":9}', meta);
+    expect(await store.getObjectState('s', 'c')).toEqual({ swarm: 's', object: 'c', handler: 'counter', stateJson: '{"count":2}', updatedAt: NOW });
+    expect(await store.pruneObjectStates('s', ['c', "x' OR 1=1 --"])).toBe(1);
+    expect(await store.getObjectState('s', 'd')).toBeNull();
+    await store.deleteObjectState('s', 'c');
+    expect(await store.getObjectState('s', 'c')).toBeNull();
+    expect(await store.getObjectState('t', 'c')).not.toBeNull();
+  });
+
+  test.each([[false], [true]])('deleteSwarmData (purge %s) drops the swarm\'s object states only', async (purge) => {
+    await store.saveObjectState('s', 'c', '1', { handler: 'counter', updatedAt: NOW });
+    await store.saveObjectState('t', 'c', '2', { handler: 'counter', updatedAt: NOW });
+    await store.deleteSwarmData('s', { purge });
+    expect(await store.getObjectState('s', 'c')).toBeNull();
+    expect((await store.getObjectState('t', 'c'))?.stateJson).toBe('2');
+  });
+});
+
+describe('SqliteStore on a database of the previous schema (v2)', () => {
+  let home: string;
+  afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  it('opens it, migrates forward to object_states and keeps every old row', async () => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-store-old-'));
+    const old = new Database(path.join(home, 'genswarms.db'));
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    for (const m of MIGRATIONS.filter((x) => x.version <= 2)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, NOW);
+    }
+    old.prepare("INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES ('s', '{\"name\":\"s\"}', NULL, 'running', ?, NULL)").run(NOW);
+    old.close();
+    const store = SqliteStore.open(home);
+    try {
+      expect(store.schemaVersion).toBe(3);
+      expect(await store.getSwarm('s')).toMatchObject({ name: 's', status: 'running', config: { name: 's' } });
+      await store.saveObjectState('s', 'c', '{"count":3}', { handler: 'counter', updatedAt: NOW });
+      expect((await store.getObjectState('s', 'c'))?.stateJson).toBe('{"count":3}');
+    } finally {
+      await store.close();
+    }
+    const reopened = SqliteStore.open(home);
+    expect((await reopened.getObjectState('s', 'c'))?.stateJson).toBe('{"count":3}');
+    await reopened.close();
   });
 });

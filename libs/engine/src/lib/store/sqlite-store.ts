@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
-import { toEvent, toItem, toMessage, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
+import { toEvent, toItem, toMessage, toObjectState, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
 import type {
-  AttentionInfo, DispatchRequest, EnqueueResult, EventQuery, InboxItemRow, MessageRow, NewEvent, OverlayEventRow,
+  AttentionInfo, DispatchRequest, EnqueueResult, EventQuery, InboxItemRow, MessageRow, NewEvent, ObjectStateRow, OverlayEventRow,
   SessionRow, SessionState, Store, StoredEvent, SwarmRow, SwarmStatus, TurnFinish, TurnRow,
 } from './store';
 import { EVENTS_KEEP, MESSAGE_LOG_KEEP } from './store';
@@ -106,7 +106,7 @@ export class SqliteStore implements Store {
 
   async deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void> {
     this.db.transaction(() => {
-      for (const table of ['events', 'messages', 'turns']) {
+      for (const table of ['events', 'messages', 'turns', 'object_states']) {
         this.db.prepare(`DELETE FROM ${table} WHERE swarm = ?`).run(name);
       }
       if (!opts.purge) return;
@@ -291,6 +291,30 @@ export class SqliteStore implements Store {
 
   async listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]> {
     return (this.db.prepare('SELECT * FROM messages WHERE swarm = ? AND "from" = ? ORDER BY id DESC LIMIT ?').all(swarm, from, limit) as Raw[]).map(toMessage);
+  }
+
+  async saveObjectState(swarm: string, object: string, stateJson: string, meta: { readonly handler: string; readonly updatedAt: string }): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO object_states (swarm, object, handler, state, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(swarm, object) DO UPDATE SET handler = excluded.handler, state = excluded.state, updated_at = excluded.updated_at`,
+      )
+      .run(swarm, object, meta.handler, stateJson, meta.updatedAt);
+  }
+
+  async getObjectState(swarm: string, object: string): Promise<ObjectStateRow | null> {
+    const r = this.db.prepare('SELECT * FROM object_states WHERE swarm = ? AND object = ?').get(swarm, object) as Raw | undefined;
+    return r === undefined ? null : toObjectState(r);
+  }
+
+  async deleteObjectState(swarm: string, object: string): Promise<void> {
+    this.db.prepare('DELETE FROM object_states WHERE swarm = ? AND object = ?').run(swarm, object);
+  }
+
+  async pruneObjectStates(swarm: string, keep: readonly string[]): Promise<number> {
+    return this.db
+      .prepare('DELETE FROM object_states WHERE swarm = ? AND object NOT IN (SELECT value FROM json_each(?))')
+      .run(swarm, JSON.stringify(keep)).changes;
   }
 
   async insertEvent(e: NewEvent): Promise<StoredEvent> {

@@ -135,6 +135,17 @@ export interface DispatchRequest {
   readonly seqFloor?: number;
 }
 
+/** A persisted object handler state (CONTRACT §14.9 objects; kept across restart/recovery). */
+export interface ObjectStateRow {
+  readonly swarm: string;
+  readonly object: string;
+  /** The handler the state belongs to: a state is only restored into the same handler. */
+  readonly handler: string;
+  /** The state as JSON text, exactly as saved (parse it with `parseObjectState`). */
+  readonly stateJson: string;
+  readonly updatedAt: string;
+}
+
 export type TurnFinish = {
   readonly status: Exclude<TurnStatus, 'running'>;
   readonly reason?: string | null;
@@ -150,7 +161,10 @@ export interface Store {
   setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void>;
   getSwarm(name: string): Promise<SwarmRow | null>;
   listSwarms(): Promise<SwarmRow[]>;
-  /** Removes the swarm's events, messages and turns (and, with `purge`, its overlay, sessions, inbox and registry entry). */
+  /**
+   * Removes the swarm's events, messages, turns and object states (and, with `purge`, its overlay,
+   * sessions, inbox and registry entry).
+   */
   deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void>;
 
   upsertSession(row: SessionRow): Promise<void>;
@@ -194,6 +208,13 @@ export interface Store {
   listMessages(swarm: string, limit: number): Promise<MessageRow[]>;
   /** The newest `limit` message-log entries sent by `from`, newest first. */
   listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]>;
+
+  /** Inserts or replaces the state of one object. */
+  saveObjectState(swarm: string, object: string, stateJson: string, meta: { readonly handler: string; readonly updatedAt: string }): Promise<void>;
+  getObjectState(swarm: string, object: string): Promise<ObjectStateRow | null>;
+  deleteObjectState(swarm: string, object: string): Promise<void>;
+  /** Deletes the states of the swarm's objects not named in `keep`; returns the count. */
+  pruneObjectStates(swarm: string, keep: readonly string[]): Promise<number>;
 
   insertEvent(event: NewEvent): Promise<StoredEvent>;
   queryEvents(query: EventQuery): Promise<StoredEvent[]>;

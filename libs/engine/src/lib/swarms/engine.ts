@@ -15,7 +15,7 @@ import type { MessageRow, Store, StoredEvent } from '../store/store';
 import { SYSTEM_CLOCK, type Clock } from '../util/clock';
 import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
-import { launchAgent, planAll, startObject } from './launch';
+import { launchAgent, planAll, startObjects } from './launch';
 import { purgeSwarmFiles } from './purge';
 import { REATTACHABLE, recoverSwarm } from './recovery';
 import { runtimeDetail, type SwarmDetail, type SwarmSummary } from './status';
@@ -96,7 +96,7 @@ export class Engine {
     const plans = await planAll(rt, this.opts.home, gate.effective.agents);
     this.swarms.set(rt.swarm, rt);
     await this.store.upsertSwarm({ name: rt.swarm, config: gate.config, baseDir, status: 'starting', startedAt: rt.startedAt, stoppedAt: null });
-    for (const o of gate.effective.objects ?? []) await startObject(rt, this.handlers, o);
+    await startObjects(rt, this.handlers, gate.effective.objects ?? []);
     for (const plan of plans.values()) await launchAgent(rt, plan);
     await this.markRunning(rt);
     return { status: 'created', swarm_name: rt.swarm };

@@ -41,7 +41,7 @@ export async function addObject(engine: Engine, swarm: string, body: unknown): P
   const payload = { name: o.name, handler: { ref: `handler:${o.handler}`, kind: 'code' }, ...(o.config === undefined ? {} : { config: o.config }) };
   const applied = await applyRuntimeOps(engine, rt, [{ op: 'add_object', payload }, ...edgeOps(o.name, names(connections), names(incoming))]);
   await applied.commit();
-  await startObject(rt, engine.handlers, o);
+  await startObject(rt, engine.handlers, o, { restore: false });
   await engine.events.emit({ type: 'object_added', swarm, agent: o.name, message: `Object ${o.name} added.`, metadata: { handler: o.handler } });
   return { status: 'added', name: o.name };
 }
@@ -53,6 +53,7 @@ export async function removeObject(engine: Engine, swarm: string, name: string):
   await applied.commit();
   o.stop();
   rt.objects.delete(name);
+  await engine.store.deleteObjectState(swarm, name);
   await engine.events.emit({ type: 'object_removed', swarm, agent: name, message: `Object ${name} removed.` });
   return { status: 'removed', name };
 }

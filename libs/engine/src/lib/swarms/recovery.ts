@@ -9,7 +9,7 @@ import { AgentSession } from '../agents/agent-session';
 import type { SwarmRow, TurnRow } from '../store/store';
 import type { Engine } from './engine';
 import { toOverlayEvents } from './helpers';
-import { planAgent, startObject } from './launch';
+import { planAgent, startObjects } from './launch';
 import { SwarmRuntime } from './swarm-runtime';
 
 /** Backends whose processes outlive the server and are re-attached at recovery; all others are restarted. */
@@ -67,7 +67,7 @@ export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void>
   const rt = new SwarmRuntime(engine.runtimeDeps(), row.name, gate.state, row.config, row.baseDir);
   if (row.startedAt !== null) rt.startedAt = row.startedAt;
   engine.swarms.set(rt.swarm, rt);
-  for (const o of gate.effective.objects ?? []) await startObject(rt, engine.handlers, o);
+  await startObjects(rt, engine.handlers, gate.effective.objects ?? []);
   const open = await engine.store.listOpenTurns(rt.swarm);
   for (const a of gate.effective.agents) await recoverAgent(engine, rt, a.name, open.find((t) => t.agent === a.name));
   await engine.markRunning(rt);
