@@ -93,18 +93,16 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     handle.onExit((code, signal) => exits.push([code, signal]));
     await waitFor('exit', () => (exits.length > 0 ? true : undefined));
     // xargs maps a command exit status 1-125 to 123 (xargs(1)); the client's own code is not visible.
-    // Under load tmux 3.3 occasionally never fills pane_dead_status for a dead pane (seen in CI): the
-    // runner then reports an unknown code (null) — never a wrong code, never a second exit.
-    expect(exits).toHaveLength(1);
-    const [code, signal] = exits[0] ?? [];
-    expect(signal).toBeNull();
-    expect([123, null]).toContain(code);
+    // tmux may mark the pane dead before it reaps xargs (pane_dead_status still empty): the runner
+    // then reads the status the kernel holds for the zombie, so the code is exact either way.
+    expect(exits).toEqual([[123, null]]);
     expect(await handle.health()).toBe('exited');
     const server = await runner.server(env.ctx);
     const pane = await server.findPane('sw', 'crasher');
-    expect(pane).toMatchObject({ dead: true, exitCode: code, panePid: handle.describe().pid });
+    expect(pane).toMatchObject({ dead: true, panePid: handle.describe().pid });
     await new Promise((r) => setTimeout(r, 1200)); // two poll periods: still the same dead pane
-    expect(await server.findPane('sw', 'crasher')).toEqual(pane);
+    // tmux may fill its own pane_dead_status meanwhile; the pane itself is the same and still dead
+    expect(await server.findPane('sw', 'crasher')).toMatchObject({ dead: true, paneId: pane?.paneId, panePid: handle.describe().pid });
     expect(exits).toHaveLength(1);
     await handle.stop({ graceMs: 200 });
     expect(await server.findPane('sw', 'crasher')).toBeUndefined();

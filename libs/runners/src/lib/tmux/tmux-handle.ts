@@ -9,6 +9,7 @@ import { OutputLineSplitter } from './output-lines';
 import type { PaneState } from './pane-state';
 import type { TmuxServer } from './tmux-server';
 import { buildTuiTurnText } from './turn-text';
+import { readZombieExit } from './zombie-exit';
 
 export interface TmuxHandleInit {
   readonly server: TmuxServer;
@@ -22,13 +23,14 @@ export interface TmuxHandleInit {
   readonly cleanup?: () => Promise<void>;
 }
 
-/** Polls (500 ms apart) to wait for `pane_dead_status` after `pane_dead` before reporting an unknown exit (a busy `docker start -ai` can take seconds). */
+/** Polls (500 ms apart) to wait for `pane_dead_status` after `pane_dead`, when the process is neither reaped nor a zombie, before reporting an unknown exit. */
 const DEAD_STATUS_POLLS = 20;
 
 /** One agent pane. Output arrives as `%output`; exit is seen by polling `pane_dead` (never respawned). */
 export class TmuxHandle implements RunnerHandle {
   private readonly hub = new OutputHub();
   private statusPolls = 0;
+  private readingZombie = false;
   private stopped: Promise<void> | undefined;
   private readonly stopOutput: () => void;
   private readonly stopWatching: () => void;
@@ -86,10 +88,29 @@ export class TmuxHandle implements RunnerHandle {
   private onPaneState(state: PaneState | undefined): void {
     if (state !== undefined && !state.dead) return;
     // tmux marks a pane dead when its pty closes, which can precede reaping the child: the
-    // status is then still empty. Give it a few polls before reporting an unknown exit.
+    // status is then still empty. While the child is an unreaped zombie the kernel holds its
+    // status (read below); otherwise give tmux a few polls before reporting an unknown exit.
     const statusPending = state !== undefined && state.exitCode === null && state.signal === null;
-    if (statusPending && this.statusPolls++ < DEAD_STATUS_POLLS) return;
-    this.finish(state?.exitCode ?? null, state?.signal ?? null);
+    if (!statusPending) {
+      this.finish(state?.exitCode ?? null, state?.signal ?? null);
+      return;
+    }
+    if (this.readingZombie) return;
+    this.readingZombie = true;
+    void this.finishFromZombie().finally(() => {
+      this.readingZombie = false;
+    });
+  }
+
+  private async finishFromZombie(): Promise<void> {
+    const serverPid = this.init.server.serverPid;
+    const zombie = serverPid === undefined ? undefined : await readZombieExit(this.init.panePid, serverPid);
+    if (zombie !== undefined && serverPid !== undefined) {
+      nudgeReap(serverPid);
+      this.finish(zombie.code, zombie.signal);
+      return;
+    }
+    if (this.statusPolls++ >= DEAD_STATUS_POLLS) this.finish(null, null);
   }
 
   private finish(code: number | null, signal: string | null): void {
@@ -97,6 +118,15 @@ export class TmuxHandle implements RunnerHandle {
     this.splitter.flush();
     this.stopWatching(); // output stays subscribed until stop (the dead pane may still flush)
     this.hub.emitExit(code, signal);
+  }
+}
+
+/** SIGCHLD makes the tmux server run its waitpid loop now, so it reaps the pane's process (harmless otherwise). */
+function nudgeReap(serverPid: number): void {
+  try {
+    process.kill(serverPid, 'SIGCHLD');
+  } catch {
+    // the tmux server is gone: nothing left to reap
   }
 }
 

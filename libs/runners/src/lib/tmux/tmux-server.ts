@@ -80,6 +80,8 @@ export class TmuxServer {
     readonly socketPath: string,
     readonly buffersDir: string,
     readonly control: TmuxControlClient,
+    /** The tmux server's pid (the parent of every pane process), if tmux reported it. */
+    readonly serverPid: number | undefined,
   ) {}
 
   /** Creates the private directories and starts (or joins) the server with one control client. */
@@ -100,7 +102,9 @@ export class TmuxServer {
       initial: initialArgv(dockerConfigDir),
       ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
     });
-    return new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
+    const pidLine = await control.command([...tmuxConsts('display-message', '-p'), tmuxFormat('#{pid}')]).catch(() => []);
+    const serverPid = Number(pidLine[0]);
+    return new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control, Number.isSafeInteger(serverPid) && serverPid > 1 ? serverPid : undefined);
   }
 
   /** Sends one command through the control client. */
