@@ -55,7 +55,9 @@ export function makeSpec(overrides: Partial<AgentLaunchSpec> & Pick<AgentLaunchS
 export async function waitForFile(file: string, timeoutMs = 15000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (existsSync(file)) return readFileSync(file, 'utf8');
+    // writers create the file, then write it: an empty file is one still being written
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (text !== '') return text;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`timed out waiting for ${file}`);

@@ -100,7 +100,15 @@ export interface EchoReport {
 /** Waits for the echo-argv fixture's report in `workspace`. */
 export async function readEchoReport(workspace: string): Promise<EchoReport> {
   const file = path.join(workspace, 'echo-argv.json');
-  return waitFor('echo-argv report', async () => (existsSync(file) ? (JSON.parse(await fsp.readFile(file, 'utf8')) as EchoReport) : undefined));
+  return waitFor('echo-argv report', async () => {
+    const text = existsSync(file) ? await fsp.readFile(file, 'utf8') : '';
+    // echo-argv creates the file, then writes it: until it parses, it is still being written
+    try {
+      return text === '' ? undefined : (JSON.parse(text) as EchoReport);
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 /** Every readable /proc/<pid>/cmdline, NUL-joined words. */
