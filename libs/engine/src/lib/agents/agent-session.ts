@@ -230,8 +230,9 @@ export class AgentSession {
   }
 
   /**
-   * A cancelled turn is over for good (CONTRACT §14.1, exactly once): its inbox file gets the host
-   * receipt, so the next process in this workspace skips it instead of answering it again, and what
+   * A cancelled turn is over for good (CONTRACT §14.1, exactly once): its inbox file has the host
+   * receipt (written before the store update; written here again, idempotently, for the paths that had
+   * no session), so the next process in this workspace skips it instead of answering it again, and what
    * the stopped process left in `.outbox` is deleted unrouted (one `outbox_rejected`, `turn_cancelled`).
    */
   async settleCancelled(turnId: string): Promise<void> {

@@ -3,26 +3,81 @@
  * host-made `done.json` `{"v":1,"turn":<id>,"status":"error","error":<why>}` in its turn directory.
  * The inbox file stays (the host never deletes inbox files), so this receipt is what tells the next
  * client process in the same workspace not to answer that item: the agent protocol already says "a
- * turn whose done.json exists is over" (docs/agent.md §3). It is written only after the store has made
- * the turn final, so the engine never watches — never reads as the agent's receipt — a turn that has it.
+ * turn whose done.json exists is over" (docs/agent.md §3).
+ *
+ * Order (crash safety): the engine stops watching the turn, writes this receipt, and only THEN makes the
+ * turn final in the store. A crash in between leaves an open turn whose workspace holds the host
+ * receipt; recovery reads it (`readHostReceipt`) and settles the turn as the host meant, without
+ * delivering it again. The other order left a final turn without a receipt: answerable by the next process.
  */
-import { DONE_FILE, prepareTurnDir, writeFileSafely } from '@genswarms/receipts';
+import { DONE_FILE, prepareTurnDir, readTurnReceipt } from '@genswarms/receipts';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** `error` of the host-made receipt of a cancelled turn. */
 export const TURN_CANCELLED_ERROR = 'cancelled by the orchestrator';
+/** `error` of the host-made receipt of a turn the runner could not deliver. */
+export const DELIVERY_FAILED_ERROR = 'delivery_failed';
+
+const HOST_ERRORS: ReadonlySet<string> = new Set([TURN_CANCELLED_ERROR, DELIVERY_FAILED_ERROR]);
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+
+function errnoOf(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null ? (e as { code?: string }).code : undefined;
+}
+
+/** Writes a complete temp file inside the opened turn dir and hard-links it as done.json: atomic and exclusive. */
+async function linkReceipt(dirFd: number, body: string): Promise<boolean> {
+  const base = `/proc/self/fd/${dirFd}`;
+  const temp = `${base}/.host-done.${randomBytes(8).toString('hex')}.tmp`;
+  const fh = await fsp.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    try {
+      await fh.writeFile(body);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fsp.link(temp, `${base}/${DONE_FILE}`);
+    return true;
+  } catch (e) {
+    return errnoOf(e) === 'EEXIST'; // someone's done.json is there: the turn is just as over
+  } finally {
+    await fsp.unlink(temp).catch(() => undefined);
+  }
+}
 
 /**
  * Writes the host receipt unless a `done.json` is already there (the client finished first: the turn
- * is just as over). The turn directory goes through the §11 checks; any doubt → false, nothing written.
+ * is just as over; it is never replaced). Idempotent. The turn directory goes through the §11 checks
+ * and is then used through an O_NOFOLLOW descriptor whose path must still be the expected one; any
+ * doubt → false, nothing written.
  */
 export async function writeHostReceipt(workspaceReal: string, turnId: string, error: string): Promise<boolean> {
   const prep = await prepareTurnDir(workspaceReal, turnId).catch(() => ({ kind: 'refused' as const }));
   if (prep.kind !== 'ok') return false;
-  const existing = await fsp.lstat(path.join(prep.dir, DONE_FILE)).catch(() => undefined);
-  if (existing !== undefined) return true;
-  const body = `${JSON.stringify({ v: 1, turn: turnId, status: 'error', error })}\n`;
-  const written = await writeFileSafely(prep.dir, DONE_FILE, body).catch(() => ({ kind: 'refused' as const }));
-  return written.kind === 'ok';
+  if ((await fsp.lstat(path.join(prep.dir, DONE_FILE)).catch(() => undefined)) !== undefined) return true;
+  const expected = path.join(await fsp.realpath(workspaceReal).catch(() => workspaceReal), '.genswarms', 'turns', turnId);
+  const dir = await fsp.open(prep.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(() => undefined);
+  if (dir === undefined) return false;
+  try {
+    if ((await fsp.readlink(`/proc/self/fd/${dir.fd}`).catch(() => '')) !== expected) return false;
+    const body = `${JSON.stringify({ v: 1, turn: turnId, status: 'error', error })}\n`;
+    return await linkReceipt(dir.fd, body).catch(() => false);
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
+ * The `error` of a host-made receipt in the turn's directory (cancelled / delivery_failed: status error,
+ * no reply.md), read with the §11 checks; null when there is none. An agent can forge one only for its
+ * own turn, which it can fail anyway.
+ */
+export async function readHostReceipt(workspaceReal: string, turnId: string): Promise<string | null> {
+  const r = await readTurnReceipt(workspaceReal, turnId).catch(() => undefined);
+  if (r?.kind !== 'ok' || r.status !== 'error' || r.reply !== null || r.error === undefined) return null;
+  return HOST_ERRORS.has(r.error) ? r.error : null;
 }

@@ -7,7 +7,7 @@ import type { TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import type { AgentSession } from './agent-session';
-import { writeHostReceipt } from './host-receipt';
+import { DELIVERY_FAILED_ERROR, TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
 import { routeCompletion } from './outbox-routing';
@@ -81,7 +81,7 @@ export class TurnRunner {
     try {
       await this.s.handle?.deliver({ turnId: turn.id, seq: turn.seq, from: turn.from, content: turn.content, clientTurnsDir: clientTurnsDir(this.s.spec) });
     } catch {
-      if (this.current === cur) await this.finish(turn, 'error', 'delivery_failed', null);
+      if (this.current === cur) await this.finish(turn, 'error', DELIVERY_FAILED_ERROR, null);
       return false;
     }
     if (this.current !== cur) return false;
@@ -137,12 +137,34 @@ export class TurnRunner {
   private async finish(turn: TurnRow, status: 'error', error: string, preview: string | null): Promise<void> {
     this.current = null;
     // The inbox file may be written already: the host receipt keeps the next client process off it.
-    if (await this.s.host.store.finishTurn(turn.id, { status, error, replyPreview: preview, completedAt: this.s.now() })) {
-      await writeHostReceipt(this.s.workspace, turn.id, error);
-    }
+    // Receipt first, store second (host-receipt.ts): a crash in between is settled by recovery.
+    await writeHostReceipt(this.s.workspace, turn.id, error);
+    await this.s.host.store.finishTurn(turn.id, { status, error, replyPreview: preview, completedAt: this.s.now() });
     await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
     await this.s.setState('idle');
     this.s.kick();
+  }
+
+  /**
+   * Recovery found the host receipt of an open turn (the engine crashed after writing it, before the
+   * store update): the turn ends as the host meant — cancelled, or error delivery_failed — once, with
+   * its event, and is not delivered again. Returns true when this call made it final.
+   */
+  async settleFromHostReceipt(turn: TurnRow, error: string): Promise<boolean> {
+    const cancelled = error === TURN_CANCELLED_ERROR;
+    const finish = cancelled ? { status: 'cancelled' as const } : { status: 'error' as const, error };
+    if (!(await this.s.host.store.finishTurn(turn.id, { ...finish, completedAt: this.s.now() }))) return false;
+    if (cancelled) await this.emitCancelled(turn.id);
+    else await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
+    return true;
+  }
+
+  /** One `turn_failed` (level info, `status: cancelled`) per cancelled turn (CONTRACT §17 has no turn_cancelled). */
+  emitCancelled(turnId: string): Promise<unknown> {
+    return this.s.host.events.emit({
+      type: 'turn_failed', level: 'info', swarm: this.s.host.swarm, agent: this.s.name, message: `Turn ${turnId} cancelled.`,
+      metadata: { turn: turnId, status: 'cancelled', error: TURN_CANCELLED_ERROR },
+    });
   }
 
   /** §11: turn rejected, session needs_attention, receipt_rejected + agent_needs_attention + push; nothing routed. */
@@ -166,7 +188,11 @@ export class TurnRunner {
     this.current = null;
     cur.timer?.cancel();
     cur.abort.abort();
-    return (await this.s.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.s.now() })) ? cur.id : null;
+    // The watcher is stopped: write the host receipt first, then finish in the store (host-receipt.ts).
+    await writeHostReceipt(this.s.workspace, cur.id, TURN_CANCELLED_ERROR);
+    if (!(await this.s.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.s.now() }))) return null;
+    await this.emitCancelled(cur.id);
+    return cur.id;
   }
 
   abandon(): void {

@@ -6,6 +6,7 @@
 import { gateStart } from '@genswarms/ir-gate';
 import type { RunnerHandle, SessionDescription } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
+import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
 import type { SwarmRow, TurnRow } from '../store/store';
 import type { Engine } from './engine';
 import { toOverlayEvents } from './helpers';
@@ -39,17 +40,28 @@ async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, open
   const handle = await reattach(rt, row?.description ?? null, plan.spec.backend);
   const session = new AgentSession(rt, name, plan.spec);
   rt.agents.set(name, session);
-  if (!(await session.launch(plan, handle))) {
-    if (openTurn !== undefined && (await engine.store.finishTurn(openTurn.id, { status: 'cancelled', completedAt: engine.clock.now().toISOString() }))) {
-      await session.settleCancelled(openTurn.id);
-    }
-    return;
+  const hostEnded = openTurn === undefined ? null : await readHostReceipt(plan.spec.workspace, openTurn.id);
+  const launched = await session.launch(plan, handle);
+  if (openTurn !== undefined && (!launched || hostEnded !== null)) {
+    // Launch failed: the turn is cancelled (receipt first). Host receipt found: the engine ended this
+    // turn and crashed before the store said so — settle it as meant, never redeliver it.
+    await settleEnded(session, openTurn, hostEnded ?? (await cancelWithReceipt(session, openTurn.id)));
   }
-  if (openTurn === undefined) {
+  if (!launched) return;
+  if (openTurn === undefined || hostEnded !== null) {
     await session.becomeReady(row?.state === 'needs_attention' ? row.needsAttention : null);
     return;
   }
   await session.becomeBusyWith(openTurn, handle === null);
+}
+
+async function cancelWithReceipt(session: AgentSession, turnId: string): Promise<string> {
+  await writeHostReceipt(session.workspace, turnId, TURN_CANCELLED_ERROR);
+  return TURN_CANCELLED_ERROR;
+}
+
+async function settleEnded(session: AgentSession, turn: TurnRow, hostError: string): Promise<void> {
+  if ((await session.turns.settleFromHostReceipt(turn, hostError)) && hostError === TURN_CANCELLED_ERROR) await session.settleCancelled(turn.id);
 }
 
 function placeholderSpec(swarm: string, agent: string): ConstructorParameters<typeof AgentSession>[2] {
