@@ -1,24 +1,6 @@
 /** Pause/resume (CONTRACT §15, docker runner through the registry) and agent history, on a real engine. */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { EngineError } from '../src/lib/errors/engine-error';
-import { makeHarness, mockAgent, waitFor, type Harness } from './harness';
-
-const TEST_IMAGE = 'genswarms/test-agent:latest';
-const DOCKER = ['/usr/local/bin/docker', '/usr/bin/docker'].find((p) => existsSync(p));
-
-function docker(args: string[]): string | undefined {
-  if (DOCKER === undefined) return undefined;
-  const r = spawnSync(DOCKER, args, { shell: false, encoding: 'utf8', env: { PATH: '/usr/bin:/bin' }, timeout: 60000 });
-  return r.status === 0 ? r.stdout.trim() : undefined;
-}
-
-function dockerUnavailable(): string | undefined {
-  if (!existsSync('/var/run/docker.sock')) return 'no /var/run/docker.sock (dockerd not running)';
-  if (docker(['version', '--format', '{{.Server.Version}}']) === undefined) return 'the docker engine does not answer';
-  if (docker(['image', 'inspect', TEST_IMAGE]) === undefined) return `image ${TEST_IMAGE} missing (run tools/docker/build-test-image.sh)`;
-  return undefined;
-}
+import { docker, dockerUnavailable, makeHarness, mockAgent, TEST_IMAGE, waitFor, type Harness } from './harness';
 
 async function refusal(p: Promise<unknown>): Promise<EngineError> {
   try {

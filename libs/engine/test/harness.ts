@@ -1,5 +1,6 @@
 /** Shared e2e harness: a real engine on a tmp home, real SQLite, the real mock runner. */
 import { buildRunnerContext, createDockerRunner, createRunnerRegistry } from '@genswarms/runners';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -69,4 +70,23 @@ export async function eventsOf(engine: Engine, swarm: string): Promise<StoredEve
 
 export async function waitEvent(engine: Engine, swarm: string, pred: (e: StoredEvent) => boolean, what: string): Promise<StoredEvent> {
   return waitFor(async () => (await eventsOf(engine, swarm)).find(pred), what);
+}
+
+/** The image `tools/docker/build-test-image.sh` builds (CI builds it after starting dockerd). */
+export const TEST_IMAGE = 'genswarms/test-agent:latest';
+const DOCKER = ['/usr/local/bin/docker', '/usr/bin/docker'].find((p) => fs.existsSync(p));
+
+/** The docker CLI (argv, no shell); stdout trimmed, or undefined when it failed. */
+export function docker(args: string[]): string | undefined {
+  if (DOCKER === undefined) return undefined;
+  const r = spawnSync(DOCKER, args, { shell: false, encoding: 'utf8', env: { PATH: '/usr/bin:/bin' }, timeout: 60000 });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Why the docker specs cannot run here, or undefined when an engine and the test image are available. */
+export function dockerUnavailable(): string | undefined {
+  if (!fs.existsSync('/var/run/docker.sock')) return 'no /var/run/docker.sock (dockerd not running)';
+  if (docker(['version', '--format', '{{.Server.Version}}']) === undefined) return 'the docker engine does not answer';
+  if (docker(['image', 'inspect', TEST_IMAGE]) === undefined) return `image ${TEST_IMAGE} missing (run tools/docker/build-test-image.sh)`;
+  return undefined;
 }

@@ -17,7 +17,7 @@ import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAll, startObjects } from './launch';
 import { purgeSwarmFiles } from './purge';
-import { REATTACHABLE, recoverSwarm } from './recovery';
+import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
 import { runtimeDetail, type SwarmDetail, type SwarmSummary } from './status';
 import { SwarmRuntime } from './swarm-runtime';
 import { assertName, parseLimit, toOverlayEvents } from './helpers';
@@ -54,6 +54,7 @@ export class Engine {
     const engine = new Engine(opts);
     for (const row of await engine.store.listSwarms()) {
       if (row.status === 'running' || row.status === 'starting') await recoverSwarm(engine, row);
+      else if (row.status === 'stopping') await finishInterruptedStop(engine, row);
     }
     return engine;
   }

@@ -3,7 +3,7 @@
  * containers, restart headless sessions and resume the SAME in-flight turn (same id, same inbox file),
  * re-arm receipt watchers, keep queued items, and mark sessions that cannot come back `failed`.
  */
-import { gateStart } from '@genswarms/ir-gate';
+import { gateStart, type SwarmState } from '@genswarms/ir-gate';
 import type { RunnerHandle, SessionDescription } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
@@ -83,4 +83,46 @@ export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void>
   const open = await engine.store.listOpenTurns(rt.swarm);
   for (const a of gate.effective.agents) await recoverAgent(engine, rt, a.name, open.find((t) => t.agent === a.name));
   await engine.markRunning(rt);
+}
+
+/**
+ * A swarm the previous server was stopping when it died (status `stopping`): finish that stop instead
+ * of leaving its panes and containers running unowned. Nothing is relaunched: what can be re-attached
+ * is re-attached only to be stopped, open turns are cancelled receipt-first (never answerable again),
+ * queued items are dropped, and the swarm ends `stopped` with the usual events.
+ */
+export async function finishInterruptedStop(engine: Engine, row: SwarmRow): Promise<void> {
+  const overlay = toOverlayEvents(await engine.store.listOverlay(row.name));
+  const gate = gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: engine.handlers.names(), overlayEvents: overlay });
+  // A config the gate now refuses still gets its leftovers stopped: an empty state, agents from the store.
+  const state: SwarmState = gate.kind === 'refused' ? { v: 1, kind: 'swarm.state', name: row.name, phase: 'desired', agents: [], objects: [], topology: [], options: {} } : gate.state;
+  const rt = new SwarmRuntime(engine.runtimeDeps(), row.name, state, row.config, row.baseDir);
+  engine.swarms.set(rt.swarm, rt);
+  const open = await engine.store.listOpenTurns(rt.swarm);
+  for (const sessionRow of await engine.store.listSessions(rt.swarm)) {
+    await adoptToStop(engine, rt, sessionRow.agent, sessionRow.description, open.find((t) => t.agent === sessionRow.agent));
+  }
+  await engine.stopRuntime(rt);
+}
+
+async function adoptToStop(engine: Engine, rt: SwarmRuntime, name: string, description: unknown, openTurn: TurnRow | undefined): Promise<void> {
+  const desc = isDescription(description) ? description : null;
+  const handle = desc === null ? null : await reattach(rt, desc, desc.backend);
+  const config = rt.agentConfig(name);
+  const plan = config === undefined ? null : await planAgent(rt, engine.opts.home, config).catch(() => null);
+  const spec = plan?.spec ?? { ...placeholderSpec(rt.swarm, name), workspace: desc?.workspace ?? '/nonexistent' };
+  const session = new AgentSession(rt, name, spec);
+  rt.agents.set(name, session);
+  if (handle !== null && plan !== null) await session.launch(plan, handle);
+  else await handle?.stop({ graceMs: 2000 }).catch(() => undefined);
+  if (openTurn !== undefined) {
+    const hostEnded = await readHostReceipt(session.workspace, openTurn.id);
+    await settleEnded(session, openTurn, hostEnded ?? (await cancelWithReceipt(session, openTurn.id)));
+  }
+}
+
+function isDescription(value: unknown): value is SessionDescription {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['backend'] === 'string' && typeof v['workspace'] === 'string' && typeof v['sessionId'] === 'string';
 }
