@@ -121,6 +121,18 @@ export interface SessionDescription {
   readonly stateDir: string;
   /** Events the runner wants recorded at start (e.g. `api_key_withheld`, `unsafe_bypass_enabled`). */
   readonly notices: readonly string[];
+  /**
+   * (additive) docker + `network: isolated`: the egress pin chosen at start, so a restarted server can
+   * re-validate it against its current trust policy and restart the host forwarder (never a secret).
+   */
+  readonly egress?: SessionEgressPin;
+}
+
+/** Where an isolated agent's forwarder connects: host (plain hostname / IP literal), port, tls. No key, no URL path. */
+export interface SessionEgressPin {
+  readonly host: string;
+  readonly port: number;
+  readonly tls: boolean;
 }
 
 export interface RunnerHandle {

@@ -1,7 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
 import type { Server } from 'node:net';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +9,7 @@ import { createBwrapRunner, RunnerError } from '../../src/index';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import type { TestDirs } from '../docker/docker-support';
 import { containersWithLabel, describeIfEngine, makeCtx, makeDirs, makeDockerSpec, processesWithArgv, waitFor } from '../docker/docker-support';
+import { fetchJson, startMockLlm, stopMockLlm } from './mock-llm-support';
 import type { ProbeResult } from './probe-script';
 import { PROBE_SCRIPT } from './probe-script';
 
@@ -19,9 +17,6 @@ const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 const SOCAT = ['/usr/bin/socat', '/bin/socat'].find((p) => existsSync(p));
 
 interface Recorded { url: string; host: string | undefined }
-
-/** The real tools mock LLM (`tools/bin/mock-llm.js`), run as its own process. */
-const MOCK_LLM_BIN = path.resolve(__dirname, '../../../../tools/bin/mock-llm.js');
 
 /** The operator's LLM plus two services the agent must never reach. */
 interface World {
@@ -37,35 +32,6 @@ interface World {
 
 function listen(server: Server, host: string): Promise<number> {
   return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
-}
-
-/** Starts the mock LLM on 127.0.0.1:0 and resolves with its port once it prints its URL. */
-function startMockLlm(): Promise<{ port: number; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MOCK_LLM_BIN, '--port', '0', '--host', '127.0.0.1'], {
-      shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: '/usr/bin:/bin' },
-    });
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m?.[1] !== undefined) resolve({ port: Number(m[1]), child });
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`mock-llm exited early (${String(code)}): ${out}`)));
-  });
-}
-
-function fetchJson(port: number, urlPath: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    httpGet({ host: '127.0.0.1', port, path: urlPath }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve(JSON.parse(body)));
-    }).on('error', reject);
-  });
 }
 
 async function startWorld(): Promise<World> {
@@ -92,11 +58,7 @@ async function startWorld(): Promise<World> {
   world.orchestratorPort = await listen(orchestrator, '0.0.0.0'); // all interfaces: the strongest case
   world.otherPort = await listen(other, '127.0.0.1');
   world.close = async () => {
-    if (llm.child.exitCode === null && llm.child.signalCode === null) {
-      const exited = new Promise((resolve) => llm.child.once('exit', resolve));
-      llm.child.kill('SIGKILL');
-      await exited;
-    }
+    await stopMockLlm(llm.child);
     await Promise.all([orchestrator, other].map((s) => new Promise((resolve) => s.close(resolve))));
   };
   return world;

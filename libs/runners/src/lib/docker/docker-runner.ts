@@ -1,13 +1,14 @@
-import { lstat, rm } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { Forwarder } from '@genswarms/egress';
 import { startIsolatedEgress } from '../bwrap/egress-plan';
 import { RunnerError } from '../errors/runner-error';
 import { describePlan } from '../plan/describe';
 import { ensureWorkspaceDir } from '../state/skills-links';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
-import { egressDirFor } from '../sandbox/mounts';
+import { pinOfPlan } from '../network/egress-pin';
+import { readoptEgress, removeEgressDirSafely } from '../network/egress-readopt';
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
-import { buildContainerSpec, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
+import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
 import { DockerHandle } from './docker-handle';
 import { planDockerLaunch } from './docker-plan';
 import type { DockerPort } from './docker-port';
@@ -47,7 +48,7 @@ export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner
     kind: 'docker',
     plan: (spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan => planDockerLaunch(spec, ctx, defaultImage),
     start: (plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> => startContainer(portFor(ctx.dockerHost), plan, ctx, defaultImage, active),
-    reattach: (description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> => reattachContainer(portFor(ctx.dockerHost), description, ctx),
+    reattach: (description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> => reattachContainer(portFor(ctx.dockerHost), description, ctx, active),
     pauseSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, true),
     resumeSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, false),
   };
@@ -78,7 +79,8 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
     await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
     const envId = await lstat(envFile, { bigint: true });
     containerId = await port.create(create);
-    const description = describePlan(plan, { containerId });
+    const pin = pinOfPlan(plan);
+    const description: SessionDescription = { ...describePlan(plan, { containerId }), ...(pin === undefined ? {} : { egress: pin }) };
     const handle = new DockerHandle({
       port,
       containerId,
@@ -89,10 +91,7 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
     });
     await port.start(containerId);
     await handle.attach();
-    active.set(create.name, handle);
-    handle.onExit(() => {
-      if (active.get(create.name) === handle) active.delete(create.name);
-    });
+    track(active, create.name, handle);
     return handle;
   } catch (err) {
     if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort cleanup; the start error wins
@@ -103,30 +102,60 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
   }
 }
 
+/** Remembers a live handle under its container name until it exits. */
+function track(active: ActiveSessions, name: string, handle: DockerHandle): void {
+  active.set(name, handle);
+  handle.onExit(() => {
+    if (active.get(name) === handle) active.delete(name);
+  });
+}
+
 /**
- * After a server restart: adopt the session's container if it still runs. An isolated agent is not
- * adopted (its forwarder died with us and cannot be re-pinned without the plan): its container is
- * removed and the egress directory cleared, so the engine starts it afresh.
+ * After a server restart: adopt the session's container if it still runs. An isolated agent's
+ * forwarder died with us: the stored pin is re-validated against the current trust policy and the
+ * egress directory checked, then a fresh forwarder listens on the same socket path (the launcher's
+ * bridge connects per connection) and the handle owns it. Anything else (gone, stopped, no/untrusted/
+ * hostile pin, unsafe directory, no socat) → the container, env file and egress directory are removed
+ * and null returned, so the engine starts the agent afresh.
  */
-async function reattachContainer(port: DockerPort, description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> {
+async function reattachContainer(port: DockerPort, description: SessionDescription, ctx: RunnerContext, active: ActiveSessions): Promise<RunnerHandle | null> {
   const [found] = await port.listByLabels({ [LABEL_SESSION]: description.sessionId });
   if (found === undefined) return null;
   const state = await port.inspect(found.id);
   const swarm = found.labels[LABEL_SWARM];
   const agent = found.labels[LABEL_AGENT];
-  if (state === undefined || !state.running || description.network === 'isolated') {
-    await port.stop(found.id, 0);
-    await port.remove(found.id);
-    if (swarm !== undefined && agent !== undefined) {
-      await removeFileIfPresent(envFilePath(stateDirFor(ctx.home, swarm, agent)));
-      if (description.network === 'isolated') await rm(egressDirFor(ctx.home, swarm, agent), { recursive: true, force: true });
-    }
-    return null;
+  const isolated = description.network === 'isolated';
+  const discard = (): Promise<null> => discardContainer(port, found.id, ctx, { swarm, agent, isolated });
+  if (state === undefined || !state.running) return discard();
+  let forwarder: Forwarder | undefined;
+  let adopted: SessionDescription = { ...description, containerId: found.id };
+  if (isolated) {
+    if (swarm === undefined || agent === undefined) return discard();
+    const readopt = await readoptEgress({ description, ctx, swarm, agent });
+    if (readopt.kind === 'refused') return discard();
+    forwarder = readopt.forwarder;
+    adopted = { ...adopted, egress: readopt.pin };
   }
-  const adopted = { ...description, containerId: found.id };
-  const handle = new DockerHandle({ port, containerId: found.id, description: adopted, logsSinceSeconds: Math.floor(Date.now() / 1000) });
-  await handle.attach();
+  const handle = new DockerHandle({ port, containerId: found.id, description: adopted, logsSinceSeconds: Math.floor(Date.now() / 1000), ...(forwarder === undefined ? {} : { forwarder }) });
+  try {
+    await handle.attach();
+  } catch (err) {
+    await forwarder?.stop();
+    throw err;
+  }
+  if (swarm !== undefined && agent !== undefined) track(active, containerNameFor(swarm, agent), handle);
   return handle;
+}
+
+/** Not adopted: the container, its env file and (isolated) its egress directory go. */
+async function discardContainer(port: DockerPort, id: string, ctx: RunnerContext, who: { swarm: string | undefined; agent: string | undefined; isolated: boolean }): Promise<null> {
+  await port.stop(id, 0);
+  await port.remove(id);
+  if (who.swarm !== undefined && who.agent !== undefined) {
+    await removeFileIfPresent(envFilePath(stateDirFor(ctx.home, who.swarm, who.agent)));
+    if (who.isolated) await removeEgressDirSafely(ctx.home, who.swarm, who.agent);
+  }
+  return null;
 }
 
 async function setSwarmPaused(port: DockerPort, swarm: string, paused: boolean): Promise<number> {

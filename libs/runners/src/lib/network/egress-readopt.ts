@@ -1,0 +1,102 @@
+import { lstat, rm, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import * as path from 'node:path';
+import type { Forwarder } from '@genswarms/egress';
+import { EGRESS_SOCKET_NAME, probeSocat, startForwarder } from '@genswarms/egress';
+import type { RunnerContext, SessionDescription, SessionEgressPin } from '../port';
+import { egressDirFor } from '../sandbox/mounts';
+import { stateDirFor, verifyPrivateDir } from '../state/state-dir';
+import type { PinRefusal } from './egress-pin';
+import { checkStoredPin } from './egress-pin';
+
+/** CONTRACT Name: swarm and agent names as they appear in labels and paths. */
+const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+
+/** Why an isolated session's forwarder was not restarted (the container is then removed). */
+export type ReadoptRefusal = PinRefusal | 'session_mismatch' | 'egress_dir_unsafe' | 'egress_unavailable';
+
+export type EgressReadopt = { kind: 'ok'; forwarder: Forwarder; pin: SessionEgressPin } | { kind: 'refused'; reason: ReadoptRefusal };
+
+export interface ReadoptInput {
+  readonly description: SessionDescription;
+  readonly ctx: RunnerContext;
+  /** From the container's labels. */
+  readonly swarm: string;
+  readonly agent: string;
+}
+
+/**
+ * After a server restart, for an isolated session whose sandbox still runs: re-validate the stored pin
+ * against the current trust policy, check the egress directory is still our private directory (every
+ * component under home a real directory, the leaf 0700 and ours, `llm.sock` absent or a socket), then
+ * start a fresh forwarder on the same socket path. Nothing is spawned before every check passed.
+ */
+export async function readoptEgress(input: ReadoptInput): Promise<EgressReadopt> {
+  const { description, ctx, swarm, agent } = input;
+  const pin = checkStoredPin(description.egress, ctx);
+  if (pin.kind === 'refused') return pin;
+  if (!NAME_RE.test(swarm) || !NAME_RE.test(agent) || description.stateDir !== stateDirFor(ctx.home, swarm, agent)) {
+    return { kind: 'refused', reason: 'session_mismatch' };
+  }
+  const dir = egressDirFor(ctx.home, swarm, agent);
+  if (!(await isPrivateEgressDir(ctx, swarm, agent))) return { kind: 'refused', reason: 'egress_dir_unsafe' };
+  const socat = ctx.binaries.socat;
+  if (socat === undefined || !(await probeSocat(socat)).ok) return { kind: 'refused', reason: 'egress_unavailable' };
+  try {
+    const forwarder = await startForwarder({ socat, dir, target: pin.target, ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
+    return { kind: 'ok', forwarder, pin: pin.pin };
+  } catch {
+    return { kind: 'refused', reason: 'egress_unavailable' };
+  }
+}
+
+async function lstatOrUndefined(p: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(p);
+  } catch {
+    return undefined; // absent (or unreadable): treated as not ours
+  }
+}
+
+/** `<home>/egress`, `<home>/egress/<swarm>`, `<home>/egress/<swarm>/<agent>`: the components below home. */
+function egressComponents(home: string, swarm: string, agent: string): readonly string[] {
+  const top = path.join(home, 'egress');
+  return [top, path.join(top, swarm), egressDirFor(home, swarm, agent)];
+}
+
+/** Every component exists as a real directory (lstat, no symlink); the leaf passes the fstat private-dir check; the socket slot holds a socket or nothing. */
+async function isPrivateEgressDir(ctx: RunnerContext, swarm: string, agent: string): Promise<boolean> {
+  const parts = egressComponents(ctx.home, swarm, agent);
+  for (const p of parts) {
+    const st = await lstatOrUndefined(p);
+    if (st === undefined || st.isSymbolicLink() || !st.isDirectory()) return false;
+  }
+  const dir = egressDirFor(ctx.home, swarm, agent);
+  try {
+    await verifyPrivateDir(dir, ctx.serverUid);
+  } catch {
+    return false;
+  }
+  const sock = await lstatOrUndefined(path.join(dir, EGRESS_SOCKET_NAME));
+  return sock === undefined || sock.isSocket();
+}
+
+/**
+ * Removes an agent's egress directory without following links: walking down from home, a symlink or
+ * non-directory where a directory belongs is unlinked (only the leaf's; a planted parent is left alone
+ * and nothing below it is touched); a real leaf directory is removed recursively (rm never follows links inside).
+ */
+export async function removeEgressDirSafely(home: string, swarm: string, agent: string): Promise<void> {
+  if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return;
+  const parts = egressComponents(home, swarm, agent);
+  for (const [i, p] of parts.entries()) {
+    const st = await lstatOrUndefined(p);
+    if (st === undefined) return;
+    const leaf = i === parts.length - 1;
+    if (st.isSymbolicLink() || !st.isDirectory()) {
+      if (leaf) await unlink(p).catch(() => undefined);
+      return;
+    }
+    if (leaf) await rm(p, { recursive: true, force: true });
+  }
+}
