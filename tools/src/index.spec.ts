@@ -19,6 +19,9 @@ describe('@genswarms/tools public surface', () => {
         'ECHO_ARGV_BIN',
         'EchoArgvOutputSchema',
         'parseEchoArgvOutput',
+        // build-once
+        'REPO_ROOT',
+        'buildOnce',
       ].sort(),
     );
   });

@@ -11,3 +11,7 @@ export { MOCK_LLM_BIN } from './mock-llm/mock-llm-bin';
 // echo-argv: argv/env fidelity fixture (tools/bin/echo-argv.js)
 export { ECHO_ARGV_BIN, parseEchoArgvOutput, EchoArgvOutputSchema } from './echo-argv/echo-argv';
 export type { EchoArgvOutput } from './echo-argv/echo-argv';
+
+// build-once: `tsc -b` serialised across jest projects/workers (specs that run built entries)
+export { buildOnce, REPO_ROOT } from './build-once/build-once';
+export type { BuildResult } from './build-once/build-once';

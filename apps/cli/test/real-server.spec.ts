@@ -1,24 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildOnce } from '@genswarms/tools';
 import { cli, cliLive, closedPort, tempDir } from './support';
 
 // The CLI against the real apps/server process (built here; the CLI never imports the server app).
 const ROOT = resolve(__dirname, '..', '..', '..');
 const SERVER_MAIN = join(ROOT, 'apps', 'server', 'dist', 'main.js');
-const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-
-function buildServer(): string | undefined {
-  const built = spawnSync(process.execPath, [TSC, '-b', join(ROOT, 'apps', 'server', 'tsconfig.lib.json')], { cwd: ROOT, encoding: 'utf8' });
-  if (built.status !== 0) return `the server build failed: ${built.stdout}${built.stderr}`.slice(0, 500);
-  // The server needs the engine's `Engine` (another lib, landing separately); without it the server refuses to boot.
-  const probe = spawnSync(process.execPath, ['-e', 'process.exit(require(process.argv[1]).Engine === undefined ? 3 : 0)', join(ROOT, 'libs', 'engine', 'dist', 'index.js')]);
-  return probe.status === 0 ? undefined : '@genswarms/engine does not export Engine yet';
-}
-
-const missing = buildServer();
-const describeReal = missing === undefined ? describe : describe.skip;
-if (missing !== undefined) console.warn(`SKIPPING CLI specs against the real server: ${missing}`);
+const built = buildOnce([join(ROOT, 'apps', 'server', 'tsconfig.lib.json')]);
+if (built.kind === 'failed') throw new Error(`the server build failed: ${built.output.slice(0, 2000)}`);
 
 const SWARM_YAML = `name: rs
 agents:
@@ -27,7 +16,7 @@ agents:
 topology: [[writer, critic], { from: critic, to: writer }]
 `;
 
-describeReal('the CLI against the real server', () => {
+describe('the CLI against the real server', () => {
   const dir = tempDir('gs-cli-real-srv-');
   const TOKEN = 'real-server-cli-token';
   let env: Record<string, string>;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildOnce } from '@genswarms/tools';
 import { cli, closedPort, tempDir } from './support';
 
 const FAKE = join(__dirname, 'fixtures', 'fake-server.cjs');
@@ -53,10 +54,12 @@ describe('genswarms up / down (detached server process)', () => {
   });
 });
 
-const describeReal = existsSync(REAL) ? describe : describe.skip;
-if (!existsSync(REAL)) console.warn(`SKIPPING real-server up/down test: ${REAL} is not built (run nx build server)`);
+describe('genswarms up with the real server entry', () => {
+  beforeAll(() => {
+    const built = buildOnce([resolve(__dirname, '..', '..', 'server', 'tsconfig.lib.json')]);
+    if (built.kind === 'failed') throw new Error(`the server build failed: ${built.output.slice(0, 2000)}`);
+  }, 600_000);
 
-describeReal('genswarms up with the real server entry', () => {
   const dir = tempDir('gs-cli-real-');
   afterAll(() => dir.cleanup());
 

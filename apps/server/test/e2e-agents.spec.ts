@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { buildEndpointPolicy } from '@genswarms/security';
-import { startMockLlm } from '@genswarms/tools';
+import { buildOnce, startMockLlm } from '@genswarms/tools';
 import type { MockLlm } from '@genswarms/tools';
 import { startEngineServer, waitFor } from './support/engine-server';
 import type { EngineServer } from './support/engine-server';
@@ -17,9 +16,8 @@ const SCRIPT = [
 let llm: MockLlm;
 let s: EngineServer;
 beforeAll(async () => {
-  const tsc = require.resolve('typescript/bin/tsc');
-  const built = spawnSync('/usr/bin/node', [tsc, '-b', join(ROOT, 'apps/agent/tsconfig.lib.json')], { cwd: ROOT, encoding: 'utf8', shell: false, timeout: 300_000 });
-  if (built.status !== 0) throw new Error(`agent build failed: ${built.stdout}${built.stderr}`);
+  const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json')]);
+  if (built.kind === 'failed') throw new Error(`agent build failed: ${built.output}`);
   llm = await startMockLlm({ script: SCRIPT });
   s = await startEngineServer({ endpointPolicy: buildEndpointPolicy({ llmEndpoint: `${llm.url}/v1` }) }, { agentEntry: join(ROOT, 'apps/agent/dist/main.js') });
 }, 320_000);

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
+import { buildOnce } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
 import { connectSwarm } from './support/swarm-socket';
 
@@ -55,14 +56,8 @@ function kill9(proc: ChildProcess): Promise<void> {
 }
 
 beforeAll(() => {
-  const tsc = require.resolve('typescript/bin/tsc');
-  const built = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    shell: false,
-    timeout: 600_000,
-  });
-  if (built.status !== 0) throw new Error(`build failed: ${built.stdout}${built.stderr}`);
+  const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')]);
+  if (built.kind === 'failed') throw new Error(`build failed: ${built.output}`);
   base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-restart-')));
   chmodSync(base, 0o700);
   mkdirSync(join(base, 'configs'), { mode: 0o700 });

@@ -4,10 +4,9 @@
  * and nothing from it may be routed (CONTRACT §14.1: each item is dispatched exactly once). The old
  * process is caught mid-turn by a slow mock LLM; the next queued task must run normally, exactly once.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { startMockLlm } from '@genswarms/tools';
+import { buildOnce, startMockLlm } from '@genswarms/tools';
 import type { MockLlm } from '@genswarms/tools';
 import { makeHarness, waitEvent, waitFor, type Harness } from './harness';
 
@@ -43,9 +42,8 @@ describe('a cancelled turn is never answered again by the next genswarms-agent',
   let h: Harness;
 
   beforeAll(async () => {
-    const tsc = require.resolve('typescript/bin/tsc');
-    const built = spawnSync(process.execPath, [tsc, '-b', path.join(AGENT_DIR, 'tsconfig.lib.json')], { shell: false, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    if (built.status !== 0 || !existsSync(AGENT_ENTRY)) throw new Error(`agent build failed (${String(built.status)}):\n${built.stdout}${built.stderr}`);
+    const built = buildOnce([path.join(AGENT_DIR, 'tsconfig.lib.json')]);
+    if (built.kind === 'failed' || !existsSync(AGENT_ENTRY)) throw new Error(`agent build failed:\n${built.kind === 'failed' ? built.output : 'no entry'}`);
     llm = await startMockLlm({ script: SCRIPT, delayMs: LLM_DELAY_MS });
   }, 180_000);
   afterAll(async () => {

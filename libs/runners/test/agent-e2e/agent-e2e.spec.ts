@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { newTurnId, prepareTurnDir, watchTurn, writeFileSafely } from '@genswarms/receipts';
 import type { TurnReceipt } from '@genswarms/receipts';
-import { startMockLlm } from '@genswarms/tools';
+import { buildOnce, startMockLlm } from '@genswarms/tools';
 import type { MockLlm } from '@genswarms/tools';
 import type { AgentLaunchSpec, LaunchPlan, NetworkMode, Runner, RunnerHandle } from '../../src/index';
 import { createBwrapRunner, createLocalRunner } from '../../src/index';
@@ -99,9 +98,8 @@ suite('genswarms-agent end to end through the real runners', () => {
 
   beforeAll(async () => {
     // Built once, argv only: the sandbox runs the real dist, exactly as the server does.
-    const tsc = require.resolve('typescript/bin/tsc');
-    const built = spawnSync(process.execPath, [tsc, '-b', path.join(AGENT_DIR, 'tsconfig.lib.json')], { shell: false, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    if (built.status !== 0 || !existsSync(AGENT_ENTRY)) throw new Error(`agent build failed (${String(built.status)}):\n${built.stdout}${built.stderr}`);
+    const built = buildOnce([path.join(AGENT_DIR, 'tsconfig.lib.json')]);
+    if (built.kind === 'failed' || !existsSync(AGENT_ENTRY)) throw new Error(`agent build failed:\n${built.kind === 'failed' ? built.output : 'no entry'}`);
     llm = await startMockLlm({ script: SCRIPT });
   }, 120_000);
 
