@@ -5,6 +5,7 @@
  * queue, and records the swarm `stopped`. Nothing is relaunched.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { readHostReceipt, TURN_CANCELLED_ERROR } from '../src/lib/agents/host-receipt';
 import { SqliteStore } from '../src/lib/store/sqlite-store';
@@ -92,5 +93,23 @@ if (reason !== undefined) console.warn(`SKIPPED "interrupted stop of a docker ag
     expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBeUndefined();
     expect(docker(['ps', '-aq', '--filter', `label=genswarms.swarm=${swarm}`])).toBe('');
     expect(fs.existsSync(path.join(h.home, 'state', swarm, 'box', '.genswarms', 'env'))).toBe(false);
+  }, 120000);
+
+  it('recovery that can no longer plan an agent stops the container it left running (failed, not orphaned)', async () => {
+    const name = `${swarm}p`;
+    const bind = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-bind-')); // outside GENSWARMS_HOME
+    const sleeper = { command: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'] };
+    const agent = { name: 'box', backend: { type: 'docker', image: TEST_IMAGE }, network: 'none', client: sleeper, config: { extra_ro_binds: [[bind, '/opt/extra']] } };
+    await h.engine.startSwarm({ config: { name, agents: [agent] } });
+    await waitFor(async () => (await h.engine.getAgent(name, 'box')).state === 'idle', 'box idle', 60000);
+    await h.engine.close(); // the crash
+    fs.rmSync(bind, { recursive: true }); // the plan now fails: a bind whose host path does not exist
+    expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${name}-box`])).toBe('running');
+
+    h.engine = await h.open();
+    expect((await h.engine.getAgent(name, 'box')).state).toBe('failed');
+    expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${name}-box`])).toBeUndefined();
+    expect(docker(['ps', '-aq', '--filter', `label=genswarms.swarm=${name}`])).toBe('');
+    await h.engine.stopSwarm(name);
   }, 120000);
 });

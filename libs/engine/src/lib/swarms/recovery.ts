@@ -31,6 +31,8 @@ async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, open
   try {
     plan = await planAgent(rt, engine.opts.home, config);
   } catch {
+    // What outlived the server for this agent (a pane, a container) must not run on unowned.
+    await stopLeftover(rt, row?.description ?? null);
     const s = new AgentSession(rt, name, { ...placeholderSpec(rt.swarm, name) });
     rt.agents.set(name, s);
     await s.persist(null);
@@ -53,6 +55,13 @@ async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, open
     return;
   }
   await session.becomeBusyWith(openTurn, handle === null);
+}
+
+/** Re-attaches a stored session only to stop it (its runner removes what it owns); absent is fine. */
+async function stopLeftover(rt: SwarmRuntime, description: unknown): Promise<void> {
+  const desc = isDescription(description) ? description : null;
+  const handle = desc === null ? null : await reattach(rt, desc, desc.backend);
+  await handle?.stop({ graceMs: 2000 }).catch(() => undefined);
 }
 
 async function cancelWithReceipt(session: AgentSession, turnId: string): Promise<string> {
@@ -107,14 +116,14 @@ export async function finishInterruptedStop(engine: Engine, row: SwarmRow): Prom
 
 async function adoptToStop(engine: Engine, rt: SwarmRuntime, name: string, description: unknown, openTurn: TurnRow | undefined): Promise<void> {
   const desc = isDescription(description) ? description : null;
-  const handle = desc === null ? null : await reattach(rt, desc, desc.backend);
   const config = rt.agentConfig(name);
   const plan = config === undefined ? null : await planAgent(rt, engine.opts.home, config).catch(() => null);
+  const handle = desc === null || plan === null ? null : await reattach(rt, desc, desc.backend);
+  if (plan === null) await stopLeftover(rt, desc);
   const spec = plan?.spec ?? { ...placeholderSpec(rt.swarm, name), workspace: desc?.workspace ?? '/nonexistent' };
   const session = new AgentSession(rt, name, spec);
   rt.agents.set(name, session);
   if (handle !== null && plan !== null) await session.launch(plan, handle);
-  else await handle?.stop({ graceMs: 2000 }).catch(() => undefined);
   if (openTurn !== undefined) {
     const hostEnded = await readHostReceipt(session.workspace, openTurn.id);
     await settleEnded(session, openTurn, hostEnded ?? (await cancelWithReceipt(session, openTurn.id)));
