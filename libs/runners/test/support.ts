@@ -63,6 +63,15 @@ export async function waitForFile(file: string, timeoutMs = 15000): Promise<stri
   throw new Error(`timed out waiting for ${file}`);
 }
 
+/** A fixture's JSON report once it is fully written; absent, empty or partial (still being written) → undefined. */
+export function readJsonIfWritten<T = unknown>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Hostile argv words: shell syntax that must stay data. */
 export function hostileWords(marker: string): string[] {
   return [

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunnerContext, RunnerHandle } from '../../src/index';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import type { TestDirs } from './docker-support';
 import { containersWithLabel, describeIfEngine, dockerCli, makeCtx, makeDirs, makeDockerSpec, processesWithArgv, waitFor } from './docker-support';
+import { readJsonIfWritten } from '../support';
 
 const SERVER_KEY = 'sk-server-SECRET-7f3a';
 const ENV_TOKEN = 'tok-SECRET-91bc';
@@ -80,7 +81,7 @@ describeIfEngine('docker runner against the real engine', () => {
       client: { command: ['/usr/bin/node', '-e', REPORT_AND_WAIT] },
       config: { env: { MY_TOKEN: ENV_TOKEN } },
     });
-    const report = await waitFor(() => (existsSync(path.join(dirs.workspace, 'report.json')) ? JSON.parse(readFileSync(path.join(dirs.workspace, 'report.json'), 'utf8')) : undefined));
+    const report = await waitFor(() => readJsonIfWritten(path.join(dirs.workspace, 'report.json')));
     expect(report).toMatchObject({ key: true, token: true, envFileGone: true, uid: ctx.serverUid, cwd: '/workspace' });
     const info = inspect(handle.describe().containerId ?? '');
     if (info === undefined) throw new Error('container not found');
@@ -108,7 +109,7 @@ describeIfEngine('docker runner against the real engine', () => {
 
   it('runs a non-isolated agent with an untrusted endpoint without the API key', async () => {
     const handle = await start({ workspace: dirs.workspace, network: 'open', endpoint: 'http://untrusted.example/v1', client: { command: ['/usr/bin/node', '-e', REPORT_AND_WAIT] } });
-    const report = await waitFor(() => (existsSync(path.join(dirs.workspace, 'report.json')) ? JSON.parse(readFileSync(path.join(dirs.workspace, 'report.json'), 'utf8')) : undefined));
+    const report = await waitFor(() => readJsonIfWritten<{ anyKey: boolean; names: string[] }>(path.join(dirs.workspace, 'report.json')));
     expect(report.anyKey).toBe(false);
     expect(report.names).toContain('GENSWARMS_LLM_ENDPOINT');
     expect(handle.describe().notices).toContain('api_key_withheld');

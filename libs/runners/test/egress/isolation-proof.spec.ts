@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { createBwrapRunner, RunnerError } from '../../src/index';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import type { TestDirs } from '../docker/docker-support';
 import { containersWithLabel, describeIfEngine, makeCtx, makeDirs, makeDockerSpec, processesWithArgv, waitFor } from '../docker/docker-support';
+import { readJsonIfWritten } from '../support';
 import { fetchJson, startMockLlm, stopMockLlm } from './mock-llm-support';
 import type { ProbeResult } from './probe-script';
 import { PROBE_SCRIPT } from './probe-script';
@@ -90,7 +91,7 @@ async function runProbe(runner: Runner, spec: AgentLaunchSpec, ctx: RunnerContex
   handle.onOutput((s, line) => output.push(`${s}: ${line}`));
   const file = path.join(workspace, 'probe.json');
   try {
-    const result = await waitFor(() => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ProbeResult) : undefined), 60000);
+    const result = await waitFor(() => readJsonIfWritten<ProbeResult>(file), 60000);
     return { result, handle, output };
   } catch (err) {
     await handle.stop({ graceMs: 0 });

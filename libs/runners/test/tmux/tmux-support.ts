@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { AgentLaunchSpec, RunnerContext } from '../../src/lib/port';
 import { buildRunnerContext } from '../../src/lib/context/runner-context';
+import { readJsonIfWritten } from '../support';
 
 export const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
 export const NODE = '/usr/bin/node';
@@ -100,15 +101,8 @@ export interface EchoReport {
 /** Waits for the echo-argv fixture's report in `workspace`. */
 export async function readEchoReport(workspace: string): Promise<EchoReport> {
   const file = path.join(workspace, 'echo-argv.json');
-  return waitFor('echo-argv report', async () => {
-    const text = existsSync(file) ? await fsp.readFile(file, 'utf8') : '';
-    // echo-argv creates the file, then writes it: until it parses, it is still being written
-    try {
-      return text === '' ? undefined : (JSON.parse(text) as EchoReport);
-    } catch {
-      return undefined;
-    }
-  });
+  // echo-argv creates the file, then writes it: until it parses, it is still being written
+  return waitFor('echo-argv report', () => readJsonIfWritten<EchoReport>(file));
 }
 
 /** Every readable /proc/<pid>/cmdline, NUL-joined words. */
