@@ -12,6 +12,7 @@ import { LOG_KEEP_LINES, type SessionHost } from './session-host';
 import { TurnRunner } from './turn-runner';
 import { discardOutbox, drainAndRoute, type TurnSends } from './outbox-routing';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
+import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
 
 export interface LogLine {
   readonly timestamp: string;
@@ -26,6 +27,8 @@ export class AgentSession {
   awaiting = false;
   /** One `outbox_rejected` per period of a non-directory `.outbox`. */
   outboxDirRejected = false;
+  /** Outbox entries that could not be removed, reported once (routing/outbox.ts). */
+  readonly outboxMemo: OutboxMemo = newOutboxMemo();
   startedAt: string | null = null;
   lastActivity: string | null = null;
   /** Highest seq already used in the workspace when this session launched (see inbox-floor.ts). */

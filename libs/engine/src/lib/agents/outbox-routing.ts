@@ -1,7 +1,7 @@
 /** Routing of what an agent produced: outbox files (§14.3), markers (§14.4) and `reply_to` (§14.5). */
 import { routeAsk } from '../routing/asks';
 import { extractMarkers } from '../routing/markers';
-import { drainOutbox, type OutboxMessage } from '../routing/outbox';
+import { drainOutbox, type OutboxEntry, type OutboxMessage } from '../routing/outbox';
 import { logAndAnnounce, routeBroadcast, routeDirect, routeObjectResult } from '../routing/router';
 import type { AgentSession } from './agent-session';
 
@@ -34,14 +34,19 @@ async function routeOne(s: AgentSession, msg: OutboxMessage, turnId: string | nu
   }
 }
 
-/** One drain of `W/.outbox`; rejected files and a non-directory `.outbox` emit `outbox_rejected`. */
+/** One drain of `W/.outbox`, routing each entry as it is read; rejected files and a non-directory `.outbox` emit `outbox_rejected`. */
 export async function drainAndRoute(s: AgentSession, turnId: string | null, sends?: TurnSends): Promise<void> {
-  const r = await drainOutbox(s.workspace);
   const emitRejected = (reason: string, file?: string): Promise<unknown> =>
     s.host.events.emit({
       type: 'outbox_rejected', swarm: s.host.swarm, agent: s.name, message: `Outbox entry of ${s.name} rejected (${reason}).`,
       metadata: { reason, ...(file === undefined ? {} : { file }) },
     });
+  const track = tracker(s, sends);
+  const onEntry = async (entry: OutboxEntry): Promise<void> => {
+    if (entry.kind === 'rejected') await emitRejected(entry.reason, entry.file);
+    else await routeOne(s, entry.message, turnId, track);
+  };
+  const r = await drainOutbox(s.workspace, onEntry, s.outboxMemo);
   if (r.kind === 'empty') return;
   if (r.kind === 'dir_rejected') {
     if (!s.outboxDirRejected) await emitRejected(r.reason);
@@ -49,9 +54,6 @@ export async function drainAndRoute(s: AgentSession, turnId: string | null, send
     return;
   }
   s.outboxDirRejected = false;
-  const track = tracker(s, sends);
-  for (const rej of r.rejected) await emitRejected(rej.reason, rej.file);
-  for (const msg of r.messages) await routeOne(s, msg, turnId, track);
 }
 
 /**
@@ -59,9 +61,11 @@ export async function drainAndRoute(s: AgentSession, turnId: string | null, send
  * (a cancelled turn routes nothing more). One `outbox_rejected` (`turn_cancelled`, `count`) when any.
  */
 export async function discardOutbox(s: AgentSession, turnId: string): Promise<void> {
-  const r = await drainOutbox(s.workspace);
-  if (r.kind !== 'drained') return;
-  const count = r.messages.length + r.rejected.length;
+  let count = 0;
+  await drainOutbox(s.workspace, () => {
+    count += 1;
+    return Promise.resolve();
+  }, s.outboxMemo);
   if (count === 0) return;
   await s.host.events.emit({
     type: 'outbox_rejected', swarm: s.host.swarm, agent: s.name, message: `${count} outbox entr${count === 1 ? 'y' : 'ies'} of ${s.name} dropped: turn ${turnId} was cancelled.`,
