@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EngineError } from '@genswarms/engine';
+import { redactSecrets } from '@genswarms/security';
+import { EngineError, parseEventFilters } from '@genswarms/engine';
 import type { EventFilterSet, Json, ServerEngine } from '../engine-port';
 import { issuesOf, NAME_RE } from '../http/routes/route-kit';
 import type { JoinedEvent } from './socket-events';
@@ -10,6 +11,9 @@ export const RECENT_LIMIT = 50;
 
 type AckBody = Record<string, unknown> & { ok: boolean };
 
+/** Most event filter sets, and most single-agent log subscriptions, one socket may hold (flood bound). */
+export const MAX_SUBSCRIPTIONS = 100;
+
 const Name = z.string().regex(NAME_RE);
 const SendTaskSchema = z.strictObject({
   agent: z.string().describe('Agent name'),
@@ -17,13 +21,8 @@ const SendTaskSchema = z.strictObject({
 });
 const EmptySchema = z.strictObject({}).optional();
 const LogsSchema = z.strictObject({ agent: Name.optional().describe('One agent; omitted = every agent') }).optional();
-const FilterSchema = z.strictObject({
-  level: z.enum(['debug', 'info', 'warning', 'error']).optional().describe('Event level'),
-  category: z.enum(['swarm', 'agent', 'object', 'routing', 'backend', 'system']).optional().describe('Event category'),
-  event_type: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/).optional().describe('Event type'),
-  agent: Name.optional().describe('Agent or object name'),
-});
-const EventsSchema = z.strictObject({ filters: FilterSchema.optional().describe('Filter set; omitted = all events') }).optional();
+// The filter set itself is validated by the engine's §16 parser (`param` = the offending key).
+const EventsSchema = z.strictObject({ filters: z.unknown().optional().describe('Filter set {level?, category?, event_type?, agent?}; omitted = all events') }).optional();
 
 /** An EngineError (or refusal) as a failed ack (CONTRACT §4 body + `ok:false`). */
 export function failureAck(err: unknown): AckBody {
@@ -35,7 +34,9 @@ function parse<T>(schema: z.ZodType<T>, payload: unknown, code: 'validation_fail
   const parsed = schema.safeParse(payload ?? undefined);
   if (parsed.success) return parsed.data;
   const issues = issuesOf(parsed.error);
-  const param = issues[0]?.path.split('.').pop() ?? 'filters';
+  const first = parsed.error.issues[0];
+  const unknownKey = first?.code === 'unrecognized_keys' ? first.keys[0] : undefined;
+  const param = unknownKey ?? (issues[0]?.path.split('.').pop() || 'filters');
   throw code === 'invalid_query'
     ? new EngineError('invalid_query', `Invalid filter ${param}.`, { param })
     : new EngineError('validation_failed', 'The payload is invalid.', { issues });
@@ -60,10 +61,13 @@ function subscribeLogs(engine: ServerEngine): JoinedEventHandler {
     const agent = parse(LogsSchema, payload, 'validation_failed')?.agent ?? null;
     const logs = socket.data.logs ?? { all: false, agents: [] };
     if (agent === null) logs.all = true;
-    else if (!logs.agents.includes(agent)) logs.agents.push(agent);
+    else if (!logs.agents.includes(agent)) {
+      if (logs.agents.length >= MAX_SUBSCRIPTIONS) throw tooManySubscriptions('agent');
+      logs.agents.push(agent);
+    }
     socket.data.logs = logs;
     const recent = await engine.recentEvents(swarm, [agent === null ? {} : { agent }], RECENT_LIMIT);
-    return { ok: true, subscribed: true, agent, recent_logs: recent.map(toLogEntry) };
+    return { ok: true, subscribed: true, agent, recent_logs: redactSecrets(recent).map(toLogEntry) };
   };
 }
 
@@ -77,12 +81,24 @@ function unsubscribeLogs(): JoinedEventHandler {
   };
 }
 
+function tooManySubscriptions(param: 'agent' | 'filters'): EngineError {
+  return new EngineError('invalid_query', `At most ${MAX_SUBSCRIPTIONS} subscriptions per socket; unsubscribe first.`, { param, limit: MAX_SUBSCRIPTIONS });
+}
+
+const sameFilters = (a: EventFilterSet, b: EventFilterSet): boolean =>
+  a.level === b.level && a.category === b.category && a.event_type === b.event_type && a.agent === b.agent;
+
 function subscribeEvents(engine: ServerEngine): JoinedEventHandler {
   return async (socket, swarm, payload) => {
-    const filters: EventFilterSet = parse(EventsSchema, payload, 'invalid_query')?.filters ?? {};
-    socket.data.eventFilters = [...(socket.data.eventFilters ?? []), filters];
+    const filters: EventFilterSet = parseEventFilters(parse(EventsSchema, payload, 'invalid_query')?.filters);
+    const held = socket.data.eventFilters ?? [];
+    // A repeated set changes nothing (an event is pushed once anyway); new sets are bounded.
+    if (!held.some((f) => sameFilters(f, filters))) {
+      if (held.length >= MAX_SUBSCRIPTIONS) throw tooManySubscriptions('filters');
+      socket.data.eventFilters = [...held, filters];
+    }
     const recent = await engine.recentEvents(swarm, [filters], RECENT_LIMIT);
-    return { ok: true, subscribed: true, filters, recent_events: recent };
+    return { ok: true, subscribed: true, filters, recent_events: redactSecrets(recent) };
   };
 }
 
@@ -93,7 +109,7 @@ export function createSwarmHandlers(engine: ServerEngine): Record<JoinedEvent, J
     send_task: guarded(sendTask(engine)),
     get_status: guarded(async (_socket, swarm, payload) => {
       parse(EmptySchema, payload, 'validation_failed');
-      return { ok: true, status: await engine.getSwarm(swarm) };
+      return { ok: true, status: redactSecrets(await engine.getSwarm(swarm)) };
     }),
     subscribe_logs: guarded(subscribeLogs(engine)),
     unsubscribe_logs: guarded(unsubscribeLogs()),

@@ -23,6 +23,20 @@ function safeAck(ack: unknown): Ack {
   return typeof ack === 'function' ? (ack as Ack) : () => undefined;
 }
 
+/**
+ * socket.io passes the client's ack as the LAST argument, whatever came before it: `emit(ev, ack)`
+ * has no payload, `emit(ev, payload, extra, ack)` has an extra one. The payload is the first argument
+ * unless that is the ack itself.
+ */
+export function splitArgs(args: readonly unknown[]): { payload: unknown; ack: Ack } {
+  const last = args[args.length - 1];
+  const ack = safeAck(last);
+  const first = args[0];
+  return { payload: typeof first === 'function' ? undefined : first, ack };
+}
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set<string>(['join', ...JOINED_EVENTS]);
+
 async function onJoin(socket: SwarmSocket, engine: ServerEngine | undefined, payload: unknown): Promise<Record<string, unknown> & { ok: boolean }> {
   const parsed = JoinSchema.safeParse(payload);
   const known = parsed.success && engine !== undefined && (await engine.hasSwarm(parsed.data.swarm));
@@ -51,12 +65,19 @@ export function registerSwarmNamespace(
         ack(fail('internal_error', 'Internal error'));
       });
     };
-    socket.on('join', (payload, ack) => respond(safeAck(ack), () => onJoin(socket, opts.engine, payload)));
+    socket.on('join', (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      respond(ack, () => onJoin(socket, opts.engine, payload));
+    });
+    // An event this namespace does not serve still gets an answer when the client waits for one.
+    socket.onAny((event: unknown, ...args: unknown[]) => {
+      if (typeof event === 'string' && KNOWN_EVENTS.has(event)) return;
+      splitArgs(args).ack(fail('not_found', 'Event not supported'));
+    });
     for (const event of JOINED_EVENTS) {
-      socket.on(event, (first: unknown, second: unknown) => {
-        // `emit(event, ack)` without a payload: the ack arrives first.
-        const [payload, ack] = typeof first === 'function' ? [undefined, first] : [first, second];
-        respond(safeAck(ack), async () => {
+      socket.on(event, (...args: unknown[]) => {
+        const { payload, ack } = splitArgs(args);
+        respond(ack, async () => {
           const swarm = socket.data.swarm;
           if (swarm === undefined) return fail('not_joined', 'Join a swarm first');
           const handler = opts.handlers?.[event];

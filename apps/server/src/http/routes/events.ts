@@ -1,4 +1,6 @@
 import type { Request } from 'express';
+import { parseEventQuery } from '@genswarms/engine';
+import { redactSecrets } from '@genswarms/security';
 import type { RouteModule } from '../route-module';
 import { handle, NAME_RE, pathParam } from './route-kit';
 
@@ -14,6 +16,14 @@ function eventQuery(req: Request): Record<string, unknown> {
 
 const empty = (scope: Record<string, string>): { body: Record<string, unknown> } => ({ body: { events: [], count: 0, ...scope } });
 
+/**
+ * A path name off the Name grammar cannot exist (empty list), but the query is still checked first:
+ * a bad parameter is 400 `invalid_query` on every events route. Path values replace the query's.
+ */
+function checkQuery(query: Record<string, unknown>, scope: { swarm?: string; agent?: string }): void {
+  parseEventQuery({ ...query, ...scope });
+}
+
 /** Events (CONTRACT §17): global and scoped; unknown swarms/agents answer empty lists, not 404. */
 export const eventsRoute: RouteModule = {
   name: 'events',
@@ -21,15 +31,16 @@ export const eventsRoute: RouteModule = {
   register(router, ctx): void {
     const engine = ctx.engine;
     if (engine === undefined) return;
-    router.get('/api/events', handle(async (req) => ({ body: await engine.queryEvents(eventQuery(req), {}) })));
+    router.get('/api/events', handle(async (req) => ({ body: redactSecrets(await engine.queryEvents(eventQuery(req), {})) })));
     router.get(
       '/api/swarms/:s/events',
       handle(async (req) => {
         const swarm = pathParam(req, 's');
         const query = eventQuery(req);
+        checkQuery(query, { swarm: 'x' });
         if (!NAME_RE.test(swarm)) return empty({ swarm });
         const { events, count } = await engine.queryEvents(query, { swarm });
-        return { body: { events, count, swarm } };
+        return { body: { events: redactSecrets(events), count, swarm } };
       }),
     );
     router.get(
@@ -37,9 +48,10 @@ export const eventsRoute: RouteModule = {
       handle(async (req) => {
         const [swarm, agent] = [pathParam(req, 's'), pathParam(req, 'a')];
         const query = eventQuery(req);
+        checkQuery(query, { swarm: 'x', agent: 'x' });
         if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return empty({ swarm, agent });
         const { events, count } = await engine.queryEvents(query, { swarm, agent });
-        return { body: { events, count, swarm, agent } };
+        return { body: { events: redactSecrets(events), count, swarm, agent } };
       }),
     );
   },
