@@ -1,5 +1,6 @@
 /** CONTRACT §14.9: an agent asks an object; the reply envelope is written safely to W/.inbox/replies/<corr>.json. */
 import { writeFileSafely } from '@genswarms/receipts';
+import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { ensureRealDir } from '../util/real-dir';
@@ -9,6 +10,7 @@ import { isSystemObject } from './topology';
 export const CORRELATION_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 export const REPLY_MAX_AGE_MS = 60 * 60 * 1000;
 export const INBOX_DIR = '.inbox';
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
 export const REPLIES_DIR = 'replies';
 
 export type ErrorType = 'unknown' | 'transient' | 'permanent';
@@ -83,13 +85,27 @@ async function computeEnvelope(host: RoutingHost, input: AskInput, corr: string)
   }
 }
 
-/** Removes reply files older than one hour (regular files only; links are removed, never followed). */
-async function pruneReplies(dir: string, nowMs: number): Promise<void> {
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const p = path.join(dir, name);
-    const st = await fsp.lstat(p).catch(() => undefined);
-    if (st !== undefined && !st.isDirectory() && nowMs - st.mtimeMs > REPLY_MAX_AGE_MS) await fsp.unlink(p).catch(() => undefined);
+/**
+ * Removes reply entries older than one hour. `replies` (and `.inbox`) are agent-writable: the directory
+ * is opened O_DIRECTORY|O_NOFOLLOW, must sit at exactly `dir` (/proc/self/fd, so no component is a
+ * link), and is listed, lstat'ed and unlinked only through that descriptor — a `replies` or `.inbox`
+ * swapped for a link after the write cannot make the host delete files elsewhere. Links are removed,
+ * never followed; directories are left alone.
+ */
+export async function pruneReplies(dir: string, nowMs: number): Promise<void> {
+  const handle = await fsp.open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(() => null);
+  if (handle === null) return;
+  try {
+    const pinned = `/proc/self/fd/${handle.fd}`;
+    if ((await fsp.readlink(pinned).catch(() => '')) !== dir) return;
+    const names = await fsp.readdir(pinned, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+    for (const name of names) {
+      const p = Buffer.concat([Buffer.from(`${pinned}/`), name]);
+      const st = await fsp.lstat(p).catch(() => undefined);
+      if (st !== undefined && !st.isDirectory() && nowMs - st.mtimeMs > REPLY_MAX_AGE_MS) await fsp.unlink(p).catch(() => undefined);
+    }
+  } finally {
+    await handle.close();
   }
 }
 

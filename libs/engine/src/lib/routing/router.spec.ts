@@ -8,7 +8,7 @@ import type { ObjectHandler } from '../objects/handler';
 import { ObjectInstance } from '../objects/object-instance';
 import { SqliteStore } from '../store/sqlite-store';
 import { SYSTEM_CLOCK } from '../util/clock';
-import { routeAsk } from './asks';
+import { pruneReplies, routeAsk } from './asks';
 import { routeBroadcast, routeDirect, type RoutingHost } from './router';
 import { Topology, type NodeKind } from './topology';
 
@@ -200,6 +200,46 @@ describe('router', () => {
       fs.writeFileSync(path.join(replies, 'recent.json'), '{}');
       await routeAsk(h.host, { from: 'a', to: 'e', content: 'q', replyTo: 'new', turn: null, workspaceReal: ws });
       expect(fs.readdirSync(replies).sort()).toEqual(['new.json', 'recent.json']);
+    });
+
+    test.each([
+      ['replies', (ws: string, victim: string): void => {
+        fs.mkdirSync(path.join(ws, '.inbox'));
+        fs.symlinkSync(victim, path.join(ws, '.inbox', 'replies'));
+      }],
+      ['.inbox', (ws: string, victim: string): void => {
+        fs.mkdirSync(path.join(victim, 'replies'));
+        fs.symlinkSync(victim, path.join(ws, '.inbox'));
+      }],
+    ])('pruning never deletes through a %s swapped for a link after the write', async (_n, swap) => {
+      h = await harness(['a'], { e: 'echo' }, [['a', 'e']]);
+      const ws = fs.mkdtempSync(path.join(home, 'ws-'));
+      const victim = fs.mkdtempSync(path.join(home, 'victim-'));
+      swap(ws, victim);
+      const old = new Date(Date.now() - 2 * 3600_000);
+      for (const d of [victim, path.join(victim, 'replies')]) {
+        if (!fs.existsSync(d)) continue;
+        fs.writeFileSync(path.join(d, 'precious.json'), 'keep');
+        fs.utimesSync(path.join(d, 'precious.json'), old, old);
+      }
+      await pruneReplies(path.join(ws, '.inbox', 'replies'), Date.now());
+      expect(fs.readFileSync(path.join(victim, 'precious.json'), 'utf8')).toBe('keep');
+      if (fs.existsSync(path.join(victim, 'replies'))) expect(fs.readFileSync(path.join(victim, 'replies', 'precious.json'), 'utf8')).toBe('keep');
+    });
+
+    it('pruning removes an old link itself, never its target, and leaves directories', async () => {
+      h = await harness(['a'], { e: 'echo' }, [['a', 'e']]);
+      const ws = fs.mkdtempSync(path.join(home, 'ws-'));
+      const replies = path.join(ws, '.inbox', 'replies');
+      fs.mkdirSync(path.join(replies, 'sub.json'), { recursive: true });
+      const target = path.join(home, 'target.json');
+      fs.writeFileSync(target, 'keep');
+      fs.symlinkSync(target, path.join(replies, 'l.json'));
+      const old = new Date(Date.now() - 2 * 3600_000);
+      fs.lutimesSync(path.join(replies, 'l.json'), old, old);
+      await pruneReplies(replies, Date.now());
+      expect(fs.readdirSync(replies)).toEqual(['sub.json']);
+      expect(fs.readFileSync(target, 'utf8')).toBe('keep');
     });
   });
 });
