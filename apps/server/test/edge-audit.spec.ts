@@ -132,6 +132,11 @@ describe('the edge redacts every answer that can carry secrets, whatever the eng
       engine: fakeEngine({
         hasSwarm: async () => true,
         getSwarm: async () => ({ name: 'leaky', agents: [{ name: 'a', api_key: 'sk-LEAK4', config: { env: { X: 'sk-LEAK5' } } }] }),
+        listSwarms: async () => [{ name: 'leaky', config: { env: { K: 'sk-LEAK6' } } }],
+        listAgents: async () => ({ agents: [{ name: 'a', api_key: 'sk-LEAK7' }] }),
+        getAgent: async () => ({ name: 'a', spec: { config: { env: { K: 'sk-LEAK8' } } } }),
+        listObjects: async () => ({ objects: [{ name: 'o', handler: 'h', state: 'running', config: { db_password: 'sk-LEAK9' } }] }),
+        getObject: async () => ({ object: { name: 'o', handler: 'h', config: { auth_token: 'sk-LEAK10' } }, state: 'running' }),
         recentEvents: async () => [leaky],
         queryEvents: async () => ({ events: [leaky], count: 1, query: { limit: 100 } }),
       }),
@@ -148,6 +153,16 @@ describe('the edge redacts every answer that can carry secrets, whatever the eng
     expect(res.text).not.toMatch(/sk-LEAK/);
     expect(res.body.events[0].metadata.api_key).toBe('[REDACTED]');
   });
+
+  test.each(['/api/swarms', '/api/swarms/leaky', '/api/swarms/leaky/agents', '/api/swarms/leaky/agents/a', '/api/swarms/leaky/objects', '/api/swarms/leaky/objects/o'])(
+    'GET %s (status routes)',
+    async (path) => {
+      const res = await request(t.url).get(path);
+      expect(res.status).toBe(200);
+      expect(res.text).not.toMatch(/sk-LEAK/);
+      expect(res.text).toContain('[REDACTED]');
+    },
+  );
 
   test.each<[string, unknown]>([
     ['get_status', {}],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactSecrets } from '@genswarms/security';
 import { EngineError } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
 import { handle, nameParam, NAME_RE, parseBody } from './route-kit';
@@ -44,7 +45,7 @@ export const agentsRoute: RouteModule = {
     if (engine === undefined) return;
     const swarmOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 's', 'swarm');
     const agentOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 'a', 'agent');
-    router.get('/api/swarms/:s/agents', handle(async (req) => ({ body: await engine.listAgents(swarmOf(req)) })));
+    router.get('/api/swarms/:s/agents', handle(async (req) => ({ body: redactSecrets(await engine.listAgents(swarmOf(req))) })));
     router.post(
       '/api/swarms/:s/agents',
       handle(async (req) => {
@@ -52,7 +53,7 @@ export const agentsRoute: RouteModule = {
         return { status: 201, body: await engine.addAgent(swarm, agentBody(req.body as Record<string, unknown>)) };
       }),
     );
-    router.get('/api/swarms/:s/agents/:a', handle(async (req) => ({ body: await engine.getAgent(swarmOf(req), agentOf(req)) })));
+    router.get('/api/swarms/:s/agents/:a', handle(async (req) => ({ body: redactSecrets(await engine.getAgent(swarmOf(req), agentOf(req))) })));
     router.delete('/api/swarms/:s/agents/:a', handle(async (req) => ({ body: await engine.removeAgent(swarmOf(req), agentOf(req)) })));
     router.post(
       '/api/swarms/:s/agents/:a/task',

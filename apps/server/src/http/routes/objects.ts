@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactSecrets } from '@genswarms/security';
 import { EngineError } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
 import { handle, nameParam, NAME_RE, parseBody } from './route-kit';
@@ -30,7 +31,7 @@ export const objectsRoute: RouteModule = {
     if (engine === undefined) return;
     const swarmOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 's', 'swarm');
     const objectOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 'o', 'object');
-    router.get('/api/swarms/:s/objects', handle(async (req) => ({ body: await engine.listObjects(swarmOf(req)) })));
+    router.get('/api/swarms/:s/objects', handle(async (req) => ({ body: redactSecrets(await engine.listObjects(swarmOf(req))) })));
     router.post(
       '/api/swarms/:s/objects',
       handle(async (req) => {
@@ -38,7 +39,7 @@ export const objectsRoute: RouteModule = {
         return { status: 201, body: await engine.addObject(swarm, objectBody(req.body as Record<string, unknown>)) };
       }),
     );
-    router.get('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: await engine.getObject(swarmOf(req), objectOf(req)) })));
+    router.get('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: redactSecrets(await engine.getObject(swarmOf(req), objectOf(req))) })));
     router.delete('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: await engine.removeObject(swarmOf(req), objectOf(req)) })));
     router.patch(
       '/api/swarms/:s/objects/:o/config',

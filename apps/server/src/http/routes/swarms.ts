@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactSecrets } from '@genswarms/security';
 import { EngineError } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
 import { flagQuery, handle, nameParam, parseBody } from './route-kit';
@@ -33,7 +34,7 @@ export const swarmsRoute: RouteModule = {
     const engine = ctx.engine;
     router.get(
       '/api/swarms',
-      handle(async () => ({ body: { swarms: engine === undefined ? [] : await engine.listSwarms() } })),
+      handle(async () => ({ body: { swarms: engine === undefined ? [] : redactSecrets(await engine.listSwarms()) } })),
     );
     if (engine === undefined) return;
     router.post(
@@ -42,7 +43,7 @@ export const swarmsRoute: RouteModule = {
     );
     router.get(
       '/api/swarms/:s',
-      handle(async (req) => ({ body: await engine.getSwarm(nameParam(req, 's', 'swarm')) })),
+      handle(async (req) => ({ body: redactSecrets(await engine.getSwarm(nameParam(req, 's', 'swarm'))) })),
     );
     router.delete(
       '/api/swarms/:s',
