@@ -22,6 +22,7 @@ describe('@genswarms/receipts public surface', () => {
       'readUntrustedFile',
       'watchTurn',
       'writeFileSafely',
+      'writeFileUnder',
     ]);
   });
 });

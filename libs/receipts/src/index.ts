@@ -8,7 +8,7 @@ export { RECEIPT_REASONS } from './lib/fs/reasons';
 export type { ReceiptReason } from './lib/fs/reasons';
 export { readUntrustedFile } from './lib/fs/untrusted-file';
 export type { UntrustedRead } from './lib/fs/untrusted-file';
-export { writeFileSafely } from './lib/fs/safe-write';
+export { writeFileSafely, writeFileUnder } from './lib/fs/safe-write';
 export type { SafeWrite } from './lib/fs/safe-write';
 export { prepareTurnDir, TURN_DIR_MODE } from './lib/turn/prepare-turn-dir';
 export type { PreparedTurnDir } from './lib/turn/prepare-turn-dir';

@@ -1,0 +1,125 @@
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readlink } from 'node:fs/promises';
+import { ReceiptError } from '../errors/receipt-error';
+import { isErrno } from './dir-chain';
+import { assertRealPathForm } from './path-rules';
+
+/**
+ * Every directory of the walk is opened by descriptor, never through a link: O_NOFOLLOW refuses a link as
+ * the final component, O_DIRECTORY refuses a file/FIFO/socket/device before anything is opened (so a
+ * planted FIFO cannot block), O_NONBLOCK is belt and braces. libuv adds O_CLOEXEC.
+ */
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Directories the walk creates are private to the host. */
+export const PINNED_DIR_MODE = 0o700;
+/** Deeper paths than this are a caller bug (the engine uses at most two components). */
+export const MAX_PATH_COMPONENTS = 16;
+
+/** A directory held open by descriptor; `at(name)` names an entry of THIS directory, whatever its path became. */
+export interface PinnedDir {
+  readonly handle: FileHandle;
+  readonly dev: bigint;
+  /** The directory's logical path (root + components), for results and the final identity check. */
+  readonly path: string;
+  at(name: string): string;
+}
+
+export type PinnedWalk = { kind: 'ok'; dir: PinnedDir } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
+
+/**
+ * Opens `rootReal` (trusted: the caller verified it) and walks down `components` one at a time, each opened
+ * relative to the previous descriptor through `/proc/self/fd/<fd>/<name>` (Node has no openat). A missing
+ * component is created 0700 the same way, so it can only ever be created inside the directory already
+ * pinned. Each step is fstat-checked: a directory, owned by the root's owner or by this process.
+ * Throws ReceiptError `invalid_path` for a bad root or component; every filesystem doubt is `refused`.
+ */
+export async function openPinnedDir(rootReal: string, components: readonly string[]): Promise<PinnedWalk> {
+  assertRealPathForm(rootReal, 'root');
+  assertComponents(components);
+  if (process.platform !== 'linux') return refuse('descriptor-relative walk needs Linux /proc/self/fd');
+  const root = await openDirAt(rootReal, rootReal);
+  if (root.kind === 'missing') return refuse(`'${rootReal}' does not exist`);
+  if (root.kind === 'refused') return root;
+  const owners = new Set<number>([root.uid, process.geteuid?.() ?? root.uid]);
+  let current = root.dir;
+  for (const component of components) {
+    const next = await stepInto(current, component, owners);
+    await current.handle.close();
+    if (next.kind === 'refused') return next;
+    current = next.dir;
+  }
+  return { kind: 'ok', dir: current };
+}
+
+/** True when the kernel still names the pinned directory by its logical path (it was not moved or deleted). */
+export async function isPinnedDirInPlace(dir: PinnedDir): Promise<boolean> {
+  try {
+    return (await readlink(`/proc/self/fd/${dir.handle.fd}`)) === dir.path;
+  } catch {
+    return false;
+  }
+}
+
+/** Plain names only: non-empty, ≤ 255 bytes, no `/`, no NUL, not `.` or `..`; at most MAX_PATH_COMPONENTS. */
+function assertComponents(components: readonly string[]): void {
+  if (!Array.isArray(components) || components.length > MAX_PATH_COMPONENTS) {
+    throw new ReceiptError('invalid_path', `components must be an array of at most ${MAX_PATH_COMPONENTS} names`);
+  }
+  for (const c of components as readonly unknown[]) {
+    const ok = typeof c === 'string' && c.length > 0 && Buffer.byteLength(c) <= 255 && !c.includes('/') && !c.includes('\0') && c !== '.' && c !== '..';
+    if (!ok) throw new ReceiptError('invalid_path', 'each path component must be a plain name (no "/", NUL, "." or "..")');
+  }
+}
+
+async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<number>): Promise<PinnedWalk> {
+  const childPath = parent.path === '/' ? `/${name}` : `${parent.path}/${name}`;
+  let opened = await openDirAt(parent.at(name), childPath);
+  if (opened.kind === 'missing') {
+    try {
+      await mkdir(parent.at(name), { mode: PINNED_DIR_MODE });
+    } catch (error) {
+      if (!isErrno(error, 'EEXIST')) return refuse(`cannot create '${name}' (${errnoCode(error)})`);
+    }
+    opened = await openDirAt(parent.at(name), childPath);
+  }
+  if (opened.kind !== 'ok') return opened.kind === 'missing' ? refuse(`'${name}' vanished while being created`) : opened;
+  if (opened.dir.dev !== parent.dev || !owners.has(opened.uid)) {
+    await opened.dir.handle.close();
+    return refuse(`'${name}' is on another device or has an unexpected owner`);
+  }
+  return { kind: 'ok', dir: opened.dir };
+}
+
+type OpenedDir = { kind: 'ok'; dir: PinnedDir; uid: number } | { kind: 'missing' } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
+
+async function openDirAt(openPath: string, logicalPath: string): Promise<OpenedDir> {
+  let handle: FileHandle;
+  try {
+    handle = await open(openPath, DIR_FLAGS);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return { kind: 'missing' };
+    if (isErrno(error, 'ELOOP')) return refuse(`'${logicalPath}' is a symlink`);
+    if (isErrno(error, 'ENOTDIR')) return refuse(`'${logicalPath}' is not a directory`);
+    return refuse(`cannot open '${logicalPath}' (${errnoCode(error)})`);
+  }
+  try {
+    const st = await handle.stat({ bigint: true });
+    if (!st.isDirectory()) throw new Error('not a directory');
+    const fd = handle.fd;
+    const dir: PinnedDir = { handle, dev: st.dev, path: logicalPath, at: (name) => `/proc/self/fd/${fd}/${name}` };
+    return { kind: 'ok', dir, uid: Number(st.uid) };
+  } catch (error) {
+    await handle.close();
+    return refuse(`cannot stat '${logicalPath}' (${errnoCode(error)})`);
+  }
+}
+
+export function refuse(detail: string): { kind: 'refused'; reason: 'inbox_unsafe'; detail: string } {
+  return { kind: 'refused', reason: 'inbox_unsafe', detail };
+}
+
+export function errnoCode(error: unknown): string {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : 'unknown';
+}
