@@ -57,10 +57,10 @@ describe('runtime mutations through the gate', () => {
     await h.engine.startSwarm({ config: { name: 'topo', agents: [mockAgent('a'), mockAgent('b')] } });
     expect(await refusal(h.engine.patchTopology('topo', { add: [['a', 'b'], ['a']] }))).toMatchObject({ code: 'validation_failed', status: 400 });
     expect(await refusal(h.engine.patchTopology('topo', { add: [['a', 'b'], { from: 'a', to: 'ghost' }] }))).toMatchObject({ code: 'unknown_edge_endpoint', status: 400 });
-    expect(h.engine.getTopology('topo').topology).toEqual([]);
+    expect((await h.engine.getTopology('topo')).topology).toEqual([]);
     expect(await h.engine.patchTopology('topo', { add: [['a', 'b'], { from: 'b', to: 'a' }] })).toEqual({ status: 'ok', added: 2, removed: 0 });
     expect(await h.engine.patchTopology('topo', { remove: [['a', 'b']] })).toEqual({ status: 'ok', added: 0, removed: 1 });
-    expect(h.engine.getTopology('topo').topology).toEqual([{ from: 'b', targets: ['a'] }]);
+    expect((await h.engine.getTopology('topo')).topology).toEqual([{ from: 'b', targets: ['a'] }]);
   });
 
   it('scales a group to <base>_<n> instances', async () => {
@@ -77,7 +77,7 @@ describe('runtime mutations through the gate', () => {
     expect(await refusal(h.engine.patchObjectConfig('obj', 'r', { config: { x: 1 } }))).toMatchObject({ code: 'no_config_schema', status: 422 });
     expect(await refusal(h.engine.patchObjectConfig('obj', 'c', { config: { start: 3 } }))).toEqual({ code: 'immutable_keys', status: 422, details: { keys: ['start'] } });
     expect(await refusal(h.engine.patchObjectConfig('obj', 'c', { config: { step: 'x' } }))).toMatchObject({ code: 'object_init_failed', status: 400 });
-    expect(h.engine.getObject('obj', 'c')).toMatchObject({ object: { config: { step: 1 } }, state: 'running' });
+    expect(await h.engine.getObject('obj', 'c')).toMatchObject({ object: { config: { step: 1 } }, state: 'running' });
     expect((await h.engine.getOverlay('obj')).events).toEqual([]);
     expect(await h.engine.patchObjectConfig('obj', 'c', { config: { step: 5 } })).toEqual({ status: 'updated', object: 'c', keys: ['step'] });
     expect((await h.engine.getOverlay('obj')).events).toMatchObject([{ op: 'update_config', payload: { target: 'c', config: { step: 5 } } }]);
@@ -97,7 +97,7 @@ describe('runtime mutations through the gate', () => {
     expect(await refusal(h.engine.snapshot('snap', 'xml'))).toMatchObject({ code: 'invalid_query', status: 400, details: { param: 'format' } });
   });
 
-  it('stop drops queued items with one inbox_dropped; a task to a stopped swarm is swarm_not_found', async () => {
+  it('stop drops queued items with one inbox_dropped; a task to a stopped swarm is refused; its turns stay readable', async () => {
     await h.engine.startSwarm({ config: { name: 'st', agents: [{ name: 'a', backend: { type: 'mock', opts: { delay_ms: 86_400_000 } } }] } });
     for (const t of ['1', '2', '3']) await h.engine.sendTask('st', 'a', t);
     await waitEvent(h.engine, 'st', (e) => e.event_type === 'turn_started', 'turn');
@@ -106,7 +106,8 @@ describe('runtime mutations through the gate', () => {
     expect(dropped.map((e) => e.metadata['count'])).toEqual([2]);
     expect((await h.engine.getSwarm('st')).status).toBe('stopped');
     expect(await refusal(h.engine.sendTask('st', 'a', 'x'))).toMatchObject({ code: 'swarm_not_found', status: 404 });
-    expect((await h.engine.listTurns('st', 'a').catch((e: EngineError) => e.code))).toBe('swarm_not_found');
+    // §15: a stopped swarm still in the store is known, so its reads answer (the cancelled turn).
+    expect((await h.engine.listTurns('st', 'a')).turns.map((t) => t.status)).toEqual(['cancelled']);
   });
 
   it('a start refused by the gate spawns and registers nothing', async () => {

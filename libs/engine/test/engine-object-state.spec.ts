@@ -115,7 +115,7 @@ describe('object state persistence', () => {
     const warnings = (await eventsOf(h.engine, 'un')).filter((e) => e.event_type === 'object_error' && e.agent === 'sh');
     expect(warnings.map((e) => [e.level, e.metadata['reason']])).toEqual([['warning', reason]]);
     expect(await h.engine.store.getObjectState('un', 'sh')).toBeNull();
-    expect(h.engine.listObjects('un').objects.find((o) => o.name === 'sh')?.state).toBe('running');
+    expect((await h.engine.listObjects('un')).objects.find((o) => o.name === 'sh')?.state).toBe('running');
     await h.engine.detach();
     h.engine = await h.open();
     expect(stateOf(h.engine, 'un', 'sh')).toEqual({ n: 0 });

@@ -4,7 +4,7 @@
  */
 import type { MessageRow, TurnRow } from '../store/store';
 import { contentPreview } from '../util/preview';
-import { sessionOf } from './agent-ops';
+import { assertKnownAgent } from './agent-ops';
 import type { Engine } from './engine';
 import { parseLimit } from './helpers';
 
@@ -52,7 +52,7 @@ function fromMessage(m: MessageRow): SentEntry {
 
 /** `{history}` newest first, at most `limit` (1-1000, default 100; else 400 `invalid_query`). */
 export async function agentHistory(engine: Engine, swarm: string, agent: string, rawLimit?: unknown): Promise<{ history: HistoryEntry[] }> {
-  sessionOf(engine.runtime(swarm), agent);
+  await assertKnownAgent(engine, swarm, agent);
   const limit = parseLimit(rawLimit, HISTORY_MAX, HISTORY_DEFAULT);
   const queued = (await engine.store.listInbox(swarm, agent)).map((i): ReceivedEntry => ({
     direction: 'received', timestamp: i.createdAt, id: i.id, kind: i.kind, from: i.from, content_preview: contentPreview(i.content), turn: null, status: 'queued',

@@ -9,6 +9,7 @@ import { assertName, parseLimit } from './helpers';
 import { planAgent } from './launch';
 import { agentStatus, type AgentStatus } from './status';
 import { newItemId, type SwarmRuntime } from './swarm-runtime';
+import { storedAgent, swarmView } from './stored-view';
 import type { AgentSession } from '../agents/agent-session';
 
 export function sessionOf(rt: SwarmRuntime, agent: string): AgentSession {
@@ -49,16 +50,33 @@ export async function sendMessage(engine: Engine, swarm: string, body: { from?: 
 }
 
 export async function getAgent(engine: Engine, swarm: string, agent: string): Promise<AgentStatus> {
-  const rt = engine.runtime(swarm);
-  const s = sessionOf(rt, agent);
-  return agentStatus(engine.store, swarm, rt.agentConfig(agent), agent, s, null);
+  const view = await swarmView(engine, swarm);
+  if (view.kind === 'stored') {
+    const config = storedAgent(view.stored, agent);
+    return agentStatus(engine.store, swarm, config, agent, undefined, await engine.store.getSession(swarm, agent));
+  }
+  const s = sessionOf(view.rt, agent);
+  return agentStatus(engine.store, swarm, view.rt.agentConfig(agent), agent, s, null);
 }
 
 export async function listAgents(engine: Engine, swarm: string): Promise<{ agents: AgentStatus[] }> {
-  const rt = engine.runtime(swarm);
+  const view = await swarmView(engine, swarm);
   const agents: AgentStatus[] = [];
+  if (view.kind === 'stored') {
+    for (const a of view.stored.agents) agents.push(await agentStatus(engine.store, swarm, a, a.name, undefined, await engine.store.getSession(swarm, a.name)));
+    return { agents };
+  }
+  const rt = view.rt;
   for (const [name, s] of rt.agents) agents.push(await agentStatus(engine.store, swarm, rt.agentConfig(name), name, s, null));
   return { agents };
+}
+
+/** 404s unless the agent exists in the running swarm, or in the stored view of a stopped one. */
+export async function assertKnownAgent(engine: Engine, swarm: string, agent: string): Promise<AgentSession | undefined> {
+  const view = await swarmView(engine, swarm);
+  if (view.kind === 'running') return sessionOf(view.rt, agent);
+  storedAgent(view.stored, agent);
+  return undefined;
 }
 
 export async function resumeAgent(engine: Engine, swarm: string, agent: string): Promise<{ status: 'resumed'; agent: string; state: 'idle' }> {
@@ -97,7 +115,7 @@ export interface TurnView {
 }
 
 export async function listTurns(engine: Engine, swarm: string, agent: string, rawLimit?: unknown): Promise<{ turns: TurnView[] }> {
-  sessionOf(engine.runtime(swarm), agent);
+  await assertKnownAgent(engine, swarm, agent);
   const limit = parseLimit(rawLimit, 500, 50);
   const rows = await engine.store.listTurns(swarm, agent, limit);
   return {
@@ -109,7 +127,8 @@ export async function listTurns(engine: Engine, swarm: string, agent: string, ra
   };
 }
 
-export function agentLogs(engine: Engine, swarm: string, agent: string): { logs: LogLine[] } {
-  const s = sessionOf(engine.runtime(swarm), agent);
-  return { logs: s.isTui ? [] : s.logs.slice(-500) };
+/** The last 500 lines of the running process; `[]` for TUI agents and agents of a stopped swarm. */
+export async function agentLogs(engine: Engine, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
+  const s = await assertKnownAgent(engine, swarm, agent);
+  return { logs: s === undefined || s.isTui ? [] : s.logs.slice(-500) };
 }

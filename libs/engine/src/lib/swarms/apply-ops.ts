@@ -16,10 +16,17 @@ export interface AppliedOps {
   commit(): Promise<void>;
 }
 
+const AGENT_CODES: ReadonlySet<string> = new Set(['agent_exists', 'agent_not_found', 'scale_base_not_found']);
+
+/**
+ * The §12.8 HTTP mapping with §4 detail names: a node refusal names an agent in `agent`; `name` is
+ * not a §4 detail field, so an object's or swarm's name is not echoed (the caller named it in the path).
+ */
 export function irToEngineError(error: IrError, opts: { objectPatch?: boolean } = {}): EngineError {
   const mapped = mapIrErrorToHttp(error, opts);
-  const { error: code, message, ...details } = mapped.body;
-  return new EngineError(isEngineErrorCode(code) ? code : 'ir_validation_failed', message, details, { status: mapped.status });
+  const { error: code, message, name, ...details } = mapped.body;
+  const agent = AGENT_CODES.has(error.code) && typeof name === 'string' ? { agent: name } : {};
+  return new EngineError(isEngineErrorCode(code) ? code : 'ir_validation_failed', message, { ...details, ...agent }, { status: mapped.status });
 }
 
 export async function applyRuntimeOps(engine: Engine, rt: SwarmRuntime, ops: readonly PendingOp[], opts: { objectPatch?: boolean } = {}): Promise<AppliedOps> {

@@ -18,7 +18,8 @@ import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAll, startObjects } from './launch';
 import { purgeSwarmFiles } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
-import { runtimeDetail, type SwarmDetail, type SwarmSummary } from './status';
+import { runtimeDetail, storedDetail, type SwarmDetail, type SwarmSummary } from './status';
+import { storedSwarm } from './stored-view';
 import { SwarmRuntime } from './swarm-runtime';
 import { assertName, parseLimit, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
@@ -92,7 +93,7 @@ export class Engine {
       const { kind: _k, error, message, ...details } = gate;
       throw new EngineError(error, message, details);
     }
-    if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`, { name: gate.config.name });
+    if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
     const plans = await planAll(rt, this.opts.home, gate.effective.agents);
     this.swarms.set(rt.swarm, rt);
@@ -131,19 +132,7 @@ export class Engine {
     assertName('swarm', swarm);
     const rt = this.swarms.get(swarm);
     if (rt !== undefined) return runtimeDetail(rt);
-    const row = await this.store.getSwarm(swarm);
-    if (row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
-    const sessions = await this.store.listSessions(swarm);
-    const cfg = row.config as { agents?: { name: string }[]; objects?: { name: string; handler: string }[] };
-    return {
-      name: swarm, status: row.status, started_at: row.startedAt, agent_count: cfg.agents?.length ?? 0, object_count: cfg.objects?.length ?? 0,
-      agents: sessions.map((s) => ({
-        name: s.agent, swarm, state: s.state, backend: '', client: '', network: '', inbox_size: 0, awaiting: false, turn: null,
-        needs_attention: s.needsAttention, started_at: s.startedAt, last_activity: s.lastActivity,
-      })),
-      objects: (cfg.objects ?? []).map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' })),
-      topology: [],
-    };
+    return storedDetail(this.store, await storedSwarm(this, swarm));
   }
 
   /** Stops a swarm (inbox dropped with one `inbox_dropped`); `purge` also deletes its data and default dirs. */

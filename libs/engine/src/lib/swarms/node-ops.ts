@@ -8,6 +8,8 @@ import { sessionOf } from './agent-ops';
 import { applyRuntimeOps, type PendingOp } from './apply-ops';
 import type { Engine } from './engine';
 import { launchAgent, planAgent } from './launch';
+import { swarmView } from './stored-view';
+import type { TopologyEntry } from '../events/pushes';
 
 type Rec = Record<string, unknown>;
 
@@ -110,8 +112,9 @@ export async function scaleAgents(engine: Engine, swarm: string, base: string, c
   return { status: 'ok', result: { added, removed, failed } };
 }
 
-export function getTopology(engine: Engine, swarm: string): { topology: { from: string; targets: readonly string[] }[] } {
-  return { topology: engine.runtime(swarm).topology.entries() };
+export async function getTopology(engine: Engine, swarm: string): Promise<{ topology: readonly TopologyEntry[] }> {
+  const view = await swarmView(engine, swarm);
+  return { topology: view.kind === 'running' ? view.rt.topology.entries() : view.stored.topology };
 }
 
 export async function patchTopology(engine: Engine, swarm: string, body: unknown): Promise<{ status: 'ok'; added: number; removed: number }> {

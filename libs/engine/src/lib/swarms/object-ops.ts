@@ -1,6 +1,5 @@
 /** Objects at runtime, the overlay and the snapshot (CONTRACT §15). */
 import { gateStart, ObjectSchema } from '@genswarms/ir-gate';
-import { redactSecrets } from '@genswarms/security';
 import { stringify as toYaml } from 'yaml';
 import { EngineError } from '../errors/engine-error';
 import { NAME_RE } from '../events/event-query';
@@ -10,6 +9,9 @@ import { applyRuntimeOps } from './apply-ops';
 import type { Engine } from './engine';
 import { toOverlayEvents } from './helpers';
 import { startObject } from './launch';
+import { redactObjectConfig, redactOverlay, redactSwarmConfig } from '../objects/secret-config';
+import type { ObjectStatus } from './status';
+import { storedObject, swarmView } from './stored-view';
 import { edgeOps } from './node-ops';
 import type { SwarmRuntime } from './swarm-runtime';
 
@@ -19,13 +21,21 @@ function objectOf(rt: SwarmRuntime, name: string): ObjectInstance {
   return o;
 }
 
-export function listObjects(engine: Engine, swarm: string): { objects: { name: string; handler: string; state: string }[] } {
-  return { objects: [...engine.runtime(swarm).objects.values()].map((o) => ({ name: o.name, handler: o.handlerName, state: o.lifecycle })) };
+export async function listObjects(engine: Engine, swarm: string): Promise<{ objects: ObjectStatus[] }> {
+  const view = await swarmView(engine, swarm);
+  if (view.kind === 'stored') return { objects: view.stored.objects.map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' })) };
+  return { objects: [...view.rt.objects.values()].map((o) => ({ name: o.name, handler: o.handlerName, state: o.lifecycle })) };
 }
 
-export function getObject(engine: Engine, swarm: string, name: string): { object: { name: string; handler: string; config: unknown }; state: string } {
-  const o = objectOf(engine.runtime(swarm), name);
-  return { object: { name: o.name, handler: o.handlerName, config: redactSecrets(o.config) }, state: o.lifecycle };
+/** `{object: {name, handler, config}, state}`; the config redacted by key name and by the handler's `secret` keys. */
+export async function getObject(engine: Engine, swarm: string, name: string): Promise<{ object: { name: string; handler: string; config: unknown }; state: string }> {
+  const view = await swarmView(engine, swarm);
+  if (view.kind === 'stored') {
+    const o = storedObject(view.stored, name);
+    return { object: { name: o.name, handler: o.handler, config: redactObjectConfig(engine.handlers, o.handler, o.config ?? {}) }, state: 'stopped' };
+  }
+  const o = objectOf(view.rt, name);
+  return { object: { name: o.name, handler: o.handlerName, config: redactObjectConfig(engine.handlers, o.handlerName, o.config) }, state: o.lifecycle };
 }
 
 export async function addObject(engine: Engine, swarm: string, body: unknown): Promise<{ status: 'added'; name: string }> {
@@ -78,7 +88,20 @@ export async function patchObjectConfig(engine: Engine, swarm: string, name: str
 export async function getOverlay(engine: Engine, swarm: string): Promise<{ swarm: string; events: unknown[] }> {
   if (!NAME_RE.test(swarm)) return { swarm, events: [] };
   const rows = await engine.store.listOverlay(swarm);
-  return { swarm, events: rows.map((r) => redactSecrets({ seq: r.seq, op: r.op, payload: r.payload, timestamp: r.timestamp })) };
+  const seed = engine.swarms.get(swarm)?.seedConfig ?? (await engine.store.getSwarm(swarm))?.config;
+  return { swarm, events: redactOverlay(engine.handlers, seedObjectHandlers(seed), rows) };
+}
+
+/** Object name → handler name of a stored §13 seed config (empty when it has none). */
+function seedObjectHandlers(seed: unknown): Map<string, string> {
+  const objects = typeof seed === 'object' && seed !== null ? (seed as { objects?: unknown }).objects : undefined;
+  const out = new Map<string, string>();
+  if (!Array.isArray(objects)) return out;
+  for (const o of objects as unknown[]) {
+    const { name, handler } = (typeof o === 'object' && o !== null ? o : {}) as { name?: unknown; handler?: unknown };
+    if (typeof name === 'string' && typeof handler === 'string') out.set(name, handler);
+  }
+  return out;
 }
 
 export async function clearOverlay(engine: Engine, swarm: string): Promise<{ status: 'cleared'; swarm: string }> {
@@ -106,7 +129,7 @@ export async function snapshot(engine: Engine, swarm: string, format?: unknown):
     const gate = gateStart(row?.config, { overlayEvents: toOverlayEvents(await engine.store.listOverlay(swarm)) });
     effective = gate.kind === 'ok' ? gate.effective : row?.config;
   }
-  const document = redactSecrets(effective);
+  const document = redactSwarmConfig(engine.handlers, effective);
   return format === 'yaml'
     ? { contentType: 'application/yaml; charset=utf-8', body: toYaml(document), document }
     : { contentType: 'application/json', body: JSON.stringify(document), document };

@@ -4,6 +4,7 @@ import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
 import type { AgentSession } from '../agents/agent-session';
 import type { TopologyEntry } from '../events/pushes';
 import type { AttentionInfo, SessionRow, Store, SwarmStatus } from '../store/store';
+import type { StoredSwarm } from './stored-view';
 import type { SwarmRuntime } from './swarm-runtime';
 
 export interface AgentStatus {
@@ -75,6 +76,17 @@ export async function runtimeDetail(rt: SwarmRuntime): Promise<SwarmDetail> {
   return {
     name: rt.swarm, status: rt.status, started_at: rt.startedAt, agent_count: agents.length, object_count: objects.length,
     agents, objects, topology: rt.topology.entries(),
+  };
+}
+
+/** Detail of a stopped swarm still in the store: its configured agents (with their last session row), objects and topology. */
+export async function storedDetail(store: Store, stored: StoredSwarm): Promise<SwarmDetail> {
+  const agents: AgentStatus[] = [];
+  for (const a of stored.agents) agents.push(await agentStatus(store, stored.name, a, a.name, undefined, await store.getSession(stored.name, a.name)));
+  const objects = stored.objects.map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' }));
+  return {
+    name: stored.name, status: stored.status, started_at: stored.startedAt, agent_count: agents.length, object_count: objects.length,
+    agents, objects, topology: stored.topology,
   };
 }
 
