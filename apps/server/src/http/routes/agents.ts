@@ -9,7 +9,9 @@ const TaskBodySchema = z.strictObject({
 });
 
 const ScaleBodySchema = z.strictObject({
-  count: z.number().int().min(0).max(100000).describe('Wanted number of instances of the base agent'),
+  // No upper bound here: a valid integer above the swarm's cap is the engine's 400 agent_cap_exceeded
+  // (CONTRACT §12.6, §15); invalid_count is only for a missing, string, float or negative count.
+  count: z.number().min(0).refine((n) => Number.isInteger(n), 'expected an integer').describe('Wanted number of instances of the base agent'),
 });
 
 /** `POST /agents` body: an Agent (CONTRACT §13) plus `connections?`/`incoming?`; the engine validates the rest. */
