@@ -1,6 +1,5 @@
 /** CONTRACT §14.2: the headless inbox file `W/.inbox/<seq 4-digit>_<from>.json`, written safely. */
-import { writeFileSafely } from '@genswarms/receipts';
-import * as path from 'node:path';
+import { writeFileUnder } from '@genswarms/receipts';
 import type { TurnRow } from '../store/store';
 
 export function inboxFileName(seq: number, from: string): string {
@@ -9,6 +8,6 @@ export function inboxFileName(seq: number, from: string): string {
 
 export async function writeInboxFile(workspaceReal: string, turn: TurnRow, timestamp: string): Promise<{ ok: true } | { ok: false; detail: string }> {
   const body = JSON.stringify({ from: turn.from, content: turn.content, seq: turn.seq, timestamp, turn: turn.id });
-  const r = await writeFileSafely(path.join(workspaceReal, '.inbox'), inboxFileName(turn.seq, turn.from), body);
+  const r = await writeFileUnder(workspaceReal, ['.inbox'], inboxFileName(turn.seq, turn.from), body);
   return r.kind === 'ok' ? { ok: true } : { ok: false, detail: r.detail };
 }

@@ -1,9 +1,8 @@
 /** CONTRACT §14.9: an agent asks an object; the reply envelope is written safely to W/.inbox/replies/<corr>.json. */
-import { writeFileSafely } from '@genswarms/receipts';
+import { writeFileUnder } from '@genswarms/receipts';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { ensureRealDir } from '../util/real-dir';
 import { announceDelivered, logAndAnnounce, type RoutingHost } from './router';
 import { isSystemObject } from './topology';
 
@@ -122,10 +121,9 @@ export async function routeAsk(host: RoutingHost, input: AskInput): Promise<AskO
   }
   const corr = input.replyTo;
   const envelope = await computeEnvelope(host, input, corr);
-  const inboxDir = path.join(input.workspaceReal, INBOX_DIR);
-  const inboxReady = await ensureRealDir(inboxDir);
-  const repliesDir = path.join(inboxDir, REPLIES_DIR);
-  const written = inboxReady.kind === 'ok' && (await writeFileSafely(repliesDir, `${corr}.json`, JSON.stringify(envelope))).kind === 'ok';
+  // Every directory below the (verified) workspace is pinned on the way down: nothing lands outside it.
+  const written = (await writeFileUnder(input.workspaceReal, [INBOX_DIR, REPLIES_DIR], `${corr}.json`, JSON.stringify(envelope))).kind === 'ok';
+  const repliesDir = path.join(input.workspaceReal, INBOX_DIR, REPLIES_DIR);
   if (written) await pruneReplies(repliesDir, host.clock.now().getTime());
   return { kind: 'replied', envelope, written };
 }
