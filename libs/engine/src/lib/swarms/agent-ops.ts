@@ -20,7 +20,13 @@ export function sessionOf(rt: SwarmRuntime, agent: string): AgentSession {
 }
 
 export async function sendTask(engine: Engine, swarm: string, agent: string, task: unknown): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
-  const rt = engine.runtime(swarm);
+  const view = await swarmView(engine, swarm);
+  if (view.kind === 'stored') {
+    // §15: a stopped swarm still in the store is known; its agents are stopped (§14.8: 409), never queued.
+    storedAgent(view.stored, agent);
+    throw new EngineError('agent_not_ready', `Agent ${agent} is stopped (swarm ${swarm} is not running).`, { agent, state: 'stopped' });
+  }
+  const rt = view.rt;
   const s = sessionOf(rt, agent);
   if (typeof task !== 'string' || task === '') throw new EngineError('validation_failed', 'task must be a non-empty string.', { issues: [{ path: 'task', message: 'expected a non-empty string' }] });
   if (s.state === 'starting' || s.state === 'failed' || s.state === 'stopped') {
