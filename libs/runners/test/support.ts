@@ -11,8 +11,8 @@ export const PROBE_SANDBOX = path.join(FIXTURES, 'probe-sandbox.js');
 export const TEST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** A private temp root (0700) with a GENSWARMS_HOME and a workspace outside it. */
-export function makeSandboxDirs(): { root: string; home: string; workspace: string; cleanup(): void } {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-runners-')));
+export function makeSandboxDirs(prefix = 'gs-runners-'): { root: string; home: string; workspace: string; cleanup(): void } {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
   chmodSync(root, 0o700);
   const home = path.join(root, 'home');
   const workspace = path.join(root, 'ws');

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentLaunchSpec, RunnerContext } from '../../src/index';
-import { buildRunnerContext } from '../../src/index';
+import type { buildRunnerContext } from '../../src/index';
+import { makeContext, makeSandboxDirs, TEST_PATH } from '../support';
+
+export { TEST_PATH };
 
 export const TEST_IMAGE = 'genswarms/test-agent:latest';
-export const TEST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const BUILD_SCRIPT = path.resolve(__dirname, '../../../../tools/docker/build-test-image.sh');
 const DOCKER = ['/usr/local/bin/docker', '/usr/bin/docker'].find((p) => existsSync(p));
 
@@ -48,27 +49,12 @@ export interface TestDirs {
 
 /** Private temp root (0700) with GENSWARMS_HOME and a workspace outside it. */
 export function makeDirs(prefix = 'gs-docker-'): TestDirs {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  chmodSync(root, 0o700);
-  const home = path.join(root, 'home');
-  const workspace = path.join(root, 'ws');
-  mkdirSync(home, { mode: 0o700 });
-  mkdirSync(workspace, { mode: 0o700 });
-  return { root, home, workspace, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return makeSandboxDirs(prefix);
 }
 
+/** The runners test context, with the image's node and an agent entry beside home (docker specs). */
 export function makeCtx(home: string, overrides: Partial<Parameters<typeof buildRunnerContext>[0]> = {}): RunnerContext {
-  return buildRunnerContext({
-    path: TEST_PATH,
-    home,
-    uid: process.getuid?.() ?? 0,
-    gid: process.getgid?.() ?? 0,
-    agentEntry: path.join(home, '..', 'agent', 'main.js'),
-    node: '/usr/bin/node',
-    llm: { allowedHosts: [] },
-    userHome: os.homedir(),
-    ...overrides,
-  });
+  return makeContext(home, { agentEntry: path.join(home, '..', 'agent', 'main.js'), node: '/usr/bin/node', ...overrides });
 }
 
 export function makeDockerSpec(overrides: Partial<AgentLaunchSpec> & Pick<AgentLaunchSpec, 'workspace'>): AgentLaunchSpec {
