@@ -77,9 +77,14 @@ function placeholderSpec(swarm: string, agent: string): ConstructorParameters<ty
   return { swarm, agent, backend: 'mock', client: 'genswarms-agent', network: 'open', workspace: '/nonexistent', skills: [], unsafeBypass: false, topologyTargets: [], config: {}, backendOpts: {} };
 }
 
-export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void> {
+/** The stored seed config ⊕ overlay through the start gate, as a start would see it. */
+async function gateStored(engine: Engine, row: SwarmRow): Promise<ReturnType<typeof gateStart>> {
   const overlay = toOverlayEvents(await engine.store.listOverlay(row.name));
-  const gate = gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: engine.handlers.names(), overlayEvents: overlay });
+  return gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: engine.handlers.names(), overlayEvents: overlay });
+}
+
+export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void> {
+  const gate = await gateStored(engine, row);
   if (gate.kind === 'refused') {
     await engine.store.setSwarmStatus(row.name, 'error', engine.clock.now().toISOString());
     await engine.events.emit({ type: 'swarm_start_failed', swarm: row.name, agent: null, message: `Swarm ${row.name} could not be recovered.`, metadata: { error: gate.error } });
@@ -101,8 +106,7 @@ export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void>
  * queued items are dropped, and the swarm ends `stopped` with the usual events.
  */
 export async function finishInterruptedStop(engine: Engine, row: SwarmRow): Promise<void> {
-  const overlay = toOverlayEvents(await engine.store.listOverlay(row.name));
-  const gate = gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: engine.handlers.names(), overlayEvents: overlay });
+  const gate = await gateStored(engine, row);
   // A config the gate now refuses still gets its leftovers stopped: an empty state, agents from the store.
   const state: SwarmState = gate.kind === 'refused' ? { v: 1, kind: 'swarm.state', name: row.name, phase: 'desired', agents: [], objects: [], topology: [], options: {} } : gate.state;
   const rt = new SwarmRuntime(engine.runtimeDeps(), row.name, state, row.config, row.baseDir);

@@ -8,9 +8,8 @@ import { egressDirFor } from '../sandbox/mounts';
 import { stateDirFor, verifyPrivateDir } from '../state/state-dir';
 import type { PinRefusal } from './egress-pin';
 import { checkStoredPin } from './egress-pin';
+import { NAME_RE } from '../tmux/tmux-words'; // the runners' one CONTRACT Name pattern
 
-/** CONTRACT Name: swarm and agent names as they appear in labels and paths. */
-const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
 /** Why an isolated session's forwarder was not restarted (the container is then removed). */
 export type ReadoptRefusal = PinRefusal | 'session_mismatch' | 'egress_dir_unsafe' | 'egress_unavailable';

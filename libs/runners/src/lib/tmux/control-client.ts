@@ -52,6 +52,8 @@ export class TmuxControlClient {
   private closed = false;
   private closedReason = '';
   private readonly exited: Promise<void>;
+  /** The tmux server's pid (answered by the client's first command), if tmux reported a sane one. */
+  serverPid: number | undefined;
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -90,7 +92,8 @@ export class TmuxControlClient {
     });
     const client = new TmuxControlClient(child, opts.commandTimeoutMs ?? TMUX_COMMAND_TIMEOUT_MS);
     try {
-      await client.command([...tmuxConsts('display-message', '-p'), tmuxFormat('#{pid}')]);
+      const pid = Number((await client.command([...tmuxConsts('display-message', '-p'), tmuxFormat('#{pid}')]))[0]);
+      client.serverPid = Number.isSafeInteger(pid) && pid > 1 ? pid : undefined;
     } catch (err) {
       await client.close();
       throw new RunnerError('start_failed', `tmux control client did not start${client.stderrNote()}`, { cause: err });

@@ -38,8 +38,13 @@ export function parsePaneLine(line: string): PaneState | undefined {
   };
 }
 
+/** `SIGTERM` for 15; `SIG<n>` for a number this platform does not name. */
+export function signalNameOf(num: number): string {
+  return SIGNAL_NAMES.get(num) ?? `SIG${num}`;
+}
+
 function signalName(raw: string): string | null {
   if (raw === '') return null;
-  if (/^\d+$/.test(raw)) return SIGNAL_NAMES.get(Number(raw)) ?? `SIG${raw}`;
+  if (/^\d+$/.test(raw)) return signalNameOf(Number(raw));
   return raw.startsWith('SIG') ? raw : `SIG${raw}`;
 }

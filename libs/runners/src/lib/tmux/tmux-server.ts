@@ -80,9 +80,12 @@ export class TmuxServer {
     readonly socketPath: string,
     readonly buffersDir: string,
     readonly control: TmuxControlClient,
-    /** The tmux server's pid (the parent of every pane process), if tmux reported it. */
-    readonly serverPid: number | undefined,
   ) {}
+
+  /** The tmux server's pid (the parent of every pane process), if tmux reported it. */
+  get serverPid(): number | undefined {
+    return this.control.serverPid;
+  }
 
   /** Creates the private directories and starts (or joins) the server with one control client. */
   static async open(opts: TmuxServerOptions): Promise<TmuxServer> {
@@ -102,9 +105,7 @@ export class TmuxServer {
       initial: initialArgv(dockerConfigDir),
       ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
     });
-    const pidLine = await control.command([...tmuxConsts('display-message', '-p'), tmuxFormat('#{pid}')]).catch(() => []);
-    const serverPid = Number(pidLine[0]);
-    return new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control, Number.isSafeInteger(serverPid) && serverPid > 1 ? serverPid : undefined);
+    return new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
   }
 
   /** Sends one command through the control client. */

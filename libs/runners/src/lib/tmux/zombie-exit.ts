@@ -1,5 +1,5 @@
 import { promises as fsp } from 'node:fs';
-import { constants as osc } from 'node:os';
+import { signalNameOf } from './pane-state';
 
 /** What `/proc/<pid>/stat` says about a process that has exited but is not reaped yet. */
 export interface ZombieExit {
@@ -11,10 +11,6 @@ export interface ZombieExit {
 const STATE_INDEX = 0;
 const PPID_INDEX = 1;
 const EXIT_CODE_INDEX = 49;
-
-const SIGNAL_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(osc.signals).map(([name, num]) => [num, name] as [number, string]),
-);
 
 /**
  * Parses one `/proc/<pid>/stat` line. Returns the exit of a zombie whose parent is `parentPid`,
@@ -36,7 +32,7 @@ export function decodeWaitStatus(status: number): ZombieExit | undefined {
   const sig = status & 0x7f;
   if (sig === 0) return { code: (status >> 8) & 0xff, signal: null };
   if (sig === 0x7f) return undefined; // stopped, not exited
-  return { code: null, signal: SIGNAL_NAMES.get(sig) ?? `SIG${sig}` };
+  return { code: null, signal: signalNameOf(sig) };
 }
 
 /**
