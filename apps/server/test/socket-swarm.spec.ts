@@ -80,6 +80,7 @@ describe('/swarm protocol', () => {
     // swarm `one` is shared by the tests above: a b turn they started can complete after the reset and
     // satisfy the wait before a's new turn is done, so wait for a's own completion push as well
     await waitFor(async () => c.pushes.some((p) => p.type === 'turn_completed' && p.payload['agent'] === 'a'), 'a turn_completed push');
+    await waitFor(async () => c.pushes.some((p) => p.type === 'message_routed' && p.payload['to'] === 'b'), 'a → b routed push');
     const events = c.pushes.filter((p) => p.type === 'event');
     expect(events.every((p) => p.payload['event_type'] === 'turn_completed')).toBe(true);
     const logEntries = c.pushes.filter((p) => p.type === 'log_entry');
