@@ -7,6 +7,8 @@ export const FIXTURES = join(__dirname, '..', 'fixtures');
 /** A running fixture process; `stop()` closes its stdin and resolves with everything it printed. */
 export interface Harness {
   readonly child: ChildProcessWithoutNullStreams;
+  /** Everything printed so far. */
+  output(): string;
   stop(): Promise<string>;
 }
 
@@ -28,6 +30,7 @@ export async function startHarness(fixture: string, args: readonly string[]): Pr
   });
   return {
     child,
+    output: () => out,
     stop: async () => {
       child.stdin.end();
       await exited;
