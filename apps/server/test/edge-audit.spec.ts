@@ -15,10 +15,10 @@ const connect = async (url = s.url): Promise<SwarmClient> => {
   clients.push(c);
   return c;
 };
-/** Emits with raw arguments; the ack (if any) is whatever the server calls back with, within 5 s. */
+/** Emits with raw arguments; the ack (if any) is whatever the server calls back with, within 15 s (a loaded CI host is slow, never silent). */
 const emitRaw = (c: SwarmClient, event: string, ...args: unknown[]): Promise<unknown> =>
   new Promise((resolve) => {
-    const timer = setTimeout(() => resolve('no ack'), 5000);
+    const timer = setTimeout(() => resolve('no ack'), 15_000);
     c.socket.emit(event, ...args, (ack: unknown) => {
       clearTimeout(timer);
       resolve(ack);
