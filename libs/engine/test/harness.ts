@@ -1,5 +1,5 @@
 /** Shared e2e harness: a real engine on a tmp home, real SQLite, the real mock runner. */
-import { buildRunnerContext, createDockerRunner, createRunnerRegistry } from '@genswarms/runners';
+import { buildRunnerContext, createDockerRunner, createRunnerRegistry, type RunnerRegistry } from '@genswarms/runners';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { Engine } from '../src/lib/swarms/engine';
 import type { StoredEvent } from '../src/lib/store/store';
 import type { HandlerRegistry } from '../src/lib/objects/handler';
+import type { EngineLog } from '../src/lib/events/failure-report';
+import type { Store } from '../src/lib/store/store';
 
 export interface Harness {
   home: string;
@@ -25,6 +27,12 @@ export interface HarnessOptions {
   llmEndpoint?: string;
   /** Object handlers (default: the built-ins). */
   handlers?: HandlerRegistry;
+  /** The store of each opened engine, from the home (default: SQLite in the home). */
+  store?: (home: string) => Store;
+  /** Where the engine logs internal failures (default: stderr). */
+  log?: EngineLog;
+  /** Wraps the runner registry (a test makes one runner misbehave). */
+  runners?: (real: RunnerRegistry) => RunnerRegistry;
 }
 
 export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -38,7 +46,7 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
     llm: { allowedHosts: [], ...(opts.llmEndpoint === undefined ? {} : { defaultEndpoint: opts.llmEndpoint }) },
   });
   const open = (): Promise<Engine> =>
-    Engine.open({ home, configDir, runners: createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {}), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.handlers === undefined ? {} : { handlers: opts.handlers }), ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }) });
+    Engine.open({ home, configDir, runners: (opts.runners ?? ((r) => r))(createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {})), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.handlers === undefined ? {} : { handlers: opts.handlers }), ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }), ...(opts.store === undefined ? {} : { store: opts.store(home) }), ...(opts.log === undefined ? {} : { log: opts.log }) });
   const h: Harness = {
     home, configDir, engine: await open(), open,
     cleanup: async () => {

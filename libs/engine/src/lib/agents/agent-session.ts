@@ -6,6 +6,7 @@ import { newTurnId } from '@genswarms/receipts';
 import type { AgentLaunchSpec, LaunchPlan, RunnerHandle, SessionDescription } from '@genswarms/runners';
 import type { AttentionInfo, SessionState, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
+import { failureCode, type FailureSite } from '../events/failure-report';
 import { inboxSeqFloor } from './inbox-floor';
 import { isTuiBackend } from './launch-spec';
 import { LOG_KEEP_LINES, type SessionHost } from './session-host';
@@ -39,6 +40,10 @@ export class AgentSession {
   private outboxBusy: Promise<void> = Promise.resolve();
   private kicking = false;
   private kickAgain = false;
+  /** A dispatch or outbox-poll failure is reported once per streak of failures, not on every retry. */
+  private dispatchFailing = false;
+  private outboxFailing = false;
+  private dispatchRetry: TimerHandle | null = null;
   private closed = false;
   private unsubs: (() => void)[] = [];
   readonly turns: TurnRunner;
@@ -91,7 +96,8 @@ export class AgentSession {
     try {
       this.handle = reattached ?? (await this.host.runners.get(plan.spec.backend).start(plan, this.host.runnerContext));
     } catch (e) {
-      await this.fail(e instanceof Error ? e.name : 'start_failed');
+      // The runner's code (binary_missing, start_failed, …), never the error's class name.
+      await this.fail(failureCode(e) === 'internal_error' ? 'start_failed' : failureCode(e));
       return false;
     }
     this.attachHandle(this.handle);
@@ -133,7 +139,7 @@ export class AgentSession {
       }),
       handle.onExit((code, signal) => {
         if (this.closed) return;
-        void this.fail('process_exited', { code, signal }).catch(() => undefined);
+        void this.fail('process_exited', { code, signal }).catch((e: unknown) => this.report('agent_exit', e));
       }),
     );
   }
@@ -145,6 +151,14 @@ export class AgentSession {
     await this.host.events.emit({ type: 'agent_failed', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} failed.`, metadata: { reason, ...metadata } });
   }
 
+  /**
+   * Reports an internal failure of this agent's loops (log line + `engine_error`); never throws, so a
+   * loop can always go on to a defined state after it.
+   */
+  report(where: FailureSite, error: unknown, metadata: Record<string, unknown> = {}): Promise<void> {
+    return this.host.events.reportFailure({ where, swarm: this.host.swarm, agent: this.name, error, metadata });
+  }
+
   /** Schedules work; at most one dispatch loop runs per agent. */
   kick(): void {
     if (this.kicking) {
@@ -152,7 +166,9 @@ export class AgentSession {
       return;
     }
     this.kicking = true;
-    void this.dispatchLoop().catch(() => undefined).finally(() => {
+    void this.dispatchLoop().then(() => {
+      this.dispatchFailing = false;
+    }, (e: unknown) => this.dispatchFailed(e)).finally(() => {
       this.kicking = false;
       if (this.kickAgain) {
         this.kickAgain = false;
@@ -170,7 +186,45 @@ export class AgentSession {
     this.state = 'busy';
     this.host.pushes.push(this.host.swarm, { type: 'agent_status', payload: { agent: this.name, state: 'busy', previous: 'idle' } });
     if (turn.kind === 'message') this.clearAwaiting();
-    void this.turns.run(turn, { fresh: true }).catch(() => undefined);
+    this.runTurn(turn, { fresh: true });
+  }
+
+  /** The queue could not be read (a store failure): the agent stays idle and dispatch is retried a poll period later. */
+  private async dispatchFailed(error: unknown): Promise<void> {
+    if (!this.dispatchFailing) await this.report('dispatch', error);
+    this.dispatchFailing = true;
+    if (this.closed || this.dispatchRetry !== null) return;
+    this.dispatchRetry = this.host.clock.setTimer(this.host.outboxPollMs, () => {
+      this.dispatchRetry = null;
+      if (!this.closed) this.kick();
+    });
+  }
+
+  private runTurn(turn: TurnRow, opts: { fresh: boolean; redeliver?: boolean }): void {
+    void this.turns.run(turn, opts).catch((e: unknown) => this.turnFailed(turn, e));
+  }
+
+  /**
+   * A turn threw inside the engine (a store or event write failed): reported, then the turn ends as
+   * `error` (`engine_error`) and a busy agent goes idle and takes the next item (needs_attention and
+   * failed stay). If even that fails, the agent is `failed` — never left `busy`. A stopping session
+   * settles its turn itself.
+   */
+  private async turnFailed(turn: TurnRow, error: unknown): Promise<void> {
+    await this.report('turn', error, { turn: turn.id });
+    if (this.closed) return;
+    try {
+      await this.turns.failInternally(turn);
+      if (this.state === 'needs_attention') {
+        await this.setState('needs_attention', this.attention); // a rejected receipt keeps the agent held
+      } else if (this.state === 'busy' || this.state === 'idle') {
+        await this.setState('idle');
+        this.kick();
+      }
+    } catch (e) {
+      await this.report('turn_settle', e, { turn: turn.id });
+      await this.fail('engine_error', { turn: turn.id }).catch((e2: unknown) => this.report('turn_settle', e2, { turn: turn.id }));
+    }
   }
 
   markAwaiting(): void {
@@ -193,7 +247,12 @@ export class AgentSession {
     this.outboxTimer?.cancel();
     const tick = (): void => {
       if (this.closed) return;
-      void this.drainOutbox(this.turns.currentId()).catch(() => undefined).finally(() => {
+      void this.drainOutbox(this.turns.currentId()).then(() => {
+        this.outboxFailing = false;
+      }, async (e: unknown) => {
+        if (!this.outboxFailing) await this.report('outbox_poll', e);
+        this.outboxFailing = true;
+      }).finally(() => {
         if (!this.closed) this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
       });
     };
@@ -203,19 +262,21 @@ export class AgentSession {
   /** Serialised outbox drain (the poll and the turn-completion drain never overlap). */
   drainOutbox(turnId: string | null, sends?: TurnSends): Promise<void> {
     const run = this.outboxBusy.then(() => drainAndRoute(this, turnId, sends));
-    this.outboxBusy = run.catch(() => undefined);
+    this.outboxBusy = run.catch(() => undefined); // expected: the chain only orders drains; `run`'s caller gets the failure
     return run;
   }
 
   /** Resumes a turn that was in flight when the engine stopped (recovery). */
   resumeTurn(turn: TurnRow, redeliver: boolean): void {
     this.state = 'busy';
-    void this.turns.run(turn, { fresh: !turn.delivered, redeliver }).catch(() => undefined);
+    this.runTurn(turn, { fresh: !turn.delivered, redeliver });
   }
 
   private stopTimers(): void {
     this.outboxTimer?.cancel();
     this.outboxTimer = null;
+    this.dispatchRetry?.cancel();
+    this.dispatchRetry = null;
     this.clearAwaiting();
   }
 
@@ -227,7 +288,7 @@ export class AgentSession {
     for (const u of this.unsubs.splice(0)) u();
     const h = this.handle;
     this.handle = null;
-    if (h !== null) await h.stop({ graceMs: 2000 }).catch(() => undefined);
+    if (h !== null) await h.stop({ graceMs: 2000 }).catch((e: unknown) => this.report('agent_stop', e));
     if (cancelled !== null) await this.settleCancelled(cancelled);
     if (finalState !== null) await this.setState(finalState);
   }
@@ -241,8 +302,8 @@ export class AgentSession {
   async settleCancelled(turnId: string): Promise<void> {
     await writeHostReceipt(this.workspace, turnId, TURN_CANCELLED_ERROR);
     const run = this.outboxBusy.then(() => discardOutbox(this, turnId));
-    this.outboxBusy = run.catch(() => undefined);
-    await run.catch(() => undefined);
+    this.outboxBusy = run.catch(() => undefined); // expected: the chain only orders drains; the failure is reported below
+    await run.catch((e: unknown) => this.report('outbox_discard', e, { turn: turnId }));
   }
 
   /**
@@ -254,7 +315,7 @@ export class AgentSession {
     this.abandon();
     const h = this.handle;
     this.handle = null;
-    if (h !== null) await h.stop({ graceMs: 2000 }).catch(() => undefined);
+    if (h !== null) await h.stop({ graceMs: 2000 }).catch((e: unknown) => this.report('agent_stop', e));
   }
 
   /** Drops the instance without stopping anything (tests simulate a crash with it). */

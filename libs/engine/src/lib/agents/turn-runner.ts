@@ -7,7 +7,8 @@ import type { TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import type { AgentSession } from './agent-session';
-import { DELIVERY_FAILED_ERROR, TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
+import { failureCode } from '../events/failure-report';
+import { DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
 import { routeCompletion } from './outbox-routing';
@@ -56,22 +57,29 @@ export class TurnRunner {
     let receipt: TurnReceipt;
     try {
       receipt = await watchTurn(this.s.workspace, turn.id, { signal: cur.abort.signal, ...(this.s.host.receiptPollMs === undefined ? {} : { pollMs: this.s.host.receiptPollMs }) });
-    } catch {
-      return; // aborted: the turn was cancelled or the engine dropped
+    } catch (e) {
+      if (cur.abort.signal.aborted) return; // the turn was cancelled or the engine dropped it
+      throw e; // a watcher failure fails the turn (AgentSession.turnFailed)
     }
     if (receipt.kind !== 'pending') await this.complete(turn, cur, receipt);
   }
 
   /** Prepares the turn dir and hands the turn over; false when the turn ended here. */
   private async deliver(turn: TurnRow, writeFile: boolean, cur: Current): Promise<boolean> {
-    const prep = await prepareTurnDir(this.s.workspace, turn.id).catch(() => ({ kind: 'refused' as const, reason: 'receipt_not_regular' as const }));
+    const prep = await prepareTurnDir(this.s.workspace, turn.id).catch(async (e: unknown) => {
+      await this.s.report('turn', e, { turn: turn.id });
+      return { kind: 'refused' as const, reason: 'receipt_not_regular' as const };
+    });
     if (this.current !== cur) return false;
     if (prep.kind === 'refused') {
       await this.reject(turn, prep.reason, 'directory');
       return false;
     }
     if (writeFile && !this.s.isTui) {
-      const w = await writeInboxFile(this.s.workspace, turn, this.s.now()).catch(() => ({ ok: false as const, detail: 'write failed' }));
+      const w = await writeInboxFile(this.s.workspace, turn, this.s.now()).catch(async (e: unknown) => {
+        await this.s.report('turn', e, { turn: turn.id });
+        return { ok: false as const, detail: 'write failed' };
+      });
       if (this.current !== cur) return false;
       if (!w.ok) {
         await this.reject(turn, 'inbox_unsafe');
@@ -80,8 +88,8 @@ export class TurnRunner {
     }
     try {
       await this.s.handle?.deliver({ turnId: turn.id, seq: turn.seq, from: turn.from, content: turn.content, clientTurnsDir: clientTurnsDir(this.s.spec) });
-    } catch {
-      if (this.current === cur) await this.finish(turn, 'error', DELIVERY_FAILED_ERROR, null);
+    } catch (e) {
+      if (this.current === cur) await this.finish(turn, DELIVERY_FAILED_ERROR, failureCode(e));
       return false;
     }
     if (this.current !== cur) return false;
@@ -95,7 +103,7 @@ export class TurnRunner {
     const elapsed = this.s.host.clock.now().getTime() - Date.parse(turn.startedAt);
     cur.timer = this.s.host.clock.setTimer(Math.max(0, limit - elapsed), () => {
       cur.timer = null;
-      void this.expire(turn, cur, limit).catch(() => undefined);
+      void this.expire(turn, cur, limit).catch((e: unknown) => this.s.report('turn_timeout', e, { turn: turn.id }));
     });
   }
 
@@ -134,15 +142,34 @@ export class TurnRunner {
     this.s.kick();
   }
 
-  private async finish(turn: TurnRow, status: 'error', error: string, preview: string | null): Promise<void> {
+  /** The runner could not deliver: the turn fails with `delivery_failed` and the runner's code. */
+  private async finish(turn: TurnRow, error: string, code: string): Promise<void> {
     this.current = null;
     // The inbox file may be written already: the host receipt keeps the next client process off it.
     // Receipt first, store second (host-receipt.ts): a crash in between is settled by recovery.
     await writeHostReceipt(this.s.workspace, turn.id, error);
-    await this.s.host.store.finishTurn(turn.id, { status, error, replyPreview: preview, completedAt: this.s.now() });
-    await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
+    await this.s.host.store.finishTurn(turn.id, { status: 'error', error, replyPreview: null, completedAt: this.s.now() });
+    await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error, code });
     await this.s.setState('idle');
     this.s.kick();
+  }
+
+  /**
+   * The turn threw inside the engine (AgentSession.turnFailed): it stops being watched and ends as
+   * `error` with `engine_error` — host receipt first, like every turn the host ends — unless it was
+   * already final (the failure came after its store update). The caller makes the agent idle.
+   */
+  async failInternally(turn: TurnRow): Promise<void> {
+    const cur = this.current;
+    if (cur?.id === turn.id) {
+      this.current = null;
+      cur.timer?.cancel();
+      cur.abort.abort();
+    }
+    await writeHostReceipt(this.s.workspace, turn.id, ENGINE_FAILED_ERROR);
+    if (!(await this.s.host.store.finishTurn(turn.id, { status: 'error', error: ENGINE_FAILED_ERROR, replyPreview: null, completedAt: this.s.now() }))) return;
+    await this.emit('turn_failed', `Turn ${turn.id} failed inside the engine.`, { turn: turn.id, error: ENGINE_FAILED_ERROR });
+    this.s.host.pushes.push(this.s.host.swarm, { type: 'turn_completed', payload: { agent: this.s.name, turn: turn.id, status: 'error', error: ENGINE_FAILED_ERROR, reply_preview: null } });
   }
 
   /**

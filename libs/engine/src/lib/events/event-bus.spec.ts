@@ -31,12 +31,13 @@ describe('levelForEventType', () => {
     ['message_routed', 'info'],
     ['auto_deliver_failed', 'error'],
     ['swarm_start_failed', 'error'],
+    ['engine_error', 'error'],
   ])('%s → %s', (type, level) => {
     expect(levelForEventType(type)).toBe(level);
   });
 
   it('puts every documented type in one category', () => {
-    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(45);
+    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(46);
   });
 });
 

@@ -8,6 +8,7 @@ import type { Clock } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { parseEventQuery, toStoreQuery, type EventQueryInput, type ParsedEventQuery } from './event-query';
 import { categoryForEventType, levelForEventType, type EventType } from './event-types';
+import { failureCode, failureLogMeta, STDERR_LOG, type EngineLog, type FailureInput } from './failure-report';
 
 export interface EmitInput {
   readonly type: EventType;
@@ -54,6 +55,7 @@ export class EventBus {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly log: EngineLog = STDERR_LOG,
   ) {}
 
   async emit(input: EmitInput): Promise<StoredEvent> {
@@ -70,11 +72,37 @@ export class EventBus {
     for (const listener of this.listeners) {
       try {
         listener(event);
-      } catch {
-        /* a failing subscriber never breaks the engine */
+      } catch (e) {
+        // A failing subscriber never breaks the engine, but it is not silent either.
+        this.logLine('event_listener_failed', { event_type: event.event_type, code: failureCode(e) });
       }
     }
     return event;
+  }
+
+  /**
+   * Reports an internal failure: one log line, then one `engine_error` event (level error, `where`,
+   * `code`). Never throws — when the store is what failed, the log line is the record.
+   */
+  async reportFailure(input: FailureInput): Promise<void> {
+    const code = failureCode(input.error);
+    this.logLine('engine_error', failureLogMeta(input));
+    try {
+      await this.emit({
+        type: 'engine_error', swarm: input.swarm, agent: input.agent, message: `Internal failure in ${input.where} (${code}).`,
+        metadata: { where: input.where, code, ...input.metadata },
+      });
+    } catch (e) {
+      this.logLine('engine_error_unrecorded', { where: input.where, code, store_code: failureCode(e) });
+    }
+  }
+
+  private logLine(message: string, meta: Record<string, unknown>): void {
+    try {
+      this.log.error(message, meta);
+    } catch {
+      // best-effort: a log sink that throws has nowhere left to report to
+    }
   }
 
   /** Every emitted event; filter with `matchesAnyFilter`. Returns the unsubscribe function. */

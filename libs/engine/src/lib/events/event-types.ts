@@ -47,6 +47,7 @@ export const EVENT_CATEGORIES = {
   auth_denied: 'system',
   server_started: 'system',
   server_stopping: 'system',
+  engine_error: 'system',
 } as const satisfies Record<string, EventCategory>;
 
 export type EventType = keyof typeof EVENT_CATEGORIES;

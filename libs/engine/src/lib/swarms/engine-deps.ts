@@ -1,5 +1,6 @@
 /** Engine construction options: every dependency is injected (no process.env, no globals). */
 import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
+import type { EngineLog } from '../events/failure-report';
 import type { HandlerRegistry } from '../objects/handler';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -26,6 +27,8 @@ export interface EngineOptions {
   readonly skillsRoot?: string;
   /** Awaiting timer (ms), default 90 000. */
   readonly awaitingMs?: number;
+  /** Where internal failures are logged (besides their `engine_error` event); default one JSON line on stderr. */
+  readonly log?: EngineLog;
 }
 
 export const OUTBOX_POLL_MS = 500;

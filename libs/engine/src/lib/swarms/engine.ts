@@ -42,7 +42,7 @@ export class Engine {
   private constructor(readonly opts: EngineOptions) {
     this.store = opts.store ?? SqliteStore.open(opts.home);
     this.clock = opts.clock ?? SYSTEM_CLOCK;
-    this.events = new EventBus(this.store, this.clock);
+    this.events = new EventBus(this.store, this.clock, opts.log);
     this.handlers = opts.handlers ?? createHandlerRegistry();
     this.maxAgents = opts.maxAgentsPerSwarm ?? 100;
     this.events.subscribe((e) => {
