@@ -42,5 +42,11 @@ module.exports = tseslint.config(
     },
   },
   ...layering,
+  {
+    // Every project's production code: a catch that drops its error says why (tools/eslint-rules/no-silent-catch.cjs).
+    files: ['libs/*/src/**/*.ts', 'apps/*/src/**/*.ts', 'tools/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/test-support/**'],
+    rules: { 'genswarms/no-silent-catch': 'error' },
+  },
 );
 module.exports.TYPED_RULES = TYPED_RULES;

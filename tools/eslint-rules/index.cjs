@@ -3,7 +3,10 @@
  * - no-shell-spawn: no `shell:` option other than literal `false`, no exec/execSync from child_process.
  * - spawn-argv-array: spawn/spawnSync/execFile/execFileSync take a literal argv array, and the file is
  *   not a template or a concatenation.
+ * - no-silent-catch: a catch that discards its error carries a `// best-effort:` or `// expected:` reason
+ *   (no-silent-catch.cjs).
  */
+const { noSilentCatch } = require('./no-silent-catch.cjs');
 const CHILD_PROCESS = new Set(['child_process', 'node:child_process']);
 const SHELL_CALLS = new Set(['exec', 'execSync']);
 const ARGV_CALLS = new Set(['spawn', 'spawnSync', 'execFile', 'execFileSync']);
@@ -88,5 +91,5 @@ const spawnArgvArray = {
 
 module.exports = {
   meta: { name: 'eslint-plugin-genswarms', version: '0.1.0' },
-  rules: { 'no-shell-spawn': noShellSpawn, 'spawn-argv-array': spawnArgvArray },
+  rules: { 'no-shell-spawn': noShellSpawn, 'spawn-argv-array': spawnArgvArray, 'no-silent-catch': noSilentCatch },
 };
