@@ -2,7 +2,7 @@
  * The dependency rules of DESIGN.md, as data. `restrictedImportsFor(project)` turns them into the
  * options of ESLint's `no-restricted-imports` for that project's files.
  */
-const LIBS = ['security', 'ir-gate', 'receipts', 'egress', 'runners', 'engine'];
+const LIBS = ['security', 'ir-gate', 'receipts', 'egress', 'runners', 'engine', 'procctl'];
 const APPS = ['server', 'cli', 'agent'];
 
 /** project -> { root, libs it may import }. type:core libs import no other lib. */
@@ -10,9 +10,10 @@ const PROJECTS = {
   security: { root: 'libs/security', libs: [] },
   'ir-gate': { root: 'libs/ir-gate', libs: [] },
   receipts: { root: 'libs/receipts', libs: [] },
+  procctl: { root: 'libs/procctl', libs: [] },
   egress: { root: 'libs/egress', libs: ['security'] },
-  runners: { root: 'libs/runners', libs: ['security', 'egress'] },
-  engine: { root: 'libs/engine', libs: ['security', 'ir-gate', 'receipts', 'egress', 'runners'] },
+  runners: { root: 'libs/runners', libs: ['security', 'egress', 'procctl'] },
+  engine: { root: 'libs/engine', libs: ['security', 'ir-gate', 'receipts', 'egress', 'runners', 'procctl'] },
   server: { root: 'apps/server', libs: LIBS },
   cli: { root: 'apps/cli', libs: LIBS },
   agent: { root: 'apps/agent', libs: [] },

@@ -1,0 +1,28 @@
+import * as lib from './index';
+
+describe('@genswarms/procctl public surface', () => {
+  it('exports exactly the pinned names', () => {
+    expect(Object.keys(lib).sort()).toEqual(
+      [
+        'HandoverPayloadSchema',
+        'PROCCTL_ADDON_PATH',
+        'ProcctlError',
+        'SECRET_HANDOVER_FD_ENV',
+        'SECRET_HANDOVER_MAX_BYTES',
+        'SECRET_HANDOVER_TIMEOUT_MS',
+        'SERVER_SECRET_ENV_NAMES',
+        'decodeHandover',
+        'encodeHandover',
+        'execWithSecrets',
+        'execve',
+        'isChildSubreaper',
+        'isDumpable',
+        'procctlStatus',
+        'readSecretHandover',
+        'setChildSubreaper',
+        'setDumpable',
+        'splitSecrets',
+      ].sort(),
+    );
+  });
+});
