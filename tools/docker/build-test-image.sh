@@ -24,6 +24,8 @@ SOCAT=$(command -v socat) || die "socat not found"
 
 ROOTFS=$(mktemp -d /tmp/gs-test-image.XXXXXX)
 trap 'rm -rf "$ROOTFS"' EXIT
+# mktemp makes it 0700, and tar keeps that as the image's `/`: agents run as a non-root uid (never 0).
+chmod 0755 "$ROOTFS"
 
 # Merged-/usr layout like the host, so every ldd path resolves inside the image.
 mkdir -p "$ROOTFS"/usr/{bin,sbin,lib,lib64} "$ROOTFS"/{etc,root,workspace,skills,tmp,proc,dev,sys,run/genswarms}

@@ -12,7 +12,6 @@ describe('@genswarms/server public surface', () => {
         'IR_GATE_VALIDATOR',
         'SERVER_VERSION',
         'RECENT_LIMIT',
-        'adaptEngine',
         'buildRunners',
         'createApp',
         'createEngineEventSink',

@@ -14,8 +14,6 @@ export { BODY_LIMIT_BYTES } from './http/body';
 export { sendError } from './http/send-error';
 export type { ConfigValidator } from './http/routes/config-validator';
 export { IR_GATE_VALIDATOR } from './http/routes/config-validator';
-export type { ServerEngine, StartInput, Edge, EventFilterSet, EnginePushMessage, Json } from './engine-port';
-export { adaptEngine } from './boot/engine-adapter';
 export { openEngine, buildRunners, defaultAgentEntry } from './boot/open-engine';
 export type { HostFacts, OpenedEngine } from './boot/open-engine';
 export { createEngineEventSink } from './events/engine-event-sink';

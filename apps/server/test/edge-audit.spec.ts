@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { mockAgent, startEngineServer } from './support/engine-server';
 import type { EngineServer } from './support/engine-server';
-import { fakeEngine } from './support/fake-engine';
+import type { StoredEvent } from '@genswarms/engine';
+import { fakeEngine, offShape } from './support/fake-engine';
 import { startTestServer, tempDir, testConfig } from './support/harness';
 import type { TestServer } from './support/harness';
 import { connectSwarm } from './support/swarm-socket';
@@ -115,7 +116,7 @@ describe('events routes check the query even for a name that cannot exist', () =
 
 describe('the edge redacts every answer that can carry secrets, whatever the engine returns', () => {
   const dir = tempDir('gs-redact-');
-  const leaky = {
+  const leaky: StoredEvent = {
     id: 1,
     timestamp: '2026-01-01T00:00:00.000Z',
     level: 'info',
@@ -131,11 +132,11 @@ describe('the edge redacts every answer that can carry secrets, whatever the eng
     t = await startTestServer(testConfig(dir.path), {
       engine: fakeEngine({
         hasSwarm: async () => true,
-        getSwarm: async () => ({ name: 'leaky', agents: [{ name: 'a', api_key: 'sk-LEAK4', config: { env: { X: 'sk-LEAK5' } } }] }),
-        listSwarms: async () => [{ name: 'leaky', config: { env: { K: 'sk-LEAK6' } } }],
-        listAgents: async () => ({ agents: [{ name: 'a', api_key: 'sk-LEAK7' }] }),
-        getAgent: async () => ({ name: 'a', spec: { config: { env: { K: 'sk-LEAK8' } } } }),
-        listObjects: async () => ({ objects: [{ name: 'o', handler: 'h', state: 'running', config: { db_password: 'sk-LEAK9' } }] }),
+        getSwarm: async () => offShape({ name: 'leaky', agents: [{ name: 'a', api_key: 'sk-LEAK4', config: { env: { X: 'sk-LEAK5' } } }] }),
+        listSwarms: async () => ({ swarms: offShape([{ name: 'leaky', config: { env: { K: 'sk-LEAK6' } } }]) }),
+        listAgents: async () => ({ agents: offShape([{ name: 'a', api_key: 'sk-LEAK7' }]) }),
+        getAgent: async () => offShape({ name: 'a', spec: { config: { env: { K: 'sk-LEAK8' } } } }),
+        listObjects: async () => ({ objects: offShape([{ name: 'o', handler: 'h', state: 'running', config: { db_password: 'sk-LEAK9' } }]) }),
         getObject: async () => ({ object: { name: 'o', handler: 'h', config: { auth_token: 'sk-LEAK10' } }, state: 'running' }),
         recentEvents: async () => [leaky],
         queryEvents: async () => ({ events: [leaky], count: 1, query: { limit: 100 } }),

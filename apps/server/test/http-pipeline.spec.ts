@@ -1,8 +1,9 @@
 import { request as httpRequestRaw } from 'node:http';
 import request from 'supertest';
 import { TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from '@genswarms/security';
-import type { RouteModule, ServerEngine } from '../src/index';
-import { fakeEngine } from './support/fake-engine';
+import type { SwarmService } from '@genswarms/engine';
+import type { RouteModule } from '../src/index';
+import { fakeEngine, offShape } from './support/fake-engine';
 import { DEFAULT_ROUTE_MODULES } from '../src/index';
 import { startTestServer, tempDir, testConfig } from './support/harness';
 import type { TestServer } from './support/harness';
@@ -153,7 +154,7 @@ describe('routes', () => {
   });
 
   it('GET /api/swarms asks an injected engine', async () => {
-    const engine: ServerEngine = fakeEngine({ listSwarms: async () => [{ name: 'a', status: 'running' }], hasSwarm: async () => true });
+    const engine: SwarmService = fakeEngine({ listSwarms: async () => ({ swarms: offShape([{ name: 'a', status: 'running' }]) }), hasSwarm: async () => true });
     const s = await startTestServer(testConfig(dir.path), { engine });
     try {
       expect((await request(s.url).get('/api/swarms')).body).toEqual({ swarms: [{ name: 'a', status: 'running' }] });

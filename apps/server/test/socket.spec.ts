@@ -1,7 +1,7 @@
 import { io as ioClient } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 import { UNAUTHORIZED_BODY } from '@genswarms/security';
-import type { ServerEngine } from '../src/index';
+import type { SwarmService } from '@genswarms/engine';
 import { fakeEngine } from './support/fake-engine';
 import { trySocket } from './support/clients';
 import { startTestServer, tempDir, testConfig } from './support/harness';
@@ -12,7 +12,7 @@ const C = 'sock-config';
 const dir = tempDir('gs-socket-');
 let server: TestServer;
 let joinable: TestServer;
-const engine: ServerEngine = fakeEngine({ listSwarms: async () => [], hasSwarm: async (name) => name === 'alpha' || name === 'beta' });
+const engine: SwarmService = fakeEngine({ listSwarms: async () => ({ swarms: [] }), hasSwarm: async (name) => name === 'alpha' || name === 'beta' });
 
 beforeAll(async () => {
   server = await startTestServer(testConfig(dir.path, { tokens: { fullToken: F, configToken: C } }));

@@ -1,5 +1,22 @@
 /** @genswarms/engine: Swarms, sessions, turns, routing, events, SQLite store, recovery. */
 export { Engine } from './lib/swarms/engine';
+export type {
+  AgentRestarted, AgentResumed, EventPage, MessageRouted, NodeAdded, NodeRemoved, ObjectConfigUpdated, ObjectDetail, OverlayCleared,
+  OverlayView, ScaleResult, SkillDocument, SwarmCreated, SwarmRestarted, SwarmService, SwarmStopped, TaskSent, TopologyPatch, TopologyPatched,
+} from './lib/service/swarm-service';
+export {
+  AddAgentCommandSchema, AddObjectCommandSchema, COMMAND_SCHEMAS, EmptyCommandSchema, EventsCommandSchema, JoinCommandSchema, LogsCommandSchema,
+  MessageCommandSchema, ObjectConfigPatchCommandSchema, ScaleCommandSchema, SocketTaskCommandSchema, StartSwarmCommandSchema, TaskCommandSchema,
+  TopologyPatchCommandSchema,
+} from './lib/commands/command-schemas';
+export type {
+  AddAgentCommand, AddObjectCommand, Edge, MessageCommand, ObjectConfigPatchCommand, ScaleCommand, TaskCommand, TopologyPatchCommand,
+} from './lib/commands/command-schemas';
+export {
+  invalidQuery, issuesOf, parseAddAgentCommand, parseAddObjectCommand, parseLimitParam, parseMessageCommand, parseObjectConfigPatchCommand,
+  parseScaleCommand, parseSnapshotFormat, parseStartCommand, parseTaskCommand, parseTopologyPatchCommand, parseWith,
+} from './lib/commands/parse-command';
+export type { CommandIssue, SnapshotFormat } from './lib/commands/parse-command';
 export type { EngineOptions } from './lib/swarms/engine-deps';
 export type { StartInput } from './lib/swarms/config-input';
 export type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from './lib/swarms/status';

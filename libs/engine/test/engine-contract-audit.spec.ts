@@ -155,7 +155,7 @@ describe('handler-declared secret config keys are redacted (CONTRACT §14.9, §1
 
   it('the snapshot masks dsn in JSON and YAML, for the seed object and a runtime-added one', async () => {
     await h.engine.addObject('v', { name: 'db2', handler: 'vault', config: { dsn: `${DSN}2` } });
-    for (const format of ['json', 'yaml']) {
+    for (const format of ['json', 'yaml'] as const) {
       const snap = await h.engine.snapshot('v', format);
       expect(snap.body).not.toContain('hunter2');
       expect(snap.body).toContain(format === 'json' ? '"dsn":"[REDACTED]"' : 'dsn: "[REDACTED]"');

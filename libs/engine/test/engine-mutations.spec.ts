@@ -1,3 +1,4 @@
+import { parseAddAgentCommand, parseScaleCommand, parseSnapshotFormat, parseTopologyPatchCommand } from '../src/lib/commands/parse-command';
 import { EngineError } from '../src/lib/errors/engine-error';
 import { eventsOf, makeHarness, mockAgent, waitEvent, type Harness } from './harness';
 
@@ -10,6 +11,9 @@ async function refusal(p: Promise<unknown>): Promise<{ code: string; status: num
   }
   throw new Error('expected a refusal');
 }
+
+/** Runs `fn` as the edge would: a command parser that throws refuses like the engine does. */
+const viaEdge = <T>(fn: () => Promise<T>): Promise<T> => Promise.resolve().then(fn);
 
 describe('runtime mutations through the gate', () => {
   let h: Harness;
@@ -48,18 +52,19 @@ describe('runtime mutations through the gate', () => {
       .toEqual({ code: 'forbidden_config_keys', status: 400, details: { keys: ['agent_binary_path'] } });
     expect(await refusal(h.engine.addAgent('keys', { ...mockAgent('x'), connections: ['ghost'] }))).toMatchObject({ code: 'unknown_edge_endpoint', status: 400 });
     expect(await refusal(h.engine.addAgent('keys', mockAgent('a')))).toMatchObject({ code: 'already_exists', status: 400 });
-    expect(await refusal(h.engine.addAgent('keys', mockAgent('bad name')))).toMatchObject({ code: 'invalid_name', status: 400 });
+    expect(await refusal(viaEdge(() => h.engine.addAgent('keys', parseAddAgentCommand(mockAgent('bad name')))))).toMatchObject({ code: 'invalid_name', status: 400 });
     expect((await h.engine.getOverlay('keys')).events).toEqual([]);
     expect((await h.engine.getSwarm('keys')).agents.map((a) => a.name)).toEqual(['a']);
   });
 
   it('topology PATCH is all or nothing', async () => {
     await h.engine.startSwarm({ config: { name: 'topo', agents: [mockAgent('a'), mockAgent('b')] } });
-    expect(await refusal(h.engine.patchTopology('topo', { add: [['a', 'b'], ['a']] }))).toMatchObject({ code: 'validation_failed', status: 400 });
-    expect(await refusal(h.engine.patchTopology('topo', { add: [['a', 'b'], { from: 'a', to: 'ghost' }] }))).toMatchObject({ code: 'unknown_edge_endpoint', status: 400 });
+    const patch = (body: unknown): Promise<unknown> => viaEdge(() => h.engine.patchTopology('topo', parseTopologyPatchCommand(body)));
+    expect(await refusal(patch({ add: [['a', 'b'], ['a']] }))).toMatchObject({ code: 'validation_failed', status: 400 });
+    expect(await refusal(patch({ add: [['a', 'b'], { from: 'a', to: 'ghost' }] }))).toMatchObject({ code: 'unknown_edge_endpoint', status: 400 });
     expect((await h.engine.getTopology('topo')).topology).toEqual([]);
-    expect(await h.engine.patchTopology('topo', { add: [['a', 'b'], { from: 'b', to: 'a' }] })).toEqual({ status: 'ok', added: 2, removed: 0 });
-    expect(await h.engine.patchTopology('topo', { remove: [['a', 'b']] })).toEqual({ status: 'ok', added: 0, removed: 1 });
+    expect(await patch({ add: [['a', 'b'], { from: 'b', to: 'a' }] })).toEqual({ status: 'ok', added: 2, removed: 0 });
+    expect(await patch({ remove: [['a', 'b']] })).toEqual({ status: 'ok', added: 0, removed: 1 });
     expect((await h.engine.getTopology('topo')).topology).toEqual([{ from: 'b', targets: ['a'] }]);
   });
 
@@ -67,8 +72,9 @@ describe('runtime mutations through the gate', () => {
     await h.engine.startSwarm({ config: { name: 'sc', agents: [mockAgent('w')] } });
     expect(await h.engine.scaleAgents('sc', 'w', 2)).toEqual({ status: 'ok', result: { added: ['w_1', 'w_2'], removed: ['w'], failed: [] } });
     expect((await h.engine.listAgents('sc')).agents.map((a) => a.name).sort()).toEqual(['w_1', 'w_2']);
-    expect(await refusal(h.engine.scaleAgents('sc', 'w', -1))).toMatchObject({ code: 'invalid_count', status: 400 });
-    expect(await refusal(h.engine.scaleAgents('sc', 'w', 1.5))).toMatchObject({ code: 'invalid_count', status: 400 });
+    for (const count of [-1, 1.5]) {
+      expect(await refusal(viaEdge(() => h.engine.scaleAgents('sc', 'w', parseScaleCommand({ count }).count)))).toMatchObject({ code: 'invalid_count', status: 400 });
+    }
   });
 
   it('object config PATCH: checks in order, init failure keeps the old config', async () => {
@@ -94,7 +100,7 @@ describe('runtime mutations through the gate', () => {
     const yaml = await h.engine.snapshot('snap', 'yaml');
     expect(yaml.contentType).toBe('application/yaml; charset=utf-8');
     expect(yaml.body).toContain('[REDACTED]');
-    expect(await refusal(h.engine.snapshot('snap', 'xml'))).toMatchObject({ code: 'invalid_query', status: 400, details: { param: 'format' } });
+    expect(await refusal(viaEdge(() => h.engine.snapshot('snap', parseSnapshotFormat('xml'))))).toMatchObject({ code: 'invalid_query', status: 400, details: { param: 'format' } });
   });
 
   it('stop drops queued items with one inbox_dropped; a task to a stopped swarm is refused; its turns stay readable', async () => {

@@ -1,5 +1,7 @@
 /** Pause/resume (CONTRACT §15, docker runner through the registry) and agent history, on a real engine. */
+import { parseLimitParam } from '../src/lib/commands/parse-command';
 import { EngineError } from '../src/lib/errors/engine-error';
+import { HISTORY_DEFAULT, HISTORY_MAX } from '../src/lib/swarms/agent-history';
 import { docker, dockerUnavailable, makeHarness, mockAgent, TEST_IMAGE, waitFor, type Harness } from './harness';
 
 async function refusal(p: Promise<unknown>): Promise<EngineError> {
@@ -63,9 +65,11 @@ describe('agentHistory', () => {
   });
 
   it('limit bounds the list; a bad limit → 400 invalid_query; unknown agent → 404', async () => {
-    expect((await h.engine.agentHistory('hs', 'a', '1')).history).toHaveLength(1);
+    // The limit is parsed at the edge (the same parser the route uses), then handed to the engine.
+    const viaEdge = (raw: string): Promise<unknown> => Promise.resolve().then(() => h.engine.agentHistory('hs', 'a', parseLimitParam(raw, HISTORY_MAX, HISTORY_DEFAULT)));
+    expect((await h.engine.agentHistory('hs', 'a', parseLimitParam('1', HISTORY_MAX, HISTORY_DEFAULT))).history).toHaveLength(1);
     for (const bad of ['0', '1001', '-1', '1.5', 'abc', '']) {
-      const err = await refusal(h.engine.agentHistory('hs', 'a', bad));
+      const err = await refusal(viaEdge(bad));
       expect([err.code, err.details]).toEqual(['invalid_query', { param: 'limit' }]);
     }
     expect((await refusal(h.engine.agentHistory('hs', 'zz'))).code).toBe('agent_not_found');

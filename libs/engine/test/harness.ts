@@ -57,7 +57,7 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   return h;
 }
 
-export function mockAgent(name: string, replies: string[] = ['{{content}}'], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function mockAgent(name: string, replies: string[] = ['{{content}}'], extra: Record<string, unknown> = {}): { name: string } & Record<string, unknown> {
   return { name, backend: { type: 'mock', opts: { replies } }, ...extra };
 }
 

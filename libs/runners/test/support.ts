@@ -10,10 +10,14 @@ export const PROBE_SANDBOX = path.join(FIXTURES, 'probe-sandbox.js');
 /** The PATH the tests resolve binaries on (the test runner's own; libraries never read it). */
 export const TEST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-/** A private temp root (0700) with a GENSWARMS_HOME and a workspace outside it. */
+/**
+ * A temp root with a GENSWARMS_HOME (0700) and a workspace outside it. The root is 1733 (search and
+ * create, no listing, sticky) because a root test process runs its agents as the agent uid (the uid
+ * rule), and the fixtures write their reports here.
+ */
 export function makeSandboxDirs(prefix = 'gs-runners-'): { root: string; home: string; workspace: string; cleanup(): void } {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  chmodSync(root, 0o700);
+  chmodSync(root, 0o1733);
   const home = path.join(root, 'home');
   const workspace = path.join(root, 'ws');
   mkdirSync(home, { mode: 0o700 });

@@ -1,12 +1,10 @@
 import * as path from 'node:path';
 import { Engine } from '@genswarms/engine';
-import type { EngineOptions, EventType } from '@genswarms/engine';
+import type { EngineOptions, EventType, SwarmService } from '@genswarms/engine';
 import { buildRunnerContext, createDockerRunner, createRunnerRegistry, createTmuxDockerRunner, createTmuxRunner } from '@genswarms/runners';
 import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
 import type { ServerConfig } from '../config/server-config';
-import type { ServerEngine } from '../engine-port';
 import type { EngineEventBus } from '../events/engine-event-sink';
-import { adaptEngine } from './engine-adapter';
 
 /** Host facts the app read once at boot (libraries never read process.env). */
 export interface HostFacts {
@@ -22,9 +20,9 @@ export interface HostFacts {
   readonly node?: string;
 }
 
-/** An open engine: the port the routes use, its event bus, and how to close it. */
+/** An open engine: the service the routes use, its event bus, and how to close it. */
 export interface OpenedEngine {
-  readonly engine: ServerEngine;
+  readonly engine: SwarmService;
   readonly bus: EngineEventBus;
   /**
    * Closes the store; swarms stay running for the next start: tmux panes and containers are left to
@@ -77,5 +75,5 @@ export async function openEngine(
     ...extra,
   });
   const bus: EngineEventBus = { emit: (input) => engine.events.emit({ ...input, type: input.type as EventType }) };
-  return { engine: adaptEngine(engine), bus, close: () => engine.detach(), shutdown: () => engine.shutdown() };
+  return { engine, bus, close: () => engine.detach(), shutdown: () => engine.shutdown() };
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { isLoopback, normalizeToken } from '@genswarms/security';
 import type { ServerConfig } from '../config/server-config';
-import type { ServerEngine } from '../engine-port';
+import type { SwarmService } from '@genswarms/engine';
 import type { EventSink } from '../events/event-sink';
 import { createMemoryEventSink } from '../events/event-sink';
 import { createApp } from '../http/create-app';
@@ -22,7 +22,7 @@ import type { JoinedEventHandler } from '../socket/swarm-namespace';
 
 /** Optional collaborators; everything has a default, so `startServer(config)` works alone. */
 export interface ServerDeps {
-  readonly engine?: ServerEngine;
+  readonly engine?: SwarmService;
   readonly events?: EventSink;
   readonly logger?: ServerLogger;
   readonly validator?: ConfigValidator;

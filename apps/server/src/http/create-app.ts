@@ -1,7 +1,7 @@
 import express from 'express';
 import type { Express } from 'express';
 import type { ServerConfig } from '../config/server-config';
-import type { ServerEngine } from '../engine-port';
+import type { SwarmService } from '@genswarms/engine';
 import type { EventSink } from '../events/event-sink';
 import type { AuthDeniedReporter } from '../logging/auth-denied';
 import type { ServerLogger } from '../logging/logger';
@@ -18,7 +18,7 @@ import type { ConfigValidator } from './routes/config-validator';
 
 /** What `createApp` is wired with (all resolved by `startServer`). */
 export interface AppDeps {
-  readonly engine?: ServerEngine;
+  readonly engine?: SwarmService;
   readonly events: EventSink;
   readonly logger: ServerLogger;
   readonly reportDenial: AuthDeniedReporter;

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { ServerConfig } from '../config/server-config';
-import type { ServerEngine } from '../engine-port';
+import type { SwarmService } from '@genswarms/engine';
 import type { EventSink } from '../events/event-sink';
 import type { ServerLogger } from '../logging/logger';
 import type { ConfigValidator } from './routes/config-validator';
@@ -8,7 +8,7 @@ import type { ConfigValidator } from './routes/config-validator';
 /** Everything a route module may use. Route modules do no file I/O of their own: they call libs. */
 export interface RouteContext {
   readonly config: ServerConfig;
-  readonly engine?: ServerEngine;
+  readonly engine?: SwarmService;
   readonly events: EventSink;
   readonly logger: ServerLogger;
   readonly validator: ConfigValidator;

@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { CorsPolicy, TokenConfig } from '@genswarms/security';
-import type { ServerEngine } from '../engine-port';
+import type { SwarmService } from '@genswarms/engine';
 import type { AuthDeniedReporter } from '../logging/auth-denied';
 import { createHandshakeGuard } from './handshake-auth';
 import type { ClientToServerEvents, InterServerEvents, JoinedEvent, ServerToClientEvents, SocketData } from './socket-events';
@@ -26,7 +26,7 @@ export function attachSocketServer(
     tokens: TokenConfig;
     cors: CorsPolicy;
     reportDenial: AuthDeniedReporter;
-    engine?: ServerEngine;
+    engine?: SwarmService;
     handlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>;
     onError: (err: unknown) => void;
   },
@@ -52,6 +52,6 @@ export function attachSocketServer(
 }
 
 /** Feeds engine pushes to `/swarm` rooms; returns the function that stops it (no-op without an engine). */
-export function bridgeEnginePushes(io: SwarmIo, engine: ServerEngine | undefined, onError: (err: unknown) => void): () => void {
+export function bridgeEnginePushes(io: SwarmIo, engine: SwarmService | undefined, onError: (err: unknown) => void): () => void {
   return engine === undefined ? () => undefined : bridgePushes(io.of('/swarm'), engine, onError);
 }

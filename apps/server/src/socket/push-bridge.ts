@@ -1,13 +1,15 @@
 import { redactSecrets } from '@genswarms/security';
-import type { EnginePushMessage, EventFilterSet, Json, ServerEngine } from '../engine-port';
-import type { ServerToClientEvents } from './socket-events';
-import { toLogEntry } from './swarm-handlers';
+import { eventMatches, toLogEntry } from '@genswarms/engine';
+import type { EnginePush, StoredEvent, SwarmService } from '@genswarms/engine';
+import type { PushPayload } from './socket-events';
 import type { SwarmNamespace, SwarmSocket } from './swarm-namespace';
 
 /** Room of the sockets joined to one swarm. */
 export const roomOf = (swarm: string): string => `swarm:${swarm}`;
 
-const FORWARDED = new Set<keyof ServerToClientEvents>([
+type StatePush = Exclude<EnginePush, { type: 'event' }>;
+
+const FORWARDED = new Set<StatePush['type']>([
   'agent_output',
   'message_routed',
   'message_broadcast',
@@ -21,11 +23,6 @@ const FORWARDED = new Set<keyof ServerToClientEvents>([
   'topology_changed',
 ]);
 
-/** CONTRACT §16: a set matches when each key it has equals the event's field; `{}` matches all. */
-export function matchesFilter(event: Json, set: EventFilterSet): boolean {
-  return (Object.keys(set) as (keyof EventFilterSet)[]).every((k) => set[k] === undefined || set[k] === event[k]);
-}
-
 function socketsIn(nsp: SwarmNamespace, swarm: string): SwarmSocket[] {
   const ids = nsp.adapter.rooms.get(roomOf(swarm));
   if (ids === undefined) return [];
@@ -37,33 +34,36 @@ function socketsIn(nsp: SwarmNamespace, swarm: string): SwarmSocket[] {
   return out;
 }
 
-function deliverEvent(socket: SwarmSocket, event: Json): void {
+function deliverEvent(socket: SwarmSocket, event: StoredEvent): void {
   const filters = socket.data.eventFilters;
-  if (filters !== undefined && filters.some((f) => matchesFilter(event, f))) socket.emit('event', event);
+  if (filters !== undefined && filters.some((f) => eventMatches(event, f))) socket.emit('event', event);
   const logs = socket.data.logs;
-  if (logs !== undefined && (logs.all || (typeof event['agent'] === 'string' && logs.agents.includes(event['agent'])))) {
+  if (logs !== undefined && (logs.all || (event.agent !== null && logs.agents.includes(event.agent)))) {
     socket.emit('log_entry', toLogEntry(event));
   }
 }
 
-function forward(nsp: SwarmNamespace, swarm: string, push: EnginePushMessage): void {
+/** Emits one state push to the room; `agent_added` carries an agent spec and is redacted again at the edge. */
+function emitState(nsp: SwarmNamespace, swarm: string, push: StatePush): void {
+  const payload = push.type === 'agent_added' ? redactSecrets(push.payload) : push.payload;
+  const room = nsp.to(roomOf(swarm)) as unknown as { emit<T extends StatePush['type']>(ev: T, p: PushPayload<T>): void };
+  room.emit(push.type, payload as PushPayload<typeof push.type>);
+}
+
+function forward(nsp: SwarmNamespace, swarm: string, push: EnginePush): void {
   if (push.type === 'event') {
-    const event = redactSecrets(push.payload) as Json;
+    const event = redactSecrets(push.payload);
     for (const socket of socketsIn(nsp, swarm)) deliverEvent(socket, event);
     return;
   }
-  const type = push.type as keyof ServerToClientEvents;
-  if (!FORWARDED.has(type)) return;
-  const payload = (type === 'agent_added' ? redactSecrets(push.payload) : push.payload) as Json;
-  const room = nsp.to(roomOf(swarm)) as unknown as { emit(ev: string, p: unknown): void };
-  room.emit(type, payload);
+  if (FORWARDED.has(push.type)) emitState(nsp, swarm, push);
 }
 
 /**
  * Feeds the engine's pushes to the sockets joined to that swarm only: state pushes to the whole room,
  * `event`/`log_entry` per socket according to its subscriptions. Returns the unsubscribe function.
  */
-export function bridgePushes(nsp: SwarmNamespace, engine: ServerEngine, onError: (err: unknown) => void): () => void {
+export function bridgePushes(nsp: SwarmNamespace, engine: SwarmService, onError: (err: unknown) => void): () => void {
   return engine.onPush((swarm, push) => {
     try {
       forward(nsp, swarm, push);

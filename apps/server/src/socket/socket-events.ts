@@ -1,4 +1,4 @@
-import type { EventFilterSet } from '../engine-port';
+import type { EnginePush, EventFilterSet, LogEntry } from '@genswarms/engine';
 
 /** Every ack carries `ok`; failures are CONTRACT §4 bodies. */
 export type Ack = (response: Record<string, unknown> & { ok: boolean }) => void;
@@ -14,22 +14,16 @@ export interface ClientToServerEvents {
   unsubscribe_events: (payload: unknown, ack: Ack) => void;
 }
 
-/** Server → client pushes (CONTRACT §16). */
-export interface ServerToClientEvents {
-  agent_output: (p: { agent: string; stream: 'stdout' | 'stderr'; content: string }) => void;
-  message_routed: (p: Record<string, unknown>) => void;
-  message_broadcast: (p: Record<string, unknown>) => void;
-  agent_status: (p: { agent: string; state: string; previous: string | null }) => void;
-  turn_completed: (p: Record<string, unknown>) => void;
-  needs_attention: (p: { agent: string; turn: string | null; reason: string }) => void;
-  swarm_started: (p: { swarm: string; status: 'running' | 'error' }) => void;
-  swarm_stopped: (p: { swarm: string }) => void;
-  agent_added: (p: { name: string; spec: unknown }) => void;
-  agent_removed: (p: { name: string }) => void;
-  topology_changed: (p: { topology: Array<{ from: string; targets: string[] }> }) => void;
-  log_entry: (p: Record<string, unknown>) => void;
-  event: (p: Record<string, unknown>) => void;
-}
+/** The payload of one engine push type. */
+export type PushPayload<T extends EnginePush['type']> = Extract<EnginePush, { type: T }>['payload'];
+
+/**
+ * Server → client pushes: one socket event per engine push type, with the engine's payload type
+ * (`event` carries a stored event), plus `log_entry` (an event in the log shape).
+ */
+export type ServerToClientEvents = { [T in EnginePush['type']]: (p: PushPayload<T>) => void } & {
+  log_entry: (p: LogEntry) => void;
+};
 
 export type InterServerEvents = Record<string, never>;
 

@@ -1,8 +1,17 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { redactSecrets } from '@genswarms/security';
-import { EngineError, parseEventFilters } from '@genswarms/engine';
-import type { EventFilterSet, Json, ServerEngine } from '../engine-port';
-import { issuesOf, NAME_RE } from '../http/routes/route-kit';
+import { NAME_RE } from '@genswarms/ir-gate';
+import {
+  EmptyCommandSchema,
+  EngineError,
+  EventsCommandSchema,
+  issuesOf,
+  LogsCommandSchema,
+  parseEventFilters,
+  SocketTaskCommandSchema,
+  toLogEntry,
+} from '@genswarms/engine';
+import type { EventFilterSet, SwarmService } from '@genswarms/engine';
 import type { JoinedEvent } from './socket-events';
 import type { JoinedEventHandler } from './swarm-namespace';
 
@@ -14,15 +23,6 @@ type AckBody = Record<string, unknown> & { ok: boolean };
 /** Most event filter sets, and most single-agent log subscriptions, one socket may hold (flood bound). */
 export const MAX_SUBSCRIPTIONS = 100;
 
-const Name = z.string().regex(NAME_RE);
-const SendTaskSchema = z.strictObject({
-  agent: z.string().describe('Agent name'),
-  task: z.string().min(1).describe('Task text'),
-});
-const EmptySchema = z.strictObject({}).optional();
-const LogsSchema = z.strictObject({ agent: Name.optional().describe('One agent; omitted = every agent') }).optional();
-// The filter set itself is validated by the engine's §16 parser (`param` = the offending key).
-const EventsSchema = z.strictObject({ filters: z.unknown().optional().describe('Filter set {level?, category?, event_type?, agent?}; omitted = all events') }).optional();
 
 /** An EngineError (or refusal) as a failed ack (CONTRACT §4 body + `ok:false`). */
 export function failureAck(err: unknown): AckBody {
@@ -42,23 +42,18 @@ function parse<T>(schema: z.ZodType<T>, payload: unknown, code: 'validation_fail
     : new EngineError('validation_failed', 'The payload is invalid.', { issues });
 }
 
-/** A stored event in the `log_entry` push shape. */
-export function toLogEntry(e: Json): Json {
-  return { id: e['id'], timestamp: e['timestamp'], level: e['level'], agent: e['agent'], event_type: e['event_type'], message: e['message'], metadata: e['metadata'] };
-}
-
-function sendTask(engine: ServerEngine): JoinedEventHandler {
+function sendTask(engine: SwarmService): JoinedEventHandler {
   return async (_socket, swarm, payload) => {
-    const { agent, task } = parse(SendTaskSchema, payload, 'validation_failed');
+    const { agent, task } = parse(SocketTaskCommandSchema, payload, 'validation_failed');
     if (!NAME_RE.test(agent)) throw new EngineError('agent_not_found', 'No such agent.', { agent: agent.slice(0, 64) });
     const sent = await engine.sendTask(swarm, agent, task);
-    return { ok: true, status: 'sent', id: sent['id'], queued: sent['queued'] };
+    return { ok: true, status: 'sent', id: sent.id, queued: sent.queued };
   };
 }
 
-function subscribeLogs(engine: ServerEngine): JoinedEventHandler {
+function subscribeLogs(engine: SwarmService): JoinedEventHandler {
   return async (socket, swarm, payload) => {
-    const agent = parse(LogsSchema, payload, 'validation_failed')?.agent ?? null;
+    const agent = parse(LogsCommandSchema, payload, 'validation_failed')?.agent ?? null;
     const logs = socket.data.logs ?? { all: false, agents: [] };
     if (agent === null) logs.all = true;
     else if (!logs.agents.includes(agent)) {
@@ -73,7 +68,7 @@ function subscribeLogs(engine: ServerEngine): JoinedEventHandler {
 
 function unsubscribeLogs(): JoinedEventHandler {
   return async (socket, _swarm, payload) => {
-    const agent = parse(LogsSchema, payload, 'validation_failed')?.agent ?? null;
+    const agent = parse(LogsCommandSchema, payload, 'validation_failed')?.agent ?? null;
     const logs = socket.data.logs;
     if (agent === null || logs === undefined) socket.data.logs = undefined;
     else logs.agents = logs.agents.filter((a) => a !== agent);
@@ -88,9 +83,9 @@ function tooManySubscriptions(param: 'agent' | 'filters'): EngineError {
 const sameFilters = (a: EventFilterSet, b: EventFilterSet): boolean =>
   a.level === b.level && a.category === b.category && a.event_type === b.event_type && a.agent === b.agent;
 
-function subscribeEvents(engine: ServerEngine): JoinedEventHandler {
+function subscribeEvents(engine: SwarmService): JoinedEventHandler {
   return async (socket, swarm, payload) => {
-    const filters: EventFilterSet = parseEventFilters(parse(EventsSchema, payload, 'invalid_query')?.filters);
+    const filters: EventFilterSet = parseEventFilters(parse(EventsCommandSchema, payload, 'invalid_query')?.filters);
     const held = socket.data.eventFilters ?? [];
     // A repeated set changes nothing (an event is pushed once anyway); new sets are bounded.
     if (!held.some((f) => sameFilters(f, filters))) {
@@ -103,19 +98,19 @@ function subscribeEvents(engine: ServerEngine): JoinedEventHandler {
 }
 
 /** The `/swarm` events that need a join (CONTRACT §16); payloads parsed with zod; errors as §4 acks. */
-export function createSwarmHandlers(engine: ServerEngine): Record<JoinedEvent, JoinedEventHandler> {
+export function createSwarmHandlers(engine: SwarmService): Record<JoinedEvent, JoinedEventHandler> {
   const guarded = (h: JoinedEventHandler): JoinedEventHandler => (socket, swarm, payload) => h(socket, swarm, payload).catch(failureAck);
   return {
     send_task: guarded(sendTask(engine)),
     get_status: guarded(async (_socket, swarm, payload) => {
-      parse(EmptySchema, payload, 'validation_failed');
+      parse(EmptyCommandSchema, payload, 'validation_failed');
       return { ok: true, status: redactSecrets(await engine.getSwarm(swarm)) };
     }),
     subscribe_logs: guarded(subscribeLogs(engine)),
     unsubscribe_logs: guarded(unsubscribeLogs()),
     subscribe_events: guarded(subscribeEvents(engine)),
     unsubscribe_events: guarded(async (socket, _swarm, payload) => {
-      parse(EmptySchema, payload, 'validation_failed');
+      parse(EmptyCommandSchema, payload, 'validation_failed');
       socket.data.eventFilters = undefined;
       return { ok: true, unsubscribed: true };
     }),

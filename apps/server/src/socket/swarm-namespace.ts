@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { Namespace, Socket } from 'socket.io';
-import type { ServerEngine } from '../engine-port';
+import { JoinCommandSchema } from '@genswarms/engine';
+import type { SwarmService } from '@genswarms/engine';
 import type { Ack, ClientToServerEvents, InterServerEvents, JoinedEvent, ServerToClientEvents, SocketData } from './socket-events';
 import { JOINED_EVENTS } from './socket-events';
 import { roomOf } from './push-bridge';
@@ -8,13 +8,8 @@ import { roomOf } from './push-bridge';
 export type SwarmSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type SwarmNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
-/** Handler for an event after `join`; the engine provides these later. */
+/** Handler for an event after `join` (`createSwarmHandlers` builds them over the SwarmService). */
 export type JoinedEventHandler = (socket: SwarmSocket, swarm: string, payload: unknown) => Promise<Record<string, unknown> & { ok: boolean }>;
-
-const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
-const JoinSchema = z.strictObject({
-  swarm: z.string().regex(NAME_RE).describe('Swarm name (CONTRACT Name grammar)'),
-});
 
 const fail = (error: string, message: string): { ok: false; error: string; message: string } => ({ ok: false, error, message });
 
@@ -37,8 +32,8 @@ export function splitArgs(args: readonly unknown[]): { payload: unknown; ack: Ac
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set<string>(['join', ...JOINED_EVENTS]);
 
-async function onJoin(socket: SwarmSocket, engine: ServerEngine | undefined, payload: unknown): Promise<Record<string, unknown> & { ok: boolean }> {
-  const parsed = JoinSchema.safeParse(payload);
+async function onJoin(socket: SwarmSocket, engine: SwarmService | undefined, payload: unknown): Promise<Record<string, unknown> & { ok: boolean }> {
+  const parsed = JoinCommandSchema.safeParse(payload);
   const known = parsed.success && engine !== undefined && (await engine.hasSwarm(parsed.data.swarm));
   if (!parsed.success || !known) return fail('swarm_not_found', 'No such swarm');
   const swarm = parsed.data.swarm;
@@ -56,7 +51,7 @@ async function onJoin(socket: SwarmSocket, engine: ServerEngine | undefined, pay
  */
 export function registerSwarmNamespace(
   nsp: SwarmNamespace,
-  opts: { engine?: ServerEngine; handlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>; onError: (err: unknown) => void },
+  opts: { engine?: SwarmService; handlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>; onError: (err: unknown) => void },
 ): void {
   nsp.on('connection', (socket) => {
     const respond = (ack: Ack, work: () => Promise<Record<string, unknown> & { ok: boolean }>): void => {

@@ -59,6 +59,12 @@ export interface RunnerContext {
   readonly home: string;
   readonly serverUid: number;
   readonly serverGid: number;
+  /**
+   * (additive) The uid:gid clients run as and own their workspace/state_dir with: the server's own ids
+   * when it is not root, else a fixed unprivileged pair (never 0; docs/security.md §10 "uid rule").
+   * Absent → derived from serverUid by `agentIdentityOf` (root → the default pair).
+   */
+  readonly agent?: { readonly uid: number; readonly gid: number };
   /** Absolute paths; undefined when the binary is not installed. */
   readonly binaries: {
     readonly node: string;

@@ -1,33 +1,7 @@
-import { z } from 'zod';
 import { redactSecrets } from '@genswarms/security';
-import { EngineError } from '@genswarms/engine';
+import { parseAddAgentCommand, parseScaleCommand, parseTaskCommand } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
-import { handle, nameParam, NAME_RE, parseBody } from './route-kit';
-
-const TaskBodySchema = z.strictObject({
-  task: z.string().min(1).describe('Task text for the agent'),
-});
-
-const ScaleBodySchema = z.strictObject({
-  // No upper bound here: a valid integer above the swarm's cap is the engine's 400 agent_cap_exceeded
-  // (CONTRACT §12.6, §15); invalid_count is only for a missing, string, float or negative count.
-  count: z.number().min(0).refine((n) => Number.isInteger(n), 'expected an integer').describe('Wanted number of instances of the base agent'),
-});
-
-/** `POST /agents` body: an Agent (CONTRACT §13) plus `connections?`/`incoming?`; the engine validates the rest. */
-function agentBody(body: Record<string, unknown>): Record<string, unknown> {
-  const name = body['name'];
-  if (typeof name !== 'string' || !NAME_RE.test(name)) {
-    throw new EngineError('invalid_name', 'name must follow the Name grammar.', { issues: [{ path: 'name', message: 'invalid name' }] });
-  }
-  return body;
-}
-
-function scaleCount(body: unknown): number {
-  const parsed = ScaleBodySchema.safeParse(body);
-  if (!parsed.success) throw new EngineError('invalid_count', 'count must be a non-negative integer.');
-  return parsed.data.count;
-}
+import { handle, nameParam } from './route-kit';
 
 /** Agents of a swarm (CONTRACT §15): list, add, detail, remove, task, restart, resume, scale. */
 export const agentsRoute: RouteModule = {
@@ -52,7 +26,7 @@ export const agentsRoute: RouteModule = {
       '/api/swarms/:s/agents',
       handle(async (req) => {
         const swarm = swarmOf(req);
-        return { status: 201, body: await engine.addAgent(swarm, agentBody(req.body as Record<string, unknown>)) };
+        return { status: 201, body: await engine.addAgent(swarm, parseAddAgentCommand(req.body)) };
       }),
     );
     router.get('/api/swarms/:s/agents/:a', handle(async (req) => ({ body: redactSecrets(await engine.getAgent(swarmOf(req), agentOf(req))) })));
@@ -61,7 +35,7 @@ export const agentsRoute: RouteModule = {
       '/api/swarms/:s/agents/:a/task',
       handle(async (req) => {
         const [swarm, agent] = [swarmOf(req), agentOf(req)];
-        const { task } = parseBody(TaskBodySchema, req.body, 'task must be a non-empty string.');
+        const { task } = parseTaskCommand(req.body);
         return { body: await engine.sendTask(swarm, agent, task) };
       }),
     );
@@ -71,7 +45,7 @@ export const agentsRoute: RouteModule = {
       '/api/swarms/:s/agents/:base/scale',
       handle(async (req) => {
         const [swarm, base] = [swarmOf(req), nameParam(req, 'base', 'agent')];
-        return { body: await engine.scaleAgent(swarm, base, scaleCount(req.body)) };
+        return { body: await engine.scaleAgents(swarm, base, parseScaleCommand(req.body).count) };
       }),
     );
   },

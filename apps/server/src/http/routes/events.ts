@@ -1,16 +1,16 @@
 import type { Request } from 'express';
-import { parseEventQuery } from '@genswarms/engine';
+import { EVENT_QUERY_PARAMS, parseEventQuery } from '@genswarms/engine';
+import type { EventQueryInput } from '@genswarms/engine';
+import { isName } from '@genswarms/ir-gate';
 import { redactSecrets } from '@genswarms/security';
 import type { RouteModule } from '../route-module';
-import { handle, NAME_RE, pathParam } from './route-kit';
+import { handle, pathParam } from './route-kit';
 
-const EVENT_PARAMS = ['level', 'category', 'swarm', 'agent', 'event_type', 'minutes', 'limit', 'since_id'] as const;
-
-/** Only the documented §17 parameters are read; others are ignored. */
+/** Only the documented query parameters are read; others are ignored. */
 function eventQuery(req: Request): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const query = req.query as Record<string, unknown>;
-  for (const key of EVENT_PARAMS) if (query[key] !== undefined) out[key] = query[key];
+  for (const key of EVENT_QUERY_PARAMS) if (query[key] !== undefined) out[key] = query[key];
   return out;
 }
 
@@ -20,26 +20,26 @@ const empty = (scope: Record<string, string>): { body: Record<string, unknown> }
  * A path name off the Name grammar cannot exist (empty list), but the query is still checked first:
  * a bad parameter is 400 `invalid_query` on every events route. Path values replace the query's.
  */
-function checkQuery(query: Record<string, unknown>, scope: { swarm?: string; agent?: string }): void {
+function checkQuery(query: EventQueryInput, scope: { swarm?: string; agent?: string }): void {
   parseEventQuery({ ...query, ...scope });
 }
 
-/** Events (CONTRACT §17): global and scoped; unknown swarms/agents answer empty lists, not 404. */
+/** Events (docs/observability.md): global and scoped; unknown swarms/agents answer empty lists, not 404. */
 export const eventsRoute: RouteModule = {
   name: 'events',
   endpoints: ['GET /api/events', 'GET /api/swarms/:s/events', 'GET /api/swarms/:s/agents/:a/events'],
   register(router, ctx): void {
     const engine = ctx.engine;
     if (engine === undefined) return;
-    router.get('/api/events', handle(async (req) => ({ body: redactSecrets(await engine.queryEvents(eventQuery(req), {})) })));
+    router.get('/api/events', handle(async (req) => ({ body: redactSecrets(await engine.queryEvents(parseEventQuery(eventQuery(req)))) })));
     router.get(
       '/api/swarms/:s/events',
       handle(async (req) => {
         const swarm = pathParam(req, 's');
         const query = eventQuery(req);
         checkQuery(query, { swarm: 'x' });
-        if (!NAME_RE.test(swarm)) return empty({ swarm });
-        const { events, count } = await engine.queryEvents(query, { swarm });
+        if (!isName(swarm)) return empty({ swarm });
+        const { events, count } = await engine.queryEvents(parseEventQuery({ ...query, swarm }));
         return { body: { events: redactSecrets(events), count, swarm } };
       }),
     );
@@ -49,8 +49,8 @@ export const eventsRoute: RouteModule = {
         const [swarm, agent] = [pathParam(req, 's'), pathParam(req, 'a')];
         const query = eventQuery(req);
         checkQuery(query, { swarm: 'x', agent: 'x' });
-        if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return empty({ swarm, agent });
-        const { events, count } = await engine.queryEvents(query, { swarm, agent });
+        if (!isName(swarm) || !isName(agent)) return empty({ swarm, agent });
+        const { events, count } = await engine.queryEvents(parseEventQuery({ ...query, swarm, agent }));
         return { body: { events: redactSecrets(events), count, swarm, agent } };
       }),
     );

@@ -1,12 +1,6 @@
-import { z } from 'zod';
+import { parseMessageCommand } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
-import { handle, limitQuery, nameParam, parseBody } from './route-kit';
-
-const MessageBodySchema = z.strictObject({
-  from: z.string().describe('Sender name (an agent, an object or any operator label)'),
-  to: z.string().describe('Recipient agent or object'),
-  content: z.string().describe('Message text'),
-});
+import { handle, limitQuery, nameParam } from './route-kit';
 
 /** Operator messages and the message log (CONTRACT §15). */
 export const messagesRoute: RouteModule = {
@@ -19,8 +13,7 @@ export const messagesRoute: RouteModule = {
       '/api/swarms/:s/message',
       handle(async (req) => {
         const swarm = nameParam(req, 's', 'swarm');
-        const msg = parseBody(MessageBodySchema, req.body, 'from, to and content must be strings.');
-        return { body: await engine.sendMessage(swarm, msg) };
+        return { body: await engine.sendMessage(swarm, parseMessageCommand(req.body)) };
       }),
     );
     router.get(

@@ -1,20 +1,7 @@
-import { z } from 'zod';
 import { redactSecrets } from '@genswarms/security';
-import { EngineError } from '@genswarms/engine';
+import { parseAddObjectCommand, parseObjectConfigPatchCommand } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
-import { handle, nameParam, NAME_RE, parseBody } from './route-kit';
-
-const ConfigPatchBodySchema = z.strictObject({
-  config: z.unknown().describe('Partial object config; merged over the current one'),
-});
-
-function objectBody(body: Record<string, unknown>): Record<string, unknown> {
-  const name = body['name'];
-  if (typeof name !== 'string' || !NAME_RE.test(name)) {
-    throw new EngineError('invalid_name', 'name must follow the Name grammar.', { issues: [{ path: 'name', message: 'invalid name' }] });
-  }
-  return body;
-}
+import { handle, nameParam } from './route-kit';
 
 /** Objects of a swarm (CONTRACT §15): list, add, detail, remove, config PATCH (config scope). */
 export const objectsRoute: RouteModule = {
@@ -36,7 +23,7 @@ export const objectsRoute: RouteModule = {
       '/api/swarms/:s/objects',
       handle(async (req) => {
         const swarm = swarmOf(req);
-        return { status: 201, body: await engine.addObject(swarm, objectBody(req.body as Record<string, unknown>)) };
+        return { status: 201, body: await engine.addObject(swarm, parseAddObjectCommand(req.body)) };
       }),
     );
     router.get('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: redactSecrets(await engine.getObject(swarmOf(req), objectOf(req))) })));
@@ -45,8 +32,7 @@ export const objectsRoute: RouteModule = {
       '/api/swarms/:s/objects/:o/config',
       handle(async (req) => {
         const [swarm, object] = [swarmOf(req), objectOf(req)];
-        const { config } = parseBody(ConfigPatchBodySchema, req.body, 'Send {config: {...}}.');
-        return { body: await engine.patchObjectConfig(swarm, object, config) };
+        return { body: await engine.patchObjectConfig(swarm, object, parseObjectConfigPatchCommand(req.body)) };
       }),
     );
   },

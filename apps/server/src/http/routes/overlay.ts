@@ -1,6 +1,7 @@
+import { isName } from '@genswarms/ir-gate';
 import { redactSecrets } from '@genswarms/security';
 import type { RouteModule } from '../route-module';
-import { handle, NAME_RE, pathParam } from './route-kit';
+import { handle, pathParam } from './route-kit';
 
 /**
  * Overlay (CONTRACT §15): `GET` (config scope) answers `{swarm, events: []}` for an unknown swarm,
@@ -16,7 +17,7 @@ export const overlayRoute: RouteModule = {
       '/api/swarms/:s/overlay',
       handle(async (req) => {
         const swarm = pathParam(req, 's');
-        if (!NAME_RE.test(swarm)) return { body: { swarm, events: [] } };
+        if (!isName(swarm)) return { body: { swarm, events: [] } };
         return { body: redactSecrets(await engine.getOverlay(swarm)) };
       }),
     );
@@ -24,7 +25,7 @@ export const overlayRoute: RouteModule = {
       '/api/swarms/:s/overlay',
       handle(async (req) => {
         const swarm = pathParam(req, 's');
-        if (!NAME_RE.test(swarm)) return { body: { status: 'cleared', swarm } };
+        if (!isName(swarm)) return { body: { status: 'cleared', swarm } };
         return { body: await engine.clearOverlay(swarm) };
       }),
     );

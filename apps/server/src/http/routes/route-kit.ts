@@ -1,10 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { z } from 'zod';
-import { EngineError } from '@genswarms/engine';
+import { EngineError, invalidQuery, parseLimitParam } from '@genswarms/engine';
+import { isName } from '@genswarms/ir-gate';
 import { sendError } from '../send-error';
-
-/** CONTRACT Name grammar, whole string. */
-export const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
 /** What a handler returns: a status (default 200) and a JSON body, or a raw text body with its type. */
 export type Reply =
@@ -49,8 +46,8 @@ const NOT_FOUND = {
 
 /** A path segment naming a swarm/agent/object; off-grammar answers that resource's 404 (it cannot exist). */
 export function nameParam(req: Request, param: string, kind: keyof typeof NOT_FOUND): string {
-  const value = req.params[param];
-  if (typeof value === 'string' && NAME_RE.test(value)) return value;
+  const value: unknown = req.params[param];
+  if (isName(value)) return value;
   const [code, message] = NOT_FOUND[kind];
   throw new EngineError(code, message, kind === 'swarm' ? {} : { [kind]: typeof value === 'string' ? value.slice(0, 64) : '' });
 }
@@ -63,10 +60,6 @@ export function queryParam(req: Request, param: string): string | undefined {
   return value;
 }
 
-export function invalidQuery(param: string, why: string): EngineError {
-  return new EngineError('invalid_query', `Invalid query parameter ${param}: ${why}.`, { param });
-}
-
 /** `?purge=true` style flags: absent or `false` → false, `true` → true, anything else → invalid_query. */
 export function flagQuery(req: Request, param: string): boolean {
   const value = queryParam(req, param);
@@ -77,21 +70,5 @@ export function flagQuery(req: Request, param: string): boolean {
 
 /** `?limit` in 1..max (digits only), default `fallback`. */
 export function limitQuery(req: Request, max: number, fallback: number, param = 'limit'): number {
-  const value = queryParam(req, param);
-  if (value === undefined) return fallback;
-  const n = /^[0-9]{1,7}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidQuery(param, `expected an integer 1-${max}`);
-  return n;
-}
-
-/** zod issues → §4 `issues` (paths and messages only, never the offending values). */
-export function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
-  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-}
-
-/** Parses a request body with a strict schema; failure → 400 `validation_failed` with `issues`. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown, message = 'The request body is invalid.'): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new EngineError('validation_failed', message, { issues: issuesOf(parsed.error) });
+  return parseLimitParam(queryParam(req, param), max, fallback, param);
 }

@@ -1,22 +1,7 @@
-import { z } from 'zod';
 import { redactSecrets } from '@genswarms/security';
-import { EngineError } from '@genswarms/engine';
+import { parseStartCommand } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
-import { flagQuery, handle, nameParam, parseBody } from './route-kit';
-
-const CreateBodySchema = z
-  .strictObject({
-    config: z.unknown().optional().describe('Inline swarm config object (CONTRACT §13)'),
-    config_path: z.unknown().optional().describe('A .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR (CONTRACT §7)'),
-  })
-  .refine((b) => (b.config === undefined) !== (b.config_path === undefined), { message: 'Send exactly one of config or config_path' });
-
-function startInput(body: unknown): { config: unknown } | { path: string } {
-  const parsed = parseBody(CreateBodySchema, body, 'Send exactly one of {config} or {config_path}.');
-  if (parsed.config !== undefined) return { config: parsed.config };
-  if (typeof parsed.config_path !== 'string') throw new EngineError('invalid_config_path', 'config_path must be a non-empty string.');
-  return { path: parsed.config_path };
-}
+import { flagQuery, handle, nameParam } from './route-kit';
 
 /** Swarm lifecycle (CONTRACT §15): list, create, detail, stop/purge, restart, pause/resume. */
 export const swarmsRoute: RouteModule = {
@@ -34,12 +19,12 @@ export const swarmsRoute: RouteModule = {
     const engine = ctx.engine;
     router.get(
       '/api/swarms',
-      handle(async () => ({ body: { swarms: engine === undefined ? [] : redactSecrets(await engine.listSwarms()) } })),
+      handle(async () => ({ body: { swarms: engine === undefined ? [] : redactSecrets((await engine.listSwarms()).swarms) } })),
     );
     if (engine === undefined) return;
     router.post(
       '/api/swarms',
-      handle(async (req) => ({ status: 201, body: await engine.startSwarm(startInput(req.body)) })),
+      handle(async (req) => ({ status: 201, body: await engine.startSwarm(parseStartCommand(req.body)) })),
     );
     router.get(
       '/api/swarms/:s',

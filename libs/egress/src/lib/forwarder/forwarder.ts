@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { EgressError } from '../errors/egress-error';
 import type { EgressTarget } from '../plan/target';
 import { EGRESS_SOCKET_NAME } from '../plan/target';
-import { buildHostSocatArgs } from '../socat/socat-args';
+import { buildHostSocatArgs, type SocketClient } from '../socat/socat-args';
 import type { FileIdentity } from './private-dir';
 import { ensureEgressDir, identityOf, isSocket, releaseEgressDir, removeEgressDir, removeStaleSocket } from './private-dir';
 
@@ -82,14 +82,15 @@ async function waitForSocket(run: Running, socketPath: string): Promise<void> {
  */
 /**
  * `setpriv` (optional, absolute): socat then runs under `setpriv --pdeathsig KILL`, so a crashed
- * orchestrator leaves no forwarder behind (its sandbox dies with it too).
+ * orchestrator leaves no forwarder behind (its sandbox dies with it too). `client` (optional): the
+ * uid:gid that connects (a root server's agent identity): the socket is chowned to it, the directory 0710.
  */
-export async function startForwarder(opts: { socat: string; dir: string; target: EgressTarget; setpriv?: string }): Promise<Forwarder> {
+export async function startForwarder(opts: { socat: string; dir: string; target: EgressTarget; setpriv?: string; client?: SocketClient }): Promise<Forwarder> {
   if (!isAbsolute(opts.socat)) throw new EgressError('egress_unavailable', 'socat path must be absolute');
   if (opts.setpriv !== undefined && !isAbsolute(opts.setpriv)) throw new EgressError('egress_unavailable', 'setpriv path must be absolute');
   const socketPath = join(opts.dir, EGRESS_SOCKET_NAME);
-  const args = buildHostSocatArgs(socketPath, opts.target); // validates before anything is created
-  await ensureEgressDir(opts.dir);
+  const args = buildHostSocatArgs(socketPath, opts.target, opts.client); // validates before anything is created
+  await ensureEgressDir(opts.dir, opts.client?.gid);
   let run: Running | undefined;
   try {
     await removeStaleSocket(socketPath);

@@ -1,9 +1,13 @@
-import { chmod, lstat, mkdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { EgressError } from '../errors/egress-error';
 
-/** Creates `dir` (and parents) 0700 and checks it is a real directory owned by us; chmod explicit (umask not trusted). */
-export async function ensureEgressDir(dir: string): Promise<void> {
+/**
+ * Creates `dir` (and parents) 0700 and checks it is a real directory owned by us; chmod explicit (umask not trusted).
+ * With `clientGid` (a root server's agent group) the leaf becomes group-owned by it and 0710: the agent may
+ * reach the socket inside by name, never list, create or replace anything.
+ */
+export async function ensureEgressDir(dir: string, clientGid?: number): Promise<void> {
   if (!isAbsolute(dir)) throw new EgressError('forwarder_failed', 'egress directory must be an absolute path');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const st = await lstat(dir);
@@ -12,7 +16,8 @@ export async function ensureEgressDir(dir: string): Promise<void> {
   }
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) throw new EgressError('forwarder_failed', 'egress directory is not owned by the server user');
-  await chmod(dir, 0o700);
+  if (clientGid !== undefined && uid !== undefined) await chown(dir, uid, clientGid);
+  await chmod(dir, clientGid === undefined ? 0o700 : 0o710);
 }
 
 /** Removes a stale socket (or file) at `path`; refuses to touch a directory there. */

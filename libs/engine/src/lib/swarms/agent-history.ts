@@ -6,7 +6,6 @@ import type { MessageRow, TurnRow } from '../store/store';
 import { contentPreview } from '../util/preview';
 import { assertKnownAgent } from './agent-ops';
 import type { Engine } from './engine';
-import { parseLimit } from './helpers';
 
 export const HISTORY_MAX = 1000;
 export const HISTORY_DEFAULT = 100;
@@ -50,10 +49,9 @@ function fromMessage(m: MessageRow): SentEntry {
   return { direction: 'sent', timestamp: m.timestamp, id: m.id, type: m.type, to: m.to, content_preview: m.content_preview, turn: m.turn };
 }
 
-/** `{history}` newest first, at most `limit` (1-1000, default 100; else 400 `invalid_query`). */
-export async function agentHistory(engine: Engine, swarm: string, agent: string, rawLimit?: unknown): Promise<{ history: HistoryEntry[] }> {
+/** `{history}` newest first, at most `limit` (1-1000, default 100; the edge checks the range). */
+export async function agentHistory(engine: Engine, swarm: string, agent: string, limit = HISTORY_DEFAULT): Promise<{ history: HistoryEntry[] }> {
   await assertKnownAgent(engine, swarm, agent);
-  const limit = parseLimit(rawLimit, HISTORY_MAX, HISTORY_DEFAULT);
   const queued = (await engine.store.listInbox(swarm, agent)).map((i): ReceivedEntry => ({
     direction: 'received', timestamp: i.createdAt, id: i.id, kind: i.kind, from: i.from, content_preview: contentPreview(i.content), turn: null, status: 'queued',
   }));

@@ -5,7 +5,8 @@ import { OPERATOR_FROM } from '../agents/session-host';
 import { routeDirect } from '../routing/router';
 import { INBOX_LIMIT } from '../store/store';
 import type { Engine } from './engine';
-import { assertName, parseLimit } from './helpers';
+import { assertName } from './helpers';
+import type { MessageCommand } from '../commands/command-schemas';
 import { planAgent } from './launch';
 import { agentStatus, type AgentStatus } from './status';
 import { newItemId, type SwarmRuntime } from './swarm-runtime';
@@ -19,7 +20,7 @@ export function sessionOf(rt: SwarmRuntime, agent: string): AgentSession {
   return s;
 }
 
-export async function sendTask(engine: Engine, swarm: string, agent: string, task: unknown): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
+export async function sendTask(engine: Engine, swarm: string, agent: string, task: string): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
   const view = await swarmView(engine, swarm);
   if (view.kind === 'stored') {
     // §15: a stopped swarm still in the store is known; its agents are stopped (§14.8: 409), never queued.
@@ -28,7 +29,6 @@ export async function sendTask(engine: Engine, swarm: string, agent: string, tas
   }
   const rt = view.rt;
   const s = sessionOf(rt, agent);
-  if (typeof task !== 'string' || task === '') throw new EngineError('validation_failed', 'task must be a non-empty string.', { issues: [{ path: 'task', message: 'expected a non-empty string' }] });
   if (s.state === 'starting' || s.state === 'failed' || s.state === 'stopped') {
     throw new EngineError('agent_not_ready', `Agent ${agent} is ${s.state}.`, { agent, state: s.state });
   }
@@ -46,11 +46,9 @@ export async function sendTask(engine: Engine, swarm: string, agent: string, tas
 }
 
 /** POST /message: fire-and-forget; answers whether or not the route is allowed. */
-export async function sendMessage(engine: Engine, swarm: string, body: { from?: unknown; to?: unknown; content?: unknown }): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
+export async function sendMessage(engine: Engine, swarm: string, msg: MessageCommand): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
   const rt = engine.runtime(swarm);
-  const bad = (['from', 'to', 'content'] as const).filter((k) => typeof body[k] !== 'string');
-  if (bad.length > 0) throw new EngineError('validation_failed', 'from, to and content must be strings.', { issues: bad.map((k) => ({ path: k, message: 'expected a string' })) });
-  const { from, to, content } = body as { from: string; to: string; content: string };
+  const { from, to, content } = msg;
   await routeDirect(rt, { from, to, content, turn: null });
   return { status: 'routed', from, to, swarm };
 }
@@ -120,9 +118,8 @@ export interface TurnView {
   readonly reply_preview: string | null;
 }
 
-export async function listTurns(engine: Engine, swarm: string, agent: string, rawLimit?: unknown): Promise<{ turns: TurnView[] }> {
+export async function listTurns(engine: Engine, swarm: string, agent: string, limit = 50): Promise<{ turns: TurnView[] }> {
   await assertKnownAgent(engine, swarm, agent);
-  const limit = parseLimit(rawLimit, 500, 50);
   const rows = await engine.store.listTurns(swarm, agent, limit);
   return {
     turns: rows.map((t) => ({

@@ -5,8 +5,10 @@
 import { gateStart } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import { EventBus, type EventListener } from '../events/event-bus';
-import type { EventQueryInput, ParsedEventQuery } from '../events/event-query';
-import { NAME_RE } from '../events/event-query';
+import { NAME_RE, toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
+import type { AddAgentCommand, AddObjectCommand, MessageCommand, ObjectConfigPatchCommand } from '../commands/command-schemas';
+import type { SnapshotFormat } from '../commands/parse-command';
+import type { EventPage, SwarmService, TopologyPatch } from '../service/swarm-service';
 import { PushHub, type PushListener } from '../events/pushes';
 import { createHandlerRegistry } from '../objects/builtins';
 import type { HandlerRegistry } from '../objects/handler';
@@ -21,7 +23,7 @@ import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
 import { runtimeDetail, storedDetail, type SwarmDetail, type SwarmSummary } from './status';
 import { storedSwarm } from './stored-view';
 import { SwarmRuntime } from './swarm-runtime';
-import { assertName, parseLimit, toOverlayEvents } from './helpers';
+import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
 import * as objectOps from './object-ops';
@@ -30,7 +32,7 @@ import { setSwarmPaused, type PauseResult } from './swarm-pause';
 import { skillOrThrow, skillsCatalogue, type SkillEntry } from '../skills/skills-catalogue';
 import * as path from 'node:path';
 
-export class Engine {
+export class Engine implements SwarmService {
   readonly store: Store;
   readonly events: EventBus;
   readonly pushes = new PushHub();
@@ -63,7 +65,8 @@ export class Engine {
   runtimeDeps(): ConstructorParameters<typeof SwarmRuntime>[0] {
     return {
       store: this.store, events: this.events, pushes: this.pushes, clock: this.clock, runners: this.opts.runners,
-      runnerContext: this.opts.runnerContext, outboxPollMs: this.opts.outboxPollMs ?? OUTBOX_POLL_MS, awaitingMs: this.opts.awaitingMs ?? AWAITING_MS,
+      runnerContext: this.opts.runnerContext, agentPathsOutside: (swarm) => [...this.swarms.values()].filter((rt) => rt.swarm !== swarm).flatMap((rt) => rt.agentPaths()),
+      outboxPollMs: this.opts.outboxPollMs ?? OUTBOX_POLL_MS, awaitingMs: this.opts.awaitingMs ?? AWAITING_MS,
       ...(this.opts.receiptPollMs === undefined ? {} : { receiptPollMs: this.opts.receiptPollMs }),
     };
   }
@@ -212,15 +215,30 @@ export class Engine {
     return skillOrThrow(this.skillsRoot, name);
   }
 
-  async queryEvents(raw: EventQueryInput, scope: { swarm?: string; agent?: string } = {}): Promise<{ events: StoredEvent[]; count: number; query: ParsedEventQuery }> {
-    const { events, query } = await this.events.query(raw, scope);
+  /** One page of stored events; the query (scope included) was parsed at the edge. */
+  async queryEvents(query: ParsedEventQuery): Promise<EventPage> {
+    const events = await this.store.queryEvents(toStoreQuery(query, this.clock.now()));
     return { events, count: events.length, query };
   }
 
-  async listMessages(swarm: string, rawLimit?: unknown): Promise<{ messages: MessageRow[] }> {
+  /** The newest `limit` events of a swarm matching any filter set, oldest first, each once. */
+  async recentEvents(swarm: string, filters: readonly EventFilterSet[], limit: number): Promise<StoredEvent[]> {
+    const seen = new Map<number, StoredEvent>();
+    for (const set of filters) {
+      const { events } = await this.queryEvents({ ...set, swarm, limit });
+      for (const e of events) seen.set(e.id, e);
+    }
+    return [...seen.entries()].sort(([a], [b]) => a - b).slice(-limit).map(([, e]) => e);
+  }
+
+  async listMessages(swarm: string, limit = 100): Promise<{ messages: MessageRow[] }> {
     await this.assertKnownSwarm(swarm);
-    const limit = parseLimit(rawLimit, 1000, 100);
     return { messages: await this.store.listMessages(swarm, limit) };
+  }
+
+  /** Whether the swarm is running or known to the store. */
+  async hasSwarm(swarm: string): Promise<boolean> {
+    return NAME_RE.test(swarm) && (this.swarms.has(swarm) || (await this.store.getSwarm(swarm)) !== null);
   }
 
   async assertKnownSwarm(swarm: string): Promise<void> {
@@ -259,27 +277,27 @@ export class Engine {
   }
 
   // ---- agents (CONTRACT §15) ----
-  sendTask(swarm: string, agent: string, task: unknown): ReturnType<typeof agentOps.sendTask> { return agentOps.sendTask(this, swarm, agent, task); }
-  sendMessage(swarm: string, body: { from?: unknown; to?: unknown; content?: unknown }): ReturnType<typeof agentOps.sendMessage> { return agentOps.sendMessage(this, swarm, body); }
+  sendTask(swarm: string, agent: string, task: string): ReturnType<typeof agentOps.sendTask> { return agentOps.sendTask(this, swarm, agent, task); }
+  sendMessage(swarm: string, body: MessageCommand): ReturnType<typeof agentOps.sendMessage> { return agentOps.sendMessage(this, swarm, body); }
   getAgent(swarm: string, agent: string): ReturnType<typeof agentOps.getAgent> { return agentOps.getAgent(this, swarm, agent); }
   listAgents(swarm: string): ReturnType<typeof agentOps.listAgents> { return agentOps.listAgents(this, swarm); }
   resumeAgent(swarm: string, agent: string): ReturnType<typeof agentOps.resumeAgent> { return agentOps.resumeAgent(this, swarm, agent); }
   restartAgent(swarm: string, agent: string): ReturnType<typeof agentOps.restartAgent> { return agentOps.restartAgent(this, swarm, agent); }
-  listTurns(swarm: string, agent: string, limit?: unknown): ReturnType<typeof agentOps.listTurns> { return agentOps.listTurns(this, swarm, agent, limit); }
+  listTurns(swarm: string, agent: string, limit?: number): ReturnType<typeof agentOps.listTurns> { return agentOps.listTurns(this, swarm, agent, limit); }
   agentLogs(swarm: string, agent: string): ReturnType<typeof agentOps.agentLogs> { return agentOps.agentLogs(this, swarm, agent); }
-  agentHistory(swarm: string, agent: string, limit?: unknown): Promise<{ history: HistoryEntry[] }> { return agentHistory(this, swarm, agent, limit); }
-  addAgent(swarm: string, body: unknown): ReturnType<typeof nodeOps.addAgent> { return nodeOps.addAgent(this, swarm, body); }
+  agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> { return agentHistory(this, swarm, agent, limit); }
+  addAgent(swarm: string, body: AddAgentCommand): ReturnType<typeof nodeOps.addAgent> { return nodeOps.addAgent(this, swarm, body); }
   removeAgent(swarm: string, agent: string): ReturnType<typeof nodeOps.removeAgent> { return nodeOps.removeAgent(this, swarm, agent); }
-  scaleAgents(swarm: string, base: string, count: unknown): ReturnType<typeof nodeOps.scaleAgents> { return nodeOps.scaleAgents(this, swarm, base, count); }
+  scaleAgents(swarm: string, base: string, count: number): ReturnType<typeof nodeOps.scaleAgents> { return nodeOps.scaleAgents(this, swarm, base, count); }
   getTopology(swarm: string): ReturnType<typeof nodeOps.getTopology> { return nodeOps.getTopology(this, swarm); }
-  patchTopology(swarm: string, body: unknown): ReturnType<typeof nodeOps.patchTopology> { return nodeOps.patchTopology(this, swarm, body); }
+  patchTopology(swarm: string, body: TopologyPatch): ReturnType<typeof nodeOps.patchTopology> { return nodeOps.patchTopology(this, swarm, body); }
   // ---- objects, overlay, snapshot ----
   listObjects(swarm: string): ReturnType<typeof objectOps.listObjects> { return objectOps.listObjects(this, swarm); }
   getObject(swarm: string, name: string): ReturnType<typeof objectOps.getObject> { return objectOps.getObject(this, swarm, name); }
-  addObject(swarm: string, body: unknown): ReturnType<typeof objectOps.addObject> { return objectOps.addObject(this, swarm, body); }
+  addObject(swarm: string, body: AddObjectCommand): ReturnType<typeof objectOps.addObject> { return objectOps.addObject(this, swarm, body); }
   removeObject(swarm: string, name: string): ReturnType<typeof objectOps.removeObject> { return objectOps.removeObject(this, swarm, name); }
-  patchObjectConfig(swarm: string, name: string, body: unknown): ReturnType<typeof objectOps.patchObjectConfig> { return objectOps.patchObjectConfig(this, swarm, name, body); }
+  patchObjectConfig(swarm: string, name: string, body: ObjectConfigPatchCommand): ReturnType<typeof objectOps.patchObjectConfig> { return objectOps.patchObjectConfig(this, swarm, name, body); }
   getOverlay(swarm: string): ReturnType<typeof objectOps.getOverlay> { return objectOps.getOverlay(this, swarm); }
   clearOverlay(swarm: string): ReturnType<typeof objectOps.clearOverlay> { return objectOps.clearOverlay(this, swarm); }
-  snapshot(swarm: string, format?: unknown): ReturnType<typeof objectOps.snapshot> { return objectOps.snapshot(this, swarm, format); }
+  snapshot(swarm: string, format?: SnapshotFormat): ReturnType<typeof objectOps.snapshot> { return objectOps.snapshot(this, swarm, format); }
 }

@@ -14,12 +14,3 @@ export function assertName(kind: 'swarm' | 'agent' | 'object', name: string): vo
 export function toOverlayEvents(rows: readonly OverlayEventRow[]): OverlayEvent[] {
   return rows.map((r) => ({ seq: r.seq, op: r.op as OverlayEvent['op'], payload: { ...r.payload } }));
 }
-
-export function parseLimit(raw: unknown, max: number, fallback: number, param = 'limit'): number {
-  if (raw === undefined) return fallback;
-  const text = typeof raw === 'number' ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^[0-9]{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max) {
-    throw new EngineError('invalid_query', `Invalid query parameter ${param}: expected an integer 1-${max}.`, { param });
-  }
-  return Number(text);
-}

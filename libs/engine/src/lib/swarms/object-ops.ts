@@ -3,6 +3,8 @@ import { gateStart, ObjectSchema } from '@genswarms/ir-gate';
 import { stringify as toYaml } from 'yaml';
 import { EngineError } from '../errors/engine-error';
 import { NAME_RE } from '../events/event-query';
+import type { AddObjectCommand, ObjectConfigPatchCommand } from '../commands/command-schemas';
+import type { SnapshotFormat } from '../commands/parse-command';
 import { checkConfigPatch } from '../objects/config-patch';
 import type { ObjectInstance } from '../objects/object-instance';
 import { applyRuntimeOps } from './apply-ops';
@@ -38,16 +40,15 @@ export async function getObject(engine: Engine, swarm: string, name: string): Pr
   return { object: { name: o.name, handler: o.handlerName, config: redactObjectConfig(engine.handlers, o.handlerName, o.config) }, state: o.lifecycle };
 }
 
-export async function addObject(engine: Engine, swarm: string, body: unknown): Promise<{ status: 'added'; name: string }> {
+/** The command was parsed at the edge (name); the handler and the object fields are checked here (gate). */
+export async function addObject(engine: Engine, swarm: string, cmd: AddObjectCommand): Promise<{ status: 'added'; name: string }> {
   const rt = engine.runtime(swarm);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EngineError('validation_failed', 'Expected an object.', { issues: [] });
-  const { connections, incoming, ...raw } = body as Record<string, unknown>;
-  if (typeof raw['name'] !== 'string' || !NAME_RE.test(raw['name'])) throw new EngineError('invalid_name', 'Names must match ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$.');
+  const { connections, incoming, ...raw } = cmd;
   if (typeof raw['handler'] !== 'string' || !engine.handlers.has(raw['handler'])) throw new EngineError('invalid_handler', 'The handler is not registered with this engine.');
   const parsed = ObjectSchema.safeParse(raw);
   if (!parsed.success) throw new EngineError('validation_failed', 'The object does not match the schema.', { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) });
   const o = parsed.data;
-  const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : []);
+  const names = (v: readonly unknown[] | undefined): string[] => (v ?? []).filter((n): n is string => typeof n === 'string');
   const payload = { name: o.name, handler: { ref: `handler:${o.handler}`, kind: 'code' }, ...(o.config === undefined ? {} : { config: o.config }) };
   const applied = await applyRuntimeOps(engine, rt, [{ op: 'add_object', payload }, ...edgeOps(o.name, names(connections), names(incoming))]);
   await applied.commit();
@@ -69,10 +70,10 @@ export async function removeObject(engine: Engine, swarm: string, name: string):
 }
 
 /** §15 PATCH: checks (1)-(5) in order, then restart with {...old, ...patch}; a failing init restores the old config. */
-export async function patchObjectConfig(engine: Engine, swarm: string, name: string, body: unknown): Promise<{ status: 'updated'; object: string; keys: string[] }> {
+export async function patchObjectConfig(engine: Engine, swarm: string, name: string, cmd: ObjectConfigPatchCommand): Promise<{ status: 'updated'; object: string; keys: string[] }> {
   const rt = engine.runtime(swarm);
   const o = objectOf(rt, name);
-  const patch = checkConfigPatch(o.handler, typeof body === 'object' && body !== null ? (body as { config?: unknown }).config : undefined);
+  const patch = checkConfigPatch(o.handler, cmd.config);
   const applied = await applyRuntimeOps(engine, rt, [{ op: 'update_config', payload: { target: name, config: patch } }], { objectPatch: true });
   const r = await o.reconfigure({ ...o.config, ...patch });
   if (!r.ok) {
@@ -119,8 +120,7 @@ export interface Snapshot {
 }
 
 /** The effective config (seed ⊕ overlay), redacted, as JSON (default) or YAML. */
-export async function snapshot(engine: Engine, swarm: string, format?: unknown): Promise<Snapshot> {
-  if (format !== undefined && format !== 'json' && format !== 'yaml') throw new EngineError('invalid_query', 'format must be json or yaml.', { param: 'format' });
+export async function snapshot(engine: Engine, swarm: string, format: SnapshotFormat = 'json'): Promise<Snapshot> {
   const rt = engine.swarms.get(swarm);
   let effective: unknown = rt?.effective;
   if (effective === undefined) {

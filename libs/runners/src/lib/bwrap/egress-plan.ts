@@ -1,4 +1,5 @@
 import { EgressError, planEgress, probeSocat, startForwarder } from '@genswarms/egress';
+import { egressClientOf } from '../network/egress-readopt';
 import type { EgressTarget, Forwarder } from '@genswarms/egress';
 import type { AgentLaunchSpec, LaunchPlan, RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
@@ -39,7 +40,9 @@ export async function startIsolatedEgress(plan: LaunchPlan, ctx: RunnerContext):
     upstreamHost: egress.upstreamHost ?? egress.host,
   };
   try {
-    return await startForwarder({ socat, dir: egress.dir, target, ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
+    // docker runs the client as the agent identity; bwrap's user namespace maps it to the server uid.
+    const client = plan.spec.backend === 'docker' ? egressClientOf(ctx) : {};
+    return await startForwarder({ socat, dir: egress.dir, target, ...client, ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
   } catch (err) {
     throw toRunnerError(err, plan.spec.agent);
   }

@@ -4,6 +4,7 @@ import type { RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { isExecutable } from '../client/clients';
 import { DEFAULT_SYSTEM_PATHS } from '../sandbox/mounts';
+import { resolveAgentIdentity } from '../identity/agent-identity';
 
 /** What the app read once at boot; libraries never read process.env themselves. */
 export interface RunnerContextInput {
@@ -13,6 +14,9 @@ export interface RunnerContextInput {
   readonly home: string;
   readonly uid: number;
   readonly gid: number;
+  /** GENSWARMS_AGENT_UID / GENSWARMS_AGENT_GID as parsed by the app (root server only; see `resolveAgentIdentity`). */
+  readonly agentUid?: number;
+  readonly agentGid?: number;
   /** Built `genswarms-agent` entry (e.g. apps/agent/dist/main.js). */
   readonly agentEntry: string;
   readonly llm: RunnerContext['llm'];
@@ -43,6 +47,8 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     throw new RunnerError('binary_missing', 'node was not found as an absolute executable');
   }
   if (!path.isAbsolute(input.agentEntry)) throw new RunnerError('validation_failed', 'agentEntry must be an absolute path');
+  const agent = resolveAgentIdentity({ serverUid: input.uid, serverGid: input.gid, ...optNum('uid', input.agentUid), ...optNum('gid', input.agentGid) });
+  if (agent.kind === 'invalid') throw new RunnerError('validation_failed', `${agent.variable}: ${agent.reason}`);
   const binaries = {
     node,
     ...opt('xargs', find('xargs')),
@@ -57,6 +63,7 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     home: realpathSync(input.home),
     serverUid: input.uid,
     serverGid: input.gid,
+    agent: agent.identity,
     binaries,
     agentEntry: input.agentEntry,
     llm: input.llm,
@@ -69,4 +76,8 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
 
 function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+function optNum<K extends string>(key: K, value: number | undefined): { [P in K]?: number } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: number };
 }

@@ -2,6 +2,7 @@ import { SANDBOX_ENV_FILE, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
 import { RunnerError } from '../errors/runner-error';
 import type { LaunchPlan, NetworkMode, RunnerContext } from '../port';
 import type { ContainerCreateSpec, DockerBindMount } from './docker-port';
+import { agentIdentityOf } from '../identity/agent-identity';
 
 /** Label keys on every container we create (ids only, never env values). */
 export const LABEL_SWARM = 'genswarms.swarm';
@@ -16,6 +17,16 @@ export const CONTAINER_TMPFS = 'rw,nosuid,size=256m';
 
 const MEMORY_RE = /^([0-9]{1,12})([kmg])$/;
 const MEMORY_UNIT_BYTES: Readonly<Record<string, number>> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/**
+ * `uid:gid` of the container's process: the agent identity (docs/security.md §10 "uid rule"), never 0.
+ * Numeric, so the image's /etc/passwd cannot remap it; a 0 here is a bug, refused rather than run.
+ */
+export function containerUser(ctx: RunnerContext): string {
+  const { uid, gid } = agentIdentityOf(ctx);
+  if (uid === 0 || gid === 0) throw new RunnerError('validation_failed', 'a container never runs as uid or gid 0');
+  return `${uid}:${gid}`;
+}
 
 /** `gs-<swarm>-<agent>` (both are Names, so the result is a valid container name). */
 export function containerNameFor(swarm: string, agent: string): string {
@@ -77,7 +88,7 @@ export function buildContainerSpec(plan: LaunchPlan, ctx: RunnerContext, image: 
     Entrypoint: [SANDBOX_LAUNCHER_PATH, SANDBOX_ENV_FILE],
     Cmd: [...plan.clientArgv],
     Env: [],
-    User: `${ctx.serverUid}:${ctx.serverGid}`,
+    User: containerUser(ctx),
     WorkingDir: '/workspace',
     Labels: { [LABEL_SWARM]: spec.swarm, [LABEL_AGENT]: spec.agent, [LABEL_SESSION]: plan.sessionId },
     Tty: tty,

@@ -14,6 +14,7 @@ import { planDockerLaunch } from './docker-plan';
 import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
 import { localEngineSocket } from './engine-host';
+import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
 
 export interface DockerRunnerOptions {
   /** A DockerPort to use (tests: a fake). Default: dockerode on the local engine socket. */
@@ -73,10 +74,10 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
   const envFile = envFilePath(plan.stateDir);
   let containerId: string | undefined;
   try {
-    await ensurePrivateDir(plan.stateDir, ctx.serverUid);
-    await ensureWorkspaceDir(plan.spec.workspace);
+    await ensurePrivateDir(plan.stateDir, ctx.serverUid, agentIdentityOf(ctx));
+    await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
     await removeByName(port, create.name);
-    await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
+    await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, agentIdentityOf(ctx));
     const envId = await lstat(envFile, { bigint: true });
     containerId = await port.create(create);
     const pin = pinOfPlan(plan);

@@ -10,6 +10,7 @@ import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT
 import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
 import { DEFAULT_DOCKER_SOCKET, localEngineSocket } from './engine-host';
+import { workspaceOwners } from '../identity/agent-identity';
 
 /** Seconds the engine waits after SIGTERM before SIGKILL when a tmux+docker session stops. */
 export const TMUX_DOCKER_STOP_GRACE_S = 2;
@@ -80,7 +81,7 @@ async function createPaneContainer(port: DockerPort, plan: LaunchPlan, ctx: Runn
   const old = await port.inspect(create.name);
   if (old?.running === true) throw new RunnerError('start_failed', `container ${create.name} is already running; stop it first`, { agent });
   if (old !== undefined) await port.remove(old.id);
-  await ensureWorkspaceDir(plan.spec.workspace);
+  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
   try {
     return await port.create(create);
   } catch (err) {

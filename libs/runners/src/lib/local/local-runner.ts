@@ -9,6 +9,8 @@ import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
 import { attachChild, waitSpawned } from '../process/child-handle';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { startPtyClient } from './pty-client';
+import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
+import { grantAgentTraversal } from '../identity/agent-traversal';
 
 /**
  * `local`: the client runs on the host with no boundary — only `network: open` (CONTRACT §9).
@@ -22,28 +24,35 @@ export function createLocalRunner(): Runner {
 /**
  * A local client has no sandbox to die with (bwrap has --die-with-parent): setpriv sets the
  * parent-death signal and execs the client, so a killed server leaves no orphan agent (CONTRACT §11
- * recovery restarts it). Without setpriv the client would outlive a crashed server.
+ * recovery restarts it). Without setpriv the client would outlive a crashed server. A root server's
+ * client also gets `--reuid/--regid/--clear-groups` (the agent identity); without setpriv it is refused.
  */
-export function withParentDeathSignal(ctx: RunnerContext, argv: readonly string[]): readonly string[] {
+export function withParentDeathSignal(ctx: RunnerContext, argv: readonly string[], agent = ''): readonly string[] {
   const setpriv = ctx.binaries.setpriv;
-  return setpriv === undefined ? argv : [setpriv, '--pdeathsig', 'KILL', '--', ...argv];
+  if (setpriv === undefined) return [...privilegeDropWords(ctx, agent), ...argv]; // [] unless root, which then refuses
+  // A root server's client also drops to the agent uid (the uid rule); setpriv sets the death signal after the switch.
+  const drop = privilegeDropWords(ctx, agent).slice(1, -1);
+  return [setpriv, '--pdeathsig', 'KILL', ...drop, '--', ...argv];
 }
 
 function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   if (spec.backend !== 'local') throw new RunnerError('validation_failed', 'not a local agent', { agent: spec.agent });
   assertNetworkSupported(spec);
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
+  privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
   const clientArgv = buildClientArgv(spec, ctx, 'host');
   const { env, notices } = buildClientEnv(spec, ctx, { sandbox: false, workspace: spec.workspace, home: stateDir });
   return { spec, sessionId: newSessionId(), stateDir, clientArgv, env, mounts: [], notices: [...notices, ...bypassNotices(clientArgv)] };
 }
 
 async function startLocal(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> {
-  await ensurePrivateDir(plan.stateDir, ctx.serverUid);
-  await ensureWorkspaceDir(plan.spec.workspace);
-  await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid);
+  const owner = agentIdentityOf(ctx);
+  await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
+  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
+  await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid, owner);
+  await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace]);
   if (plan.clientArgv.length === 0) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
-  const [file, ...args] = withParentDeathSignal(ctx, plan.clientArgv) as [string, ...string[]];
+  const [file, ...args] = withParentDeathSignal(ctx, plan.clientArgv, plan.spec.agent) as [string, ...string[]];
   if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args);
   const child = spawn(file, args, {
     shell: false,

@@ -6,6 +6,7 @@ import { EGRESS_SOCKET_NAME, probeSocat, startForwarder } from '@genswarms/egres
 import type { RunnerContext, SessionDescription, SessionEgressPin } from '../port';
 import { egressDirFor } from '../sandbox/mounts';
 import { stateDirFor, verifyPrivateDir } from '../state/state-dir';
+import { agentIdentityOf, needsPrivilegeDrop } from '../identity/agent-identity';
 import type { PinRefusal } from './egress-pin';
 import { checkStoredPin } from './egress-pin';
 import { NAME_RE } from '../tmux/tmux-words'; // the runners' one CONTRACT Name pattern
@@ -42,7 +43,7 @@ export async function readoptEgress(input: ReadoptInput): Promise<EgressReadopt>
   const socat = ctx.binaries.socat;
   if (socat === undefined || !(await probeSocat(socat)).ok) return { kind: 'refused', reason: 'egress_unavailable' };
   try {
-    const forwarder = await startForwarder({ socat, dir, target: pin.target, ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
+    const forwarder = await startForwarder({ socat, dir, target: pin.target, ...egressClientOf(ctx), ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
     return { kind: 'ok', forwarder, pin: pin.pin };
   } catch {
     return { kind: 'refused', reason: 'egress_unavailable' };
@@ -72,7 +73,7 @@ async function isPrivateEgressDir(ctx: RunnerContext, swarm: string, agent: stri
   }
   const dir = egressDirFor(ctx.home, swarm, agent);
   try {
-    await verifyPrivateDir(dir, ctx.serverUid);
+    await verifyEgressDir(dir, ctx);
   } catch {
     return false;
   }
@@ -97,5 +98,25 @@ export async function removeEgressDirSafely(home: string, swarm: string, agent: 
       return;
     }
     if (leaf) await rm(p, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The forwarder's socket client for a docker agent: the agent identity when it is not the server (a root
+ * server), so the container's non-root process may connect; nothing otherwise (0600, the server's own).
+ */
+export function egressClientOf(ctx: RunnerContext): { client?: { uid: number; gid: number } } {
+  return needsPrivilegeDrop(ctx) ? { client: agentIdentityOf(ctx) } : {};
+}
+
+/**
+ * The egress leaf as the forwarder leaves it: ours and 0700, or — when agents run under another uid — ours,
+ * group the agent gid, exactly 0710 (search only). Anything else is not ours any more.
+ */
+async function verifyEgressDir(dir: string, ctx: RunnerContext): Promise<void> {
+  if (!needsPrivilegeDrop(ctx)) return verifyPrivateDir(dir, ctx.serverUid);
+  const st = await lstat(dir);
+  if (!st.isDirectory() || st.uid !== ctx.serverUid || st.gid !== agentIdentityOf(ctx).gid || (st.mode & 0o7777) !== 0o710) {
+    throw new Error('egress directory is not the forwarder\'s');
   }
 }

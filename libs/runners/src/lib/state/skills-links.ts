@@ -1,28 +1,54 @@
-import { promises as fsp } from 'node:fs';
+import { constants as fsc, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
-import { ensurePrivateDir } from './state-dir';
+import { ensurePrivateDir, type DirOwner } from './state-dir';
 
 /**
  * Host clients (no sandbox): `<state_dir>/skills/<basename>` symlinks to each skill path
  * (CONTRACT §10.2 GENSWARMS_SKILLS_DIR). Stale links are replaced; nothing is followed.
+ * With `owner` (a root server's agent identity) the directory belongs to the agent.
  */
-export async function linkSkills(stateDir: string, skills: readonly string[], uid: number): Promise<string> {
+export async function linkSkills(stateDir: string, skills: readonly string[], uid: number, owner?: DirOwner): Promise<string> {
   const dir = path.join(stateDir, 'skills');
-  await ensurePrivateDir(dir, uid);
+  await ensurePrivateDir(dir, uid, owner);
   for (const entry of await fsp.readdir(dir)) {
     const p = path.join(dir, entry);
     if ((await fsp.lstat(p)).isSymbolicLink()) await fsp.unlink(p);
   }
   for (const skill of skills) {
-    await fsp.symlink(skill, path.join(dir, path.basename(skill)));
+    const link = path.join(dir, path.basename(skill));
+    await fsp.symlink(skill, link);
+    if (owner !== undefined && owner.uid !== uid) await fsp.lchown(link, owner.uid, owner.gid); // so the agent can replace it
   }
   return dir;
 }
 
-/** Create the workspace (0700) if it is missing; it must be a real directory. */
-export async function ensureWorkspaceDir(workspace: string): Promise<void> {
+/** Who runs the agent: the server's uid and the agent identity (equal unless the server runs as root). */
+export interface WorkspaceOwners {
+  readonly serverUid: number;
+  readonly agent: DirOwner;
+}
+
+/**
+ * Create the workspace (0700) if it is missing; it must be a real directory. With `owners` whose agent
+ * is not the server (a root server), the workspace directory itself (not its contents) is handed to the
+ * agent uid by fchown when the server owns it, so the client can write there; a workspace owned by any
+ * third uid is refused (`unsafe_workspace`): the agent could not use it, and we never take it over.
+ */
+export async function ensureWorkspaceDir(workspace: string, owners?: WorkspaceOwners): Promise<void> {
   await fsp.mkdir(workspace, { recursive: true, mode: 0o700 });
   const st = await fsp.lstat(workspace);
   if (!st.isDirectory()) throw new RunnerError('unsafe_workspace', 'workspace is not a directory (or is a symlink)');
+  if (owners === undefined || owners.agent.uid === owners.serverUid) return;
+  const handle = await fsp.open(workspace, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW).catch((err: unknown) => {
+    throw new RunnerError('unsafe_workspace', 'workspace is not a directory (or is a symlink)', { cause: err });
+  });
+  try {
+    const fst = await handle.stat();
+    if (fst.ino !== st.ino || fst.dev !== st.dev) throw new RunnerError('unsafe_workspace', 'workspace changed while being checked');
+    if (fst.uid === owners.serverUid) await handle.chown(owners.agent.uid, owners.agent.gid);
+    else if (fst.uid !== owners.agent.uid) throw new RunnerError('unsafe_workspace', 'workspace is owned by another user than the server or the agent uid');
+  } finally {
+    await handle.close();
+  }
 }

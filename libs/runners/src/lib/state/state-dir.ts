@@ -17,9 +17,10 @@ export function stateDirFor(home: string, swarm: string, agent: string): string 
 /**
  * mkdir 0700 (with parents), walking one component at a time with lstat so no symlink is followed,
  * then verify the leaf by fstat on an O_NOFOLLOW descriptor: a directory, owned by `uid`, mode & 077 = 0.
- * Anything else → `state_dir_unsafe` (a credential directory must not be shared or redirected).
+ * With `owner` ≠ `uid` (a root server's agent identity) the leaf is handed to the agent first and must
+ * then be owned by it. Anything else → `state_dir_unsafe` (a credential directory must not be shared or redirected).
  */
-export async function ensurePrivateDir(dirPath: string, uid: number): Promise<void> {
+export async function ensurePrivateDir(dirPath: string, uid: number, owner?: DirOwner): Promise<void> {
   const abs = path.resolve(dirPath);
   const parts = abs.split(path.sep).filter((p) => p.length > 0);
   let current: string = path.sep;
@@ -27,7 +28,37 @@ export async function ensurePrivateDir(dirPath: string, uid: number): Promise<vo
     current = path.join(current, part);
     await ensureComponent(current);
   }
-  await verifyPrivateDir(abs, uid);
+  if (owner !== undefined && owner.uid !== uid) await handOverDir(abs, uid, owner);
+  await verifyPrivateDir(abs, owner?.uid ?? uid);
+}
+
+/** The uid:gid an agent directory belongs to (the agent identity; docs/security.md §10 "uid rule"). */
+export interface DirOwner {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/**
+ * A root server's agent directory goes to the agent: the leaf only, through an O_NOFOLLOW descriptor
+ * (fchown, never a path chown that a swapped link could redirect). Only a directory the server itself
+ * owns is handed over; one owned by anybody else stays as it is, and `verifyPrivateDir` refuses it.
+ */
+async function handOverDir(dirPath: string, serverUid: number, owner: DirOwner): Promise<void> {
+  const handle = await openDirNoFollow(dirPath);
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory() && st.uid === serverUid) await handle.chown(owner.uid, owner.gid);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function openDirNoFollow(dirPath: string): Promise<fsp.FileHandle> {
+  try {
+    return await fsp.open(dirPath, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
+  } catch (err) {
+    throw unsafe(dirPath, 'is a symlink or not a directory', err);
+  }
 }
 
 async function ensureComponent(p: string): Promise<void> {
@@ -46,16 +77,11 @@ async function ensureComponent(p: string): Promise<void> {
 
 /** fstat-verify an existing private directory (no creation). */
 export async function verifyPrivateDir(dirPath: string, uid: number): Promise<void> {
-  let handle: fsp.FileHandle;
-  try {
-    handle = await fsp.open(dirPath, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
-  } catch (err) {
-    throw unsafe(dirPath, 'is a symlink or not a directory', err);
-  }
+  const handle = await openDirNoFollow(dirPath);
   try {
     const st = await handle.stat();
     if (!st.isDirectory()) throw unsafe(dirPath, 'is not a directory');
-    if (st.uid !== uid) throw unsafe(dirPath, 'is not owned by the server user');
+    if (st.uid !== uid) throw unsafe(dirPath, 'is not owned by the expected user (the server, or the agent uid)');
     if ((st.mode & 0o077) !== 0) throw unsafe(dirPath, 'is group/world accessible');
   } finally {
     await handle.close();
@@ -79,18 +105,21 @@ export function assertEnvEntries(env: Readonly<Record<string, string>>): void {
 
 /**
  * Write `<stateDir>/.genswarms/env` (CONTRACT §10.2): directory 0700, a stale file removed, then
- * O_CREAT|O_EXCL|O_NOFOLLOW 0600, one `KEY=VALUE` per line. Returns the host path.
+ * O_CREAT|O_EXCL|O_NOFOLLOW 0600, one `KEY=VALUE` per line. Returns the host path. With `owner` (a root
+ * server's agent identity) the directory and the file belong to the agent, who reads and deletes it.
  */
-export async function writeEnvFile(stateDir: string, env: Readonly<Record<string, string>>, uid: number = ownUid()): Promise<string> {
+export async function writeEnvFile(stateDir: string, env: Readonly<Record<string, string>>, uid: number = ownUid(), owner?: DirOwner): Promise<string> {
   assertEnvEntries(env);
   const dir = path.join(stateDir, ENV_FILE_DIR);
-  await ensurePrivateDir(dir, uid);
+  await ensurePrivateDir(dir, uid, owner);
   const file = path.join(dir, ENV_FILE_NAME);
   await removeFileIfPresent(file);
   const body = Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join('');
   const handle = await fsp.open(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
   try {
     await assertDescriptorPath(handle, file);
+    // The launcher reads and deletes it as the agent: a root server hands it over before any byte is written.
+    if (owner !== undefined && owner.uid !== uid) await handle.chown(owner.uid, owner.gid);
     await handle.chmod(0o600);
     await handle.writeFile(body, 'utf8');
   } finally {

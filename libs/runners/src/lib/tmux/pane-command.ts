@@ -3,6 +3,7 @@ import { RunnerError } from '../errors/runner-error';
 import { buildBwrapArgs } from '../bwrap/bwrap-args';
 import { LAUNCHER_PATH } from '../launcher/launcher';
 import { envFilePath } from '../state/state-dir';
+import { privilegeDropWords } from '../identity/agent-identity';
 import { tmuxConst, tmuxInt, tmuxPath, type TmuxWord } from './tmux-words';
 
 /** What xargs replays in the pane: a constant absolute entry and the manifest's words. */
@@ -12,14 +13,19 @@ export interface PaneLaunch {
 }
 
 /**
- * CONTRACT §10.3 entries: runner `none` → the constant launcher with `<env-file> <client argv…>`;
+ * CONTRACT §10.3 entries: runner `none` → the constant launcher with `<env-file> <client argv…>`
+ * (behind `setpriv --reuid U --regid G --clear-groups --` when the server is root: the uid rule);
  * runner `bwrap` → the bwrap binary with its argv (no `--new-session`: a TUI keeps its terminal).
  */
 export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch {
   const runner = plan.spec.runner ?? 'none';
   switch (runner) {
-    case 'none':
-      return { entry: LAUNCHER_PATH, words: [envFilePath(plan.stateDir), ...plan.clientArgv] };
+    case 'none': {
+      const launch = [LAUNCHER_PATH, envFilePath(plan.stateDir), ...plan.clientArgv];
+      // A root tmux server's pane drops to the agent uid after xargs (root) read the 0400 manifest.
+      const [entry, ...words] = [...privilegeDropWords(ctx, plan.spec.agent), ...launch] as [string, ...string[]];
+      return { entry, words };
+    }
     case 'bwrap': {
       const bwrap = ctx.binaries.bwrap;
       if (bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: plan.spec.agent });

@@ -9,6 +9,9 @@ import { planMounts } from '../sandbox/mounts';
 import { assertWorkspaceSafe } from '../sandbox/workspace-rules';
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { paneLaunchFor, xargsArgvToTmuxWords, type PaneLaunch } from './pane-command';
+import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
+import { grantAgentTraversal } from '../identity/agent-traversal';
+import { ensureWorkspaceDir } from '../state/skills-links';
 import { TmuxHandle } from './tmux-handle';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
@@ -95,8 +98,14 @@ function checkPaneLaunch(plan: LaunchPlan, ctx: RunnerContext, xargs: string, la
 async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer, docker?: TmuxInnerRunner): Promise<RunnerHandle> {
   const { spec } = plan;
   const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
-  await ensurePrivateDir(plan.stateDir, ctx.serverUid);
-  const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
+  // runner none and docker run the client as the agent identity; bwrap's user namespace maps to the server uid.
+  const owner = (spec.runner ?? 'none') === 'bwrap' ? undefined : agentIdentityOf(ctx);
+  await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
+  if (owner !== undefined && (spec.runner ?? 'none') === 'none') {
+    await ensureWorkspaceDir(spec.workspace, workspaceOwners(ctx));
+    await grantAgentTraversal(ctx, [plan.stateDir, spec.workspace]);
+  }
+  const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
   let manifest: string | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   try {

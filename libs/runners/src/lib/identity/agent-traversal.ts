@@ -1,0 +1,54 @@
+import { constants as fsc, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { RunnerContext } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { agentIdentityOf, needsPrivilegeDrop } from './agent-identity';
+
+/** Mode of a directory on the way down to an agent's own directories: owner rwx, the agent group search only. */
+export const AGENT_TRAVERSAL_MODE = 0o710;
+
+/**
+ * An unsandboxed agent of a root server (local, tmux runner `none`) must reach its state_dir and a
+ * default workspace below `$GENSWARMS_HOME` (0700). Every directory strictly between the home and each
+ * target (the home included) gets group = the agent gid and mode 0710: the agent may pass through by
+ * exact name but never list, and only the agent group gets even that (not "others"). The targets
+ * themselves are the agent's (0700, handed over by `ensurePrivateDir`/`ensureWorkspaceDir`); siblings
+ * such as the database (0600), `tmux/` and `manifests/` (0700) keep their own modes, so nothing else
+ * becomes reachable. Each directory is opened O_NOFOLLOW and changed through its descriptor; one that
+ * is a link or not owned by the server → `state_dir_unsafe`. Targets outside the home are not touched.
+ * No-op when the server is not root (agents run as the server itself).
+ */
+export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly string[]): Promise<void> {
+  if (!needsPrivilegeDrop(ctx)) return;
+  const { gid } = agentIdentityOf(ctx);
+  const dirs = new Set<string>();
+  for (const target of targets) for (const dir of dirsBetween(ctx.home, target)) dirs.add(dir);
+  for (const dir of [...dirs].sort()) await openForAgentGroup(dir, ctx.serverUid, gid);
+}
+
+/** `home` and each directory below it that leads to `target` (target excluded); [] when target is not under home. */
+export function dirsBetween(home: string, target: string): string[] {
+  const rel = path.relative(home, path.resolve(target));
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return [];
+  const parts = rel.split(path.sep);
+  const dirs = [home];
+  for (let i = 1; i < parts.length; i += 1) dirs.push(path.join(home, ...parts.slice(0, i)));
+  return dirs;
+}
+
+async function openForAgentGroup(dir: string, serverUid: number, gid: number): Promise<void> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(dir, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
+  } catch (err) {
+    throw new RunnerError('state_dir_unsafe', `${dir} is a symlink or not a directory`, { details: { path: dir }, cause: err });
+  }
+  try {
+    const st = await handle.stat();
+    if (st.uid !== serverUid) throw new RunnerError('state_dir_unsafe', `${dir} is not owned by the server user`, { details: { path: dir } });
+    if (st.gid !== gid) await handle.chown(serverUid, gid);
+    if ((st.mode & 0o7777) !== AGENT_TRAVERSAL_MODE) await handle.chmod(AGENT_TRAVERSAL_MODE);
+  } finally {
+    await handle.close();
+  }
+}
