@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { buildOnce } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
 import { tempDir } from './support/harness';
-import { asNobody, freePort, NOBODY, processTree, procText, spawnUntil } from './support/proc-watch';
+import { asNobody, freePort, NOBODY, openFileText, processTree, procText, spawnUntil } from './support/proc-watch';
 
 // docs/security.md §9: no long-lived process of ours carries a secret in its initial environment or
 // argv, and the server is non-dumpable, so a same-uid unsandboxed agent finds no token and no key.
@@ -103,9 +103,9 @@ afterAll(() => {
     const env: NodeJS.ProcessEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: cwd, GENSWARMS_HOME: home, GENSWARMS_SWARM_CONFIG_DIR: cwd, GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:9/v1', ...NEEDLES };
     const s = await start(mode, cwd, env);
     try {
-      // 1. No process of ours shows a secret in its environ or argv (read as root).
+      // 1. No process of ours shows a secret in its environ, argv or open files (read as root).
       const ours = processTree(s.serverPid);
-      const seen = ours.map((pid) => ({ pid, hits: hitsIn(procText(pid, 'environ') + procText(pid, 'cmdline')) }));
+      const seen = ours.map((pid) => ({ pid, hits: hitsIn(procText(pid, 'environ') + procText(pid, 'cmdline') + openFileText(pid)) }));
       expect(seen.filter((p) => p.hits.length > 0)).toEqual([]);
       expect(procText(s.serverPid, 'environ')).toContain(`GENSWARMS_HOME=${home}`);
 

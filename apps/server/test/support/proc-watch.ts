@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -54,6 +54,27 @@ export function procText(pid: number, what: 'environ' | 'cmdline'): string {
   } catch {
     return '';
   }
+}
+
+/** The bytes (≤ 4 MiB each) of every regular file open in `pid`, as read by root through /proc/<pid>/fd. */
+export function openFileText(pid: number): string {
+  let fds: string[] = [];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return ''; // expected: the process is gone
+  }
+  let text = '';
+  for (const fd of fds) {
+    try {
+      const p = `/proc/${pid}/fd/${fd}`;
+      if (!statSync(p).isFile()) continue;
+      text += readFileSync(p, 'latin1').slice(0, 4 * 1024 * 1024);
+    } catch {
+      // expected: the descriptor closed meanwhile
+    }
+  }
+  return text;
 }
 
 /** Spawns (stdout piped) and resolves once stdout matched `re`; rejects if the process exits first. */
