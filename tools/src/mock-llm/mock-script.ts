@@ -55,7 +55,6 @@ export function parseMockScript(raw: unknown): { kind: 'ok'; script: MockScriptE
     try {
       parseMatcher(entry.match);
     } catch {
-      // expected: the 'invalid' result names the problem
       return { kind: 'invalid', reason: `${i}.match: invalid regular expression` };
     }
   }

@@ -3,6 +3,7 @@
  * `plan` is pure (no I/O beyond what the context already resolved) and refuses with a
  * `RunnerError` whose code is one of CONTRACT §4 "runner plan" codes; `start` performs side effects.
  */
+import type { ProcessTracking } from './cgroup/cgroup-detect';
 
 /** `open` | `none` | `isolated` | a Docker network name (CONTRACT §9). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
@@ -96,6 +97,12 @@ export interface RunnerContext {
    * `/lib*`, `/etc/ssl`, …). Resolved once by `buildRunnerContext`; default: `DEFAULT_SYSTEM_PATHS`.
    */
   readonly systemPaths?: readonly string[];
+  /**
+   * (additive) How local and tmux `runner: none` agents' processes are tracked, so stop also kills the
+   * escaped ones: a cgroup per agent, or `none` (best effort). Detected once by `buildRunnerContext`;
+   * absent = `none`. See docs/runners.md "Lifecycle".
+   */
+  readonly processTracking?: ProcessTracking;
 }
 
 /** One turn handed to a running agent. Headless clients read the inbox file the engine wrote. */

@@ -14,6 +14,7 @@ export type FailureSite =
   | 'outbox_discard'
   | 'agent_exit'
   | 'agent_stop'
+  | 'object_state'
   | 'recovery';
 
 /** The sink of engine log lines; a winston logger fits (`logger.error(message, meta)`). */

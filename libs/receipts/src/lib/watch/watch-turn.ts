@@ -129,7 +129,6 @@ class TurnWatcher {
         watcher.on('error', () => this.dropWatch(watcher));
       },
       () => {
-        // expected: no watcher could be attached; the poll timer still wakes the watch
         this.watchPending = false;
       },
     );

@@ -4,6 +4,7 @@ import type { RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { isExecutable } from '../client/clients';
 import { DEFAULT_SYSTEM_PATHS } from '../sandbox/mounts';
+import { detectProcessTracking, type ProcessTracking } from '../cgroup/cgroup-detect';
 import { resolveAgentIdentity } from '../identity/agent-identity';
 
 /** What the app read once at boot; libraries never read process.env themselves. */
@@ -27,6 +28,8 @@ export interface RunnerContextInput {
   readonly userHome?: string;
   /** Override of the bwrap system binds (tests); default: the existing DEFAULT_SYSTEM_PATHS. */
   readonly systemPaths?: readonly string[];
+  /** Override of the detected process tracking (tests force `none`); default: `detectProcessTracking()`. */
+  readonly processTracking?: ProcessTracking;
 }
 
 /** Resolve `name` on a PATH string to an absolute executable, or undefined. */
@@ -69,6 +72,7 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     llm: input.llm,
     searchPath: input.path,
     systemPaths: input.systemPaths ?? DEFAULT_SYSTEM_PATHS.filter((p) => existsSync(p)),
+    processTracking: input.processTracking ?? detectProcessTracking(),
     ...(input.dockerHost === undefined ? {} : { dockerHost: input.dockerHost }),
     ...(input.userHome === undefined ? {} : { userHome: input.userHome }),
   };

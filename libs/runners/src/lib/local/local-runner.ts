@@ -9,6 +9,8 @@ import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
 import { attachChild, waitSpawned } from '../process/child-handle';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { startPtyClient } from './pty-client';
+import { joinCgroupArgv, RunnerCgroups } from '../cgroup/runner-cgroups';
+import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 
@@ -18,7 +20,17 @@ import { grantAgentTraversal } from '../identity/agent-traversal';
  * Headless clients run with pipes; codex/claude/opencode run in a pty (node-pty).
  */
 export function createLocalRunner(): Runner {
-  return { kind: 'local', plan: planLocal, start: startLocal };
+  const cgroups = new RunnerCgroups('local');
+  return {
+    kind: 'local',
+    plan: planLocal,
+    start: (plan, ctx) => startLocal(plan, ctx, cgroups),
+    // Nothing local is ever adopted (the client died with the server); what escaped it is killed here.
+    reattach: async (description, ctx) => {
+      await cgroups.reapLeftovers(description, ctx);
+      return null;
+    },
+  };
 }
 
 /**
@@ -45,15 +57,20 @@ function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   return { spec, sessionId: newSessionId(), stateDir, clientArgv, env, mounts: [], notices: [...notices, ...bypassNotices(clientArgv)] };
 }
 
-async function startLocal(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> {
+async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerCgroups): Promise<RunnerHandle> {
   const owner = agentIdentityOf(ctx);
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
   await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
   await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid, owner);
   await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace]);
   if (plan.clientArgv.length === 0) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
-  const [file, ...args] = withParentDeathSignal(ctx, plan.clientArgv, plan.spec.agent) as [string, ...string[]];
-  if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args);
+  // The client joins its cgroup (as the server, before setpriv drops to the agent uid) before it can fork.
+  const group = cgroups.groupFor(ctx, plan.spec.swarm, plan.spec.agent);
+  if (group !== undefined) await cgroups.prepare(ctx, group);
+  const release = group === undefined ? undefined : (): Promise<void> => killAgentCgroup(group);
+  const [file, ...args] = joinCgroupArgv(group, withParentDeathSignal(ctx, plan.clientArgv, plan.spec.agent)) as [string, ...string[]];
+  // A failed spawn leaves an empty group: the next start reuses it, a later runner's first start sweeps it.
+  if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args, release);
   const child = spawn(file, args, {
     shell: false,
     detached: true, // own process group: stop kills the whole tree
@@ -62,5 +79,5 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await waitSpawned(child, plan.spec.agent);
-  return attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }) });
+  return attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }), ...(release === undefined ? {} : { cleanup: release }) });
 }

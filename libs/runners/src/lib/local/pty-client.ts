@@ -13,9 +13,10 @@ export const PTY_ROWS = 48;
 
 /**
  * A TUI client in a pseudo-terminal (argv only: node-pty execs `file` with `args`, no shell).
- * The pty child is a session leader, so its pid is also its process group for the tree kill.
+ * The pty child is a session leader, so its pid is also its process group for the tree kill;
+ * `cleanup` (the agent's cgroup kill) runs after it, for what left the tree.
  */
-export function startPtyClient(plan: LaunchPlan, file: string, args: readonly string[]): RunnerHandle {
+export function startPtyClient(plan: LaunchPlan, file: string, args: readonly string[], cleanup?: () => Promise<void>): RunnerHandle {
   let term: pty.IPty;
   try {
     term = pty.spawn(file, [...args], { name: 'xterm-256color', cols: PTY_COLS, rows: PTY_ROWS, cwd: plan.spec.workspace, env: { ...plan.env } });
@@ -37,7 +38,7 @@ export function startPtyClient(plan: LaunchPlan, file: string, args: readonly st
     term.write('\r');
     return Promise.resolve();
   };
-  return makeHandle(hub, { description: describePlan(plan, { pid: term.pid }), deliver }, term.pid);
+  return makeHandle(hub, { description: describePlan(plan, { pid: term.pid }), deliver, ...(cleanup === undefined ? {} : { cleanup }) }, term.pid);
 }
 
 function signalName(num: number): string {

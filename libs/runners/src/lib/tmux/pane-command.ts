@@ -5,6 +5,8 @@ import { LAUNCHER_PATH } from '../launcher/launcher';
 import { envFilePath } from '../state/state-dir';
 import { privilegeDropWords } from '../identity/agent-identity';
 import { tmuxConst, tmuxInt, tmuxPath, type TmuxWord } from './tmux-words';
+import { agentCgroupFor } from '../cgroup/agent-cgroup';
+import { joinCgroupArgv } from '../cgroup/runner-cgroups';
 
 /** What xargs replays in the pane: a constant absolute entry and the manifest's words. */
 export interface PaneLaunch {
@@ -15,6 +17,7 @@ export interface PaneLaunch {
 /**
  * CONTRACT §10.3 entries: runner `none` → the constant launcher with `<env-file> <client argv…>`
  * (behind `setpriv --reuid U --regid G --clear-groups --` when the server is root: the uid rule);
+ * both behind `genswarms-cgroup-exec <cgroup.procs>` when the host tracks agents by cgroup;
  * runner `bwrap` → the bwrap binary with its argv (no `--new-session`: a TUI keeps its terminal).
  */
 export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch {
@@ -23,7 +26,9 @@ export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch 
     case 'none': {
       const launch = [LAUNCHER_PATH, envFilePath(plan.stateDir), ...plan.clientArgv];
       // A root tmux server's pane drops to the agent uid after xargs (root) read the 0400 manifest.
-      const [entry, ...words] = [...privilegeDropWords(ctx, plan.spec.agent), ...launch] as [string, ...string[]];
+      // First of all (as root, before any drop) the pane's client joins its cgroup, so nothing it forks escapes stop.
+      const group = agentCgroupFor(ctx.processTracking, ctx.home, 'tmux', plan.spec.swarm, plan.spec.agent);
+      const [entry, ...words] = joinCgroupArgv(group, [...privilegeDropWords(ctx, plan.spec.agent), ...launch]) as [string, ...string[]];
       return { entry, words };
     }
     case 'bwrap': {

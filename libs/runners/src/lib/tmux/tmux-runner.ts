@@ -13,6 +13,8 @@ import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 import { ensureWorkspaceDir } from '../state/skills-links';
 import { TmuxHandle } from './tmux-handle';
+import { RunnerCgroups } from '../cgroup/runner-cgroups';
+import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -40,6 +42,7 @@ export interface TmuxInnerRunner {
 
 /** CONTRACT §10.4: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
 export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { server(ctx: RunnerContext): Promise<TmuxServer> } {
+  const cgroups = new RunnerCgroups('tmux');
   let current: Promise<TmuxServer> | undefined = opts.server === undefined ? undefined : Promise.resolve(opts.server);
   // Chained, so concurrent starts share one server; a failed or closed one is reopened once per call.
   const serverFor = (ctx: RunnerContext): Promise<TmuxServer> => {
@@ -52,8 +55,8 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
   return {
     kind: 'tmux',
     plan: (spec, ctx) => planTmux(spec, ctx, opts.docker),
-    start: async (plan, ctx) => startTmux(plan, ctx, await serverFor(ctx), opts.docker),
-    reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx), opts.docker),
+    start: async (plan, ctx) => startTmux(plan, ctx, await serverFor(ctx), opts.docker, cgroups),
+    reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx), opts.docker, cgroups),
     server: serverFor,
   };
 }
@@ -95,7 +98,7 @@ function checkPaneLaunch(plan: LaunchPlan, ctx: RunnerContext, xargs: string, la
   xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
 }
 
-async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer, docker?: TmuxInnerRunner): Promise<RunnerHandle> {
+async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer, docker: TmuxInnerRunner | undefined, cgroups: RunnerCgroups): Promise<RunnerHandle> {
   const { spec } = plan;
   const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
   // runner none and docker run the client as the agent identity; bwrap's user namespace maps to the server uid.
@@ -116,6 +119,7 @@ async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServe
       cleanup = () => prepared.cleanup();
       launch = prepared;
     }
+    if ((spec.runner ?? 'none') === 'none') cleanup = await prepareNoneGroup(server, cgroups, ctx, spec);
     manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid)).path;
     const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
     const pane = await server.createWindow(spec.swarm, spec.agent, spec.workspace, argv);
@@ -131,9 +135,22 @@ async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServe
   } catch (err) {
     await removeFileIfPresent(envFile);
     if (manifest !== undefined) await removeArgvManifest(manifest);
-    if (cleanup !== undefined) await cleanup().catch(() => undefined);
+    if (cleanup !== undefined) await cleanup().catch(() => undefined); // best-effort: the start failed already and that error is the one reported
     throw err;
   }
+}
+
+/**
+ * runner `none`: the pane's cgroup, emptied of what a dead instance left, and its kill for stop. A live
+ * pane on the window is never touched (createWindow refuses to replace it).
+ */
+async function prepareNoneGroup(server: TmuxServer, cgroups: RunnerCgroups, ctx: RunnerContext, spec: AgentLaunchSpec): Promise<(() => Promise<void>) | undefined> {
+  const group = cgroups.groupFor(ctx, spec.swarm, spec.agent);
+  if (group === undefined) return undefined;
+  const pane = await server.findPane(spec.swarm, spec.agent);
+  if (pane !== undefined && !pane.dead) return undefined;
+  await cgroups.prepare(ctx, group);
+  return () => killAgentCgroup(group);
 }
 
 /** Metadata only: env *names*, never values. */
@@ -159,13 +176,16 @@ async function reattachTmux(
   description: SessionDescription,
   ctx: RunnerContext,
   server: TmuxServer,
-  docker?: TmuxInnerRunner,
+  docker: TmuxInnerRunner | undefined,
+  cgroups: RunnerCgroups,
 ): Promise<RunnerHandle | null> {
   const m = /^=([^:]+):=(.+)$/.exec(description.tmuxTarget ?? '');
   if (description.backend !== 'tmux' || m === null) return null;
   const [swarm, agent] = [m[1] as string, m[2] as string];
   if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return null;
   const pane = await server.findPane(swarm, agent);
+  const group = (description.runner ?? 'none') === 'none' ? cgroups.groupFor(ctx, swarm, agent) : undefined;
+  if (pane === undefined && group !== undefined) await killAgentCgroup(group); // the pane is gone: what escaped it is not adopted
   if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
   let inner: { cleanup(): Promise<void> } | null = null;
   if (description.runner === 'docker') {
@@ -184,7 +204,7 @@ async function reattachTmux(
     panePid: pane.panePid,
     envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
     manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
-    ...(inner === null ? {} : { cleanup: () => inner.cleanup() }),
+    ...(inner !== null ? { cleanup: () => inner.cleanup() } : group !== undefined ? { cleanup: () => killAgentCgroup(group) } : {}),
   });
 }
 

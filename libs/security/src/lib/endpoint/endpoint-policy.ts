@@ -63,7 +63,6 @@ export function isEndpointTrusted(policy: EndpointPolicy, agentEndpoint: string 
   try {
     host = hostOf(agentEndpoint.trim());
   } catch {
-    // expected: an unparsable endpoint is not allowed (fail closed)
     return false;
   }
   return policy.allowedHosts.includes(host);

@@ -82,7 +82,6 @@ function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
-    // expected: a malformed %-escape is matched as written
     return s;
   }
 }
