@@ -1,4 +1,5 @@
 /** Entry point of `genswarms` (bin/genswarms.js requires dist/main.js). Wiring only. */
+import { execWithSecrets } from '@genswarms/procctl';
 import type { CliContext } from './cli/context';
 import { exitQuietlyOnBrokenPipe } from './cli/broken-pipe';
 import { lazyInterruptSignal } from './cli/interrupt';
@@ -12,6 +13,7 @@ const ctx: CliContext = {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
+  replaceProcess: execWithSecrets,
   get signal(): AbortSignal {
     return interruptSignal();
   },

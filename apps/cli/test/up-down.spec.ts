@@ -16,7 +16,7 @@ describe('genswarms up / down (detached server process)', () => {
     dir.cleanup();
   });
 
-  it('starts the server, writes server.pid and server.log 0600, passes the token in env not argv', async () => {
+  it('starts the server, writes server.pid and server.log 0600, hands the token over on fd 3 (not env, not argv)', async () => {
     const up = await cli(['up'], env, { cwd: dir.path, serverMain: FAKE });
     expect(up.stderr).toBe('');
     expect(up.code).toBe(0);
@@ -27,8 +27,8 @@ describe('genswarms up / down (detached server process)', () => {
     expect(statSync(join(home, 'server.pid')).mode & 0o777).toBe(0o600);
     expect(statSync(join(home, 'server.log')).mode & 0o777).toBe(0o600);
     expect(statSync(home).mode & 0o777).toBe(0o700);
-    const seen = (await (await fetch(`${url}/`)).json()) as { seen: { argv: string[]; hasToken: boolean } };
-    expect(seen.seen).toEqual({ argv: [], hasToken: true });
+    const seen = (await (await fetch(`${url}/`)).json()) as { seen: { argv: string[]; tokenInEnv: boolean; handedOver: string[] | null } };
+    expect(seen.seen).toEqual({ argv: [], tokenInEnv: false, handedOver: ['GENSWARMS_API_TOKEN'] });
     expect(up.stdout).not.toContain(TOKEN);
   });
 

@@ -18,6 +18,7 @@ export {
 } from './lib/commands/parse-command';
 export type { CommandIssue, SnapshotFormat } from './lib/commands/parse-command';
 export type { EngineOptions } from './lib/swarms/engine-deps';
+export type { EngineLog, FailureSite } from './lib/events/failure-report';
 export type { StartInput } from './lib/swarms/config-input';
 export type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from './lib/swarms/status';
 export type { TurnView } from './lib/swarms/agent-ops';

@@ -20,10 +20,11 @@ function ownerAlive(lockDir: string): boolean {
   try {
     pid = Number(readFileSync(path.join(lockDir, 'owner'), 'utf8'));
   } catch {
-    // no pid yet: the owner is writing it — unless the lock is old (its owner died right after mkdir)
+    // expected: no pid yet, the owner is writing it — unless the lock is old (its owner died right after mkdir)
     try {
       return Date.now() - statSync(lockDir).mtimeMs < 10_000;
     } catch {
+      // expected: a lock that vanished is not fresh
       return false;
     }
   }

@@ -19,6 +19,7 @@ export function parseEchoArgvOutput(text: string): { kind: 'ok'; value: EchoArgv
   try {
     raw = JSON.parse(text) as unknown;
   } catch {
+    // expected: the 'invalid' result names the problem
     return { kind: 'invalid', reason: 'not JSON' };
   }
   const parsed = EchoArgvOutputSchema.safeParse(raw);

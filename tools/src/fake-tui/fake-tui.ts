@@ -23,6 +23,7 @@ export function parseFakeTuiReport(text: string): { kind: 'ok'; value: FakeTuiRe
   try {
     raw = JSON.parse(text) as unknown;
   } catch {
+    // expected: the 'invalid' result names the problem
     return { kind: 'invalid', reason: 'not JSON' };
   }
   const parsed = FakeTuiReportSchema.safeParse(raw);

@@ -43,6 +43,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
   const requests: RecordedRequest[] = [];
   const state = { script: options.script ?? [], delayMs: options.delayMs ?? 0, requests, counter: 0 };
   const server = createServer((req, res) => {
+    // expected: any failure of the mock is its 500 answer
     handle(state, req, res).catch(() => sendJson(res, 500, { error: { message: 'mock failure' } }));
   });
   const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
@@ -107,7 +108,7 @@ function parseBody(raw: string): unknown {
   try {
     return JSON.parse(raw) as unknown;
   } catch {
-    return raw; // not JSON: recorded verbatim so tests can see what was sent
+    return raw; // expected: not JSON, recorded verbatim so tests can see what was sent
   }
 }
 

@@ -55,6 +55,7 @@ export function parseMockScript(raw: unknown): { kind: 'ok'; script: MockScriptE
     try {
       parseMatcher(entry.match);
     } catch {
+      // expected: the 'invalid' result names the problem
       return { kind: 'invalid', reason: `${i}.match: invalid regular expression` };
     }
   }

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { ExecWithSecretsSpec } from '@genswarms/procctl';
 
 /** The process edge of the CLI, injectable for tests. `env` is read here and nowhere else. */
 export interface CliContext {
@@ -12,8 +13,11 @@ export interface CliContext {
   readonly signal?: AbortSignal;
   /** Absolute path of the server entry (`apps/server/dist/main.js`); resolved lazily by `up`. */
   readonly serverMain?: string;
-  /** Forward these signals to a foreground server (tests pass a fake emitter). */
-  readonly signals?: NodeJS.EventEmitter;
+  /**
+   * `up --foreground`: replaces this process with the server (procctl `execWithSecrets`). main wires
+   * it; in-process runs (tests) leave it unset and `--foreground` is refused.
+   */
+  readonly replaceProcess?: (spec: ExecWithSecretsSpec) => never;
 }
 
 /** Writes one line. */

@@ -11,7 +11,7 @@ export function findOnPath(name: string, searchPath: string | undefined): string
       accessSync(candidate, constants.X_OK);
       return candidate;
     } catch {
-      // not here: try the next directory
+      // expected: not here, try the next directory
     }
   }
   return undefined;

@@ -40,6 +40,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // expected: a body that is not JSON is passed on as undefined
     return undefined;
   }
 }

@@ -35,6 +35,7 @@ function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolea
   try {
     isSocket = lstatSync(sock).isSocket();
   } catch {
+    // expected: nothing there (or no access) means no socket
     isSocket = false;
   }
   if (!isSocket) throw new CliError('not_server_host', "the agent's tmux socket is not here: run attach on the server's host with its GENSWARMS_HOME", EXIT.failed);

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { encodeHandover, ProcctlError, SECRET_HANDOVER_FD_ENV, SERVER_SECRET_ENV_NAMES, splitSecrets } from '@genswarms/procctl';
 import { normalizeToken, parsePort, SecurityError } from '@genswarms/security';
 import type { CommandModule } from '../cli/command-module';
 import type { CliContext } from '../cli/context';
@@ -14,7 +16,7 @@ interface UpOptions {
   port?: string;
 }
 
-/** The server gets the CLI's environment (never argv); `--port` wins over PORT. */
+/** The server gets the CLI's environment (never argv), secrets excepted (see `handOver`); `--port` wins over PORT. */
 function serverEnv(ctx: CliContext, port: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...ctx.env };
   if (port === undefined) return env;
@@ -27,25 +29,30 @@ function serverEnv(ctx: CliContext, port: string | undefined): NodeJS.ProcessEnv
   return env;
 }
 
-const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/**
+ * `--foreground`: this process becomes the server (execve, same pid: stdio, signals and exit code are
+ * the server's), with the secrets moved out of the environment into a pipe (docs/security.md §9), so
+ * no process is left holding them in its initial environment.
+ */
+function runForeground(ctx: CliContext, main: string, env: NodeJS.ProcessEnv): never {
+  if (ctx.replaceProcess === undefined) throw new CliError('foreground_unavailable', '--foreground needs the genswarms process itself', EXIT.failed);
+  try {
+    return ctx.replaceProcess({ file: process.execPath, argv: [process.execPath, main], env, secretNames: SERVER_SECRET_ENV_NAMES });
+  } catch (err) {
+    if (err instanceof ProcctlError) throw new CliError('foreground_failed', `cannot become the server (${err.code}): ${err.message}`, EXIT.failed);
+    throw err;
+  }
+}
 
-/** `--foreground`: the server main with inherited stdio; signals forwarded; exit with its code. */
-function runForeground(ctx: CliContext, main: string, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const child = spawn(process.execPath, [main], { shell: false, stdio: 'inherit', env, cwd: ctx.cwd });
-  const signals = ctx.signals ?? process;
-  const forward = (sig: NodeJS.Signals) => (): void => {
-    child.kill(sig);
-  };
-  const handlers = FORWARDED_SIGNALS.map((sig) => [sig, forward(sig)] as const);
-  for (const [sig, h] of handlers) signals.on(sig, h);
-  return new Promise((resolve) => {
-    const done = (code: ExitCode): void => {
-      for (const [sig, h] of handlers) signals.off(sig, h);
-      resolve(code);
-    };
-    child.on('error', () => done(EXIT.failed));
-    child.on('exit', (code) => done(code === 0 || code === null ? EXIT.ok : code === EXIT.usage ? EXIT.usage : EXIT.failed));
-  });
+/** The detached server's environment without secrets, and the payload it reads from its fd 3. */
+function handOver(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; payload: Buffer } {
+  const { clean, secrets } = splitSecrets(env, SERVER_SECRET_ENV_NAMES);
+  try {
+    return { env: { ...clean, [SECRET_HANDOVER_FD_ENV]: '3' }, payload: encodeHandover(secrets) };
+  } catch (err) {
+    if (err instanceof ProcctlError) throw new CliError('start_failed', err.message, EXIT.failed);
+    throw err;
+  }
 }
 
 async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessEnv): Promise<ExitCode> {
@@ -58,9 +65,14 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
   const log = await openServerLog(home);
   const logOffset = (await log.stat()).size;
   let exited: { code: number | null } | undefined;
-  const child = spawn(process.execPath, [main], { shell: false, detached: true, stdio: ['ignore', log.fd, log.fd], env, cwd: ctx.cwd });
+  const handover = handOver(env);
+  const child = spawn(process.execPath, [main], { shell: false, detached: true, stdio: ['ignore', log.fd, log.fd, 'pipe'], env: handover.env, cwd: ctx.cwd });
   child.on('error', () => (exited = { code: null }));
   child.on('exit', (code) => (exited = { code }));
+  const pipe = child.stdio[3] as Writable | null;
+  // best-effort: a server that dies before reading is reported by waitReady, not by this EPIPE.
+  pipe?.on('error', () => undefined);
+  pipe?.end(handover.payload);
   await log.close();
   if (child.pid === undefined) throw new CliError('start_failed', 'could not start the server process', EXIT.failed);
   child.unref();

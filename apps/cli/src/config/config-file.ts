@@ -21,6 +21,7 @@ async function readBounded(file: string): Promise<Buffer | { error: 'config_unre
     if (st.size > CLI_CONFIG_MAX_BYTES) return { error: 'config_too_large', message: `larger than ${CLI_CONFIG_MAX_BYTES} bytes` };
     return await fsp.readFile(file);
   } catch {
+    // expected: the typed config_unreadable error, without the path
     return { error: 'config_unreadable', message: 'config file could not be read' };
   }
 }

@@ -26,6 +26,7 @@ export async function readPid(home: string): Promise<number | undefined> {
   try {
     fh = await fsp.open(path.join(home, PID_FILE), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
+    // expected: no readable pid file means no daemon recorded
     return undefined;
   }
   try {
@@ -35,7 +36,7 @@ export async function readPid(home: string): Promise<number | undefined> {
     const pid = PID_RE.test(text) ? Number(text.trim()) : NaN;
     return Number.isInteger(pid) && pid > 1 ? pid : undefined;
   } finally {
-    // Best-effort close of a read-only descriptor.
+    // best-effort: close of a read-only descriptor.
     await fh.close().catch(() => undefined);
   }
 }

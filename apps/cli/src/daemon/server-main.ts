@@ -12,7 +12,7 @@ export function resolveServerMain(explicit: string | undefined): string {
   try {
     candidates.push(path.join(path.dirname(require.resolve('@genswarms/server/package.json')), 'dist', 'main.js'));
   } catch {
-    // Not installed as a package: fall back to the monorepo layout below.
+    // expected: not installed as a package, fall back to the monorepo layout below.
   }
   candidates.push(path.resolve(__dirname, '..', '..', '..', 'server', 'dist', 'main.js'));
   const found = candidates.find((c) => existsSync(c));

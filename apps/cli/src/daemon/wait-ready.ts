@@ -22,6 +22,7 @@ async function answers(url: string, token: string | undefined): Promise<boolean>
     await res.arrayBuffer();
     return true;
   } catch {
+    // expected: not answering yet is 'not ready' (the caller polls)
     return false;
   }
 }

@@ -126,6 +126,7 @@ export function checkPty(read: (file: string) => string = (f) => readFileSync(f,
     max = Number(read(PTY_MAX_FILE).trim());
     used = Number(read(PTY_NR_FILE).trim());
   } catch {
+    // expected: unreadable pty counters are the 'missing' probe result
     return { name: 'pty', status: 'missing', detail: `${PTY_MAX_FILE} is not readable (not Linux?)` };
   }
   if (!Number.isInteger(max) || !Number.isInteger(used)) return { name: 'pty', status: 'problem', detail: 'could not parse the pty limit' };

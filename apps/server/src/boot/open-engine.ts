@@ -62,7 +62,7 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
 export async function openEngine(
   config: ServerConfig,
   host: HostFacts,
-  extra: Pick<EngineOptions, 'receiptPollMs' | 'outboxPollMs' | 'awaitingMs' | 'handlers'> = {},
+  extra: Pick<EngineOptions, 'receiptPollMs' | 'outboxPollMs' | 'awaitingMs' | 'handlers' | 'log'> = {},
 ): Promise<OpenedEngine> {
   const { ctx, runners } = buildRunners(config, host);
   const engine = await Engine.open({

@@ -3,6 +3,7 @@ import type { ServerEnv } from '../config/load-server-config';
 import { loadServerConfig } from '../config/load-server-config';
 import type { ServerConfig } from '../config/server-config';
 import { createEngineEventSink } from '../events/engine-event-sink';
+import { createServerLogger } from '../logging/logger';
 import type { HostFacts, OpenedEngine } from './open-engine';
 import { defaultAgentEntry, openEngine } from './open-engine';
 import type { RunningServer, ServerDeps } from './start-server';
@@ -40,7 +41,8 @@ function hostFacts(io: MainIo): HostFacts {
 
 async function open(io: MainIo, config: ServerConfig): Promise<OpenedEngine | undefined> {
   try {
-    return await openEngine(config, hostFacts(io));
+    // The engine's internal failures (engine_error) are logged through the same scrubbing JSON logger.
+    return await openEngine(config, hostFacts(io), { log: createServerLogger(io.stderr) });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     io.stderr.write(`genswarms: cannot open the engine: ${typeof code === 'string' ? code : err instanceof Error ? err.message : 'error'}\n`);

@@ -16,6 +16,7 @@ async function createIfMissing(path: string): Promise<HomeCheck | undefined> {
     await fsp.mkdir(path, { recursive: true, mode: 0o700 });
     return undefined;
   } catch {
+    // expected: the typed refusal, without the errno detail
     return { kind: 'unsafe', reason: 'cannot be created' };
   }
 }
@@ -30,6 +31,7 @@ export async function ensureServerHome(path: string, uid: number): Promise<HomeC
   const st = await fsp.lstat(path);
   if (st.isSymbolicLink()) return { kind: 'unsafe', reason: 'is a symlink' };
   if (!st.isDirectory()) return { kind: 'unsafe', reason: 'is not a directory' };
+  // expected: a home that cannot be opened is refused below
   const fh = await fsp.open(path, DIR_FLAGS).catch(() => undefined);
   if (fh === undefined) return { kind: 'unsafe', reason: 'cannot be opened' };
   try {
@@ -40,7 +42,7 @@ export async function ensureServerHome(path: string, uid: number): Promise<HomeC
     await fh.chmod(0o700);
     return { kind: 'ok', path: await fsp.realpath(path) };
   } finally {
-    // Best-effort close of a read-only directory descriptor; nothing depends on its result.
+    // best-effort: close of a read-only directory descriptor; nothing depends on its result.
     await fh.close().catch(() => undefined);
   }
 }

@@ -57,6 +57,7 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
       return value;
     });
   } catch {
+    // expected: a body that is not JSON is refused by the caller (undefined)
     return undefined;
   }
   if (poisoned || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;

@@ -79,6 +79,7 @@ function isHttpUrl(raw: string): boolean {
     const url = new URL(raw);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '';
   } catch {
+    // expected: an unparsable URL is not a valid endpoint
     return false;
   }
 }

@@ -50,6 +50,7 @@ export function loadMockScript(raw: string): MockScriptLoad {
   try {
     json = JSON.parse(text) as unknown;
   } catch {
+    // expected: the 'invalid' result names the problem
     return { kind: 'invalid', reason: 'script is not valid JSON' };
   }
   return compileScript(json);
@@ -66,6 +67,7 @@ function compileScript(json: unknown): MockScriptLoad {
       try {
         regex = new RegExp(m[1] ?? '', m[2] ?? '');
       } catch {
+        // expected: the 'invalid' result names the problem
         return { kind: 'invalid', reason: `${i}.match: invalid regular expression` };
       }
     }

@@ -72,14 +72,14 @@ export async function writeFileAtomically(dir: string, name: string, data: strin
     await handle.sync();
   } catch (error) {
     await handle.close();
-    await unlink(temp).catch(() => undefined); // best effort: the temp name is ours and random
+    await unlink(temp).catch(() => undefined); // best-effort: the temp name is ours and random
     throw error;
   }
   await handle.close();
   try {
     await rename(temp, target);
   } catch (error) {
-    await unlink(temp).catch(() => undefined); // best effort, as above
+    await unlink(temp).catch(() => undefined); // best-effort: the temp name is ours and random
     throw error;
   }
   return target;

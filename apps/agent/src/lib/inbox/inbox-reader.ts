@@ -65,6 +65,7 @@ export async function readInboxItem(inboxDir: string, entry: InboxEntry): Promis
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read.data)) as unknown;
   } catch {
+    // expected: malformed inbox JSON is a skipped item
     return { kind: 'skipped', reason: 'malformed JSON' };
   }
   const parsed = validate(InboxItemSchema, json);

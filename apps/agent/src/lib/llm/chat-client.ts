@@ -65,6 +65,7 @@ function send(req: ChatRequest, headers: OutgoingHttpHeaders, body: string): Pro
     const outgoing = requestFn(req.url, { method: 'POST', headers }, (res) => {
       readBounded(res, maxBytes).then(
         (text) => settle(text === null ? { kind: 'error', error: `llm response larger than ${maxBytes} bytes` } : { kind: 'ok', status: res.statusCode ?? 0, body: text }),
+        // expected: a broken response stream is the 'interrupted' error result
         () => settle({ kind: 'error', error: 'llm response interrupted' }),
       );
     });
@@ -104,6 +105,7 @@ function parseCompletion(text: string): ChatResult {
   try {
     json = JSON.parse(text) as unknown;
   } catch {
+    // expected: a non-JSON body is the 'not JSON' error result
     return { kind: 'error', error: 'llm response is not JSON' };
   }
   const parsed = validate(CompletionSchema, json);

@@ -37,6 +37,7 @@ export async function loadAgentState(workspace: string): Promise<AgentStateLoad>
     const parsed = validate(AgentStateSchema, JSON.parse(read.data.toString('utf8')));
     return parsed.kind === 'ok' ? { kind: 'ok', state: parsed.value } : { kind: 'invalid', reason: 'unexpected shape' };
   } catch {
+    // expected: an unparsable state file is the 'invalid' result
     return { kind: 'invalid', reason: 'not JSON' };
   }
 }

@@ -17,6 +17,7 @@ export function validate<T>(validator: Validator<T>, value: unknown): Validation
   try {
     return validator(value, '');
   } catch {
+    // expected: a value that makes a validator throw is refused
     return bad('', 'unreadable value');
   }
 }

@@ -46,7 +46,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
-    // ESRCH: the group is already gone
+    // best-effort: ESRCH, the group is already gone
   }
 }
 

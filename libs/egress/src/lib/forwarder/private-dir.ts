@@ -38,7 +38,7 @@ export async function isSocket(path: string): Promise<boolean> {
   try {
     return (await lstat(path)).isSocket();
   } catch {
-    return false; // not there yet
+    return false; // expected: not there yet
   }
 }
 
@@ -58,7 +58,7 @@ export async function identityOf(path: string): Promise<FileIdentity | undefined
     const st = await lstat(path, { bigint: true });
     return { dev: st.dev, ino: st.ino, birthtimeNs: st.birthtimeNs };
   } catch {
-    return undefined; // gone
+    return undefined; // expected: the file is gone
   }
 }
 

@@ -11,7 +11,7 @@ function safeHostOf(url: string): string | undefined {
   try {
     return hostOf(url);
   } catch {
-    return undefined; // an unparsable endpoint is reported without any of its text
+    return undefined; // expected: an unparsable endpoint is reported without any of its text
   }
 }
 

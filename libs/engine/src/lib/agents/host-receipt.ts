@@ -47,6 +47,7 @@ async function linkReceipt(dirFd: number, body: string): Promise<boolean> {
   } catch (e) {
     return errnoOf(e) === 'EEXIST'; // someone's done.json is there: the turn is just as over
   } finally {
+    // best-effort: the temp name is random and hidden; linked or refused, it only has to go
     await fsp.unlink(temp).catch(() => undefined);
   }
 }
@@ -58,15 +59,21 @@ async function linkReceipt(dirFd: number, body: string): Promise<boolean> {
  * doubt → false, nothing written.
  */
 export async function writeHostReceipt(workspaceReal: string, turnId: string, error: string): Promise<boolean> {
+  // expected: a turn directory the receipts checks refuse gets no receipt (false), like any doubt below
   const prep = await prepareTurnDir(workspaceReal, turnId).catch(() => ({ kind: 'refused' as const }));
   if (prep.kind !== 'ok') return false;
+  // expected: the lstat fails when there is no done.json yet, the usual case
   if ((await fsp.lstat(path.join(prep.dir, DONE_FILE)).catch(() => undefined)) !== undefined) return true;
+  // expected: an unresolvable workspace keeps its given path, which only makes the readlink check stricter
   const expected = path.join(await fsp.realpath(workspaceReal).catch(() => workspaceReal), '.genswarms', 'turns', turnId);
+  // expected: a turn directory that cannot be opened without following links gets no receipt (false)
   const dir = await fsp.open(prep.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(() => undefined);
   if (dir === undefined) return false;
   try {
+    // expected: an unreadable descriptor path fails the identity check (false)
     if ((await fsp.readlink(`/proc/self/fd/${dir.fd}`).catch(() => '')) !== expected) return false;
     const body = `${JSON.stringify({ v: 1, turn: turnId, status: 'error', error })}\n`;
+    // expected: a receipt that cannot be written is 'not written' (false); the turn ends all the same
     return await linkReceipt(dir.fd, body).catch(() => false);
   } finally {
     await dir.close();
@@ -79,6 +86,7 @@ export async function writeHostReceipt(workspaceReal: string, turnId: string, er
  * own turn, which it can fail anyway.
  */
 export async function readHostReceipt(workspaceReal: string, turnId: string): Promise<string | null> {
+  // expected: an unreadable or refused receipt is no host receipt (null)
   const r = await readTurnReceipt(workspaceReal, turnId).catch(() => undefined);
   if (r?.kind !== 'ok' || r.status !== 'error' || r.reply !== null || r.error === undefined) return null;
   return HOST_ERRORS.has(r.error) ? r.error : null;

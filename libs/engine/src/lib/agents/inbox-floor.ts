@@ -24,10 +24,12 @@ const AgentState = z.strictObject({
 
 async function maxInboxFileSeq(workspaceReal: string): Promise<number> {
   const dir = path.join(workspaceReal, '.inbox');
+  // expected: no .inbox (or none we may read) means no leftover seqs
   const st = await fsp.lstat(dir).catch(() => undefined);
   if (st === undefined || !st.isDirectory()) return 0;
   let max = 0;
   let seen = 0;
+  // expected: an .inbox that cannot be listed adds no seqs; the agent's own mark still counts
   const handle = await fsp.opendir(dir).catch(() => undefined);
   if (handle === undefined) return 0;
   for await (const entry of handle) {
@@ -39,12 +41,14 @@ async function maxInboxFileSeq(workspaceReal: string): Promise<number> {
 }
 
 async function agentMark(workspaceReal: string): Promise<number> {
+  // expected: an unreadable or refused state file gives no mark (0)
   const read = await readUntrustedFile(path.join(workspaceReal, '.genswarms'), 'agent-state.json', STATE_MAX_BYTES).catch(() => undefined);
   if (read?.kind !== 'ok') return 0;
   try {
     const parsed = AgentState.safeParse(JSON.parse(read.data.toString('utf8')));
     return parsed.success ? parsed.data.processedThrough : 0;
   } catch {
+    // expected: agent-writable text; unparsable means no mark
     return 0;
   }
 }

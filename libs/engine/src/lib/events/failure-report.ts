@@ -14,7 +14,6 @@ export type FailureSite =
   | 'outbox_discard'
   | 'agent_exit'
   | 'agent_stop'
-  | 'object_state'
   | 'recovery';
 
 /** The sink of engine log lines; a winston logger fits (`logger.error(message, meta)`). */

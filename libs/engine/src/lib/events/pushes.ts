@@ -38,7 +38,7 @@ export class PushHub {
       try {
         l(swarm, push);
       } catch {
-        /* ignore */
+        // best-effort: a failing push subscriber (a closed socket) never breaks the engine or the other subscribers
       }
     }
   }

@@ -64,6 +64,7 @@ export class ObjectInstance {
   }
 
   private async persist(): Promise<void> {
+    // best-effort: the persister reports its own save failures (object_error); only that report can fail here
     if (this.persister !== null) await this.persister(this).catch(() => undefined);
   }
 

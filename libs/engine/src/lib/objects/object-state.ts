@@ -38,6 +38,7 @@ export function parseObjectState(text: string): DecodedObjectState {
   try {
     return { kind: 'ok', state: JSON.parse(text, dropPoisonKeys) as unknown };
   } catch {
+    // expected: stored text that does not parse is the 'invalid' result
     return { kind: 'invalid', reason: 'unparsable' };
   }
 }

@@ -92,15 +92,20 @@ async function computeEnvelope(host: RoutingHost, input: AskInput, corr: string)
  * never followed; directories are left alone.
  */
 export async function pruneReplies(dir: string, nowMs: number): Promise<void> {
+  // best-effort: pruning is housekeeping; a replies dir that cannot be pinned is left alone
   const handle = await fsp.open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(() => null);
   if (handle === null) return;
   try {
     const pinned = `/proc/self/fd/${handle.fd}`;
+    // expected: an unreadable descriptor path fails the pin check (nothing pruned)
     if ((await fsp.readlink(pinned).catch(() => '')) !== dir) return;
+    // best-effort: an unlistable replies dir is pruned on a later ask
     const names = await fsp.readdir(pinned, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
     for (const name of names) {
       const p = Buffer.concat([Buffer.from(`${pinned}/`), name]);
+      // expected: an entry gone since the listing is skipped
       const st = await fsp.lstat(p).catch(() => undefined);
+      // best-effort: a reply that cannot be deleted is tried again on the next prune
       if (st !== undefined && !st.isDirectory() && nowMs - st.mtimeMs > REPLY_MAX_AGE_MS) await fsp.unlink(p).catch(() => undefined);
     }
   } finally {

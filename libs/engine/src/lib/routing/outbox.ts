@@ -76,6 +76,7 @@ function parseUtf8Json(data: Buffer): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data)) as unknown;
   } catch {
+    // expected: invalid UTF-8 or JSON is a rejected entry (undefined)
     return undefined;
   }
 }
@@ -85,6 +86,7 @@ function decodeName(raw: Buffer): string | null {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
+    // expected: a name that is not UTF-8 is rejected as invalid_name (null)
     return null;
   }
 }
@@ -98,6 +100,7 @@ async function outboxIdentity(dir: string): Promise<DirId | 'missing' | 'symlink
     if (!st.isDirectory()) return 'not_a_directory';
     return { dev: st.dev, ino: st.ino };
   } catch {
+    // expected: no .outbox (or one we may not lstat) is 'missing'
     return 'missing';
   }
 }
@@ -108,9 +111,12 @@ function sameDir(a: DirId | string, b: DirId): boolean {
 
 /** `.outbox` opened without following a link, still the lstat'ed directory, at its expected path. */
 async function openPinned(dir: string, id: DirId): Promise<fsp.FileHandle | null> {
+  // expected: an .outbox that cannot be opened without following links is not pinned (null)
   const handle = await fsp.open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(() => null);
   if (handle === null) return null;
+  // expected: a failed fstat or readlink fails the identity check below
   const st = await handle.stat({ bigint: true }).catch(() => null);
+  // expected: as above
   const at = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => '');
   if (st !== null && st.dev === id.dev && st.ino === id.ino && at === dir) return handle;
   await handle.close();
@@ -119,6 +125,7 @@ async function openPinned(dir: string, id: DirId): Promise<fsp.FileHandle | null
 
 /** `*.json`, not hidden, in lexical (byte) order. */
 async function listJson(pinned: string): Promise<Buffer[]> {
+  // expected: an unlistable pinned dir lists nothing this poll; the next poll retries
   const raw = await fsp.readdir(pinned, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
   return raw.filter((n) => n.length > JSON_SUFFIX.length && n[0] !== DOT && n.subarray(n.length - JSON_SUFFIX.length).equals(JSON_SUFFIX)).sort(Buffer.compare);
 }
@@ -126,18 +133,22 @@ async function listJson(pinned: string): Promise<Buffer[]> {
 /** Removes the entry itself (never a link target) inside the pinned directory; false when it is still there. */
 async function removeEntry(pinned: string, raw: Buffer): Promise<boolean> {
   const p = Buffer.concat([Buffer.from(`${pinned}/`), raw]);
+  // expected: the boolean is the answer; an undeletable entry is memoised and reported once
   const gone = await fsp.unlink(p).then(() => true, () => false);
   if (gone) return true;
+  // expected: as above; an entry that vanished meanwhile counts as removed
   return fsp.rmdir(p).then(() => true, () => (fsp.lstat(p).then(() => false, () => true)));
 }
 
 async function entryKey(pinned: string, raw: Buffer): Promise<string | null> {
+  // expected: an entry gone since the listing has no key (null)
   const st = await fsp.lstat(Buffer.concat([Buffer.from(`${pinned}/`), raw]), { bigint: true }).catch(() => null);
   return st === null ? null : `${st.ino}:${raw.toString('hex')}`;
 }
 
 async function readEntry(dir: string, name: string | null): Promise<OutboxEntry | 'missing'> {
   if (name === null) return { kind: 'rejected', file: '(invalid utf-8 name)', reason: 'invalid_name' };
+  // expected: a read the receipts checks refuse (or that fails) is a rejected entry
   const read = await readUntrustedFile(dir, name, OUTBOX_FILE_MAX_BYTES).catch(() => ({ kind: 'refused' as const, reason: 'invalid_name' }));
   if (read.kind === 'missing') return 'missing';
   if (read.kind === 'refused') return { kind: 'rejected', file: name, reason: read.reason };

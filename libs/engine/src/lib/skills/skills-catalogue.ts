@@ -29,12 +29,14 @@ async function realRoot(root: string): Promise<string | undefined> {
     const real = await fsp.realpath(root);
     return (await fsp.lstat(real)).isDirectory() ? real : undefined;
   } catch {
+    // expected: a missing or unreadable skills root is 'no catalogue'
     return undefined;
   }
 }
 
 async function walk(rootReal: string, rel: string, depth: number, out: SkillEntry[]): Promise<void> {
   if (depth > MAX_DEPTH || out.length >= MAX_ENTRIES) return;
+  // expected: an unlistable directory contributes no skills
   const entries = await fsp.readdir(path.join(rootReal, rel), { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.') || out.length >= MAX_ENTRIES) continue;
@@ -62,6 +64,7 @@ export function isSkillName(name: string): boolean {
 }
 
 async function readIn(dirReal: string, file: string): Promise<SkillRead | undefined> {
+  // expected: a skill file that cannot be read is 'missing'
   const read = await readUntrustedFile(dirReal, file, SKILL_MAX_BYTES).catch(() => ({ kind: 'missing' as const }));
   if (read.kind === 'missing') return undefined;
   if (read.kind === 'refused') return read.reason === 'receipt_symlink' ? { kind: 'invalid_name' } : { kind: 'not_found' };

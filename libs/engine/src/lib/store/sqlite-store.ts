@@ -31,7 +31,7 @@ function chmodIfPresent(file: string): void {
     const st = fs.lstatSync(file);
     if (st.isFile()) fs.chmodSync(file, 0o600);
   } catch {
-    /* absent: nothing to do */
+    /* expected: the file is absent (a new store), nothing to tighten */
   }
 }
 

@@ -4,6 +4,7 @@
  * cannot be saved (> 1 MiB, not JSON-serialisable) is NOT kept stale in the store: its row is deleted,
  * one `object_error` (warning, `reason`) says so, and the object runs on in memory.
  */
+import { failureCode } from '../events/failure-report';
 import { encodeObjectState, OBJECT_STATE_MAX_BYTES, parseObjectState } from '../objects/object-state';
 import type { ObjectInstance, StatePersister } from '../objects/object-instance';
 import type { SwarmRuntime } from './swarm-runtime';
@@ -20,14 +21,16 @@ export function objectStatePersister(rt: SwarmRuntime): StatePersister {
   return async (inst: ObjectInstance): Promise<void> => {
     const enc = encodeObjectState(inst.state);
     let problem: StateProblem | null = null;
+    let code: string | null = null;
     try {
       if (enc.kind === 'ok') await rt.store.saveObjectState(rt.swarm, inst.name, enc.json, { handler: inst.handlerName, updatedAt: rt.clock.now().toISOString() });
       else {
         problem = enc.kind === 'too_large' ? 'object_state_too_large' : 'object_state_not_serializable';
         await rt.store.deleteObjectState(rt.swarm, inst.name);
       }
-    } catch {
+    } catch (e) {
       problem = 'object_state_save_failed';
+      code = failureCode(e);
     }
     if (problem === null) {
       failing.delete(inst.name);
@@ -35,7 +38,7 @@ export function objectStatePersister(rt: SwarmRuntime): StatePersister {
     }
     if (failing.get(inst.name) === problem) return;
     failing.set(inst.name, problem);
-    const extra = enc.kind === 'too_large' ? { bytes: enc.bytes, limit: OBJECT_STATE_MAX_BYTES } : {};
+    const extra = enc.kind === 'too_large' ? { bytes: enc.bytes, limit: OBJECT_STATE_MAX_BYTES } : code === null ? {} : { code };
     await warn(rt, inst.name, problem, `State of object ${inst.name} not persisted (${problem}); it keeps running in memory.`, extra);
   };
 }

@@ -16,6 +16,7 @@ function overlaps(a: string, b: string): boolean {
 export async function purgeSwarmFiles(home: string, swarm: string, config: unknown): Promise<void> {
   const named = configuredWorkspaces(config);
   for (const dir of [path.join(home, 'workspaces', swarm), path.join(home, 'state', swarm)]) {
+    // expected: no such directory, nothing to purge
     const st = await fsp.lstat(dir).catch(() => undefined);
     if (st === undefined || !st.isDirectory()) continue;
     if (named.some((w) => overlaps(dir, w))) {

@@ -6,6 +6,7 @@
 import { gateStart, type SwarmState } from '@genswarms/ir-gate';
 import type { RunnerHandle, SessionDescription } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
+import { failureCode } from '../events/failure-report';
 import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
 import type { SwarmRow, TurnRow } from '../store/store';
 import type { Engine } from './engine';
@@ -20,6 +21,7 @@ async function reattach(rt: SwarmRuntime, description: unknown, backend: string)
   if (!REATTACHABLE.has(backend) || description === null || typeof description !== 'object') return null;
   const runner = rt.runners.get(backend as 'tmux' | 'docker');
   if (runner.reattach === undefined) return null;
+  // expected: a pane or container that did not survive cannot be re-attached; the agent is restarted instead
   return runner.reattach(description as SessionDescription, rt.runnerContext).catch(() => null);
 }
 
@@ -30,13 +32,13 @@ async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, open
   let plan;
   try {
     plan = await planAgent(rt, engine.opts.home, config);
-  } catch {
+  } catch (e) {
     // What outlived the server for this agent (a pane, a container) must not run on unowned.
     await stopLeftover(rt, row?.description ?? null);
     const s = new AgentSession(rt, name, { ...placeholderSpec(rt.swarm, name) });
     rt.agents.set(name, s);
     await s.persist(null);
-    await s.fail('recovery_plan_failed');
+    await s.fail('recovery_plan_failed', { code: failureCode(e) });
     return;
   }
   const handle = await reattach(rt, row?.description ?? null, plan.spec.backend);
@@ -61,7 +63,8 @@ async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, open
 async function stopLeftover(rt: SwarmRuntime, description: unknown): Promise<void> {
   const desc = isDescription(description) ? description : null;
   const handle = desc === null ? null : await reattach(rt, desc, desc.backend);
-  await handle?.stop({ graceMs: 2000 }).catch(() => undefined);
+  // A leftover that cannot be stopped may run on unowned: reported, recovery goes on.
+  await handle?.stop({ graceMs: 2000 }).catch((e: unknown) => rt.events.reportFailure({ where: 'recovery', swarm: rt.swarm, agent: null, error: e, metadata: { step: 'stop_leftover' } }));
 }
 
 async function cancelWithReceipt(session: AgentSession, turnId: string): Promise<string> {
@@ -121,6 +124,7 @@ export async function finishInterruptedStop(engine: Engine, row: SwarmRow): Prom
 async function adoptToStop(engine: Engine, rt: SwarmRuntime, name: string, description: unknown, openTurn: TurnRow | undefined): Promise<void> {
   const desc = isDescription(description) ? description : null;
   const config = rt.agentConfig(name);
+  // expected: a config that no longer plans is stopped through its stored description instead
   const plan = config === undefined ? null : await planAgent(rt, engine.opts.home, config).catch(() => null);
   const handle = desc === null || plan === null ? null : await reattach(rt, desc, desc.backend);
   if (plan === null) await stopLeftover(rt, desc);

@@ -25,6 +25,7 @@ function isHttpUrlWithHost(raw: string): boolean {
     const u = new URL(raw);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
   } catch {
+    // expected: an unparsable URL is not a valid endpoint
     return false;
   }
 }

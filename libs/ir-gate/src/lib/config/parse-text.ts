@@ -19,6 +19,7 @@ function decode(text: string | Buffer): string | null {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(text);
   } catch {
+    // expected: invalid UTF-8 is reported by the caller (null)
     return null;
   }
 }
@@ -27,6 +28,7 @@ function parseJson(text: string): ConfigLoad {
   try {
     return { kind: 'ok', value: JSON.parse(text) as unknown };
   } catch {
+    // expected: the position is recomputed from the text; the parser's message is not used (it may quote the config)
     const offset = locateJsonError(text);
     const at = lineColumnOf(text, offset < 0 ? text.length : offset);
     return invalid('config_parse_error', `invalid JSON at line ${at.line}, column ${at.column}`, at);

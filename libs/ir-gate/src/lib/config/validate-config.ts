@@ -95,6 +95,7 @@ export function validateConfig(input: unknown, opts: ValidateOptions = {}): Conf
   try {
     return validateUnsafe(input, opts);
   } catch {
+    // expected: a validator that throws on hostile input refuses it, never passes it
     return schemaFailure([{ path: '', message: 'the config could not be validated' }]);
   }
 }

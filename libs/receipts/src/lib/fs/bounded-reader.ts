@@ -92,6 +92,7 @@ export async function isDescriptorAt(fd: number, expectedPath: string): Promise<
   try {
     return (await readlink(`/proc/self/fd/${fd}`)) === expectedPath;
   } catch {
+    // expected: an unreadable descriptor path fails the identity check
     return false;
   }
 }

@@ -43,6 +43,7 @@ export async function isDirChainUnchanged(chain: readonly DirIdentity[]): Promis
       const st = await lstat(dir.path, { bigint: true });
       if (!st.isDirectory() || st.dev !== dir.dev || st.ino !== dir.ino) return false;
     } catch {
+      // expected: a directory that cannot be lstat'ed is not the one verified
       return false;
     }
   }

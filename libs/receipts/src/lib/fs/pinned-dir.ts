@@ -57,6 +57,7 @@ export async function isPinnedDirInPlace(dir: PinnedDir): Promise<boolean> {
   try {
     return (await readlink(`/proc/self/fd/${dir.handle.fd}`)) === dir.path;
   } catch {
+    // expected: an unreadable descriptor path means the pin no longer holds
     return false;
   }
 }

@@ -53,9 +53,11 @@ async function writeInPinnedDir(dir: PinnedDir, name: string, data: string | Buf
   try {
     await rename(dir.at(temp), dir.at(name));
   } catch (error) {
+    // best-effort: the temp name is ours and random; the rename error is what is returned
     await unlink(dir.at(temp)).catch(() => undefined);
     return refuse(`rename failed (${errnoCode(error)})`);
   }
+  // expected: a target gone after the rename is refused below
   const placed = await lstat(dir.at(name), { bigint: true }).catch(() => undefined);
   if (placed === undefined || placed.ino !== written.ino || placed.dev !== written.dev) return refuse('target changed after rename');
   if (!(await isPinnedDirInPlace(dir))) return refuse('directory moved or removed during the write');
@@ -80,6 +82,7 @@ async function writeTemp(dir: PinnedDir, temp: string, data: string | Buffer): P
   } finally {
     await handle.close();
   }
+  // best-effort: the refused temp file is ours; the refusal is what is returned
   if (result.kind === 'refused') await unlink(dir.at(temp)).catch(() => undefined);
   return result;
 }

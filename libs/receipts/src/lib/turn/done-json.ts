@@ -25,6 +25,7 @@ export function parseDoneJson(data: Buffer, expectedTurn: string): DoneParse {
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
   } catch {
+    // expected: invalid UTF-8 or JSON is the 'unparsable' result
     return { kind: 'unparsable' };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return malformed();

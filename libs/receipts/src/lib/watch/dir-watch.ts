@@ -19,6 +19,7 @@ export async function attachDirWatch(
     // persistent like the poll timer: a leaked watcher would be visible (and is tested for).
     watcher = watch(turnDir, { persistent: true }, () => onWake());
   } catch {
+    // expected: no fs.watch here (the dir is gone, or no inotify): the caller keeps polling
     return undefined;
   }
   // Swallow errors until the owner installs its handler (an unhandled 'error' would crash the host).

@@ -129,6 +129,7 @@ class TurnWatcher {
         watcher.on('error', () => this.dropWatch(watcher));
       },
       () => {
+        // expected: no watcher could be attached; the poll timer still wakes the watch
         this.watchPending = false;
       },
     );

@@ -71,7 +71,7 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     await waitSpawned(child, plan.spec.agent);
     const handle = attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }), cleanup });
     handle.onExit(() => {
-      void cleanup().catch(() => undefined); // best effort on a crash; stop() runs it again and reports
+      void cleanup().catch(() => undefined); // best-effort: on a crash; stop() runs it again and reports
     });
     return handle;
   } catch (err) {

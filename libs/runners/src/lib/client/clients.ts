@@ -121,7 +121,7 @@ export function isExecutable(file: string): boolean {
     accessSync(file, fsc.X_OK);
     return statSync(file).isFile();
   } catch {
-    return false; // absent or not executable: the caller reports binary_missing
+    return false; // expected: absent or not executable, the caller reports binary_missing
   }
 }
 

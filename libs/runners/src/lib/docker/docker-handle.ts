@@ -57,9 +57,9 @@ export class DockerHandle implements RunnerHandle {
         clearTimeout(timer);
         this.flush();
         this.finish(code, null);
-        void this.releaseHost().catch(() => undefined); // best effort on a natural exit; stop() runs it again and reports
+        void this.releaseHost().catch(() => undefined); // best-effort: on a natural exit; stop() runs it again and reports
       },
-      () => this.finish(null, 'SIGKILL'), // removed underneath us
+      () => this.finish(null, 'SIGKILL'), // expected: the wait fails when the container was removed underneath us
     );
   }
 
@@ -92,8 +92,9 @@ export class DockerHandle implements RunnerHandle {
   private async releaseHost(): Promise<void> {
     const envFile = this.init.envFile;
     if (envFile !== undefined) {
-      const st = await lstat(envFile.path, { bigint: true }).catch(() => undefined); // gone: the launcher consumed it
+      const st = await lstat(envFile.path, { bigint: true }).catch(() => undefined); // expected: gone, the launcher consumed it
       const ours = st !== undefined && st.dev === envFile.dev && st.ino === envFile.ino && st.birthtimeNs === envFile.birthtimeNs;
+      // best-effort: a file left behind is 0600 in the server's private state dir, removed with the agent's state
       if (ours) await unlink(envFile.path).catch(() => undefined);
     }
     await this.init.forwarder?.stop();

@@ -95,7 +95,7 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
     track(active, create.name, handle);
     return handle;
   } catch (err) {
-    if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort cleanup; the start error wins
+    if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort: cleanup; the start error wins
     await removeFileIfPresent(envFile);
     await forwarder?.stop();
     if (err instanceof RunnerError) throw err;

@@ -32,7 +32,7 @@ export function createDockerodePort(socketPath: string): DockerPort {
         await docker.ping();
         return true;
       } catch {
-        return false; // no engine reachable: callers treat it as unavailable
+        return false; // expected: no engine reachable, callers treat it as unavailable
       }
     },
     async create(spec: ContainerCreateSpec): Promise<string> {

@@ -48,6 +48,7 @@ export function checkStoredPin(raw: unknown, ctx: RunnerContext): PinCheck {
   try {
     target = planEgress({ agentEndpoint: url, policy: endpointPolicyOf(ctx) });
   } catch {
+    // expected: a pin the egress planner refuses is untrusted
     return { kind: 'refused', reason: 'egress_pin_untrusted' };
   }
   if (target.host !== pin.host || target.port !== pin.port || target.tls !== pin.tls) return { kind: 'refused', reason: 'egress_pin_malformed' };

@@ -46,6 +46,7 @@ export async function readoptEgress(input: ReadoptInput): Promise<EgressReadopt>
     const forwarder = await startForwarder({ socat, dir, target: pin.target, ...egressClientOf(ctx), ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
     return { kind: 'ok', forwarder, pin: pin.pin };
   } catch {
+    // expected: a forwarder that cannot be re-adopted is refused as egress_unavailable
     return { kind: 'refused', reason: 'egress_unavailable' };
   }
 }
@@ -54,7 +55,7 @@ async function lstatOrUndefined(p: string): Promise<Stats | undefined> {
   try {
     return await lstat(p);
   } catch {
-    return undefined; // absent (or unreadable): treated as not ours
+    return undefined; // expected: absent (or unreadable), treated as not ours
   }
 }
 
@@ -75,6 +76,7 @@ async function isPrivateEgressDir(ctx: RunnerContext, swarm: string, agent: stri
   try {
     await verifyEgressDir(dir, ctx);
   } catch {
+    // expected: a dir that fails verification is not re-adopted
     return false;
   }
   const sock = await lstatOrUndefined(path.join(dir, EGRESS_SOCKET_NAME));
@@ -94,6 +96,7 @@ export async function removeEgressDirSafely(home: string, swarm: string, agent: 
     if (st === undefined) return;
     const leaf = i === parts.length - 1;
     if (st.isSymbolicLink() || !st.isDirectory()) {
+      // best-effort: a planted leaf is removed when possible; nothing is ever followed through it
       if (leaf) await unlink(p).catch(() => undefined);
       return;
     }

@@ -15,6 +15,7 @@ export function isProcessAlive(pid: number): boolean {
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
     return state !== 'Z' && state !== 'X';
   } catch {
+    // expected: no readable /proc entry, ask signal 0 instead
     return signalZero(pid);
   }
 }
@@ -24,6 +25,7 @@ function signalZero(pid: number): boolean {
     process.kill(pid, 0);
     return process.platform !== 'linux'; // on Linux /proc was authoritative: unreadable means gone
   } catch {
+    // expected: the signal-0 probe failing means not alive (or not ours)
     return false;
   }
 }
@@ -35,7 +37,7 @@ export function listDescendants(root: number): number[] {
   try {
     entries = readdirSync('/proc');
   } catch {
-    return []; // no /proc: the group signal is all we have
+    return []; // expected: no /proc, the group signal is all we have
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
@@ -63,7 +65,7 @@ function readPpid(pid: number): number | undefined {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(fields[1]);
   } catch {
-    return undefined; // exited while we looked
+    return undefined; // expected: exited while we looked
   }
 }
 
@@ -71,7 +73,7 @@ function signal(target: number, sig: NodeJS.Signals): void {
   try {
     process.kill(target, sig);
   } catch {
-    // ESRCH: already gone — the goal of the signal is met
+    // best-effort: ESRCH, already gone — the goal of the signal is met
   }
 }
 

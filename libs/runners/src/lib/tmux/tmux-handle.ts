@@ -57,6 +57,7 @@ export class TmuxHandle implements RunnerHandle {
   }
 
   private async stopNow(graceMs: number): Promise<void> {
+    // expected: a pane tmux cannot describe is not killed by pid (the pid could be reused); kill-window below still closes it
     const state = await this.init.server.paneState(this.init.paneId).catch(() => undefined);
     if (state !== undefined && !state.dead && state.panePid === this.init.panePid) {
       await killProcessTree(this.init.panePid, graceMs);
@@ -126,7 +127,7 @@ function nudgeReap(serverPid: number): void {
   try {
     process.kill(serverPid, 'SIGCHLD');
   } catch {
-    // the tmux server is gone: nothing left to reap
+    // best-effort: the tmux server is gone, nothing left to reap
   }
 }
 
@@ -139,7 +140,7 @@ async function removeManifests(manifest: TmuxHandleInit['manifest']): Promise<vo
   try {
     names = await fsp.readdir(manifest.dir);
   } catch {
-    return; // no manifest directory: nothing to remove
+    return; // expected: no manifest directory, nothing to remove
   }
   for (const name of names) {
     if (name.endsWith('.argv')) await removeArgvManifest(path.join(manifest.dir, name));

@@ -137,7 +137,7 @@ export class TmuxServer {
    */
   createWindow(swarm: string, agent: string, cwd: string, argv: readonly TmuxWord[]): Promise<PaneRef> {
     const run = this.createChain.then(() => this.createWindowNow(swarm, agent, cwd, argv));
-    this.createChain = run.catch(() => undefined);
+    this.createChain = run.catch(() => undefined); // expected: the chain only orders creations; the caller of run gets the failure
     return run;
   }
 
@@ -172,7 +172,7 @@ export class TmuxServer {
     try {
       await this.command([...tmuxConsts('kill-window', '-t'), tmuxPane(paneId)]);
     } catch {
-      // already gone: the pane exited and its window was removed, or an operator killed it
+      // expected: already gone, the pane exited and its window was removed, or an operator killed it
     }
   }
 
@@ -201,6 +201,7 @@ export class TmuxServer {
       await this.command([...tmuxConsts('send-keys', '-t'), tmuxPane(paneId), tmuxConst('Enter')]);
     } finally {
       await removeFileIfPresent(file);
+      // best-effort: a buffer left loaded dies with this tmux server, which only the server's uid can reach
       if (loaded) await this.command(tmuxConsts('delete-buffer', '-b', bufferId)).catch(() => undefined);
     }
   }
@@ -244,7 +245,7 @@ export class TmuxServer {
       const panes = new Map((await this.listPanes()).map((p) => [p.paneId, p]));
       for (const [paneId, set] of [...this.watchers]) set.forEach((w) => w(panes.get(paneId)));
     } catch {
-      // the control client is gone or tmux is busy: the next tick retries; close() stops polling
+      // expected: the control client is gone or tmux is busy; the next tick retries; close() stops polling
     } finally {
       this.polling = false;
     }
@@ -259,6 +260,7 @@ export class TmuxServer {
   /** Kills the whole tmux server (tests, or a full shutdown of every swarm). */
   async kill(): Promise<void> {
     this.stopPolling();
+    // best-effort: the server may be gone already; the control client is closed next either way
     await this.command(tmuxConsts('kill-server')).catch(() => undefined);
     await this.control.close();
   }

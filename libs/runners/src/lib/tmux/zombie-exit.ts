@@ -47,6 +47,7 @@ export async function readZombieExit(pid: number, parentPid: number): Promise<Zo
   try {
     line = await fsp.readFile(`/proc/${pid}/stat`, 'utf8');
   } catch {
+    // expected: no /proc entry, the process is gone
     return undefined;
   }
   return parseZombieStat(line, parentPid);

@@ -24,6 +24,7 @@ async function descriptorPath(fh: FileHandle): Promise<string | undefined> {
   try {
     return await fsp.readlink(`/proc/self/fd/${fh.fd}`);
   } catch {
+    // expected: an unreadable descriptor path fails confinement (undefined)
     return undefined;
   }
 }
@@ -63,6 +64,7 @@ export async function readConfinedConfig(base: string, configPath: unknown): Pro
   try {
     real = await fsp.realpath(checked.candidate);
   } catch {
+    // expected: unresolvable is UNREADABLE, with no detail (the path may name a secret file)
     return UNREADABLE;
   }
   if (!isInsideBase(base, real)) return ESCAPED;
@@ -70,15 +72,17 @@ export async function readConfinedConfig(base: string, configPath: unknown): Pro
   try {
     fh = await fsp.open(real, OPEN_FLAGS);
   } catch {
+    // expected: unopenable is UNREADABLE, with no detail
     return UNREADABLE;
   }
   try {
     const result = await readOpened(base, fh);
     return Buffer.isBuffer(result) ? { kind: 'ok', content: result, format: checked.format } : result;
   } catch {
+    // expected: a failed read is UNREADABLE, with no detail
     return UNREADABLE;
   } finally {
-    // Best-effort close: the result is already decided; a close error changes nothing for the caller.
+    // best-effort: close after the result is decided; a close error changes nothing for the caller.
     await fh.close().catch(() => undefined);
   }
 }

@@ -63,6 +63,7 @@ export function isEndpointTrusted(policy: EndpointPolicy, agentEndpoint: string 
   try {
     host = hostOf(agentEndpoint.trim());
   } catch {
+    // expected: an unparsable endpoint is not allowed (fail closed)
     return false;
   }
   return policy.allowedHosts.includes(host);

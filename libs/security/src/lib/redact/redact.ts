@@ -82,6 +82,7 @@ function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
+    // expected: a malformed %-escape is matched as written
     return s;
   }
 }
