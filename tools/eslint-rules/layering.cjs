@@ -12,7 +12,7 @@ const PROJECTS = {
   receipts: { root: 'libs/receipts', libs: [] },
   procctl: { root: 'libs/procctl', libs: [] },
   egress: { root: 'libs/egress', libs: ['security'] },
-  runners: { root: 'libs/runners', libs: ['security', 'egress', 'procctl'] },
+  runners: { root: 'libs/runners', libs: ['security', 'ir-gate', 'egress', 'procctl'] },
   engine: { root: 'libs/engine', libs: ['security', 'ir-gate', 'receipts', 'egress', 'runners', 'procctl'] },
   server: { root: 'apps/server', libs: LIBS },
   cli: { root: 'apps/cli', libs: LIBS },

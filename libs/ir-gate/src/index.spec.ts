@@ -10,7 +10,7 @@ const PINNED = [
   'YAML_MAX_ALIAS_COUNT', 'applyOp', 'applyOverlay', 'backendToRef', 'canonicalJson', 'checkOpPolicy', 'compact',
   'configToState', 'edgePair', 'effectiveAgentCap', 'executeReconcile', 'findUnsupportedNetwork', 'fold',
   'forbiddenKeysOfAgent', 'gateStart', 'generateConfigJsonSchema', 'isConverged', 'isName', 'isNetworkSupported',
-  'isOpName', 'isValidRefString', 'mapIrErrorToHttp', 'materialize', 'normalizeNetwork', 'parseConfigText',
+  'isOpName', 'isRecord', 'isValidRefString', 'mapIrErrorToHttp', 'materialize', 'normalizeNetwork', 'parseConfigText',
   'planReconcile', 'refScheme', 'scaledInstanceNames', 'scanUntrusted', 'skillBasename', 'stateToConfig',
   'summarizeConfig', 'validateAgent', 'validateConfig', 'validateEvent', 'validateObject', 'validateOverlay',
   'validateRef', 'validateState', 'viewBackend',

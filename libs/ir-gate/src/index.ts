@@ -40,7 +40,7 @@ export type { ConfigSummary, ConfigValidation, ValidateOptions } from './lib/con
 export type { ConfigIssue } from './lib/config/types';
 
 export { validateRef, refScheme, isValidRefString, CONTENT_ADDRESSED_SCHEMES, BARE_REFS, DIGEST_RE } from './lib/ref/ref';
-export { OP_NAMES } from './lib/state/types';
+export { OP_NAMES, isRecord } from './lib/state/types';
 export type {
   IrError,
   Ref,

@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { parseConfigText } from '@genswarms/ir-gate';
+import { isRecord, parseConfigText } from '@genswarms/ir-gate';
 
 /** The CLI reads operator files, unconfined, but still bounded: 1 MiB like the server. */
 export const CLI_CONFIG_MAX_BYTES = 1048576;
@@ -38,7 +38,6 @@ export async function loadConfigFile(file: string, cwd: string): Promise<ConfigF
   return { kind: 'ok', value: loaded.value, abs, dir: path.dirname(abs) };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A copy of the parsed document with each agent's relative `workspace` and `skills` entries made

@@ -1,9 +1,9 @@
 /** CONTRACT §17 query parameters and §16 filter sets, validated into typed values (`invalid_query` + `param`). */
+import { NAME_RE } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import type { EventCategory, EventLevel, EventQuery, StoredEvent } from '../store/store';
 import { EVENT_CATEGORY_NAMES, EVENT_LEVELS } from './event-types';
 
-export const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 export const EVENT_TYPE_RE = /^[a-z][a-z0-9_]{0,63}$/;
 const DIGITS_RE = /^[0-9]{1,15}$/;
 export const EVENT_QUERY_PARAMS = ['level', 'category', 'swarm', 'agent', 'event_type', 'minutes', 'limit', 'since_id'] as const;

@@ -1,5 +1,5 @@
 /** CONTRACT §15 object config PATCH: the checks, in the exact order, before anything changes. */
-import { HOST_ESCAPE_KEYS } from '@genswarms/ir-gate';
+import { HOST_ESCAPE_KEYS, isRecord } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import type { ObjectHandler } from './handler';
 
@@ -23,13 +23,9 @@ export function countPatchKeys(value: unknown, budget = PATCH_MAX_KEYS + 1): num
   return count;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Returns the checked patch or throws the first refusal (1)-(5). */
 export function checkConfigPatch(handler: ObjectHandler, patch: unknown): Record<string, unknown> {
-  if (!isPlainObject(patch)) throw new EngineError('validation_failed', 'config must be an object.', { issues: [{ path: 'config', message: 'expected an object' }] });
+  if (!isRecord(patch)) throw new EngineError('validation_failed', 'config must be an object.', { issues: [{ path: 'config', message: 'expected an object' }] });
   const forbidden = Object.keys(patch).filter((k) => HOST_ESCAPE_KEYS.includes(k)).sort();
   if (forbidden.length > 0) {
     throw new EngineError('forbidden_config_keys', 'Host-escape keys are not accepted from a dynamic mutation.', { keys: [...new Set(forbidden)] }, { status: 422 });

@@ -2,6 +2,8 @@
  * CONTRACT §14.9: an object handler is TypeScript code registered with the engine under a name.
  * Configs name it; nothing is ever loaded from a path or module named in a request.
  */
+import { isName } from '@genswarms/ir-gate';
+
 export interface ObjectMessage {
   readonly swarm: string;
   readonly object: string;
@@ -38,14 +40,13 @@ export interface ObjectHandler {
   readonly configSchema?: Readonly<Record<string, ConfigKeySpec>>;
 }
 
-export const HANDLER_NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
 /** Handlers by name (a Map: names may come from configs). */
 export class HandlerRegistry {
   private readonly handlers = new Map<string, ObjectHandler>();
 
   register(name: string, handler: ObjectHandler): void {
-    if (!HANDLER_NAME_RE.test(name)) throw new TypeError('handler names follow the Name grammar');
+    if (!isName(name)) throw new TypeError('handler names follow the Name grammar');
     this.handlers.set(name, handler);
   }
 

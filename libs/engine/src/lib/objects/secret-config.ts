@@ -2,14 +2,11 @@
  * CONTRACT §14.9 / §15 redaction of object configs: besides the key-name rule (`redactSecrets`), a key
  * the handler's `configSchema` marks `secret: true` is redacted whatever its name (e.g. `dsn`).
  */
+import { isRecord as isRec } from '@genswarms/ir-gate';
 import { REDACTED, redactSecrets } from '@genswarms/security';
 import type { HandlerRegistry } from './handler';
 
 type Rec = Record<string, unknown>;
-
-function isRec(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The top-level keys `handler` declares secret (none for an unknown handler or no schema). */
 export function secretKeysOf(handlers: HandlerRegistry, handler: string | undefined): ReadonlySet<string> {

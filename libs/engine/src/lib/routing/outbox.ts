@@ -12,6 +12,7 @@
  * - an entry that cannot be removed (a non-empty directory) is reported once per (name, inode), not on
  *   every poll.
  */
+import { NAME_RE } from '@genswarms/ir-gate';
 import { readUntrustedFile } from '@genswarms/receipts';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -20,7 +21,7 @@ import { z } from 'zod';
 
 export const OUTBOX_DIR = '.outbox';
 export const OUTBOX_FILE_MAX_BYTES = 1_048_576;
-const NAME = z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/).describe('a target node Name');
+const NAME = z.string().regex(NAME_RE).describe('a target node Name');
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
 const JSON_SUFFIX = Buffer.from('.json');
 const DOT = 0x2e;

@@ -5,7 +5,8 @@
 import { gateStart } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import { EventBus, type EventListener } from '../events/event-bus';
-import { NAME_RE, toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
+import { NAME_RE } from '@genswarms/ir-gate';
+import { toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
 import type { AddAgentCommand, AddObjectCommand, MessageCommand, ObjectConfigPatchCommand } from '../commands/command-schemas';
 import type { SnapshotFormat } from '../commands/parse-command';
 import type { EventPage, SwarmService, TopologyPatch } from '../service/swarm-service';

@@ -1,7 +1,7 @@
 /** Small shared helpers of the swarm layer. */
 import type { OverlayEvent } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
-import { NAME_RE } from '../events/event-query';
+import { NAME_RE } from '@genswarms/ir-gate';
 import type { OverlayEventRow } from '../store/store';
 
 export function assertName(kind: 'swarm' | 'agent' | 'object', name: string): void {

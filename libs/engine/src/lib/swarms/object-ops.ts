@@ -2,7 +2,7 @@
 import { gateStart, ObjectSchema } from '@genswarms/ir-gate';
 import { stringify as toYaml } from 'yaml';
 import { EngineError } from '../errors/engine-error';
-import { NAME_RE } from '../events/event-query';
+import { NAME_RE } from '@genswarms/ir-gate';
 import type { AddObjectCommand, ObjectConfigPatchCommand } from '../commands/command-schemas';
 import type { SnapshotFormat } from '../commands/parse-command';
 import { checkConfigPatch } from '../objects/config-patch';

@@ -67,7 +67,7 @@ export interface SwarmOverlay {
 /** Result of fold / materialize / applyOp. `seq` is null for an overlay envelope error. */
 export type FoldResult = { kind: 'ok'; state: SwarmState } | { kind: 'error'; seq: number | null; error: IrError };
 
-/** True for a non-null, non-array object. */
+/** True for a non-null, non-array object: the one record guard of the workspace (exported). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { NAME_RE } from '@genswarms/ir-gate';
 import { RunnerError } from '../errors/runner-error';
 
 /**
@@ -13,8 +14,8 @@ export interface TmuxWord {
 /** The hidden session the control client attaches to; starts with `_`, so no Name can take it. */
 export const CONTROL_SESSION = '_genswarms';
 
-/** Swarm/agent Name grammar (CONTRACT §1). */
-export const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+/** Swarm/agent Name grammar: the workspace's one definition, from ir-gate. */
+export { NAME_RE };
 /** Constants: command names, flags, option names and values, buffer ids. */
 const CONSTANT_RE = /^[A-Za-z0-9_-]+$/;
 /** Constant format strings written in this source tree (never from input). */
