@@ -1,10 +1,23 @@
-// Flat ESLint config. The layering of DESIGN.md / HOUSE-STYLE rules 3-5 is enforced here with
-// per-project `no-restricted-imports`, plus the local `genswarms/*` rules in tools/eslint-rules.
+// Flat ESLint config. The layering of HOUSE-STYLE rules 3-5 is enforced here: `@nx/enforce-module-boundaries`
+// over the package.json `nx.tags` (tools/eslint-rules/boundaries.cjs), a per-project `no-restricted-imports`
+// for node:child_process and deep imports, and the local `genswarms/*` rules in tools/eslint-rules.
 // CommonJS so that tools/test/eslint-rules.spec.ts can load it inside jest.
 const js = require('@eslint/js');
+const path = require('node:path');
 const tseslint = require('typescript-eslint');
 const genswarms = require('./tools/eslint-rules/index.cjs');
-const { PROJECTS, restrictedImportsFor } = require('./tools/eslint-rules/layering.cjs');
+const { boundariesFor, readProjects, restrictedImportsFor } = require('./tools/eslint-rules/boundaries.cjs');
+const { ensureProjectGraph } = require('./tools/eslint-rules/project-graph.cjs');
+
+// Only the nx rule, loaded by file: the plugin's entry also tries to load tools/eslint-rules as an nx
+// "workspace rules" TypeScript project (the same folder name) and logs an error on every run. The
+// version is pinned exactly (23.2.1) in package.json; re-check this path when upgrading.
+const NX_PLUGIN_DIR = path.dirname(require.resolve('@nx/eslint-plugin/package.json'));
+const nx = { rules: { 'enforce-module-boundaries': require(path.join(NX_PLUGIN_DIR, 'dist/src/rules/enforce-module-boundaries.js')).default } };
+// The nx rule reads the cached project graph and silently skips itself without one: make sure it exists.
+ensureProjectGraph(__dirname);
+const PROJECTS = readProjects();
+const SPEC_FILES = (root) => [`${root}/**/*.spec.ts`, `${root}/test/**/*.ts`, `${root}/src/**/test-support/**/*.ts`];
 
 /** Rules that need type information. */
 const TYPED_RULES = {
@@ -13,16 +26,14 @@ const TYPED_RULES = {
   '@typescript-eslint/await-thenable': 'error',
 };
 
-const layering = Object.entries(PROJECTS).flatMap(([name, project]) => [
-  {
-    files: [`${project.root}/**/*.ts`],
-    rules: { 'no-restricted-imports': ['error', restrictedImportsFor(name, { spec: false })] },
-  },
-  {
-    files: [`${project.root}/**/*.spec.ts`, `${project.root}/test/**/*.ts`, `${project.root}/src/**/test-support/**/*.ts`],
-    rules: { 'no-restricted-imports': ['error', restrictedImportsFor(name, { spec: true })] },
-  },
-]);
+const layering = [
+  { files: ['**/*.ts'], plugins: { '@nx': nx }, rules: { '@nx/enforce-module-boundaries': ['error', boundariesFor(PROJECTS, { spec: false })] } },
+  { files: PROJECTS.flatMap((p) => SPEC_FILES(p.root)), rules: { '@nx/enforce-module-boundaries': ['error', boundariesFor(PROJECTS, { spec: true })] } },
+  ...PROJECTS.flatMap((project) => [
+    { files: [`${project.root}/**/*.ts`], rules: { 'no-restricted-imports': ['error', restrictedImportsFor(project, { spec: false })] } },
+    { files: SPEC_FILES(project.root), rules: { 'no-restricted-imports': ['error', restrictedImportsFor(project, { spec: true })] } },
+  ]),
+];
 
 module.exports = tseslint.config(
   { ignores: ['**/dist/**', '**/out-tsc/**', '**/node_modules/**', '**/*.cjs', '**/*.js', '**/*.mjs'] },

@@ -1,8 +1,11 @@
 /**
  * The layering and process-safety lint rules are real: each violating fixture fails lint, and the
- * matching compliant fixture passes. Linting runs the workspace's own eslint.config.mjs.
+ * matching compliant fixture passes. Linting runs the workspace's own eslint.config.cjs (which makes
+ * sure nx's project graph exists, so the module-boundaries rule cannot silently skip itself).
  */
 import { ESLint } from 'eslint';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -30,36 +33,54 @@ async function ruleIds(file: string, code: string): Promise<string[]> {
 }
 
 describe('layering rules', () => {
+  const NX = '@nx/enforce-module-boundaries';
+  const RESTRICTED = 'no-restricted-imports';
+  // The layering is nx's rule over the package.json tags; child_process and deep imports stay in no-restricted-imports.
   test.each([
-    ['libs/security/src/lib/x.ts', "import { a } from '@genswarms/runners';", 'a core lib importing another lib'],
-    ['libs/receipts/src/lib/x.ts', "import { a } from '@genswarms/security';", 'receipts importing security'],
-    ['libs/ir-gate/src/lib/x.ts', "import { a } from '@genswarms/engine';", 'ir-gate importing engine'],
-    ['libs/egress/src/lib/x.ts', "import { a } from '@genswarms/runners';", 'egress importing runners (upward)'],
-    ['libs/engine/src/lib/x.ts', "import { a } from '@genswarms/server';", 'a lib importing an app'],
-    ['apps/cli/src/x.ts', "import { a } from '@genswarms/server';", 'an app importing an app'],
-    ['libs/engine/src/lib/x.ts', "import Docker from 'dockerode';", 'dockerode outside runners'],
-    ['apps/server/src/x.ts', "import Docker from 'dockerode';", 'dockerode in the server'],
-    ['libs/engine/src/lib/x.ts', "import express from 'express';", 'express outside the server'],
-    ['apps/cli/src/x.ts', "import { Server } from 'socket.io';", 'socket.io outside the server'],
-    ['libs/engine/src/lib/x.ts', "import { spawn } from 'node:child_process';", 'child_process in the engine'],
-    ['apps/server/src/x.ts', "import * as cp from 'child_process';", 'child_process in the server'],
-    ['libs/security/src/lib/x.ts', "import Database from 'better-sqlite3';", 'sqlite outside the engine'],
-    ['apps/server/src/x.ts', "import { a } from '@genswarms/engine/src/lib/store';", 'a deep import past the barrel'],
-    ['libs/engine/src/lib/x.ts', "import { a } from '../../../../libs/runners/src/index';", 'a relative import leaving the project'],
-  ])('%s: refuses %s (%s)', async (file, code) => {
-    expect(await ruleIds(file, `${code}\nvoid a;\n`)).toContain('no-restricted-imports');
+    ['libs/security/src/lib/x.ts', "import { a } from '@genswarms/runners';", 'a core lib importing another lib', NX],
+    ['libs/receipts/src/lib/x.ts', "import { a } from '@genswarms/security';", 'receipts importing security', NX],
+    ['libs/receipts/src/lib/x.ts', "import { a } from '@genswarms/procctl';", 'a core lib importing a core lib', NX],
+    ['libs/ir-gate/src/lib/x.ts', "import { a } from '@genswarms/engine';", 'ir-gate importing engine', NX],
+    ['libs/egress/src/lib/x.ts', "import { a } from '@genswarms/runners';", 'egress importing runners (upward)', NX],
+    ['libs/runners/src/lib/x.ts', "import { a } from '@genswarms/engine';", 'runners importing a feature lib other than egress', NX],
+    ['libs/engine/src/lib/x.ts', "import { a } from '@genswarms/server';", 'a lib importing an app', NX],
+    ['apps/cli/src/x.ts', "import { a } from '@genswarms/server';", 'an app importing an app', NX],
+    ['apps/agent/src/lib/x.ts', "import { a } from '@genswarms/security';", 'the agent importing a lib', NX],
+    ['tools/src/x.ts', "import { a } from '@genswarms/cli';", 'tools importing an app', NX],
+    ['libs/engine/test/x.spec.ts', "import { a } from '@genswarms/server';", 'a spec importing an app', NX],
+    ['libs/engine/src/lib/x.ts', "import Docker from 'dockerode';", 'dockerode outside runners', NX],
+    ['apps/server/src/x.ts', "import Docker from 'dockerode';", 'dockerode in the server', NX],
+    ['libs/engine/test/x.spec.ts', "import Docker from 'dockerode';", 'dockerode in an engine spec', NX],
+    ['libs/engine/src/lib/x.ts', "import express from 'express';", 'express outside the server', NX],
+    ['apps/cli/src/x.ts', "import { Server } from 'socket.io';", 'socket.io outside the server', NX],
+    ['libs/security/src/lib/x.ts', "import Database from 'better-sqlite3';", 'sqlite outside the engine', NX],
+    ['libs/engine/src/lib/x.ts', "import { a } from '../../../../libs/runners/src/index';", 'a relative import leaving the project', NX],
+    ['libs/engine/src/lib/x.ts', "import { spawn } from 'node:child_process';", 'child_process in the engine', RESTRICTED],
+    ['apps/server/src/x.ts', "import * as cp from 'child_process';", 'child_process in the server', RESTRICTED],
+    ['apps/server/src/x.ts', "import { a } from '@genswarms/engine/src/lib/store';", 'a deep import past the barrel', RESTRICTED],
+  ])('%s: refuses %s (%s)', async (file, code, _why, rule) => {
+    expect(await ruleIds(file, `${code}\nvoid a;\n`)).toContain(rule);
   });
 
   test.each([
     ['libs/egress/src/lib/x.ts', "import { a } from '@genswarms/security';"],
     ['libs/engine/src/lib/x.ts', "import { a } from '@genswarms/runners';"],
+    ['libs/runners/src/lib/x.ts', "import { a } from '@genswarms/egress';"],
+    ['libs/runners/src/lib/x.ts', "import { a } from '@genswarms/ir-gate';"],
+    ['apps/cli/src/x.ts', "import { a } from '@genswarms/engine';"],
     ['libs/runners/src/lib/x.ts', "import Docker from 'dockerode';"],
     ['libs/runners/src/lib/x.ts', "import { spawn } from 'node:child_process';"],
     ['apps/server/src/x.ts', "import express from 'express';"],
     ['libs/engine/src/lib/x.spec.ts', "import { spawn } from 'node:child_process';"],
+    ['libs/engine/test/x.spec.ts', "import { a } from '@genswarms/tools';"],
+    ['libs/receipts/test/x.spec.ts', "import { a } from '@genswarms/security';"],
+    ['apps/cli/test/x.spec.ts', "import { Server } from 'socket.io';"],
     ['libs/engine/src/lib/x.ts', "import Database from 'better-sqlite3';"],
+    ['apps/server/src/x.ts', "const entry = require.resolve('@genswarms/agent/package.json');"],
   ])('%s: allows %s', async (file, code) => {
-    expect(await ruleIds(file, `${code}\nvoid 0;\n`)).not.toContain('no-restricted-imports');
+    const ids = await ruleIds(file, `${code}\nvoid 0;\n`);
+    expect(ids).not.toContain('@nx/enforce-module-boundaries');
+    expect(ids).not.toContain('no-restricted-imports');
   });
 });
 
@@ -86,4 +107,24 @@ describe('process-safety rules', () => {
     expect(ids).not.toContain('genswarms/no-shell-spawn');
     expect(ids).not.toContain('genswarms/spawn-argv-array');
   });
+});
+
+describe('the module-boundaries rule cannot skip itself', () => {
+  test('without a cached nx project graph, loading the config computes one', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the helper is CommonJS like the config
+    const { ensureProjectGraph } = require(path.join(ROOT, 'tools', 'eslint-rules', 'project-graph.cjs')) as { ensureProjectGraph(root: string): void };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-nx-data-'));
+    const saved = process.env['NX_WORKSPACE_DATA_DIRECTORY'];
+    process.env['NX_WORKSPACE_DATA_DIRECTORY'] = dir;
+    try {
+      expect(fs.existsSync(path.join(dir, 'project-graph.json'))).toBe(false);
+      ensureProjectGraph(ROOT);
+      const graph = JSON.parse(fs.readFileSync(path.join(dir, 'project-graph.json'), 'utf8')) as { nodes: Record<string, { data: { tags: string[] } }> };
+      expect(graph.nodes['runners']?.data.tags).toEqual(expect.arrayContaining(['type:feature', 'scope:runners']));
+    } finally {
+      if (saved === undefined) delete process.env['NX_WORKSPACE_DATA_DIRECTORY'];
+      else process.env['NX_WORKSPACE_DATA_DIRECTORY'] = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
