@@ -4,7 +4,7 @@
  * re-arm receipt watchers, keep queued items, and mark sessions that cannot come back `failed`.
  */
 import { gateStart, type SwarmState } from '@genswarms/ir-gate';
-import type { RunnerHandle, SessionDescription } from '@genswarms/runners';
+import type { BackendKind, RunnerHandle, SessionDescription } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import { failureCode } from '../events/failure-report';
 import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
@@ -18,9 +18,15 @@ import { SwarmRuntime } from './swarm-runtime';
 export const REATTACHABLE: ReadonlySet<string> = new Set(['tmux', 'docker']);
 
 async function reattach(rt: SwarmRuntime, description: unknown, backend: string): Promise<RunnerHandle | null> {
-  if (!REATTACHABLE.has(backend) || description === null || typeof description !== 'object') return null;
-  const runner = rt.runners.get(backend as 'tmux' | 'docker');
+  if (description === null || typeof description !== 'object' || !rt.runners.has(backend as BackendKind)) return null;
+  const runner = rt.runners.get(backend as BackendKind);
   if (runner.reattach === undefined) return null;
+  if (!REATTACHABLE.has(backend)) {
+    // Never adopted (local: the client died with the server), but its runner kills what escaped the client.
+    // expected: a kill that fails here is tried again by the agent's next start, which reports it
+    await runner.reattach(description as SessionDescription, rt.runnerContext).catch(() => null);
+    return null;
+  }
   // expected: a pane or container that did not survive cannot be re-attached; the agent is restarted instead
   return runner.reattach(description as SessionDescription, rt.runnerContext).catch(() => null);
 }
