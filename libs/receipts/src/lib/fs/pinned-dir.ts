@@ -22,6 +22,11 @@ export interface PinnedDir {
   readonly dev: bigint;
   /** The directory's logical path (root + components), for results and the final identity check. */
   readonly path: string;
+  /**
+   * Set when a root host walks below a root owned by another uid (an agent's workspace, docs/security.md §10
+   * "uid rule"): directories of the host's below it, and every file written there, are handed to this owner.
+   */
+  readonly handTo?: { readonly uid: number; readonly gid: number };
   at(name: string): string;
 }
 
@@ -41,10 +46,12 @@ export async function openPinnedDir(rootReal: string, components: readonly strin
   const root = await openDirAt(rootReal, rootReal);
   if (root.kind === 'missing') return refuse(`'${rootReal}' does not exist`);
   if (root.kind === 'refused') return root;
-  const owners = new Set<number>([root.uid, process.geteuid?.() ?? root.uid]);
-  let current = root.dir;
+  const euid = process.geteuid?.() ?? root.uid;
+  const owners = new Set<number>([root.uid, euid]);
+  const handTo = euid === 0 && root.uid !== 0 ? { uid: root.uid, gid: root.gid } : undefined;
+  let current: PinnedDir = handTo === undefined ? root.dir : { ...root.dir, handTo };
   for (const component of components) {
-    const next = await stepInto(current, component, owners);
+    const next = await stepInto(current, component, owners, handTo);
     await current.handle.close();
     if (next.kind === 'refused') return next;
     current = next.dir;
@@ -73,7 +80,7 @@ function assertComponents(components: readonly string[]): void {
   }
 }
 
-async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<number>): Promise<PinnedWalk> {
+async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<number>, handTo?: PinnedDir['handTo']): Promise<PinnedWalk> {
   const childPath = parent.path === '/' ? `/${name}` : `${parent.path}/${name}`;
   let opened = await openDirAt(parent.at(name), childPath);
   if (opened.kind === 'missing') {
@@ -89,10 +96,20 @@ async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<num
     await opened.dir.handle.close();
     return refuse(`'${name}' is on another device or has an unexpected owner`);
   }
-  return { kind: 'ok', dir: opened.dir };
+  if (handTo === undefined) return { kind: 'ok', dir: opened.dir };
+  // The agent owns its workspace; a directory the host made there (now, or in an earlier run) becomes its too.
+  if (opened.uid !== handTo.uid) {
+    try {
+      await opened.dir.handle.chown(handTo.uid, handTo.gid);
+    } catch (error) {
+      await opened.dir.handle.close();
+      return refuse(`cannot hand '${name}' to the workspace owner (${errnoCode(error)})`);
+    }
+  }
+  return { kind: 'ok', dir: { ...opened.dir, handTo } };
 }
 
-type OpenedDir = { kind: 'ok'; dir: PinnedDir; uid: number } | { kind: 'missing' } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
+type OpenedDir = { kind: 'ok'; dir: PinnedDir; uid: number; gid: number } | { kind: 'missing' } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
 
 async function openDirAt(openPath: string, logicalPath: string): Promise<OpenedDir> {
   let handle: FileHandle;
@@ -109,7 +126,7 @@ async function openDirAt(openPath: string, logicalPath: string): Promise<OpenedD
     if (!st.isDirectory()) throw new Error('not a directory');
     const fd = handle.fd;
     const dir: PinnedDir = { handle, dev: st.dev, path: logicalPath, at: (name) => `/proc/self/fd/${fd}/${name}` };
-    return { kind: 'ok', dir, uid: Number(st.uid) };
+    return { kind: 'ok', dir, uid: Number(st.uid), gid: Number(st.gid) };
   } catch (error) {
     await handle.close();
     return refuse(`cannot stat '${logicalPath}' (${errnoCode(error)})`);

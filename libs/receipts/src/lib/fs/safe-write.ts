@@ -76,6 +76,7 @@ async function writeTemp(dir: PinnedDir, temp: string, data: string | Buffer): P
   }
   let result: TempWritten;
   try {
+    if (dir.handTo !== undefined) await handle.chown(dir.handTo.uid, dir.handTo.gid); // before any byte: the agent reads and removes it
     result = await fillTemp(handle, dir, data);
   } catch (error) {
     result = refuse(`write failed (${errnoCode(error)})`);
