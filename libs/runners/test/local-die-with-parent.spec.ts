@@ -23,9 +23,11 @@ describe('local runner: clients die with the server', () => {
   it('wraps the client in setpriv --pdeathsig KILL when setpriv exists', () => {
     const ctx = makeContext(dirs.home);
     expect(ctx.binaries.setpriv).toMatch(/^\/.*\/setpriv$/);
-    expect(withParentDeathSignal(ctx, ['/usr/bin/node', 'a b'])).toEqual([ctx.binaries.setpriv, '--pdeathsig', 'KILL', '--', '/usr/bin/node', 'a b']);
-    const bare = { ...ctx, binaries: { ...ctx.binaries, setpriv: undefined } };
-    expect(withParentDeathSignal(bare, ['/usr/bin/node'])).toEqual(['/usr/bin/node']);
+    // A root server also drops the client to the agent identity (the uid rule) in the same setpriv.
+    const drop = ctx.agent !== undefined && ctx.agent.uid !== ctx.serverUid ? [`--reuid=${ctx.agent.uid}`, `--regid=${ctx.agent.gid}`, '--clear-groups'] : [];
+    expect(withParentDeathSignal(ctx, ['/usr/bin/node', 'a b'])).toEqual([ctx.binaries.setpriv, '--pdeathsig', 'KILL', ...drop, '--', '/usr/bin/node', 'a b']);
+    const asServer = { ...ctx, agent: { uid: ctx.serverUid, gid: ctx.serverGid }, binaries: { ...ctx.binaries, setpriv: undefined } };
+    expect(withParentDeathSignal(asServer, ['/usr/bin/node'])).toEqual(['/usr/bin/node']);
   });
 
   it('a SIGKILLed server leaves no orphan local client', async () => {

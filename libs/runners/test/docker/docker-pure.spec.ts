@@ -83,7 +83,7 @@ describe('docker plan and container spec', () => {
       Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'],
       Cmd: ['/usr/bin/node', '-e', 'x'],
       Env: [],
-      User: `${ctx.serverUid}:${ctx.serverGid}`,
+      User: `${ctx.agent?.uid}:${ctx.agent?.gid}`, // the agent identity (never 0), not the server's uid
       WorkingDir: '/workspace',
       Labels: { 'genswarms.swarm': 'dswarm', 'genswarms.agent': 'a1', 'genswarms.session': plan.sessionId },
       Tty: false,

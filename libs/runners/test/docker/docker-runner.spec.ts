@@ -82,7 +82,7 @@ describeIfEngine('docker runner against the real engine', () => {
       config: { env: { MY_TOKEN: ENV_TOKEN } },
     });
     const report = await waitFor(() => readJsonIfWritten(path.join(dirs.workspace, 'report.json')));
-    expect(report).toMatchObject({ key: true, token: true, envFileGone: true, uid: ctx.serverUid, cwd: '/workspace' });
+    expect(report).toMatchObject({ key: true, token: true, envFileGone: true, uid: ctx.agent?.uid, cwd: '/workspace' });
     const info = inspect(handle.describe().containerId ?? '');
     if (info === undefined) throw new Error('container not found');
     const env = info.Config.Env ?? [];
@@ -93,7 +93,7 @@ describeIfEngine('docker runner against the real engine', () => {
     expect(processesWithArgv('SECRET')).toEqual([]);
     expect(existsSync(path.join(ctx.home, 'state', 'dswarm', 'a1', '.genswarms', 'env'))).toBe(false);
     expect(JSON.stringify(handle.describe())).not.toContain('SECRET');
-    expect(info.Config).toMatchObject({ User: `${ctx.serverUid}:${ctx.serverGid}`, WorkingDir: '/workspace', Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'] });
+    expect(info.Config).toMatchObject({ User: `${ctx.agent?.uid}:${ctx.agent?.gid}`, WorkingDir: '/workspace', Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'] });
     expect(info.HostConfig).toMatchObject({
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges:true'],

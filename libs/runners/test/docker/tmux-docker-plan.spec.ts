@@ -123,7 +123,7 @@ describeWithTmux('tmux runner docker: plan (pure, no engine needed)', () => {
       Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'],
       Cmd: ['/usr/bin/node', '/opt/tui.js'],
       WorkingDir: '/workspace',
-      User: `${ctx.serverUid}:${ctx.serverGid}`,
+      User: `${ctx.agent?.uid}:${ctx.agent?.gid}`, // the agent identity (never 0), not the server's uid
       HostConfig: {
         NetworkMode: 'bridge',
         CapDrop: ['ALL'],

@@ -107,6 +107,15 @@ async function reachOf(workspace: string): Promise<Reach> {
     }
   });
 
+  it('refuses a workspace outside home that the agent uid cannot reach (unsafe_workspace), and starts nothing', async () => {
+    const hidden = path.join(dirs.root, 'private');
+    mkdirSync(path.join(hidden, 'ws'), { recursive: true, mode: 0o700 });
+    const runner = createLocalRunner();
+    const plan = runner.plan(specFor('local', path.join(hidden, 'ws')), ctx);
+    await expect(runner.start(plan, ctx)).rejects.toMatchObject({ code: 'unsafe_workspace' });
+    expect(statSync(hidden).mode & 0o777).toBe(0o700); // the operator's directory is never re-moded
+  });
+
   it('refuses a root server\'s local agent when setpriv is missing (binary_missing), before anything exists', () => {
     const noSetpriv: RunnerContext = { ...ctx, binaries: { node: ctx.binaries.node } };
     expect(() => createLocalRunner().plan(specFor('local', dirs.workspace), noSetpriv)).toThrow(expect.objectContaining({ code: 'binary_missing' }));

@@ -178,7 +178,7 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
       expect(info).toBeDefined();
       const i = info as Inspect;
       expect(i.Config).toMatchObject({ Tty: true, OpenStdin: true, StdinOnce: false, Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'] });
-      expect(i.Config.User).toBe(`${env.ctx.serverUid}:${env.ctx.serverGid}`);
+      expect(i.Config.User).toBe(`${env.ctx.agent?.uid}:${env.ctx.agent?.gid}`); // the agent identity, never 0
       expect(i.HostConfig).toMatchObject({ CapDrop: ['ALL'], ReadonlyRootfs: true, Init: true, Privileged: false, SecurityOpt: ['no-new-privileges:true'] });
       const ours = Object.keys(i.Config.Labels).filter((k) => k !== 'genswarms.content'); // that one is the image's
       expect(ours.sort()).toEqual(['genswarms.agent', 'genswarms.session', 'genswarms.swarm']);

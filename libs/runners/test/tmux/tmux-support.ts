@@ -39,6 +39,7 @@ export async function makeTestEnv(prefix: string): Promise<TmuxTestEnv> {
   const home = await fsp.mkdtemp(path.join(tmpdir(), `gs-${prefix}-home-`));
   const workspace = await fsp.mkdtemp(path.join(tmpdir(), `gs-${prefix}-ws-`));
   await fsp.chmod(home, 0o700);
+  await fsp.chmod(workspace, 0o711); // a root test process runs agents as the agent uid: they must reach their workspaces below
   const ctx = buildRunnerContext({
     path: SYSTEM_PATH,
     home,

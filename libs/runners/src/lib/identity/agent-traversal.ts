@@ -24,6 +24,25 @@ export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly 
   const dirs = new Set<string>();
   for (const target of targets) for (const dir of dirsBetween(ctx.home, target)) dirs.add(dir);
   for (const dir of [...dirs].sort()) await openForAgentGroup(dir, ctx.serverUid, gid);
+  for (const target of targets) if (dirsBetween(ctx.home, target).length === 0) await assertAgentCanReach(target, agentIdentityOf(ctx));
+}
+
+/**
+ * A target outside the home is the operator's path: never re-moded, but checked, so a parent that denies
+ * the agent search (e.g. a 0700 directory of root) is refused now (`unsafe_workspace`) instead of failing
+ * inside the client. Mode bits only (an ACL that grants more is not consulted).
+ */
+async function assertAgentCanReach(target: string, agent: { uid: number; gid: number }): Promise<void> {
+  const parts = path.resolve(target).split(path.sep).filter((p) => p.length > 0);
+  let dir: string = path.sep;
+  for (const part of parts.slice(0, -1)) {
+    dir = path.join(dir, part);
+    const st = await fsp.stat(dir);
+    const bit = st.uid === agent.uid ? 0o100 : st.gid === agent.gid ? 0o010 : 0o001;
+    if ((st.mode & bit) === 0) {
+      throw new RunnerError('unsafe_workspace', `the agent uid ${agent.uid} cannot reach ${target}: ${dir} denies it search (x)`, { details: { path: dir } });
+    }
+  }
 }
 
 /** `home` and each directory below it that leads to `target` (target excluded); [] when target is not under home. */
