@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     env: secrets.env,
     cwd: process.cwd(),
     uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
     stdout: process.stdout,
     stderr: process.stderr,
     exit: (code) => process.exit(code),

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newTurnId, prepareTurnDir } from '../src/index';
 import type { TurnFixture } from './support/turn-fixture';
@@ -39,6 +39,29 @@ describe('prepareTurnDir', () => {
     await symlink(fx.outside, join(fx.workspace, parent, name));
     await expect(prepareTurnDir(fx.workspace, newTurnId())).resolves.toEqual({ kind: 'refused', reason: 'receipt_symlink' });
     expect(await readdir(fx.outside)).toEqual([]);
+  });
+
+  it('refuses a turns link to a missing outside directory and creates nothing there', async () => {
+    await mkdir(join(fx.workspace, '.genswarms'));
+    await symlink(join(fx.outside, 'made-by-host'), join(fx.workspace, '.genswarms', 'turns'));
+    await expect(prepareTurnDir(fx.workspace, newTurnId())).resolves.toEqual({ kind: 'refused', reason: 'receipt_symlink' });
+    expect(await readdir(fx.outside)).toEqual([]);
+  });
+
+  it('refuses a .genswarms owned by another user (the agent cannot hand the host its own directory)', async () => {
+    await mkdir(join(fx.workspace, '.genswarms'));
+    await chown(join(fx.workspace, '.genswarms'), 54321, 54321);
+    await expect(prepareTurnDir(fx.workspace, newTurnId())).resolves.toEqual({ kind: 'refused', reason: 'receipt_not_regular' });
+    expect(await readdir(join(fx.workspace, '.genswarms'))).toEqual([]);
+  });
+
+  (process.getuid?.() === 0 ? it : it.skip)('as root, hands the directories it creates to the owner of an agent-owned workspace', async () => {
+    await chown(fx.workspace, 4711, 4712);
+    const id = newTurnId();
+    await expect(prepareTurnDir(fx.workspace, id)).resolves.toMatchObject({ kind: 'ok' });
+    for (const p of ['.genswarms', '.genswarms/turns', `.genswarms/turns/${id}`]) {
+      expect(await stat(join(fx.workspace, p))).toMatchObject({ uid: 4711, gid: 4712 });
+    }
   });
 
   it('refuses a symlinked turn directory', async () => {

@@ -1,30 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { chown, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { writeFileSafely, writeFileUnder } from '../src/index';
 import type { Harness } from './support/child';
 import { startHarness } from './support/child';
+import { treeOf } from './support/tree';
 import type { TurnFixture } from './support/turn-fixture';
 import { makeTurnFixture } from './support/turn-fixture';
 
 const MKFIFO = '/usr/bin/mkfifo';
 const FLIP_WRITES = 400;
 const FLIP_WRITES_MAX = 20_000;
-
-/** Every entry below `dir` (recursive, lstat only), relative and sorted: the "nothing appeared" witness. */
-async function treeOf(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string): Promise<void> => {
-    for (const name of await readdir(d)) {
-      const p = join(d, name);
-      out.push(relative(dir, p));
-      const st = await lstat(p);
-      if (st.isDirectory()) await walk(p);
-    }
-  };
-  await walk(dir);
-  return out.sort();
-}
 
 function mkfifo(path: string): void {
   const r = spawnSync(MKFIFO, [path], { shell: false, env: {} });

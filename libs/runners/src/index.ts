@@ -19,6 +19,8 @@ export type {
 export { RunnerError, isRunnerError } from './lib/errors/runner-error';
 export type { RunnerErrorCode } from './lib/errors/runner-error';
 export { buildRunnerContext, findOnPath } from './lib/context/runner-context';
+export { DEFAULT_AGENT_GID, DEFAULT_AGENT_UID, parseAgentId, resolveAgentIdentity } from './lib/identity/agent-identity';
+export type { AgentIdentity, AgentIdentityResolution } from './lib/identity/agent-identity';
 export type { RunnerContextInput } from './lib/context/runner-context';
 export { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from './lib/launcher/launcher';
 export { assertArgv } from './lib/argv/validate-argv';

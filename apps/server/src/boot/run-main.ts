@@ -57,7 +57,7 @@ async function open(io: MainIo, config: ServerConfig): Promise<OpenedEngine | un
  * starts the server. Returns the running server, or undefined after an exit.
  */
 export async function runMain(io: MainIo, deps: Omit<ServerDeps, 'stdout' | 'stderr'> = {}): Promise<RunningServer | undefined> {
-  const loaded = await loadServerConfig(io.env, { cwd: io.cwd, uid: io.uid });
+  const loaded = await loadServerConfig(io.env, { cwd: io.cwd, uid: io.uid, gid: io.gid ?? io.uid });
   if (loaded.kind === 'invalid') {
     io.stderr.write(`${loaded.line}\n`);
     io.exit(EXIT_INVALID_CONFIG);

@@ -8,6 +8,7 @@ import {
   resolveConfigDir,
   SecurityError,
 } from '@genswarms/security';
+import { parseAgentId, resolveAgentIdentity } from '@genswarms/runners';
 import type { ServerConfig, ServerConfigLoad } from './server-config';
 import { ensureServerHome } from './server-home';
 
@@ -59,15 +60,33 @@ function parseMaxAgents(raw: string | undefined): number {
   return n;
 }
 
-async function resolveHome(raw: string | undefined, cwd: string, uid: number): Promise<string> {
+/**
+ * GENSWARMS_AGENT_UID / GENSWARMS_AGENT_GID → the uid:gid agents run as (docs/security.md §10 "uid rule"):
+ * digits 1–2147483647 only, never 0; only a root server may name another id than its own.
+ */
+function parseAgentIdentity(env: ServerEnv, server: { uid: number; gid: number }): { uid: number; gid: number } {
+  const ids: { uid?: number; gid?: number } = {};
+  for (const [variable, key] of [['GENSWARMS_AGENT_UID', 'uid'], ['GENSWARMS_AGENT_GID', 'gid']] as const) {
+    const raw = env[variable];
+    if (isUnset(raw)) continue;
+    const value = parseAgentId(raw ?? '');
+    if (value === undefined) throw new Refusal(variable, `${JSON.stringify((raw ?? '').trim())}: expected an integer from 1 to 2147483647 (never 0: agents do not run as root)`);
+    ids[key] = value;
+  }
+  const resolved = resolveAgentIdentity({ serverUid: server.uid, serverGid: server.gid, ...ids });
+  if (resolved.kind === 'invalid') throw new Refusal(resolved.variable, resolved.reason);
+  return resolved.identity;
+}
+
+async function resolveHome(raw: string | undefined, cwd: string, uid: number, traverseGid?: number): Promise<string> {
   const wanted = path.resolve(cwd, isUnset(raw) ? '.genswarms' : (raw ?? '').trim());
   if (wanted.includes('\0')) throw new Refusal('GENSWARMS_HOME', 'path contains NUL');
-  const home = await ensureServerHome(wanted, uid);
+  const home = await ensureServerHome(wanted, uid, traverseGid);
   if (home.kind === 'unsafe') throw new Refusal('GENSWARMS_HOME', home.reason);
   return home.path;
 }
 
-async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number }): Promise<ServerConfig> {
+async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid?: number }): Promise<ServerConfig> {
   const bindAddress = parseBind(env['GENSWARMS_HTTP_IP']);
   const port = guard('PORT', () => parsePort(env['PORT']));
   const maxAgentsPerSwarm = parseMaxAgents(env['GENSWARMS_MAX_AGENTS_PER_SWARM']);
@@ -81,7 +100,9 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number }): 
   const configDir = await resolveConfigDir(env['GENSWARMS_SWARM_CONFIG_DIR'], opts.cwd).catch((err: unknown) => {
     throw err instanceof SecurityError ? new Refusal('GENSWARMS_SWARM_CONFIG_DIR', err.message) : err;
   });
-  const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid);
+  const agent = parseAgentIdentity(env, { uid: opts.uid, gid: opts.gid ?? opts.uid });
+  // a root server's unsandboxed agents pass through home by name (0710, group = the agent gid): kept across boots
+  const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid, agent.uid === opts.uid ? undefined : agent.gid);
   const skillsRaw = env['GENSWARMS_SKILLS_ROOT'];
   return {
     tokens: { fullToken: normalizeToken(env['GENSWARMS_API_TOKEN']), configToken: normalizeToken(env['GENSWARMS_CONFIG_API_TOKEN']) },
@@ -92,6 +113,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number }): 
     endpointPolicy,
     home,
     maxAgentsPerSwarm,
+    agent,
     skillsRoot: isUnset(skillsRaw) ? path.join(home, 'skills') : path.resolve(opts.cwd, (skillsRaw ?? '').trim()),
   };
 }
@@ -101,7 +123,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number }): 
  * yields `{kind:'invalid', line}` where `line` is the exact stderr line to print before exiting 2.
  * Creates GENSWARMS_HOME (0700) if missing; reads nothing else.
  */
-export async function loadServerConfig(env: ServerEnv, opts: { cwd: string; uid: number }): Promise<ServerConfigLoad> {
+export async function loadServerConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid?: number }): Promise<ServerConfigLoad> {
   try {
     return { kind: 'ok', config: await buildConfig(env, opts) };
   } catch (err) {

@@ -14,6 +14,11 @@ export interface ServerConfig {
   /** Real path of `GENSWARMS_HOME` (checked 0700, ours). */
   readonly home: string;
   readonly maxAgentsPerSwarm: number;
+  /**
+   * The uid:gid agents run as (`GENSWARMS_AGENT_UID`/`GENSWARMS_AGENT_GID`, docs/security.md §10 "uid rule"):
+   * the server's own ids unless it runs as root; never 0. Absent (embedders, tests) → the runners' default rule.
+   */
+  readonly agent?: { readonly uid: number; readonly gid: number };
   readonly skillsRoot: string;
 }
 

@@ -23,9 +23,11 @@ async function createIfMissing(path: string): Promise<HomeCheck | undefined> {
 
 /**
  * CONTRACT §1: creates GENSWARMS_HOME (0700) when missing; refuses a symlink, a non-directory, another
- * owner, or a group/world-writable directory; then tightens it to 0700 through the descriptor.
+ * owner, or a group/world-writable directory; then tightens it to 0700 through the descriptor. With
+ * `traverseGid` (a root server's agent gid) a home that is exactly 0710 with that group keeps it: the
+ * runners gave the agent group search-by-name down to its own directories (docs/security.md §10).
  */
-export async function ensureServerHome(path: string, uid: number): Promise<HomeCheck> {
+export async function ensureServerHome(path: string, uid: number, traverseGid?: number): Promise<HomeCheck> {
   const created = await createIfMissing(path);
   if (created !== undefined) return created;
   const st = await fsp.lstat(path);
@@ -39,7 +41,8 @@ export async function ensureServerHome(path: string, uid: number): Promise<HomeC
     if (fst.ino !== st.ino || fst.dev !== st.dev) return { kind: 'unsafe', reason: 'changed while being checked' };
     if (fst.uid !== uid) return { kind: 'unsafe', reason: 'is not owned by the server user' };
     if ((fst.mode & 0o022) !== 0) return { kind: 'unsafe', reason: 'is group- or world-writable' };
-    await fh.chmod(0o700);
+    const traversable = traverseGid !== undefined && fst.gid === traverseGid && (fst.mode & 0o7777) === 0o710;
+    await fh.chmod(traversable ? 0o710 : 0o700);
     return { kind: 'ok', path: await fsp.realpath(path) };
   } finally {
     // best-effort: close of a read-only directory descriptor; nothing depends on its result.

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink } from 'node:fs/promises';
 import { ReceiptError } from '../errors/receipt-error';
 import { isErrno } from './dir-chain';
 import { assertRealPathForm } from './path-rules';
@@ -30,21 +30,27 @@ export interface PinnedDir {
   at(name: string): string;
 }
 
-export type PinnedWalk = { kind: 'ok'; dir: PinnedDir } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
+/** What a refused walk met: a link, a non-directory, a missing root, or anything else doubtful (owner, device, errno). */
+export type WalkFault = 'link' | 'not_directory' | 'missing' | 'unsafe';
+
+export type WalkRefusal = { kind: 'refused'; reason: 'inbox_unsafe'; detail: string; fault: WalkFault };
+
+export type PinnedWalk = { kind: 'ok'; dir: PinnedDir } | WalkRefusal;
 
 /**
  * Opens `rootReal` (trusted: the caller verified it) and walks down `components` one at a time, each opened
  * relative to the previous descriptor through `/proc/self/fd/<fd>/<name>` (Node has no openat). A missing
  * component is created 0700 the same way, so it can only ever be created inside the directory already
  * pinned. Each step is fstat-checked: a directory, owned by the root's owner or by this process.
- * Throws ReceiptError `invalid_path` for a bad root or component; every filesystem doubt is `refused`.
+ * Throws ReceiptError `invalid_path` for a bad root or component; every filesystem doubt is `refused`, with a
+ * `fault` for callers that report finer reasons. The caller closes `dir.handle`.
  */
 export async function openPinnedDir(rootReal: string, components: readonly string[]): Promise<PinnedWalk> {
   assertRealPathForm(rootReal, 'root');
   assertComponents(components);
-  if (process.platform !== 'linux') return refuse('descriptor-relative walk needs Linux /proc/self/fd');
+  if (process.platform !== 'linux') return refuseWalk('unsafe', 'descriptor-relative walk needs Linux /proc/self/fd');
   const root = await openDirAt(rootReal, rootReal);
-  if (root.kind === 'missing') return refuse(`'${rootReal}' does not exist`);
+  if (root.kind === 'missing') return refuseWalk('missing', `'${rootReal}' does not exist`);
   if (root.kind === 'refused') return root;
   const euid = process.geteuid?.() ?? root.uid;
   const owners = new Set<number>([root.uid, euid]);
@@ -87,14 +93,14 @@ async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<num
     try {
       await mkdir(parent.at(name), { mode: PINNED_DIR_MODE });
     } catch (error) {
-      if (!isErrno(error, 'EEXIST')) return refuse(`cannot create '${name}' (${errnoCode(error)})`);
+      if (!isErrno(error, 'EEXIST')) return refuseWalk('unsafe', `cannot create '${name}' (${errnoCode(error)})`);
     }
     opened = await openDirAt(parent.at(name), childPath);
   }
-  if (opened.kind !== 'ok') return opened.kind === 'missing' ? refuse(`'${name}' vanished while being created`) : opened;
+  if (opened.kind !== 'ok') return opened.kind === 'missing' ? refuseWalk('unsafe', `'${name}' vanished while being created`) : opened;
   if (opened.dir.dev !== parent.dev || !owners.has(opened.uid)) {
     await opened.dir.handle.close();
-    return refuse(`'${name}' is on another device or has an unexpected owner`);
+    return refuseWalk('unsafe', `'${name}' is on another device or has an unexpected owner`);
   }
   if (handTo === undefined) return { kind: 'ok', dir: opened.dir };
   // The agent owns its workspace; a directory the host made there (now, or in an earlier run) becomes its too.
@@ -103,13 +109,13 @@ async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<num
       await opened.dir.handle.chown(handTo.uid, handTo.gid);
     } catch (error) {
       await opened.dir.handle.close();
-      return refuse(`cannot hand '${name}' to the workspace owner (${errnoCode(error)})`);
+      return refuseWalk('unsafe', `cannot hand '${name}' to the workspace owner (${errnoCode(error)})`);
     }
   }
   return { kind: 'ok', dir: { ...opened.dir, handTo } };
 }
 
-type OpenedDir = { kind: 'ok'; dir: PinnedDir; uid: number; gid: number } | { kind: 'missing' } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
+type OpenedDir = { kind: 'ok'; dir: PinnedDir; uid: number; gid: number } | { kind: 'missing' } | WalkRefusal;
 
 async function openDirAt(openPath: string, logicalPath: string): Promise<OpenedDir> {
   let handle: FileHandle;
@@ -117,9 +123,12 @@ async function openDirAt(openPath: string, logicalPath: string): Promise<OpenedD
     handle = await open(openPath, DIR_FLAGS);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { kind: 'missing' };
-    if (isErrno(error, 'ELOOP')) return refuse(`'${logicalPath}' is a symlink`);
-    if (isErrno(error, 'ENOTDIR')) return refuse(`'${logicalPath}' is not a directory`);
-    return refuse(`cannot open '${logicalPath}' (${errnoCode(error)})`);
+    // with O_DIRECTORY the kernel reports a link as ENOTDIR too: lstat (never follows) only to name the fault
+    if (isErrno(error, 'ELOOP') || isErrno(error, 'ENOTDIR')) {
+      if (await isSymlink(openPath)) return refuseWalk('link', `'${logicalPath}' is a symlink`);
+      return refuseWalk('not_directory', `'${logicalPath}' is not a directory`);
+    }
+    return refuseWalk('unsafe', `cannot open '${logicalPath}' (${errnoCode(error)})`);
   }
   try {
     const st = await handle.stat({ bigint: true });
@@ -129,8 +138,22 @@ async function openDirAt(openPath: string, logicalPath: string): Promise<OpenedD
     return { kind: 'ok', dir, uid: Number(st.uid), gid: Number(st.gid) };
   } catch (error) {
     await handle.close();
-    return refuse(`cannot stat '${logicalPath}' (${errnoCode(error)})`);
+    return refuseWalk('unsafe', `cannot stat '${logicalPath}' (${errnoCode(error)})`);
   }
+}
+
+/** Only names a refusal (the open already failed): any lstat error just means "not known to be a link". */
+async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink();
+  } catch {
+    // expected: the entry may be gone already; the walk refuses either way
+    return false;
+  }
+}
+
+function refuseWalk(fault: WalkFault, detail: string): WalkRefusal {
+  return { kind: 'refused', reason: 'inbox_unsafe', detail, fault };
 }
 
 export function refuse(detail: string): { kind: 'refused'; reason: 'inbox_unsafe'; detail: string } {

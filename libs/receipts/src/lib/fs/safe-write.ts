@@ -25,7 +25,7 @@ export type SafeWrite = { kind: 'ok'; path: string } | { kind: 'refused'; reason
 export async function writeFileUnder(rootReal: string, components: readonly string[], name: string, data: string | Buffer): Promise<SafeWrite> {
   assertPlainName(name);
   const walk = await openPinnedDir(rootReal, components);
-  if (walk.kind === 'refused') return walk;
+  if (walk.kind === 'refused') return refuse(walk.detail);
   const dir = walk.dir;
   try {
     return await writeInPinnedDir(dir, name, data);

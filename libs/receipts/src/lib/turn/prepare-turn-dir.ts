@@ -1,49 +1,30 @@
-import { mkdir } from 'node:fs/promises';
-import { isDirChainUnchanged, isErrno, snapshotDirChain } from '../fs/dir-chain';
-import type { DirIdentity } from '../fs/dir-chain';
-import { turnDirChain } from './turn-paths';
+import { isPinnedDirInPlace, openPinnedDir, PINNED_DIR_MODE } from '../fs/pinned-dir';
+import { assertRealPathForm } from '../fs/path-rules';
+import { turnDirComponents } from './turn-paths';
 
-/** Mode of every directory the host creates for receipts. */
-export const TURN_DIR_MODE = 0o700;
+/** Mode of every directory the host creates for receipts (the pinned walk creates them). */
+export const TURN_DIR_MODE = PINNED_DIR_MODE;
 
 export type PreparedTurnDir = { kind: 'ok'; dir: string } | { kind: 'refused'; reason: 'receipt_symlink' | 'receipt_not_regular' };
 
 /**
- * Creates W/.genswarms, turns and <turnId> (0700) as needed, lstat-checking each component first and
- * after creation: a link → receipt_symlink, a non-directory → receipt_not_regular. An existing real
- * directory (a resumed turn) is kept. Throws ReceiptError for a bad id or workspace path.
+ * Creates W/.genswarms, turns and <turnId> (0700) as needed through the same descriptor walk as the inbox
+ * writes: each directory is opened O_NOFOLLOW relative to the one already pinned and created only inside it,
+ * so an agent swapping `.genswarms` or `turns` for a link meanwhile can never make the host create a
+ * directory outside W (a root host hands what it creates to W's owner, as for the inbox). A link →
+ * receipt_symlink; a non-directory, a missing W, a third owner or another device → receipt_not_regular.
+ * An existing real directory (a resumed turn) is kept. W itself is never created.
+ * Throws ReceiptError for a bad id or workspace path.
  */
 export async function prepareTurnDir(workspaceReal: string, turnId: string): Promise<PreparedTurnDir> {
-  const paths = turnDirChain(workspaceReal, turnId);
-  const verified: DirIdentity[] = [];
-  for (const [index, path] of paths.entries()) {
-    // The workspace itself is never created here: only .genswarms, turns and the turn directory.
-    const step = await ensureRealDir(path, verified, index > 0);
-    if (step.kind === 'refused') return step;
-    verified.push(step.identity);
+  assertRealPathForm(workspaceReal, 'workspaceReal');
+  const walk = await openPinnedDir(workspaceReal, turnDirComponents(turnId));
+  if (walk.kind === 'refused') return { kind: 'refused', reason: walk.fault === 'link' ? 'receipt_symlink' : 'receipt_not_regular' };
+  try {
+    // the path handed out must still name the directory just pinned (no component was moved meanwhile)
+    if (!(await isPinnedDirInPlace(walk.dir))) return { kind: 'refused', reason: 'receipt_symlink' };
+    return { kind: 'ok', dir: walk.dir.path };
+  } finally {
+    await walk.dir.handle.close();
   }
-  const dir = verified[verified.length - 1];
-  if (dir === undefined || !(await isDirChainUnchanged(verified))) return { kind: 'refused', reason: 'receipt_symlink' };
-  return { kind: 'ok', dir: dir.path };
-}
-
-type DirStep = { kind: 'ok'; identity: DirIdentity } | { kind: 'refused'; reason: 'receipt_symlink' | 'receipt_not_regular' };
-
-async function ensureRealDir(path: string, parents: readonly DirIdentity[], create: boolean): Promise<DirStep> {
-  let snap = await snapshotDirChain([path]);
-  if (snap.kind === 'missing' && create) {
-    // mkdir resolves the parent path again: re-check the parents right before, and the result after.
-    if (!(await isDirChainUnchanged(parents))) return { kind: 'refused', reason: 'receipt_symlink' };
-    try {
-      await mkdir(path, { mode: TURN_DIR_MODE });
-    } catch (error) {
-      if (!isErrno(error, 'EEXIST')) return { kind: 'refused', reason: 'receipt_not_regular' };
-    }
-    snap = await snapshotDirChain([path]);
-  }
-  if (snap.kind === 'missing') return { kind: 'refused', reason: 'receipt_not_regular' };
-  if (snap.kind === 'refused') return { kind: 'refused', reason: snap.reason === 'receipt_symlink' ? 'receipt_symlink' : 'receipt_not_regular' };
-  const identity = snap.chain[0];
-  if (identity === undefined) return { kind: 'refused', reason: 'receipt_not_regular' };
-  return { kind: 'ok', identity };
 }

@@ -6,14 +6,18 @@ import { assertTurnId } from '../turn-id/turn-id';
 export const DONE_FILE = 'done.json';
 export const REPLY_FILE = 'reply.md';
 
+/** The turn directory's components below W: `.genswarms`, `turns`, `<id>`. The id is validated first. */
+export function turnDirComponents(turnId: string): readonly string[] {
+  assertTurnId(turnId);
+  return ['.genswarms', 'turns', turnId];
+}
+
 /**
  * The directories checked for a turn, root first: W, W/.genswarms, W/.genswarms/turns,
  * W/.genswarms/turns/<id>. The id is validated before it is joined into any path.
  */
 export function turnDirChain(workspaceReal: string, turnId: string): readonly string[] {
   assertRealPathForm(workspaceReal, 'workspaceReal');
-  assertTurnId(turnId);
-  const base = join(workspaceReal, '.genswarms');
-  const turns = join(base, 'turns');
-  return [workspaceReal, base, turns, join(turns, turnId)];
+  const components = turnDirComponents(turnId);
+  return [workspaceReal, ...components.map((_, i) => join(workspaceReal, ...components.slice(0, i + 1)))];
 }
