@@ -2,16 +2,21 @@
  * One agent: its runner handle, session state, inbox scheduling (one turn at a time, exactly-once
  * dispatch through `store.dispatchNext`), output log, outbox poll and `awaiting` flag.
  */
+import type { AgentConfig } from '@genswarms/ir-gate';
 import { newTurnId } from '@genswarms/receipts';
 import type { AgentLaunchSpec, LaunchPlan, RunnerHandle, SessionDescription } from '@genswarms/runners';
-import type { AttentionInfo, SessionState, TurnRow } from '../store/store';
-import type { TimerHandle } from '../util/clock';
+import type { EventBus } from '../events/event-bus';
+import type { PushHub } from '../events/pushes';
+import type { RoutingHost } from '../routing/router';
+import type { AttentionInfo, SessionState, Store, TurnRow } from '../store/store';
+import type { Clock, TimerHandle } from '../util/clock';
 import { failureCode, type FailureSite } from '../events/failure-report';
 import { inboxSeqFloor } from './inbox-floor';
 import { isTuiBackend } from './launch-spec';
 import { LOG_KEEP_LINES, type SessionHost } from './session-host';
 import { TurnRunner } from './turn-runner';
-import { discardOutbox, drainAndRoute, type TurnSends } from './outbox-routing';
+import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing';
+import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
 
@@ -21,7 +26,7 @@ export interface LogLine {
   readonly line: string;
 }
 
-export class AgentSession {
+export class AgentSession implements TurnHost, OutboxOwner {
   handle: RunnerHandle | null = null;
   state: SessionState = 'starting';
   attention: AttentionInfo | null = null;
@@ -66,6 +71,31 @@ export class AgentSession {
 
   now(): string {
     return this.host.clock.now().toISOString();
+  }
+
+  // ---- the narrow views (TurnHost, OutboxOwner) over the swarm this session runs in ----
+  get swarm(): string { return this.host.swarm; }
+  get store(): Store { return this.host.store; }
+  get events(): EventBus { return this.host.events; }
+  get pushes(): PushHub { return this.host.pushes; }
+  get clock(): Clock { return this.host.clock; }
+  get routing(): RoutingHost { return this.host.routing; }
+  get receiptPollMs(): number | undefined { return this.host.receiptPollMs; }
+
+  agentConfig(): AgentConfig | undefined {
+    return this.host.agentConfig(this.name);
+  }
+
+  noteSend(to: string): void {
+    this.turns.noteSend(to);
+  }
+
+  noteBroadcast(): void {
+    this.turns.noteBroadcast();
+  }
+
+  routeCompletion(turnId: string, reply: string, sends: TurnSends): Promise<void> {
+    return routeCompletion(this, turnId, reply, sends);
   }
 
   /** Persists and pushes a state change (`agent_status`). */

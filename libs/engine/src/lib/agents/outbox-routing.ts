@@ -3,22 +3,17 @@ import { routeAsk } from '../routing/asks';
 import { extractMarkers } from '../routing/markers';
 import { drainOutbox, type OutboxEntry, type OutboxMessage } from '../routing/outbox';
 import { logAndAnnounce, routeBroadcast, routeDirect, routeObjectResult } from '../routing/router';
-import type { AgentSession } from './agent-session';
+import type { OutboxOwner, TurnSends } from './session-ports';
 
-export interface TurnSends {
-  readonly sentTo: Set<string>;
-  broadcast: boolean;
-}
-
-function tracker(s: AgentSession, explicit: TurnSends | undefined): { send(to: string): void; broadcast(): void } {
+function tracker(s: OutboxOwner, explicit: TurnSends | undefined): { send(to: string): void; broadcast(): void } {
   if (explicit !== undefined) {
     return { send: (to) => explicit.sentTo.add(to), broadcast: () => { explicit.broadcast = true; } };
   }
-  return { send: (to) => s.turns.noteSend(to), broadcast: () => s.turns.noteBroadcast() };
+  return { send: (to) => s.noteSend(to), broadcast: () => s.noteBroadcast() };
 }
 
-async function routeOne(s: AgentSession, msg: OutboxMessage, turnId: string | null, track: ReturnType<typeof tracker>): Promise<void> {
-  const routing = s.host.routing;
+async function routeOne(s: OutboxOwner, msg: OutboxMessage, turnId: string | null, track: ReturnType<typeof tracker>): Promise<void> {
+  const routing = s.routing;
   switch (msg.kind) {
     case 'direct':
       track.send(msg.to);
@@ -35,10 +30,10 @@ async function routeOne(s: AgentSession, msg: OutboxMessage, turnId: string | nu
 }
 
 /** One drain of `W/.outbox`, routing each entry as it is read; rejected files and a non-directory `.outbox` emit `outbox_rejected`. */
-export async function drainAndRoute(s: AgentSession, turnId: string | null, sends?: TurnSends): Promise<void> {
+export async function drainAndRoute(s: OutboxOwner, turnId: string | null, sends?: TurnSends): Promise<void> {
   const emitRejected = (reason: string, file?: string): Promise<unknown> =>
-    s.host.events.emit({
-      type: 'outbox_rejected', swarm: s.host.swarm, agent: s.name, message: `Outbox entry of ${s.name} rejected (${reason}).`,
+    s.events.emit({
+      type: 'outbox_rejected', swarm: s.swarm, agent: s.name, message: `Outbox entry of ${s.name} rejected (${reason}).`,
       metadata: { reason, ...(file === undefined ? {} : { file }) },
     });
   const track = tracker(s, sends);
@@ -60,54 +55,54 @@ export async function drainAndRoute(s: AgentSession, turnId: string | null, send
  * After a cancelled turn's process has stopped: what it left in `W/.outbox` is deleted, never routed
  * (a cancelled turn routes nothing more). One `outbox_rejected` (`turn_cancelled`, `count`) when any.
  */
-export async function discardOutbox(s: AgentSession, turnId: string): Promise<void> {
+export async function discardOutbox(s: OutboxOwner, turnId: string): Promise<void> {
   let count = 0;
   await drainOutbox(s.workspace, () => {
     count += 1;
     return Promise.resolve();
   }, s.outboxMemo);
   if (count === 0) return;
-  await s.host.events.emit({
-    type: 'outbox_rejected', swarm: s.host.swarm, agent: s.name, message: `${count} outbox entr${count === 1 ? 'y' : 'ies'} of ${s.name} dropped: turn ${turnId} was cancelled.`,
+  await s.events.emit({
+    type: 'outbox_rejected', swarm: s.swarm, agent: s.name, message: `${count} outbox entr${count === 1 ? 'y' : 'ies'} of ${s.name} dropped: turn ${turnId} was cancelled.`,
     metadata: { reason: 'turn_cancelled', turn: turnId, count },
   });
 }
 
 /** §14.5, in order: final outbox drain, marker blocks, then reply_to. */
-export async function routeCompletion(s: AgentSession, turnId: string, reply: string, sends: TurnSends): Promise<void> {
+export async function routeCompletion(s: OutboxOwner, turnId: string, reply: string, sends: TurnSends): Promise<void> {
   await s.drainOutbox(turnId, sends);
   const { blocks, replyText } = extractMarkers(reply);
   const track = tracker(s, sends);
   for (const b of blocks) {
     if (b.kind === 'to') {
       track.send(b.to);
-      await routeDirect(s.host.routing, { from: s.name, to: b.to, content: b.content, turn: turnId });
+      await routeDirect(s.routing, { from: s.name, to: b.to, content: b.content, turn: turnId });
     } else {
       track.broadcast();
-      await routeBroadcast(s.host.routing, { from: s.name, content: b.content, turn: turnId });
+      await routeBroadcast(s.routing, { from: s.name, content: b.content, turn: turnId });
     }
   }
-  const sink = s.host.agentConfig(s.name)?.reply_to;
+  const sink = s.agentConfig()?.reply_to;
   if (sink === undefined || sends.broadcast || sends.sentTo.has(sink)) return;
   await deliverReplyTo(s, turnId, sink, replyText);
 }
 
-async function deliverReplyTo(s: AgentSession, turnId: string, sink: string, replyText: string): Promise<void> {
+async function deliverReplyTo(s: OutboxOwner, turnId: string, sink: string, replyText: string): Promise<void> {
   const emit = (type: 'no_final_text' | 'auto_deliver_failed', message: string, metadata: Record<string, unknown>): Promise<unknown> =>
-    s.host.events.emit({ type, swarm: s.host.swarm, agent: s.name, message, metadata });
+    s.events.emit({ type, swarm: s.swarm, agent: s.name, message, metadata });
   if (replyText === '') {
     await emit('no_final_text', `Turn ${turnId} of ${s.name} has no final text for ${sink}.`, { turn: turnId, reply_to: sink });
     return;
   }
-  const obj = s.host.routing.kindOf(sink) === 'object' ? s.host.routing.object(sink) : undefined;
+  const obj = s.routing.kindOf(sink) === 'object' ? s.routing.object(sink) : undefined;
   if (obj === undefined) {
     await emit('auto_deliver_failed', `reply_to sink ${sink} is missing or not an object.`, { turn: turnId, reply_to: sink });
     return;
   }
-  await logAndAnnounce(s.host.routing, { from: s.name, to: sink, content: replyText, turn: turnId }, 'direct');
-  const out = await obj.deliver({ swarm: s.host.swarm, object: sink, from: s.name, content: replyText, type: 'direct' });
-  if (out.kind === 'ok') await routeObjectResult(s.host.routing, sink, out.result, 1);
+  await logAndAnnounce(s.routing, { from: s.name, to: sink, content: replyText, turn: turnId }, 'direct');
+  const out = await obj.deliver({ swarm: s.swarm, object: sink, from: s.name, content: replyText, type: 'direct' });
+  if (out.kind === 'ok') await routeObjectResult(s.routing, sink, out.result, 1);
   else if (out.kind === 'failed') {
-    await s.host.events.emit({ type: 'object_error', swarm: s.host.swarm, agent: sink, message: `Object ${sink} failed to handle a reply.`, metadata: { error: out.error } });
+    await s.events.emit({ type: 'object_error', swarm: s.swarm, agent: sink, message: `Object ${sink} failed to handle a reply.`, metadata: { error: out.error } });
   }
 }

@@ -6,12 +6,11 @@ import { prepareTurnDir, watchTurn, type TurnReceipt } from '@genswarms/receipts
 import type { TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
-import type { AgentSession } from './agent-session';
 import { failureCode } from '../events/failure-report';
 import { DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
-import { routeCompletion } from './outbox-routing';
+import type { TurnHost } from './session-ports';
 
 interface Current {
   readonly id: string;
@@ -25,7 +24,7 @@ interface Current {
 export class TurnRunner {
   private current: Current | null = null;
 
-  constructor(private readonly s: AgentSession) {}
+  constructor(private readonly host: TurnHost) {}
 
   currentId(): string | null {
     return this.current?.id ?? null;
@@ -40,7 +39,7 @@ export class TurnRunner {
   }
 
   private emit(type: 'turn_started' | 'turn_completed' | 'turn_failed' | 'turn_timeout' | 'receipt_rejected' | 'agent_needs_attention' | 'auto_deliver_skipped', message: string, metadata: Record<string, unknown>): Promise<unknown> {
-    return this.s.host.events.emit({ type, swarm: this.s.host.swarm, agent: this.s.name, message, metadata });
+    return this.host.events.emit({ type, swarm: this.host.swarm, agent: this.host.name, message, metadata });
   }
 
   async run(turn: TurnRow, opts: { fresh: boolean; redeliver?: boolean }): Promise<void> {
@@ -56,7 +55,7 @@ export class TurnRunner {
     this.armTimeout(turn, cur);
     let receipt: TurnReceipt;
     try {
-      receipt = await watchTurn(this.s.workspace, turn.id, { signal: cur.abort.signal, ...(this.s.host.receiptPollMs === undefined ? {} : { pollMs: this.s.host.receiptPollMs }) });
+      receipt = await watchTurn(this.host.workspace, turn.id, { signal: cur.abort.signal, ...(this.host.receiptPollMs === undefined ? {} : { pollMs: this.host.receiptPollMs }) });
     } catch (e) {
       if (cur.abort.signal.aborted) return; // the turn was cancelled or the engine dropped it
       throw e; // a watcher failure fails the turn (AgentSession.turnFailed)
@@ -66,8 +65,8 @@ export class TurnRunner {
 
   /** Prepares the turn dir and hands the turn over; false when the turn ended here. */
   private async deliver(turn: TurnRow, writeFile: boolean, cur: Current): Promise<boolean> {
-    const prep = await prepareTurnDir(this.s.workspace, turn.id).catch(async (e: unknown) => {
-      await this.s.report('turn', e, { turn: turn.id });
+    const prep = await prepareTurnDir(this.host.workspace, turn.id).catch(async (e: unknown) => {
+      await this.host.report('turn', e, { turn: turn.id });
       return { kind: 'refused' as const, reason: 'receipt_not_regular' as const };
     });
     if (this.current !== cur) return false;
@@ -75,9 +74,9 @@ export class TurnRunner {
       await this.reject(turn, prep.reason, 'directory');
       return false;
     }
-    if (writeFile && !this.s.isTui) {
-      const w = await writeInboxFile(this.s.workspace, turn, this.s.now()).catch(async (e: unknown) => {
-        await this.s.report('turn', e, { turn: turn.id });
+    if (writeFile && !this.host.isTui) {
+      const w = await writeInboxFile(this.host.workspace, turn, this.host.now()).catch(async (e: unknown) => {
+        await this.host.report('turn', e, { turn: turn.id });
         return { ok: false as const, detail: 'write failed' };
       });
       if (this.current !== cur) return false;
@@ -87,31 +86,31 @@ export class TurnRunner {
       }
     }
     try {
-      await this.s.handle?.deliver({ turnId: turn.id, seq: turn.seq, from: turn.from, content: turn.content, clientTurnsDir: clientTurnsDir(this.s.spec) });
+      await this.host.handle?.deliver({ turnId: turn.id, seq: turn.seq, from: turn.from, content: turn.content, clientTurnsDir: clientTurnsDir(this.host.spec) });
     } catch (e) {
       if (this.current === cur) await this.finish(turn, DELIVERY_FAILED_ERROR, failureCode(e));
       return false;
     }
     if (this.current !== cur) return false;
-    await this.s.host.store.markTurnDelivered(turn.id);
+    await this.host.store.markTurnDelivered(turn.id);
     return true;
   }
 
   private armTimeout(turn: TurnRow, cur: Current): void {
-    const limit = this.s.host.agentConfig(this.s.name)?.turn_timeout_ms;
+    const limit = this.host.agentConfig()?.turn_timeout_ms;
     if (limit === undefined || cur.expired) return;
-    const elapsed = this.s.host.clock.now().getTime() - Date.parse(turn.startedAt);
-    cur.timer = this.s.host.clock.setTimer(Math.max(0, limit - elapsed), () => {
+    const elapsed = this.host.clock.now().getTime() - Date.parse(turn.startedAt);
+    cur.timer = this.host.clock.setTimer(Math.max(0, limit - elapsed), () => {
       cur.timer = null;
-      void this.expire(turn, cur, limit).catch((e: unknown) => this.s.report('turn_timeout', e, { turn: turn.id }));
+      void this.expire(turn, cur, limit).catch((e: unknown) => this.host.report('turn_timeout', e, { turn: turn.id }));
     });
   }
 
   private async expire(turn: TurnRow, cur: Current, limit: number): Promise<void> {
-    if (this.current !== cur || !(await this.s.host.store.markTurnTimedOut(turn.id))) return;
+    if (this.current !== cur || !(await this.host.store.markTurnTimedOut(turn.id))) return;
     cur.expired = true;
     await this.emit('turn_timeout', `Turn ${turn.id} exceeded ${limit} ms.`, { turn: turn.id, turn_timeout_ms: limit });
-    this.s.host.pushes.push(this.s.host.swarm, { type: 'turn_completed', payload: { agent: this.s.name, turn: turn.id, status: 'timed_out', reply_preview: null } });
+    this.host.pushes.push(this.host.swarm, { type: 'turn_completed', payload: { agent: this.host.name, turn: turn.id, status: 'timed_out', reply_preview: null } });
   }
 
   private async complete(turn: TurnRow, cur: Current, receipt: Exclude<TurnReceipt, { kind: 'pending' }>): Promise<void> {
@@ -123,23 +122,23 @@ export class TurnRunner {
     }
     const status = receipt.status === 'ok' ? 'completed' : 'error';
     const preview = receipt.reply === null ? null : contentPreview(receipt.reply.trim());
-    if (!(await this.s.host.store.finishTurn(turn.id, { status, error: receipt.error ?? null, replyPreview: preview, completedAt: this.s.now() }))) return;
+    if (!(await this.host.store.finishTurn(turn.id, { status, error: receipt.error ?? null, replyPreview: preview, completedAt: this.host.now() }))) return;
     this.current = null;
     if (cur.expired) {
-      if (this.s.host.agentConfig(this.s.name)?.reply_to !== undefined) {
+      if (this.host.agentConfig()?.reply_to !== undefined) {
         await this.emit('auto_deliver_skipped', `Late receipt of turn ${turn.id}: nothing routed.`, { turn: turn.id, reason: 'turn_expired' });
       }
     } else {
       const type = status === 'completed' ? 'turn_completed' : 'turn_failed';
       await this.emit(type, `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`, { turn: turn.id, ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }) });
-      this.s.host.pushes.push(this.s.host.swarm, {
+      this.host.pushes.push(this.host.swarm, {
         type: 'turn_completed',
-        payload: { agent: this.s.name, turn: turn.id, status, ...(receipt.error === undefined ? {} : { error: receipt.error }), reply_preview: preview },
+        payload: { agent: this.host.name, turn: turn.id, status, ...(receipt.error === undefined ? {} : { error: receipt.error }), reply_preview: preview },
       });
-      await routeCompletion(this.s, turn.id, receipt.reply ?? '', { sentTo: cur.sentTo, broadcast: cur.broadcast });
+      await this.host.routeCompletion(turn.id, receipt.reply ?? '', { sentTo: cur.sentTo, broadcast: cur.broadcast });
     }
-    await this.s.setState('idle');
-    this.s.kick();
+    await this.host.setState('idle');
+    this.host.kick();
   }
 
   /** The runner could not deliver: the turn fails with `delivery_failed` and the runner's code. */
@@ -147,11 +146,11 @@ export class TurnRunner {
     this.current = null;
     // The inbox file may be written already: the host receipt keeps the next client process off it.
     // Receipt first, store second (host-receipt.ts): a crash in between is settled by recovery.
-    await writeHostReceipt(this.s.workspace, turn.id, error);
-    await this.s.host.store.finishTurn(turn.id, { status: 'error', error, replyPreview: null, completedAt: this.s.now() });
+    await writeHostReceipt(this.host.workspace, turn.id, error);
+    await this.host.store.finishTurn(turn.id, { status: 'error', error, replyPreview: null, completedAt: this.host.now() });
     await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error, code });
-    await this.s.setState('idle');
-    this.s.kick();
+    await this.host.setState('idle');
+    this.host.kick();
   }
 
   /**
@@ -166,10 +165,10 @@ export class TurnRunner {
       cur.timer?.cancel();
       cur.abort.abort();
     }
-    await writeHostReceipt(this.s.workspace, turn.id, ENGINE_FAILED_ERROR);
-    if (!(await this.s.host.store.finishTurn(turn.id, { status: 'error', error: ENGINE_FAILED_ERROR, replyPreview: null, completedAt: this.s.now() }))) return;
+    await writeHostReceipt(this.host.workspace, turn.id, ENGINE_FAILED_ERROR);
+    if (!(await this.host.store.finishTurn(turn.id, { status: 'error', error: ENGINE_FAILED_ERROR, replyPreview: null, completedAt: this.host.now() }))) return;
     await this.emit('turn_failed', `Turn ${turn.id} failed inside the engine.`, { turn: turn.id, error: ENGINE_FAILED_ERROR });
-    this.s.host.pushes.push(this.s.host.swarm, { type: 'turn_completed', payload: { agent: this.s.name, turn: turn.id, status: 'error', error: ENGINE_FAILED_ERROR, reply_preview: null } });
+    this.host.pushes.push(this.host.swarm, { type: 'turn_completed', payload: { agent: this.host.name, turn: turn.id, status: 'error', error: ENGINE_FAILED_ERROR, reply_preview: null } });
   }
 
   /**
@@ -180,7 +179,7 @@ export class TurnRunner {
   async settleFromHostReceipt(turn: TurnRow, error: string): Promise<boolean> {
     const cancelled = error === TURN_CANCELLED_ERROR;
     const finish = cancelled ? { status: 'cancelled' as const } : { status: 'error' as const, error };
-    if (!(await this.s.host.store.finishTurn(turn.id, { ...finish, completedAt: this.s.now() }))) return false;
+    if (!(await this.host.store.finishTurn(turn.id, { ...finish, completedAt: this.host.now() }))) return false;
     if (cancelled) await this.emitCancelled(turn.id);
     else await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
     return true;
@@ -188,8 +187,8 @@ export class TurnRunner {
 
   /** One `turn_failed` (level info, `status: cancelled`) per cancelled turn (CONTRACT §17 has no turn_cancelled). */
   emitCancelled(turnId: string): Promise<unknown> {
-    return this.s.host.events.emit({
-      type: 'turn_failed', level: 'info', swarm: this.s.host.swarm, agent: this.s.name, message: `Turn ${turnId} cancelled.`,
+    return this.host.events.emit({
+      type: 'turn_failed', level: 'info', swarm: this.host.swarm, agent: this.host.name, message: `Turn ${turnId} cancelled.`,
       metadata: { turn: turnId, status: 'cancelled', error: TURN_CANCELLED_ERROR },
     });
   }
@@ -197,11 +196,11 @@ export class TurnRunner {
   /** §11: turn rejected, session needs_attention, receipt_rejected + agent_needs_attention + push; nothing routed. */
   private async reject(turn: TurnRow, reason: string, file?: string): Promise<void> {
     this.current = null;
-    await this.s.host.store.finishTurn(turn.id, { status: 'rejected', reason, completedAt: this.s.now() });
+    await this.host.store.finishTurn(turn.id, { status: 'rejected', reason, completedAt: this.host.now() });
     await this.emit('receipt_rejected', `Receipt of turn ${turn.id} rejected (${reason}).`, { turn: turn.id, reason, ...(file === undefined ? {} : { file }) });
-    await this.s.setState('needs_attention', { reason, turn: turn.id });
-    await this.emit('agent_needs_attention', `Agent ${this.s.name} needs attention (${reason}).`, { turn: turn.id, reason });
-    this.s.host.pushes.push(this.s.host.swarm, { type: 'needs_attention', payload: { agent: this.s.name, turn: turn.id, reason } });
+    await this.host.setState('needs_attention', { reason, turn: turn.id });
+    await this.emit('agent_needs_attention', `Agent ${this.host.name} needs attention (${reason}).`, { turn: turn.id, reason });
+    this.host.pushes.push(this.host.swarm, { type: 'needs_attention', payload: { agent: this.host.name, turn: turn.id, reason } });
   }
 
   /**
@@ -216,8 +215,8 @@ export class TurnRunner {
     cur.timer?.cancel();
     cur.abort.abort();
     // The watcher is stopped: write the host receipt first, then finish in the store (host-receipt.ts).
-    await writeHostReceipt(this.s.workspace, cur.id, TURN_CANCELLED_ERROR);
-    if (!(await this.s.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.s.now() }))) return null;
+    await writeHostReceipt(this.host.workspace, cur.id, TURN_CANCELLED_ERROR);
+    if (!(await this.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.host.now() }))) return null;
     await this.emitCancelled(cur.id);
     return cur.id;
   }
