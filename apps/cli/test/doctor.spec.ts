@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { backendPosture } from '../src/doctor/backends';
 import type { Check } from '../src/doctor/probes';
 import { checkPty, isSocatRecentEnough } from '../src/doctor/probes';
+import { checkProcessTracking } from '../src/doctor/tracking';
+import { describeProcessTracking, detectProcessTracking } from '@genswarms/runners';
 import { cli, tempDir } from './support';
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const CHECK_NAMES = ['bwrap', 'socat', 'tmux', 'docker', 'xargs', 'nix-store', 'pty', 'setpriv', 'GENSWARMS_API_TOKEN', 'bind'];
+const CHECK_NAMES = ['bwrap', 'socat', 'tmux', 'docker', 'xargs', 'nix-store', 'pty', 'setpriv', 'tracking', 'GENSWARMS_API_TOKEN', 'bind'];
 
 interface DoctorJson {
   checks: Check[];
@@ -33,6 +35,21 @@ describe('genswarms doctor', () => {
     expect(lines.slice(0, CHECK_NAMES.length).map((l) => l.slice(9).split(':')[0])).toEqual(CHECK_NAMES);
     expect(lines).toContain('  local: open (no boundary)');
     expect(lines.filter((l) => l.startsWith('  ')).map((l) => l.trim().split(':')[0])).toEqual(['local', 'bwrap', 'docker', 'tmux', 'tmux+bwrap', 'tmux+docker']);
+  });
+
+  it('says which process tracking this host uses (the server detects the same)', async () => {
+    const r = await cli(['doctor'], { PATH: SYSTEM_PATH });
+    const here = detectProcessTracking();
+    expect(r.stdout.split('\n')).toContain(`${here.kind === 'none' ? 'missing' : 'ok     '}  tracking: ${describeProcessTracking(here)}`);
+  });
+
+  it.each([
+    [{ kind: 'cgroup1', root: '/sys/fs/cgroup/freezer', controller: 'freezer' } as const, 'ok', /^cgroup v1 freezer \(\/sys\/fs\/cgroup\/freezer\): stop kills every process/],
+    [{ kind: 'cgroup2', root: '/sys/fs/cgroup/a.service', controllers: ['pids'] } as const, 'ok', /^cgroup v2 \(\/sys\/fs\/cgroup\/a\.service\)/],
+    [{ kind: 'none', reason: 'cgroup v1 needs root' } as const, 'missing', /^none: best effort .*setsid.*cgroup v1 needs root$/],
+  ])('reports tracking %j as %s', (tracking, status, detail) => {
+    const check = checkProcessTracking(() => tracking);
+    expect(check).toEqual({ name: 'tracking', status, detail: expect.stringMatching(detail) });
   });
 
   it('agrees with a trial bwrap sandbox run here', async () => {

@@ -15,6 +15,8 @@ const EXPORTS: readonly string[] = [
   'buildClientArgv',
   'buildClientEnv',
   'buildRunnerContext',
+  'describeProcessTracking',
+  'detectProcessTracking',
   'DEFAULT_AGENT_GID',
   'DEFAULT_AGENT_UID',
   'parseAgentId',

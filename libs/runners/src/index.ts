@@ -32,6 +32,8 @@ export { buildClientEnv } from './lib/env/client-env';
 export { planMounts, DEFAULT_SYSTEM_PATHS } from './lib/sandbox/mounts';
 export { buildBwrapArgs } from './lib/bwrap/bwrap-args';
 export { killProcessTree } from './lib/process/process-tree';
+export { detectProcessTracking, describeProcessTracking } from './lib/cgroup/cgroup-detect';
+export type { ProcessTracking } from './lib/cgroup/cgroup-detect';
 export { createLocalRunner, withParentDeathSignal } from './lib/local/local-runner';
 export { createBwrapRunner } from './lib/bwrap/bwrap-runner';
 export { createMockRunner } from './lib/mock/mock-runner';

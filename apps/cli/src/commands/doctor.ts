@@ -2,6 +2,7 @@ import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { backendPosture, formatPosture } from '../doctor/backends';
+import { checkProcessTracking } from '../doctor/tracking';
 import type { Check, CheckStatus } from '../doctor/probes';
 import { checkBind, checkBwrap, checkDocker, checkNixStore, checkPty, checkSetpriv, checkSocat, checkTmux, checkToken, checkXargs } from '../doctor/probes';
 
@@ -17,7 +18,7 @@ export const doctorCommand: CommandModule = {
   register(program, deps): void {
     program
       .command('doctor')
-      .description('Check what isolation this host can give agents (bwrap, socat, tmux, docker, xargs, token, bind)')
+      .description('Check what isolation this host can give agents (bwrap, socat, tmux, docker, xargs, process tracking, token, bind)')
       .option('--json', 'print {checks, backends} as JSON')
       .action(
         deps.action(async (opts: { json?: boolean }) => {
@@ -26,6 +27,7 @@ export const doctorCommand: CommandModule = {
             ...(await Promise.all([checkBwrap(env), checkSocat(env), checkTmux(env), checkDocker(env), checkXargs(env), checkNixStore(env)])),
             checkPty(),
             checkSetpriv(env),
+            checkProcessTracking(),
             checkToken(env),
             checkBind(env),
           ];
