@@ -146,7 +146,7 @@ describe('what a cancelled turn leaves in .outbox', () => {
 
   it('is deleted unrouted once the stopped process is gone (one outbox_rejected turn_cancelled), not routed by the next session', async () => {
     const script = path.join(h.home, 'late-sender.js');
-    writeFileSync(script, LATE_SENDER, { mode: 0o600 });
+    writeFileSync(script, LATE_SENDER, { mode: 0o644 }); // a root test process runs the client as the agent uid: it must read it
     const config = {
       name: 'lo',
       agents: [
