@@ -84,26 +84,43 @@ describeTracked('engine: no escaped process of a local or tmux agent survives', 
     expect([...m.local, ...m.tmux].flatMap(liveSleeps)).toEqual([]);
   });
 
+  /** A stand-in server runs `config` on `home` (optionally left `stopping`), then is SIGKILLed once all escapees run. */
+  async function crashServer(home: string, config: Record<string, unknown>, all: readonly string[], mode: string[] = []): Promise<void> {
+    server = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, FIXTURE, home, JSON.stringify(config), ...mode], { shell: false, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    server.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    expect(await waitUntil(() => out.includes('ready'), 60_000)).toBe(true);
+    expect(await allUp(all)).toBe(true);
+    const dead = new Promise((r) => server?.once('exit', r));
+    server.kill('SIGKILL');
+    await dead;
+  }
+
   it('server kill -9, then recovery on the same home: the dead local instance left nothing; stop ends the rest', async () => {
     const home = makeHome();
     homes.push(home);
     const m = newMarks();
-    const config = escapeSwarm('esc-crash', m);
-    server = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, FIXTURE, home, JSON.stringify(config)], { shell: false, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    server.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    expect(await waitUntil(() => out.includes('ready'), 60_000)).toBe(true);
-    expect(await allUp([...m.local, ...m.tmux])).toBe(true);
+    const all = [...m.local, ...m.tmux];
+    await crashServer(home, escapeSwarm('esc-crash', m), all);
     const localBefore = m.local.flatMap(liveSleeps);
-    const dead = new Promise((r) => server?.once('exit', r));
-    server.kill('SIGKILL');
-    await dead;
     expect(alive(localBefore)).toEqual(localBefore); // the client died with the server; what it left did not
     const engine = await openEscapeEngine(home); // recovery: local restarted, tmux re-attached
     engines.push(engine);
     expect(alive(localBefore)).toEqual([]);
     expect(await allUp([...m.local, ...m.tmux])).toBe(true);
     await engine.stopSwarm('esc-crash');
-    expect([...m.local, ...m.tmux].flatMap(liveSleeps)).toEqual([]);
+    expect(all.flatMap(liveSleeps)).toEqual([]);
+  }, 120_000);
+
+  it('server kill -9 during a stop: the next engine finishes it, and nothing either client left remains', async () => {
+    const home = makeHome();
+    homes.push(home);
+    const m = newMarks();
+    const all = [...m.local, ...m.tmux];
+    await crashServer(home, escapeSwarm('esc-stopping', m), all, ['stopping']);
+    expect(m.local.flatMap(liveSleeps).length).toBeGreaterThan(0); // the client died with the server; what it left did not
+    const engine = await openEscapeEngine(home); // finishes the stop: nothing relaunched
+    engines.push(engine);
+    expect(all.flatMap(liveSleeps)).toEqual([]);
   }, 120_000);
 });
