@@ -147,8 +147,9 @@ export class Engine implements SwarmService {
     if (rt === undefined && row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
     if (rt !== undefined) await this.stopRuntime(rt);
     if (opts.purge === true) {
+      // files first: purge reads the named workspaces from the store, and a failed purge can be retried
+      await purgeSwarmFiles({ store: this.store, paths: this.opts }, swarm, rt?.seedConfig);
       await this.store.deleteSwarmData(swarm, { purge: true });
-      await purgeSwarmFiles(this.opts.home, swarm, row?.config ?? rt?.seedConfig);
       return { status: 'purged', swarm_name: swarm };
     }
     return { status: 'stopped', swarm_name: swarm };
@@ -184,8 +185,8 @@ export class Engine implements SwarmService {
     const rt = this.swarms.get(swarm);
     if (rt !== undefined) await this.stopRuntime(rt);
     if (opts.deleteData === true) {
+      await purgeSwarmFiles({ store: this.store, paths: this.opts }, swarm, row.config);
       await this.store.deleteSwarmData(swarm, { purge: false });
-      await purgeSwarmFiles(this.opts.home, swarm, row.config);
     }
     await this.startSwarm({ config: row.config });
     return { status: 'restarted', swarm_name: swarm, delete_data: opts.deleteData === true };
