@@ -2,7 +2,7 @@
 export { Engine } from './lib/swarms/engine';
 export type {
   AgentRestarted, AgentResumed, EventPage, MessageRouted, NodeAdded, NodeRemoved, ObjectConfigUpdated, ObjectDetail, OverlayCleared,
-  OverlayView, ScaleResult, SkillDocument, SwarmCreated, SwarmRestarted, SwarmService, SwarmStopped, TaskSent, TopologyPatch, TopologyPatched,
+  OverlayView, ScaleResult, SkillDocument, SwarmCreated, SwarmRestarted, SwarmService, SwarmStopped, TaskSent, TopologyPatched,
 } from './lib/service/swarm-service';
 export {
   AddAgentCommandSchema, AddObjectCommandSchema, COMMAND_SCHEMAS, EmptyCommandSchema, EventsCommandSchema, JoinCommandSchema, LogsCommandSchema,
@@ -10,7 +10,7 @@ export {
   TopologyPatchCommandSchema,
 } from './lib/commands/command-schemas';
 export type {
-  AddAgentCommand, AddObjectCommand, Edge, MessageCommand, ObjectConfigPatchCommand, ScaleCommand, TaskCommand, TopologyPatchCommand,
+  AddAgentCommand, AddObjectCommand, Edge, MessageCommand, ObjectConfigPatchCommand, ScaleCommand, TaskCommand, TopologyPatch, TopologyPatchCommand,
 } from './lib/commands/command-schemas';
 export {
   invalidQuery, issuesOf, parseAddAgentCommand, parseAddObjectCommand, parseLimitParam, parseMessageCommand, parseObjectConfigPatchCommand,

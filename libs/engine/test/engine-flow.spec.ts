@@ -24,7 +24,7 @@ describe('engine end to end (mock runner)', () => {
       topology: [['writer', 'critic'], { from: 'critic', to: 'rec' }],
     };
     expect(await h.engine.startSwarm({ config })).toEqual({ status: 'created', swarm_name: 'flow' });
-    const sent = await sendTask(h.engine, 'flow', 'writer', 'essay');
+    const sent = await sendTask(h.engine.ctx, 'flow', 'writer', 'essay');
     expect(sent).toMatchObject({ status: 'sent', agent: 'writer', queued: 1 });
     await waitEvent(h.engine, 'flow', (e) => e.event_type === 'turn_completed' && e.agent === 'critic', 'critic turn');
     const types = (await eventsOf(h.engine, 'flow')).map((e) => `${e.event_type}:${e.agent ?? ''}`);
@@ -36,7 +36,7 @@ describe('engine end to end (mock runner)', () => {
     expect(inbox).toEqual(['0001_writer.json']);
     const file = JSON.parse(fs.readFileSync(path.join(h.home, 'workspaces', 'flow', 'critic', '.inbox', '0001_writer.json'), 'utf8')) as Record<string, unknown>;
     expect(file).toMatchObject({ from: 'writer', content: 'please review essay', seq: 1 });
-    const turns = await listTurns(h.engine, 'flow', 'writer');
+    const turns = await listTurns(h.engine.ctx, 'flow', 'writer');
     expect(turns.turns).toMatchObject([{ status: 'completed', from: '_operator', reply_preview: expect.stringContaining('draft: essay') as unknown }]);
     expect((await h.engine.listMessages('flow')).messages).toMatchObject([{ from: 'writer', to: 'critic', type: 'direct' }]);
   });
@@ -52,14 +52,14 @@ describe('engine end to end (mock runner)', () => {
     await waitEvent(h.engine, 'ob', (e) => e.event_type === 'invalid_route', 'denial');
     expect((await h.engine.listMessages('ob')).messages.map((m) => m.to)).toEqual(['b']);
     expect(fs.existsSync(path.join(h.home, 'workspaces', 'ob', 'c', '.inbox'))).toBe(false);
-    expect((await listTurns(h.engine, 'ob', 'c')).turns).toEqual([]);
+    expect((await listTurns(h.engine.ctx, 'ob', 'c')).turns).toEqual([]);
     expect(fs.readdirSync(outbox)).toEqual([]);
   });
 
   it('a hostile receipt (symlinked done.json) → needs_attention, tasks refused 409, resume recovers', async () => {
     const config = { name: 'hostile', agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['x'], delay_ms: 86_400_000 } } }] };
     await h.engine.startSwarm({ config });
-    await sendTask(h.engine, 'hostile', 'a', 'one');
+    await sendTask(h.engine.ctx, 'hostile', 'a', 'one');
     const started = await waitEvent(h.engine, 'hostile', (e) => e.event_type === 'turn_started', 'turn start');
     const turnId = String(started.metadata['turn']);
     const dir = path.join(h.home, 'workspaces', 'hostile', 'a', '.genswarms', 'turns', turnId);
@@ -72,26 +72,26 @@ describe('engine end to end (mock runner)', () => {
     expect(rejected?.metadata).toMatchObject({ turn: turnId, reason: 'receipt_symlink' });
     let caught: unknown;
     try {
-      await sendTask(h.engine, 'hostile', 'a', 'two');
+      await sendTask(h.engine.ctx, 'hostile', 'a', 'two');
     } catch (e) {
       caught = e;
     }
     expect(caught).toBeInstanceOf(EngineError);
     expect([(caught as EngineError).code, (caught as EngineError).status, (caught as EngineError).details['reason']]).toEqual(['needs_attention', 409, 'receipt_symlink']);
-    expect((await listTurns(h.engine, 'hostile', 'a')).turns[0]).toMatchObject({ id: turnId, status: 'rejected', reason: 'receipt_symlink' });
+    expect((await listTurns(h.engine.ctx, 'hostile', 'a')).turns[0]).toMatchObject({ id: turnId, status: 'rejected', reason: 'receipt_symlink' });
     expect((await h.engine.listMessages('hostile')).messages).toEqual([]);
-    expect(await resumeAgent(h.engine, 'hostile', 'a')).toEqual({ status: 'resumed', agent: 'a', state: 'idle' });
-    expect(await sendTask(h.engine, 'hostile', 'a', 'three')).toMatchObject({ status: 'sent' });
+    expect(await resumeAgent(h.engine.ctx, 'hostile', 'a')).toEqual({ status: 'resumed', agent: 'a', state: 'idle' });
+    expect(await sendTask(h.engine.ctx, 'hostile', 'a', 'three')).toMatchObject({ status: 'sent' });
   });
 
   it('50 tasks to 10 agents complete exactly 50 turns', async () => {
     const names = Array.from({ length: 10 }, (_, i) => `w${i}`);
     await h.engine.startSwarm({ config: { name: 'many', agents: names.map((n) => mockAgent(n)) } });
-    await Promise.all(Array.from({ length: 50 }, (_, i) => sendTask(h.engine, 'many', names[i % 10] as string, `t${i}`)));
+    await Promise.all(Array.from({ length: 50 }, (_, i) => sendTask(h.engine.ctx, 'many', names[i % 10] as string, `t${i}`)));
     await waitFor(async () => (await eventsOf(h.engine, 'many')).filter((e) => e.event_type === 'turn_completed').length >= 50, '50 turns');
     let total = 0;
     for (const n of names) {
-      const turns = (await listTurns(h.engine, 'many', n)).turns;
+      const turns = (await listTurns(h.engine.ctx, 'many', n)).turns;
       expect(turns.every((t) => t.status === 'completed')).toBe(true);
       expect(new Set(turns.map((t) => t.item_id)).size).toBe(turns.length);
       total += turns.length;

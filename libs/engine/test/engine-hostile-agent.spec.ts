@@ -25,7 +25,7 @@ describe('hostile agent output (engine end to end)', () => {
   ])('a reply.md that is %s → turn rejected, needs_attention, nothing routed', async (_n, plant, reason) => {
     const config = { name: 'rx', agents: [{ name: 'a', backend: SLOW }, { name: 'b', backend: SLOW }], objects: [{ name: 'rec', handler: 'recorder' }], topology: [['a', 'b']] };
     await h.engine.startSwarm({ config: { ...config, agents: [{ ...config.agents[0], reply_to: 'rec' }, config.agents[1]] } });
-    await sendTask(h.engine, 'rx', 'a', 'go');
+    await sendTask(h.engine.ctx, 'rx', 'a', 'go');
     const started = await waitEvent(h.engine, 'rx', (e) => e.event_type === 'turn_started', 'turn start');
     const dir = path.join(ws('rx', 'a'), '.genswarms', 'turns', String(started.metadata['turn']));
     await waitFor(async () => fs.existsSync(dir), 'turn dir');
@@ -44,7 +44,7 @@ describe('hostile agent output (engine end to end)', () => {
     fs.mkdirSync(ws('ib', 'a'), { recursive: true });
     fs.rmSync(path.join(ws('ib', 'a'), '.inbox'), { recursive: true, force: true });
     fs.symlinkSync(elsewhere, path.join(ws('ib', 'a'), '.inbox'));
-    await sendTask(h.engine, 'ib', 'a', 'go');
+    await sendTask(h.engine.ctx, 'ib', 'a', 'go');
     const rejected = await waitEvent(h.engine, 'ib', (e) => e.event_type === 'receipt_rejected', 'rejection');
     expect(rejected.metadata).toMatchObject({ reason: 'inbox_unsafe' });
     expect(fs.readdirSync(elsewhere)).toEqual([]);

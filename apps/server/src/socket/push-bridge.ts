@@ -1,11 +1,8 @@
 import { redactSecrets } from '@genswarms/security';
 import { eventMatches, toLogEntry } from '@genswarms/engine';
 import type { EnginePush, StoredEvent, SwarmService } from '@genswarms/engine';
-import type { PushPayload } from './socket-events';
-import type { SwarmNamespace, SwarmSocket } from './swarm-namespace';
-
-/** Room of the sockets joined to one swarm. */
-export const roomOf = (swarm: string): string => `swarm:${swarm}`;
+import type { PushPayload, SwarmNamespace, SwarmSocket } from './socket-events';
+import { roomOf } from './socket-events';
 
 type StatePush = Exclude<EnginePush, { type: 'event' }>;
 

@@ -1,3 +1,4 @@
+import type { Namespace, Socket } from 'socket.io';
 import type { EnginePush, EventFilterSet, LogEntry } from '@genswarms/engine';
 
 /** Every ack carries `ok`; failures are CONTRACT §4 bodies. */
@@ -46,3 +47,9 @@ export const JOINED_EVENTS = [
   'unsubscribe_events',
 ] as const satisfies ReadonlyArray<keyof ClientToServerEvents>;
 export type JoinedEvent = (typeof JOINED_EVENTS)[number];
+
+export type SwarmSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type SwarmNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** Room of the sockets joined to one swarm. */
+export const roomOf = (swarm: string): string => `swarm:${swarm}`;

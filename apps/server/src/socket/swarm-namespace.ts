@@ -1,12 +1,9 @@
-import type { Namespace, Socket } from 'socket.io';
 import { JoinCommandSchema } from '@genswarms/engine';
 import type { SwarmService } from '@genswarms/engine';
-import type { Ack, ClientToServerEvents, InterServerEvents, JoinedEvent, ServerToClientEvents, SocketData } from './socket-events';
-import { JOINED_EVENTS } from './socket-events';
-import { roomOf } from './push-bridge';
+import type { Ack, JoinedEvent, SwarmNamespace, SwarmSocket } from './socket-events';
+import { JOINED_EVENTS, roomOf } from './socket-events';
 
-export type SwarmSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-export type SwarmNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type { SwarmNamespace, SwarmSocket } from './socket-events';
 
 /** Handler for an event after `join` (`createSwarmHandlers` builds them over the SwarmService). */
 export type JoinedEventHandler = (socket: SwarmSocket, swarm: string, payload: unknown) => Promise<Record<string, unknown> & { ok: boolean }>;

@@ -94,6 +94,12 @@ export const TopologyPatchCommandSchema = z
   .describe('Add and remove topology edges; any refused edge refuses the whole patch');
 export type TopologyPatchCommand = z.infer<typeof TopologyPatchCommandSchema>;
 
+/** A topology patch as the engine takes it (what `TopologyPatchCommand` parses to, read-only). */
+export interface TopologyPatch {
+  readonly add?: readonly Edge[];
+  readonly remove?: readonly Edge[];
+}
+
 /** `PATCH /api/swarms/:s/objects/:o/config`. The keys are checked by the object's handler. */
 export const ObjectConfigPatchCommandSchema = z
   .strictObject({ config: z.unknown().describe('Partial object config; merged over the current one') })

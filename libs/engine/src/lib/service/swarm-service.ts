@@ -5,7 +5,7 @@
  * `EngineError` whose `code`/`status` the edge turns 1:1 into an error body. `Engine` implements it;
  * edge tests pass a `Partial<SwarmService>` fake.
  */
-import type { AddAgentCommand, AddObjectCommand, Edge, MessageCommand, ObjectConfigPatchCommand } from '../commands/command-schemas';
+import type { AddAgentCommand, AddObjectCommand, MessageCommand, ObjectConfigPatchCommand, TopologyPatch } from '../commands/command-schemas';
 import type { SnapshotFormat } from '../commands/parse-command';
 import type { LogLine } from '../agents/agent-session';
 import type { EventFilterSet, ParsedEventQuery } from '../events/event-query';
@@ -39,12 +39,6 @@ export interface OverlayView { readonly swarm: string; readonly events: unknown[
 export interface OverlayCleared { readonly status: 'cleared'; readonly swarm: string }
 export interface EventPage { readonly events: StoredEvent[]; readonly count: number; readonly query: ParsedEventQuery }
 export interface SkillDocument { readonly name: string; readonly content: string; readonly size: number }
-
-/** A topology patch as the engine takes it (the parsed `TopologyPatchCommand`). */
-export interface TopologyPatch {
-  readonly add?: readonly Edge[];
-  readonly remove?: readonly Edge[];
-}
 
 export interface SwarmService {
   // ---- swarms ----

@@ -5,7 +5,7 @@
 import type { MessageRow, TurnRow } from '../store/store';
 import { contentPreview } from '../util/preview';
 import { assertKnownAgent } from './agent-ops';
-import type { Engine } from './engine';
+import type { EngineContext } from './engine-context';
 
 export const HISTORY_MAX = 1000;
 export const HISTORY_DEFAULT = 100;
@@ -50,13 +50,13 @@ function fromMessage(m: MessageRow): SentEntry {
 }
 
 /** `{history}` newest first, at most `limit` (1-1000, default 100; the edge checks the range). */
-export async function agentHistory(engine: Engine, swarm: string, agent: string, limit = HISTORY_DEFAULT): Promise<{ history: HistoryEntry[] }> {
-  await assertKnownAgent(engine, swarm, agent);
-  const queued = (await engine.store.listInbox(swarm, agent)).map((i): ReceivedEntry => ({
+export async function agentHistory(ctx: EngineContext, swarm: string, agent: string, limit = HISTORY_DEFAULT): Promise<{ history: HistoryEntry[] }> {
+  await assertKnownAgent(ctx, swarm, agent);
+  const queued = (await ctx.store.listInbox(swarm, agent)).map((i): ReceivedEntry => ({
     direction: 'received', timestamp: i.createdAt, id: i.id, kind: i.kind, from: i.from, content_preview: contentPreview(i.content), turn: null, status: 'queued',
   }));
-  const turns = (await engine.store.listTurns(swarm, agent, limit)).map(fromTurn);
-  const sent = (await engine.store.listMessagesFrom(swarm, agent, limit)).map(fromMessage);
+  const turns = (await ctx.store.listTurns(swarm, agent, limit)).map(fromTurn);
+  const sent = (await ctx.store.listMessagesFrom(swarm, agent, limit)).map(fromMessage);
   const all: HistoryEntry[] = [...queued.reverse().slice(0, limit), ...turns, ...sent];
   // Stable sort, newest first; ISO-8601 UTC timestamps compare as strings.
   return { history: all.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0)).slice(0, limit) };

@@ -4,7 +4,7 @@ import type { LogLine } from '../agents/agent-session';
 import { OPERATOR_FROM } from '../agents/session-host';
 import { routeDirect } from '../routing/router';
 import { INBOX_LIMIT } from '../store/store';
-import type { Engine } from './engine';
+import type { EngineContext } from './engine-context';
 import { assertName } from './helpers';
 import type { MessageCommand } from '../commands/command-schemas';
 import { planAgent } from './launch';
@@ -20,8 +20,8 @@ export function sessionOf(rt: SwarmRuntime, agent: string): AgentSession {
   return s;
 }
 
-export async function sendTask(engine: Engine, swarm: string, agent: string, task: string): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
-  const view = await swarmView(engine, swarm);
+export async function sendTask(ctx: EngineContext, swarm: string, agent: string, task: string): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
+  const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') {
     // §15: a stopped swarm still in the store is known; its agents are stopped (§14.8: 409), never queued.
     storedAgent(view.stored, agent);
@@ -35,74 +35,74 @@ export async function sendTask(engine: Engine, swarm: string, agent: string, tas
   if (s.state === 'needs_attention') {
     throw new EngineError('needs_attention', `Agent ${agent} needs attention; resume or restart it first.`, { agent, reason: s.attention?.reason ?? 'unknown' });
   }
-  const r = await engine.store.enqueue({ swarm, agent, id: newItemId(), kind: 'task', from: OPERATOR_FROM, content: task, now: engine.clock.now().toISOString(), limit: INBOX_LIMIT });
+  const r = await ctx.store.enqueue({ swarm, agent, id: newItemId(), kind: 'task', from: OPERATOR_FROM, content: task, now: ctx.clock.now().toISOString(), limit: INBOX_LIMIT });
   if (r.kind === 'full') {
-    await engine.events.emit({ type: 'inbox_full', swarm, agent, message: `Inbox of ${agent} is full; task refused.`, metadata: { limit: r.limit } });
+    await ctx.events.emit({ type: 'inbox_full', swarm, agent, message: `Inbox of ${agent} is full; task refused.`, metadata: { limit: r.limit } });
     throw new EngineError('inbox_full', `The inbox of ${agent} is full.`, { agent, limit: r.limit });
   }
-  await engine.events.emit({ type: 'task_sent', swarm, agent, message: `Task queued for ${agent}.`, metadata: { item_id: r.item.id, queued: r.queued, content_preview: task } });
+  await ctx.events.emit({ type: 'task_sent', swarm, agent, message: `Task queued for ${agent}.`, metadata: { item_id: r.item.id, queued: r.queued, content_preview: task } });
   s.kick();
   return { status: 'sent', agent, id: r.item.id, queued: r.queued };
 }
 
 /** POST /message: fire-and-forget; answers whether or not the route is allowed. */
-export async function sendMessage(engine: Engine, swarm: string, msg: MessageCommand): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
-  const rt = engine.runtime(swarm);
+export async function sendMessage(ctx: EngineContext, swarm: string, msg: MessageCommand): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
+  const rt = ctx.runtimes.running(swarm);
   const { from, to, content } = msg;
   await routeDirect(rt, { from, to, content, turn: null });
   return { status: 'routed', from, to, swarm };
 }
 
-export async function getAgent(engine: Engine, swarm: string, agent: string): Promise<AgentStatus> {
-  const view = await swarmView(engine, swarm);
+export async function getAgent(ctx: EngineContext, swarm: string, agent: string): Promise<AgentStatus> {
+  const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') {
     const config = storedAgent(view.stored, agent);
-    return agentStatus(engine.store, swarm, config, agent, undefined, await engine.store.getSession(swarm, agent));
+    return agentStatus(ctx.store, swarm, config, agent, undefined, await ctx.store.getSession(swarm, agent));
   }
   const s = sessionOf(view.rt, agent);
-  return agentStatus(engine.store, swarm, view.rt.agentConfig(agent), agent, s, null);
+  return agentStatus(ctx.store, swarm, view.rt.agentConfig(agent), agent, s, null);
 }
 
-export async function listAgents(engine: Engine, swarm: string): Promise<{ agents: AgentStatus[] }> {
-  const view = await swarmView(engine, swarm);
+export async function listAgents(ctx: EngineContext, swarm: string): Promise<{ agents: AgentStatus[] }> {
+  const view = await swarmView(ctx, swarm);
   const agents: AgentStatus[] = [];
   if (view.kind === 'stored') {
-    for (const a of view.stored.agents) agents.push(await agentStatus(engine.store, swarm, a, a.name, undefined, await engine.store.getSession(swarm, a.name)));
+    for (const a of view.stored.agents) agents.push(await agentStatus(ctx.store, swarm, a, a.name, undefined, await ctx.store.getSession(swarm, a.name)));
     return { agents };
   }
   const rt = view.rt;
-  for (const [name, s] of rt.agents) agents.push(await agentStatus(engine.store, swarm, rt.agentConfig(name), name, s, null));
+  for (const [name, s] of rt.agents) agents.push(await agentStatus(ctx.store, swarm, rt.agentConfig(name), name, s, null));
   return { agents };
 }
 
 /** 404s unless the agent exists in the running swarm, or in the stored view of a stopped one. */
-export async function assertKnownAgent(engine: Engine, swarm: string, agent: string): Promise<AgentSession | undefined> {
-  const view = await swarmView(engine, swarm);
+export async function assertKnownAgent(ctx: EngineContext, swarm: string, agent: string): Promise<AgentSession | undefined> {
+  const view = await swarmView(ctx, swarm);
   if (view.kind === 'running') return sessionOf(view.rt, agent);
   storedAgent(view.stored, agent);
   return undefined;
 }
 
-export async function resumeAgent(engine: Engine, swarm: string, agent: string): Promise<{ status: 'resumed'; agent: string; state: 'idle' }> {
-  const s = sessionOf(engine.runtime(swarm), agent);
+export async function resumeAgent(ctx: EngineContext, swarm: string, agent: string): Promise<{ status: 'resumed'; agent: string; state: 'idle' }> {
+  const s = sessionOf(ctx.runtimes.running(swarm), agent);
   if (s.state !== 'needs_attention') throw new EngineError('invalid_state', `Agent ${agent} is ${s.state}, not needs_attention.`, { agent, state: s.state });
   await s.setState('idle');
-  await engine.events.emit({ type: 'agent_resumed', swarm, agent, message: `Agent ${agent} resumed by the operator.` });
+  await ctx.events.emit({ type: 'agent_resumed', swarm, agent, message: `Agent ${agent} resumed by the operator.` });
   s.kick();
   return { status: 'resumed', agent, state: 'idle' };
 }
 
-export async function restartAgent(engine: Engine, swarm: string, agent: string): Promise<{ status: 'restarted'; agent: string }> {
-  const rt = engine.runtime(swarm);
+export async function restartAgent(ctx: EngineContext, swarm: string, agent: string): Promise<{ status: 'restarted'; agent: string }> {
+  const rt = ctx.runtimes.running(swarm);
   const s = sessionOf(rt, agent);
   const config = rt.agentConfig(agent);
   if (config === undefined) throw new EngineError('agent_not_found', `No agent named ${agent}.`, { agent });
-  const plan = await planAgent(rt, engine.opts.home, config);
+  const plan = await planAgent(rt, ctx.paths.home, config);
   await s.stop(null);
   s.spec = plan.spec;
   s.attention = null;
   if (await s.launch(plan)) await s.becomeReady();
-  await engine.events.emit({ type: 'agent_restarted', swarm, agent, message: `Agent ${agent} restarted.` });
+  await ctx.events.emit({ type: 'agent_restarted', swarm, agent, message: `Agent ${agent} restarted.` });
   return { status: 'restarted', agent };
 }
 
@@ -118,9 +118,9 @@ export interface TurnView {
   readonly reply_preview: string | null;
 }
 
-export async function listTurns(engine: Engine, swarm: string, agent: string, limit = 50): Promise<{ turns: TurnView[] }> {
-  await assertKnownAgent(engine, swarm, agent);
-  const rows = await engine.store.listTurns(swarm, agent, limit);
+export async function listTurns(ctx: EngineContext, swarm: string, agent: string, limit = 50): Promise<{ turns: TurnView[] }> {
+  await assertKnownAgent(ctx, swarm, agent);
+  const rows = await ctx.store.listTurns(swarm, agent, limit);
   return {
     turns: rows.map((t) => ({
       id: t.id, item_id: t.itemId, from: t.from, status: t.status,
@@ -131,7 +131,7 @@ export async function listTurns(engine: Engine, swarm: string, agent: string, li
 }
 
 /** The last 500 lines of the running process; `[]` for TUI agents and agents of a stopped swarm. */
-export async function agentLogs(engine: Engine, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
-  const s = await assertKnownAgent(engine, swarm, agent);
+export async function agentLogs(ctx: EngineContext, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
+  const s = await assertKnownAgent(ctx, swarm, agent);
   return { logs: s === undefined || s.isTui ? [] : s.logs.slice(-500) };
 }

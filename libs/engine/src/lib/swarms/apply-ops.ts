@@ -1,7 +1,7 @@
 /** Runtime mutations through the gate (§12.8): `applyOp` on the live state; refused → nothing changes. */
 import { applyOp, mapIrErrorToHttp, stateToConfig, type IrError, type OpName, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
 import { EngineError, isEngineErrorCode } from '../errors/engine-error';
-import type { Engine } from './engine';
+import type { EngineContext } from './engine-context';
 import type { SwarmRuntime } from './swarm-runtime';
 
 export interface PendingOp {
@@ -29,13 +29,13 @@ export function irToEngineError(error: IrError, opts: { objectPatch?: boolean } 
   return new EngineError(isEngineErrorCode(code) ? code : 'ir_validation_failed', message, { ...details, ...agent }, { status: mapped.status });
 }
 
-export async function applyRuntimeOps(engine: Engine, rt: SwarmRuntime, ops: readonly PendingOp[], opts: { objectPatch?: boolean } = {}): Promise<AppliedOps> {
-  const overlay = await engine.store.listOverlay(rt.swarm);
+export async function applyRuntimeOps(ctx: EngineContext, rt: SwarmRuntime, ops: readonly PendingOp[], opts: { objectPatch?: boolean } = {}): Promise<AppliedOps> {
+  const overlay = await ctx.store.listOverlay(rt.swarm);
   let seq = overlay.reduce((m, e) => Math.max(m, e.seq), 0);
   let state = rt.state;
   for (const op of ops) {
     seq += 1;
-    const r = applyOp(state, { seq, op: op.op, payload: op.payload }, { maxAgents: engine.maxAgents });
+    const r = applyOp(state, { seq, op: op.op, payload: op.payload }, { maxAgents: ctx.limits.maxAgents });
     if (r.kind === 'error') throw irToEngineError(r.error, opts);
     state = r.state;
   }
@@ -44,10 +44,10 @@ export async function applyRuntimeOps(engine: Engine, rt: SwarmRuntime, ops: rea
     state: finalState,
     effective: stateToConfig(finalState),
     commit: async () => {
-      const at = engine.clock.now().toISOString();
-      for (const op of ops) await engine.store.appendOverlayEvent(rt.swarm, op.op, op.payload, at);
+      const at = ctx.clock.now().toISOString();
+      for (const op of ops) await ctx.store.appendOverlayEvent(rt.swarm, op.op, op.payload, at);
       rt.setState(finalState);
-      engine.pushes.push(rt.swarm, { type: 'topology_changed', payload: { topology: rt.topology.entries() } });
+      ctx.pushes.push(rt.swarm, { type: 'topology_changed', payload: { topology: rt.topology.entries() } });
     },
   };
 }

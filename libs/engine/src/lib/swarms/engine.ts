@@ -2,14 +2,20 @@
  * The engine: swarms that run, route, persist and recover. Per-instance state only; every dependency
  * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto CONTRACT §4 bodies.
  */
-import { gateStart } from '@genswarms/ir-gate';
+import { gateStart, NAME_RE } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import { EventBus, type EventListener } from '../events/event-bus';
-import { NAME_RE } from '@genswarms/ir-gate';
 import { toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
-import type { AddAgentCommand, AddObjectCommand, MessageCommand, ObjectConfigPatchCommand } from '../commands/command-schemas';
+import type { AddAgentCommand, AddObjectCommand, MessageCommand, ObjectConfigPatchCommand, TopologyPatch } from '../commands/command-schemas';
 import type { SnapshotFormat } from '../commands/parse-command';
-import type { EventPage, SwarmService, TopologyPatch } from '../service/swarm-service';
+import type {
+  AgentRestarted, AgentResumed, EventPage, MessageRouted, NodeAdded, NodeRemoved, ObjectConfigUpdated, ObjectDetail, OverlayCleared, OverlayView,
+  ScaleResult, SwarmService, TaskSent, TopologyPatched,
+} from '../service/swarm-service';
+import type { LogLine } from '../agents/agent-session';
+import type { TopologyEntry } from '../events/pushes';
+import type { TurnView } from './agent-ops';
+import type { Snapshot } from './object-ops';
 import { PushHub, type PushListener } from '../events/pushes';
 import { createHandlerRegistry } from '../objects/builtins';
 import type { HandlerRegistry } from '../objects/handler';
@@ -21,9 +27,12 @@ import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAll, startObjects } from './launch';
 import { purgeSwarmFiles } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
-import { runtimeDetail, storedDetail, type SwarmDetail, type SwarmSummary } from './status';
+import { runtimeDetail, storedDetail, type AgentStatus, type ObjectStatus, type SwarmDetail, type SwarmSummary } from './status';
 import { storedSwarm } from './stored-view';
 import { SwarmRuntime } from './swarm-runtime';
+import type { EngineContext } from './engine-context';
+import { assertKnownSwarm, markRunning, stopRuntime } from './lifecycle';
+import { RuntimeTable } from './runtime-table';
 import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
@@ -39,15 +48,22 @@ export class Engine implements SwarmService {
   readonly pushes = new PushHub();
   readonly clock: Clock;
   readonly handlers: HandlerRegistry;
-  readonly swarms = new Map<string, SwarmRuntime>();
-  readonly maxAgents: number;
+  /** The running swarms (the table's one owner is this engine; operations reach it through `ctx`). */
+  readonly swarms = new RuntimeTable();
+  /** The narrow ports every operation module works with (engine-context.ts). */
+  readonly ctx: EngineContext;
 
   private constructor(readonly opts: EngineOptions) {
     this.store = opts.store ?? SqliteStore.open(opts.home);
     this.clock = opts.clock ?? SYSTEM_CLOCK;
     this.events = new EventBus(this.store, this.clock, opts.log);
     this.handlers = opts.handlers ?? createHandlerRegistry();
-    this.maxAgents = opts.maxAgentsPerSwarm ?? 100;
+    this.ctx = {
+      store: this.store, events: this.events, pushes: this.pushes, clock: this.clock, handlers: this.handlers, runtimes: this.swarms,
+      limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100 },
+      paths: { home: opts.home, configDir: opts.configDir, skillsRoot: opts.skillsRoot ?? path.join(opts.home, 'skills') },
+      runtimeDeps: () => this.runtimeDeps(),
+    };
     this.events.subscribe((e) => {
       if (e.swarm !== null) this.pushes.push(e.swarm, { type: 'event', payload: e });
     });
@@ -57,8 +73,8 @@ export class Engine implements SwarmService {
   static async open(opts: EngineOptions): Promise<Engine> {
     const engine = new Engine(opts);
     for (const row of await engine.store.listSwarms()) {
-      if (row.status === 'running' || row.status === 'starting') await recoverSwarm(engine, row);
-      else if (row.status === 'stopping') await finishInterruptedStop(engine, row);
+      if (row.status === 'running' || row.status === 'starting') await recoverSwarm(engine.ctx, row);
+      else if (row.status === 'stopping') await finishInterruptedStop(engine.ctx, row);
     }
     return engine;
   }
@@ -80,13 +96,6 @@ export class Engine implements SwarmService {
     return this.pushes.on(listener);
   }
 
-  runtime(swarm: string): SwarmRuntime {
-    assertName('swarm', swarm);
-    const rt = this.swarms.get(swarm);
-    if (rt === undefined) throw new EngineError('swarm_not_found', `Swarm ${swarm} is not running.`, {});
-    return rt;
-  }
-
   /** The gate (§12.8): schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
   async startSwarm(input: StartInput): Promise<{ status: 'created'; swarm_name: string }> {
     const { value, baseDir } = await loadStartInput(input, this.opts.configDir);
@@ -100,23 +109,12 @@ export class Engine implements SwarmService {
     if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
     const plans = await planAll(rt, this.opts.home, gate.effective.agents);
-    this.swarms.set(rt.swarm, rt);
+    this.swarms.add(rt);
     await this.store.upsertSwarm({ name: rt.swarm, config: gate.config, baseDir, status: 'starting', startedAt: rt.startedAt, stoppedAt: null });
     await startObjects(rt, this.handlers, gate.effective.objects ?? []);
     for (const plan of plans.values()) await launchAgent(rt, plan);
-    await this.markRunning(rt);
+    await markRunning(this.ctx, rt);
     return { status: 'created', swarm_name: rt.swarm };
-  }
-
-  async markRunning(rt: SwarmRuntime): Promise<void> {
-    rt.status = 'running';
-    await this.store.setSwarmStatus(rt.swarm, 'running', this.clock.now().toISOString());
-    const failed = [...rt.agents.values()].filter((s) => s.state === 'failed').map((s) => s.name);
-    await this.events.emit({
-      type: 'swarm_started', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} started.`,
-      metadata: { agents: rt.agents.size, objects: rt.objects.size, failed }, ...(failed.length > 0 ? { level: 'warning' as const } : {}),
-    });
-    this.pushes.push(rt.swarm, { type: 'swarm_started', payload: { swarm: rt.swarm, status: 'running' } });
   }
 
   async listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
@@ -136,7 +134,7 @@ export class Engine implements SwarmService {
     assertName('swarm', swarm);
     const rt = this.swarms.get(swarm);
     if (rt !== undefined) return runtimeDetail(rt);
-    return storedDetail(this.store, await storedSwarm(this, swarm));
+    return storedDetail(this.store, await storedSwarm(this.ctx, swarm));
   }
 
   /** Stops a swarm (inbox dropped with one `inbox_dropped`); `purge` also deletes its data and default dirs. */
@@ -145,7 +143,7 @@ export class Engine implements SwarmService {
     const rt = this.swarms.get(swarm);
     const row = await this.store.getSwarm(swarm);
     if (rt === undefined && row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
-    if (rt !== undefined) await this.stopRuntime(rt);
+    if (rt !== undefined) await stopRuntime(this.ctx, rt);
     if (opts.purge === true) {
       // files first: purge reads the named workspaces from the store, and a failed purge can be retried
       await purgeSwarmFiles({ store: this.store, paths: this.opts }, swarm, rt?.seedConfig);
@@ -155,35 +153,13 @@ export class Engine implements SwarmService {
     return { status: 'stopped', swarm_name: swarm };
   }
 
-  async stopRuntime(rt: SwarmRuntime): Promise<void> {
-    rt.status = 'stopping';
-    await this.store.setSwarmStatus(rt.swarm, 'stopping', this.clock.now().toISOString());
-    for (const s of rt.agents.values()) {
-      await s.stop('stopped');
-      await this.events.emit({ type: 'agent_stopped', swarm: rt.swarm, agent: s.name, message: `Agent ${s.name} stopped.` });
-    }
-    for (const o of rt.objects.values()) {
-      o.stop();
-      await this.events.emit({ type: 'object_stopped', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} stopped.` });
-    }
-    const dropped = await this.store.dropInbox(rt.swarm, null);
-    if (dropped > 0) {
-      await this.events.emit({ type: 'inbox_dropped', swarm: rt.swarm, agent: null, message: `${dropped} queued item(s) dropped by the stop.`, metadata: { count: dropped } });
-    }
-    rt.status = 'stopped';
-    this.swarms.delete(rt.swarm);
-    await this.store.setSwarmStatus(rt.swarm, 'stopped', this.clock.now().toISOString());
-    await this.events.emit({ type: 'swarm_stopped', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} stopped.` });
-    this.pushes.push(rt.swarm, { type: 'swarm_stopped', payload: { swarm: rt.swarm } });
-  }
-
   /** Stop then start from the stored seed config (+ overlay); `deleteData` first removes events, messages, turns and default dirs. */
   async restartSwarm(swarm: string, opts: { deleteData?: boolean } = {}): Promise<{ status: 'restarted'; swarm_name: string; delete_data: boolean }> {
     assertName('swarm', swarm);
     const row = await this.store.getSwarm(swarm);
     if (row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
     const rt = this.swarms.get(swarm);
-    if (rt !== undefined) await this.stopRuntime(rt);
+    if (rt !== undefined) await stopRuntime(this.ctx, rt);
     if (opts.deleteData === true) {
       await purgeSwarmFiles({ store: this.store, paths: this.opts }, swarm, row.config);
       await this.store.deleteSwarmData(swarm, { purge: false });
@@ -194,17 +170,17 @@ export class Engine implements SwarmService {
 
   /** Pauses every docker-backed agent (docker, tmux+docker) of a running swarm; others listed in `skipped`. */
   pauseSwarm(swarm: string): Promise<PauseResult> {
-    return setSwarmPaused(this, swarm, true);
+    return setSwarmPaused(this.ctx, swarm, true);
   }
 
   /** Unpauses the swarm's paused containers; non-docker agents are listed in `skipped`. */
   resumeSwarm(swarm: string): Promise<PauseResult> {
-    return setSwarmPaused(this, swarm, false);
+    return setSwarmPaused(this.ctx, swarm, false);
   }
 
   /** The skills root this engine serves (`skillsRoot`, default `<home>/skills`). */
   get skillsRoot(): string {
-    return this.opts.skillsRoot ?? path.join(this.opts.home, 'skills');
+    return this.ctx.paths.skillsRoot;
   }
 
   /** `GET /api/skills`: `.md` files under the skills root, relative paths only. */
@@ -234,18 +210,13 @@ export class Engine implements SwarmService {
   }
 
   async listMessages(swarm: string, limit = 100): Promise<{ messages: MessageRow[] }> {
-    await this.assertKnownSwarm(swarm);
+    await assertKnownSwarm(this.ctx, swarm);
     return { messages: await this.store.listMessages(swarm, limit) };
   }
 
   /** Whether the swarm is running or known to the store. */
   async hasSwarm(swarm: string): Promise<boolean> {
     return NAME_RE.test(swarm) && (this.swarms.has(swarm) || (await this.store.getSwarm(swarm)) !== null);
-  }
-
-  async assertKnownSwarm(swarm: string): Promise<void> {
-    assertName('swarm', swarm);
-    if (!this.swarms.has(swarm) && (await this.store.getSwarm(swarm)) === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
   }
 
   /** Drops every runtime without stopping agents or touching the store (as a crash would); closes the store. */
@@ -274,32 +245,32 @@ export class Engine implements SwarmService {
 
   /** Graceful shutdown: stops every swarm, then closes the store. */
   async shutdown(): Promise<void> {
-    for (const rt of [...this.swarms.values()]) await this.stopRuntime(rt);
+    for (const rt of [...this.swarms.values()]) await stopRuntime(this.ctx, rt);
     await this.store.close();
   }
 
   // ---- agents (CONTRACT §15) ----
-  sendTask(swarm: string, agent: string, task: string): ReturnType<typeof agentOps.sendTask> { return agentOps.sendTask(this, swarm, agent, task); }
-  sendMessage(swarm: string, body: MessageCommand): ReturnType<typeof agentOps.sendMessage> { return agentOps.sendMessage(this, swarm, body); }
-  getAgent(swarm: string, agent: string): ReturnType<typeof agentOps.getAgent> { return agentOps.getAgent(this, swarm, agent); }
-  listAgents(swarm: string): ReturnType<typeof agentOps.listAgents> { return agentOps.listAgents(this, swarm); }
-  resumeAgent(swarm: string, agent: string): ReturnType<typeof agentOps.resumeAgent> { return agentOps.resumeAgent(this, swarm, agent); }
-  restartAgent(swarm: string, agent: string): ReturnType<typeof agentOps.restartAgent> { return agentOps.restartAgent(this, swarm, agent); }
-  listTurns(swarm: string, agent: string, limit?: number): ReturnType<typeof agentOps.listTurns> { return agentOps.listTurns(this, swarm, agent, limit); }
-  agentLogs(swarm: string, agent: string): ReturnType<typeof agentOps.agentLogs> { return agentOps.agentLogs(this, swarm, agent); }
-  agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> { return agentHistory(this, swarm, agent, limit); }
-  addAgent(swarm: string, body: AddAgentCommand): ReturnType<typeof nodeOps.addAgent> { return nodeOps.addAgent(this, swarm, body); }
-  removeAgent(swarm: string, agent: string): ReturnType<typeof nodeOps.removeAgent> { return nodeOps.removeAgent(this, swarm, agent); }
-  scaleAgents(swarm: string, base: string, count: number): ReturnType<typeof nodeOps.scaleAgents> { return nodeOps.scaleAgents(this, swarm, base, count); }
-  getTopology(swarm: string): ReturnType<typeof nodeOps.getTopology> { return nodeOps.getTopology(this, swarm); }
-  patchTopology(swarm: string, body: TopologyPatch): ReturnType<typeof nodeOps.patchTopology> { return nodeOps.patchTopology(this, swarm, body); }
+  sendTask(swarm: string, agent: string, task: string): Promise<TaskSent> { return agentOps.sendTask(this.ctx, swarm, agent, task); }
+  sendMessage(swarm: string, body: MessageCommand): Promise<MessageRouted> { return agentOps.sendMessage(this.ctx, swarm, body); }
+  getAgent(swarm: string, agent: string): Promise<AgentStatus> { return agentOps.getAgent(this.ctx, swarm, agent); }
+  listAgents(swarm: string): Promise<{ agents: AgentStatus[] }> { return agentOps.listAgents(this.ctx, swarm); }
+  resumeAgent(swarm: string, agent: string): Promise<AgentResumed> { return agentOps.resumeAgent(this.ctx, swarm, agent); }
+  restartAgent(swarm: string, agent: string): Promise<AgentRestarted> { return agentOps.restartAgent(this.ctx, swarm, agent); }
+  listTurns(swarm: string, agent: string, limit?: number): Promise<{ turns: TurnView[] }> { return agentOps.listTurns(this.ctx, swarm, agent, limit); }
+  agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }> { return agentOps.agentLogs(this.ctx, swarm, agent); }
+  agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> { return agentHistory(this.ctx, swarm, agent, limit); }
+  addAgent(swarm: string, body: AddAgentCommand): Promise<NodeAdded> { return nodeOps.addAgent(this.ctx, swarm, body); }
+  removeAgent(swarm: string, agent: string): Promise<NodeRemoved> { return nodeOps.removeAgent(this.ctx, swarm, agent); }
+  scaleAgents(swarm: string, base: string, count: number): Promise<ScaleResult> { return nodeOps.scaleAgents(this.ctx, swarm, base, count); }
+  getTopology(swarm: string): Promise<{ topology: readonly TopologyEntry[] }> { return nodeOps.getTopology(this.ctx, swarm); }
+  patchTopology(swarm: string, body: TopologyPatch): Promise<TopologyPatched> { return nodeOps.patchTopology(this.ctx, swarm, body); }
   // ---- objects, overlay, snapshot ----
-  listObjects(swarm: string): ReturnType<typeof objectOps.listObjects> { return objectOps.listObjects(this, swarm); }
-  getObject(swarm: string, name: string): ReturnType<typeof objectOps.getObject> { return objectOps.getObject(this, swarm, name); }
-  addObject(swarm: string, body: AddObjectCommand): ReturnType<typeof objectOps.addObject> { return objectOps.addObject(this, swarm, body); }
-  removeObject(swarm: string, name: string): ReturnType<typeof objectOps.removeObject> { return objectOps.removeObject(this, swarm, name); }
-  patchObjectConfig(swarm: string, name: string, body: ObjectConfigPatchCommand): ReturnType<typeof objectOps.patchObjectConfig> { return objectOps.patchObjectConfig(this, swarm, name, body); }
-  getOverlay(swarm: string): ReturnType<typeof objectOps.getOverlay> { return objectOps.getOverlay(this, swarm); }
-  clearOverlay(swarm: string): ReturnType<typeof objectOps.clearOverlay> { return objectOps.clearOverlay(this, swarm); }
-  snapshot(swarm: string, format?: SnapshotFormat): ReturnType<typeof objectOps.snapshot> { return objectOps.snapshot(this, swarm, format); }
+  listObjects(swarm: string): Promise<{ objects: ObjectStatus[] }> { return objectOps.listObjects(this.ctx, swarm); }
+  getObject(swarm: string, name: string): Promise<ObjectDetail> { return objectOps.getObject(this.ctx, swarm, name); }
+  addObject(swarm: string, body: AddObjectCommand): Promise<NodeAdded> { return objectOps.addObject(this.ctx, swarm, body); }
+  removeObject(swarm: string, name: string): Promise<NodeRemoved> { return objectOps.removeObject(this.ctx, swarm, name); }
+  patchObjectConfig(swarm: string, name: string, body: ObjectConfigPatchCommand): Promise<ObjectConfigUpdated> { return objectOps.patchObjectConfig(this.ctx, swarm, name, body); }
+  getOverlay(swarm: string): Promise<OverlayView> { return objectOps.getOverlay(this.ctx, swarm); }
+  clearOverlay(swarm: string): Promise<OverlayCleared> { return objectOps.clearOverlay(this.ctx, swarm); }
+  snapshot(swarm: string, format?: SnapshotFormat): Promise<Snapshot> { return objectOps.snapshot(this.ctx, swarm, format); }
 }

@@ -8,7 +8,8 @@ import type { SnapshotFormat } from '../commands/parse-command';
 import { checkConfigPatch } from '../objects/config-patch';
 import type { ObjectInstance } from '../objects/object-instance';
 import { applyRuntimeOps } from './apply-ops';
-import type { Engine } from './engine';
+import type { EngineContext } from './engine-context';
+import { assertKnownSwarm } from './lifecycle';
 import { toOverlayEvents } from './helpers';
 import { startObject } from './launch';
 import { redactObjectConfig, redactOverlay, redactSwarmConfig } from '../objects/secret-config';
@@ -23,74 +24,74 @@ function objectOf(rt: SwarmRuntime, name: string): ObjectInstance {
   return o;
 }
 
-export async function listObjects(engine: Engine, swarm: string): Promise<{ objects: ObjectStatus[] }> {
-  const view = await swarmView(engine, swarm);
+export async function listObjects(ctx: EngineContext, swarm: string): Promise<{ objects: ObjectStatus[] }> {
+  const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') return { objects: view.stored.objects.map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' })) };
   return { objects: [...view.rt.objects.values()].map((o) => ({ name: o.name, handler: o.handlerName, state: o.lifecycle })) };
 }
 
 /** `{object: {name, handler, config}, state}`; the config redacted by key name and by the handler's `secret` keys. */
-export async function getObject(engine: Engine, swarm: string, name: string): Promise<{ object: { name: string; handler: string; config: unknown }; state: string }> {
-  const view = await swarmView(engine, swarm);
+export async function getObject(ctx: EngineContext, swarm: string, name: string): Promise<{ object: { name: string; handler: string; config: unknown }; state: string }> {
+  const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') {
     const o = storedObject(view.stored, name);
-    return { object: { name: o.name, handler: o.handler, config: redactObjectConfig(engine.handlers, o.handler, o.config ?? {}) }, state: 'stopped' };
+    return { object: { name: o.name, handler: o.handler, config: redactObjectConfig(ctx.handlers, o.handler, o.config ?? {}) }, state: 'stopped' };
   }
   const o = objectOf(view.rt, name);
-  return { object: { name: o.name, handler: o.handlerName, config: redactObjectConfig(engine.handlers, o.handlerName, o.config) }, state: o.lifecycle };
+  return { object: { name: o.name, handler: o.handlerName, config: redactObjectConfig(ctx.handlers, o.handlerName, o.config) }, state: o.lifecycle };
 }
 
 /** The command was parsed at the edge (name); the handler and the object fields are checked here (gate). */
-export async function addObject(engine: Engine, swarm: string, cmd: AddObjectCommand): Promise<{ status: 'added'; name: string }> {
-  const rt = engine.runtime(swarm);
+export async function addObject(ctx: EngineContext, swarm: string, cmd: AddObjectCommand): Promise<{ status: 'added'; name: string }> {
+  const rt = ctx.runtimes.running(swarm);
   const { connections, incoming, ...raw } = cmd;
-  if (typeof raw['handler'] !== 'string' || !engine.handlers.has(raw['handler'])) throw new EngineError('invalid_handler', 'The handler is not registered with this engine.');
+  if (typeof raw['handler'] !== 'string' || !ctx.handlers.has(raw['handler'])) throw new EngineError('invalid_handler', 'The handler is not registered with this engine.');
   const parsed = ObjectSchema.safeParse(raw);
   if (!parsed.success) throw new EngineError('validation_failed', 'The object does not match the schema.', { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) });
   const o = parsed.data;
   const names = (v: readonly unknown[] | undefined): string[] => (v ?? []).filter((n): n is string => typeof n === 'string');
   const payload = { name: o.name, handler: { ref: `handler:${o.handler}`, kind: 'code' }, ...(o.config === undefined ? {} : { config: o.config }) };
-  const applied = await applyRuntimeOps(engine, rt, [{ op: 'add_object', payload }, ...edgeOps(o.name, names(connections), names(incoming))]);
+  const applied = await applyRuntimeOps(ctx, rt, [{ op: 'add_object', payload }, ...edgeOps(o.name, names(connections), names(incoming))]);
   await applied.commit();
-  await startObject(rt, engine.handlers, o, { restore: false });
-  await engine.events.emit({ type: 'object_added', swarm, agent: o.name, message: `Object ${o.name} added.`, metadata: { handler: o.handler } });
+  await startObject(rt, ctx.handlers, o, { restore: false });
+  await ctx.events.emit({ type: 'object_added', swarm, agent: o.name, message: `Object ${o.name} added.`, metadata: { handler: o.handler } });
   return { status: 'added', name: o.name };
 }
 
-export async function removeObject(engine: Engine, swarm: string, name: string): Promise<{ status: 'removed'; name: string }> {
-  const rt = engine.runtime(swarm);
+export async function removeObject(ctx: EngineContext, swarm: string, name: string): Promise<{ status: 'removed'; name: string }> {
+  const rt = ctx.runtimes.running(swarm);
   const o = objectOf(rt, name);
-  const applied = await applyRuntimeOps(engine, rt, [{ op: 'remove_object', payload: { name } }]);
+  const applied = await applyRuntimeOps(ctx, rt, [{ op: 'remove_object', payload: { name } }]);
   await applied.commit();
   o.stop();
   rt.objects.delete(name);
-  await engine.store.deleteObjectState(swarm, name);
-  await engine.events.emit({ type: 'object_removed', swarm, agent: name, message: `Object ${name} removed.` });
+  await ctx.store.deleteObjectState(swarm, name);
+  await ctx.events.emit({ type: 'object_removed', swarm, agent: name, message: `Object ${name} removed.` });
   return { status: 'removed', name };
 }
 
 /** §15 PATCH: checks (1)-(5) in order, then restart with {...old, ...patch}; a failing init restores the old config. */
-export async function patchObjectConfig(engine: Engine, swarm: string, name: string, cmd: ObjectConfigPatchCommand): Promise<{ status: 'updated'; object: string; keys: string[] }> {
-  const rt = engine.runtime(swarm);
+export async function patchObjectConfig(ctx: EngineContext, swarm: string, name: string, cmd: ObjectConfigPatchCommand): Promise<{ status: 'updated'; object: string; keys: string[] }> {
+  const rt = ctx.runtimes.running(swarm);
   const o = objectOf(rt, name);
   const patch = checkConfigPatch(o.handler, cmd.config);
-  const applied = await applyRuntimeOps(engine, rt, [{ op: 'update_config', payload: { target: name, config: patch } }], { objectPatch: true });
+  const applied = await applyRuntimeOps(ctx, rt, [{ op: 'update_config', payload: { target: name, config: patch } }], { objectPatch: true });
   const r = await o.reconfigure({ ...o.config, ...patch });
   if (!r.ok) {
-    await engine.events.emit({ type: 'object_error', swarm, agent: name, message: `Object ${name} rejected the new config; old config kept.`, metadata: { error: r.error } });
+    await ctx.events.emit({ type: 'object_error', swarm, agent: name, message: `Object ${name} rejected the new config; old config kept.`, metadata: { error: r.error } });
     throw new EngineError('object_init_failed', 'The object could not start with this config; the old config is kept.', { object: name });
   }
   await applied.commit();
   const keys = Object.keys(patch).sort();
-  await engine.events.emit({ type: 'object_config_updated', swarm, agent: name, message: `Object ${name} config updated.`, metadata: { keys } });
+  await ctx.events.emit({ type: 'object_config_updated', swarm, agent: name, message: `Object ${name} config updated.`, metadata: { keys } });
   return { status: 'updated', object: name, keys };
 }
 
-export async function getOverlay(engine: Engine, swarm: string): Promise<{ swarm: string; events: unknown[] }> {
+export async function getOverlay(ctx: EngineContext, swarm: string): Promise<{ swarm: string; events: unknown[] }> {
   if (!NAME_RE.test(swarm)) return { swarm, events: [] };
-  const rows = await engine.store.listOverlay(swarm);
-  const seed = engine.swarms.get(swarm)?.seedConfig ?? (await engine.store.getSwarm(swarm))?.config;
-  return { swarm, events: redactOverlay(engine.handlers, seedObjectHandlers(seed), rows) };
+  const rows = await ctx.store.listOverlay(swarm);
+  const seed = ctx.runtimes.get(swarm)?.seedConfig ?? (await ctx.store.getSwarm(swarm))?.config;
+  return { swarm, events: redactOverlay(ctx.handlers, seedObjectHandlers(seed), rows) };
 }
 
 /** Object name → handler name of a stored §13 seed config (empty when it has none). */
@@ -105,10 +106,10 @@ function seedObjectHandlers(seed: unknown): Map<string, string> {
   return out;
 }
 
-export async function clearOverlay(engine: Engine, swarm: string): Promise<{ status: 'cleared'; swarm: string }> {
+export async function clearOverlay(ctx: EngineContext, swarm: string): Promise<{ status: 'cleared'; swarm: string }> {
   if (NAME_RE.test(swarm)) {
-    const n = await engine.store.clearOverlay(swarm);
-    await engine.events.emit({ type: 'overlay_cleared', swarm, agent: null, message: `Overlay of ${swarm} cleared.`, metadata: { count: n } });
+    const n = await ctx.store.clearOverlay(swarm);
+    await ctx.events.emit({ type: 'overlay_cleared', swarm, agent: null, message: `Overlay of ${swarm} cleared.`, metadata: { count: n } });
   }
   return { status: 'cleared', swarm };
 }
@@ -120,16 +121,16 @@ export interface Snapshot {
 }
 
 /** The effective config (seed ⊕ overlay), redacted, as JSON (default) or YAML. */
-export async function snapshot(engine: Engine, swarm: string, format: SnapshotFormat = 'json'): Promise<Snapshot> {
-  const rt = engine.swarms.get(swarm);
+export async function snapshot(ctx: EngineContext, swarm: string, format: SnapshotFormat = 'json'): Promise<Snapshot> {
+  const rt = ctx.runtimes.get(swarm);
   let effective: unknown = rt?.effective;
   if (effective === undefined) {
-    await engine.assertKnownSwarm(swarm);
-    const row = await engine.store.getSwarm(swarm);
-    const gate = gateStart(row?.config, { overlayEvents: toOverlayEvents(await engine.store.listOverlay(swarm)) });
+    await assertKnownSwarm(ctx, swarm);
+    const row = await ctx.store.getSwarm(swarm);
+    const gate = gateStart(row?.config, { overlayEvents: toOverlayEvents(await ctx.store.listOverlay(swarm)) });
     effective = gate.kind === 'ok' ? gate.effective : row?.config;
   }
-  const document = redactSwarmConfig(engine.handlers, effective);
+  const document = redactSwarmConfig(ctx.handlers, effective);
   return format === 'yaml'
     ? { contentType: 'application/yaml; charset=utf-8', body: toYaml(document), document }
     : { contentType: 'application/json', body: JSON.stringify(document), document };

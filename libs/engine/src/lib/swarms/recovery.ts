@@ -9,7 +9,8 @@ import { AgentSession } from '../agents/agent-session';
 import { failureCode } from '../events/failure-report';
 import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
 import type { SwarmRow, TurnRow } from '../store/store';
-import type { Engine } from './engine';
+import type { EngineContext } from './engine-context';
+import { markRunning, stopRuntime } from './lifecycle';
 import { toOverlayEvents } from './helpers';
 import { planAgent, startObjects } from './launch';
 import { SwarmRuntime } from './swarm-runtime';
@@ -31,13 +32,13 @@ async function reattach(rt: SwarmRuntime, description: unknown, backend: string)
   return runner.reattach(description as SessionDescription, rt.runnerContext).catch(() => null);
 }
 
-async function recoverAgent(engine: Engine, rt: SwarmRuntime, name: string, openTurn: TurnRow | undefined): Promise<void> {
+async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, openTurn: TurnRow | undefined): Promise<void> {
   const config = rt.agentConfig(name);
-  const row = await engine.store.getSession(rt.swarm, name);
+  const row = await ctx.store.getSession(rt.swarm, name);
   if (config === undefined) return;
   let plan;
   try {
-    plan = await planAgent(rt, engine.opts.home, config);
+    plan = await planAgent(rt, ctx.paths.home, config);
   } catch (e) {
     // What outlived the server for this agent (a pane, a container) must not run on unowned.
     await stopLeftover(rt, row?.description ?? null);
@@ -87,25 +88,25 @@ function placeholderSpec(swarm: string, agent: string): ConstructorParameters<ty
 }
 
 /** The stored seed config ⊕ overlay through the start gate, as a start would see it. */
-async function gateStored(engine: Engine, row: SwarmRow): Promise<ReturnType<typeof gateStart>> {
-  const overlay = toOverlayEvents(await engine.store.listOverlay(row.name));
-  return gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: engine.handlers.names(), overlayEvents: overlay });
+async function gateStored(ctx: EngineContext, row: SwarmRow): Promise<ReturnType<typeof gateStart>> {
+  const overlay = toOverlayEvents(await ctx.store.listOverlay(row.name));
+  return gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: ctx.handlers.names(), overlayEvents: overlay });
 }
 
-export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void> {
-  const gate = await gateStored(engine, row);
+export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<void> {
+  const gate = await gateStored(ctx, row);
   if (gate.kind === 'refused') {
-    await engine.store.setSwarmStatus(row.name, 'error', engine.clock.now().toISOString());
-    await engine.events.emit({ type: 'swarm_start_failed', swarm: row.name, agent: null, message: `Swarm ${row.name} could not be recovered.`, metadata: { error: gate.error } });
+    await ctx.store.setSwarmStatus(row.name, 'error', ctx.clock.now().toISOString());
+    await ctx.events.emit({ type: 'swarm_start_failed', swarm: row.name, agent: null, message: `Swarm ${row.name} could not be recovered.`, metadata: { error: gate.error } });
     return;
   }
-  const rt = new SwarmRuntime(engine.runtimeDeps(), row.name, gate.state, row.config, row.baseDir);
+  const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, gate.state, row.config, row.baseDir);
   if (row.startedAt !== null) rt.startedAt = row.startedAt;
-  engine.swarms.set(rt.swarm, rt);
-  await startObjects(rt, engine.handlers, gate.effective.objects ?? []);
-  const open = await engine.store.listOpenTurns(rt.swarm);
-  for (const a of gate.effective.agents) await recoverAgent(engine, rt, a.name, open.find((t) => t.agent === a.name));
-  await engine.markRunning(rt);
+  ctx.runtimes.add(rt);
+  await startObjects(rt, ctx.handlers, gate.effective.objects ?? []);
+  const open = await ctx.store.listOpenTurns(rt.swarm);
+  for (const a of gate.effective.agents) await recoverAgent(ctx, rt, a.name, open.find((t) => t.agent === a.name));
+  await markRunning(ctx, rt);
 }
 
 /**
@@ -114,24 +115,24 @@ export async function recoverSwarm(engine: Engine, row: SwarmRow): Promise<void>
  * is re-attached only to be stopped, open turns are cancelled receipt-first (never answerable again),
  * queued items are dropped, and the swarm ends `stopped` with the usual events.
  */
-export async function finishInterruptedStop(engine: Engine, row: SwarmRow): Promise<void> {
-  const gate = await gateStored(engine, row);
+export async function finishInterruptedStop(ctx: EngineContext, row: SwarmRow): Promise<void> {
+  const gate = await gateStored(ctx, row);
   // A config the gate now refuses still gets its leftovers stopped: an empty state, agents from the store.
   const state: SwarmState = gate.kind === 'refused' ? { v: 1, kind: 'swarm.state', name: row.name, phase: 'desired', agents: [], objects: [], topology: [], options: {} } : gate.state;
-  const rt = new SwarmRuntime(engine.runtimeDeps(), row.name, state, row.config, row.baseDir);
-  engine.swarms.set(rt.swarm, rt);
-  const open = await engine.store.listOpenTurns(rt.swarm);
-  for (const sessionRow of await engine.store.listSessions(rt.swarm)) {
-    await adoptToStop(engine, rt, sessionRow.agent, sessionRow.description, open.find((t) => t.agent === sessionRow.agent));
+  const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, state, row.config, row.baseDir);
+  ctx.runtimes.add(rt);
+  const open = await ctx.store.listOpenTurns(rt.swarm);
+  for (const sessionRow of await ctx.store.listSessions(rt.swarm)) {
+    await adoptToStop(ctx, rt, sessionRow.agent, sessionRow.description, open.find((t) => t.agent === sessionRow.agent));
   }
-  await engine.stopRuntime(rt);
+  await stopRuntime(ctx, rt);
 }
 
-async function adoptToStop(engine: Engine, rt: SwarmRuntime, name: string, description: unknown, openTurn: TurnRow | undefined): Promise<void> {
+async function adoptToStop(ctx: EngineContext, rt: SwarmRuntime, name: string, description: unknown, openTurn: TurnRow | undefined): Promise<void> {
   const desc = isDescription(description) ? description : null;
   const config = rt.agentConfig(name);
   // expected: a config that no longer plans is stopped through its stored description instead
-  const plan = config === undefined ? null : await planAgent(rt, engine.opts.home, config).catch(() => null);
+  const plan = config === undefined ? null : await planAgent(rt, ctx.paths.home, config).catch(() => null);
   const handle = desc === null || plan === null ? null : await reattach(rt, desc, desc.backend);
   if (plan === null) await stopLeftover(rt, desc);
   const spec = plan?.spec ?? { ...placeholderSpec(rt.swarm, name), workspace: desc?.workspace ?? '/nonexistent' };

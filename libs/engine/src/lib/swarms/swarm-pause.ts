@@ -5,7 +5,7 @@
  */
 import type { AgentLaunchSpec, Runner } from '@genswarms/runners';
 import { EngineError } from '../errors/engine-error';
-import type { Engine } from './engine';
+import type { EngineContext } from './engine-context';
 
 /** What the docker runner (`createDockerRunner`) adds to the Runner port. */
 export interface SwarmPauser {
@@ -31,27 +31,27 @@ function isSwarmPauser(runner: Runner): runner is Runner & SwarmPauser {
   return typeof r.pauseSwarm === 'function' && typeof r.resumeSwarm === 'function';
 }
 
-async function runnerFailure(engine: Engine, swarm: string, action: string, reason: string, cause?: unknown): Promise<EngineError> {
-  await engine.events.emit({ type: 'runner_error', swarm, agent: null, message: `Could not ${action} the swarm's containers.`, metadata: { action, reason } });
+async function runnerFailure(ctx: EngineContext, swarm: string, action: string, reason: string, cause?: unknown): Promise<EngineError> {
+  await ctx.events.emit({ type: 'runner_error', swarm, agent: null, message: `Could not ${action} the swarm's containers.`, metadata: { action, reason } });
   return new EngineError('runner_error', `The docker runner could not ${action} the swarm.`, { reason }, cause === undefined ? undefined : { cause });
 }
 
 /** Pauses (`paused: true`) or resumes every docker-backed agent of a running swarm. */
-export async function setSwarmPaused(engine: Engine, swarm: string, paused: boolean): Promise<PauseResult> {
-  const rt = engine.runtime(swarm);
+export async function setSwarmPaused(ctx: EngineContext, swarm: string, paused: boolean): Promise<PauseResult> {
+  const rt = ctx.runtimes.running(swarm);
   const sessions = [...rt.agents.values()];
   const skipped = sessions.filter((s) => !isDockerBacked(s.spec)).map((s) => s.name);
   const status = paused ? 'paused' : 'resumed';
   if (skipped.length === sessions.length) return { status, swarm_name: swarm, containers: 0, skipped };
   const action = paused ? 'pause' : 'resume';
-  if (!rt.runners.has('docker')) throw await runnerFailure(engine, swarm, action, 'no_docker_runner');
+  if (!rt.runners.has('docker')) throw await runnerFailure(ctx, swarm, action, 'no_docker_runner');
   const runner = rt.runners.get('docker');
-  if (!isSwarmPauser(runner)) throw await runnerFailure(engine, swarm, action, 'pause_unsupported');
+  if (!isSwarmPauser(runner)) throw await runnerFailure(ctx, swarm, action, 'pause_unsupported');
   let containers: number;
   try {
     containers = paused ? await runner.pauseSwarm(swarm) : await runner.resumeSwarm(swarm);
   } catch (err) {
-    throw await runnerFailure(engine, swarm, action, 'engine_failed', err);
+    throw await runnerFailure(ctx, swarm, action, 'engine_failed', err);
   }
   return { status, swarm_name: swarm, containers, skipped };
 }

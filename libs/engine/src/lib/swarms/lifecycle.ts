@@ -1,0 +1,46 @@
+/** Swarm lifecycle transitions shared by start, stop, restart and recovery. */
+import { EngineError } from '../errors/engine-error';
+import type { EngineContext } from './engine-context';
+import { assertName } from './helpers';
+import type { SwarmRuntime } from './swarm-runtime';
+
+/** The swarm is running (`swarm_started`, level warning when an agent failed to start) and pushed. */
+export async function markRunning(ctx: EngineContext, rt: SwarmRuntime): Promise<void> {
+  rt.status = 'running';
+  await ctx.store.setSwarmStatus(rt.swarm, 'running', ctx.clock.now().toISOString());
+  const failed = [...rt.agents.values()].filter((s) => s.state === 'failed').map((s) => s.name);
+  await ctx.events.emit({
+    type: 'swarm_started', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} started.`,
+    metadata: { agents: rt.agents.size, objects: rt.objects.size, failed }, ...(failed.length > 0 ? { level: 'warning' as const } : {}),
+  });
+  ctx.pushes.push(rt.swarm, { type: 'swarm_started', payload: { swarm: rt.swarm, status: 'running' } });
+}
+
+/** Stops every agent and object, drops the queue (one `inbox_dropped`), and records the swarm stopped. */
+export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise<void> {
+  rt.status = 'stopping';
+  await ctx.store.setSwarmStatus(rt.swarm, 'stopping', ctx.clock.now().toISOString());
+  for (const s of rt.agents.values()) {
+    await s.stop('stopped');
+    await ctx.events.emit({ type: 'agent_stopped', swarm: rt.swarm, agent: s.name, message: `Agent ${s.name} stopped.` });
+  }
+  for (const o of rt.objects.values()) {
+    o.stop();
+    await ctx.events.emit({ type: 'object_stopped', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} stopped.` });
+  }
+  const dropped = await ctx.store.dropInbox(rt.swarm, null);
+  if (dropped > 0) {
+    await ctx.events.emit({ type: 'inbox_dropped', swarm: rt.swarm, agent: null, message: `${dropped} queued item(s) dropped by the stop.`, metadata: { count: dropped } });
+  }
+  rt.status = 'stopped';
+  ctx.runtimes.delete(rt.swarm);
+  await ctx.store.setSwarmStatus(rt.swarm, 'stopped', ctx.clock.now().toISOString());
+  await ctx.events.emit({ type: 'swarm_stopped', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} stopped.` });
+  ctx.pushes.push(rt.swarm, { type: 'swarm_stopped', payload: { swarm: rt.swarm } });
+}
+
+/** 404 `swarm_not_found` unless the swarm is running or known to the store. */
+export async function assertKnownSwarm(ctx: EngineContext, swarm: string): Promise<void> {
+  assertName('swarm', swarm);
+  if (!ctx.runtimes.has(swarm) && (await ctx.store.getSwarm(swarm)) === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
+}
