@@ -19,7 +19,7 @@ export interface EngineServer {
 
 export async function startEngineServer(overrides: Partial<ServerConfig> = {}, hostExtra: { agentEntry?: string } = {}): Promise<EngineServer> {
   const dir = tempDir('gs-srv-');
-  chmodSync(dir.path, 0o700);
+  chmodSync(dir.path, 0o711); // search only: a root test process runs local agents as the agent uid, below home
   const home = join(dir.path, 'home');
   const configDir = join(dir.path, 'configs');
   const skillsRoot = join(dir.path, 'skills');

@@ -116,6 +116,16 @@ async function reachOf(workspace: string): Promise<Reach> {
     expect(statSync(hidden).mode & 0o777).toBe(0o700); // the operator's directory is never re-moded
   });
 
+  it('refuses when GENSWARMS_HOME itself sits below a directory the agent uid cannot search (state_dir_unsafe)', async () => {
+    const closed = path.join(dirs.root, 'closed');
+    mkdirSync(path.join(closed, 'home'), { recursive: true, mode: 0o700 }); // like root's own 0700 home directory
+    const inner = makeContext(path.join(closed, 'home'), { agentUid: AGENT.uid, agentGid: AGENT.gid });
+    const runner = createLocalRunner();
+    const plan = runner.plan(specFor('local', path.join(inner.home, 'workspaces', 'sw', 'me')), inner);
+    await expect(runner.start(plan, inner)).rejects.toMatchObject({ code: 'state_dir_unsafe' });
+    expect(statSync(closed).mode & 0o777).toBe(0o700);
+  });
+
   it('refuses a root server\'s local agent when setpriv is missing (binary_missing), before anything exists', () => {
     const noSetpriv: RunnerContext = { ...ctx, binaries: { node: ctx.binaries.node } };
     expect(() => createLocalRunner().plan(specFor('local', dirs.workspace), noSetpriv)).toThrow(expect.objectContaining({ code: 'binary_missing' }));

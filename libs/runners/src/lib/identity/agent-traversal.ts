@@ -23,16 +23,19 @@ export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly 
   const { gid } = agentIdentityOf(ctx);
   const dirs = new Set<string>();
   for (const target of targets) for (const dir of dirsBetween(ctx.home, target)) dirs.add(dir);
+  // home's own parents are the operator's (e.g. /root, 0700): checked, never re-moded
+  if (dirs.size > 0) await assertAgentCanReach(ctx.home, agentIdentityOf(ctx), 'state_dir_unsafe');
   for (const dir of [...dirs].sort()) await openForAgentGroup(dir, ctx.serverUid, gid);
-  for (const target of targets) if (dirsBetween(ctx.home, target).length === 0) await assertAgentCanReach(target, agentIdentityOf(ctx));
+  for (const target of targets) if (dirsBetween(ctx.home, target).length === 0) await assertAgentCanReach(target, agentIdentityOf(ctx), 'unsafe_workspace');
 }
 
 /**
- * A target outside the home is the operator's path: never re-moded, but checked, so a parent that denies
- * the agent search (e.g. a 0700 directory of root) is refused now (`unsafe_workspace`) instead of failing
- * inside the client. Mode bits only (an ACL that grants more is not consulted).
+ * A path outside the home (a workspace, or the home's own parents) is the operator's: never re-moded, but
+ * checked, so a parent that denies the agent search (e.g. root's 0700 home directory) is refused now
+ * (`unsafe_workspace` for a workspace, `state_dir_unsafe` for GENSWARMS_HOME) instead of failing inside the
+ * client. Mode bits only (an ACL that grants more is not consulted).
  */
-async function assertAgentCanReach(target: string, agent: { uid: number; gid: number }): Promise<void> {
+async function assertAgentCanReach(target: string, agent: { uid: number; gid: number }, code: 'unsafe_workspace' | 'state_dir_unsafe'): Promise<void> {
   const parts = path.resolve(target).split(path.sep).filter((p) => p.length > 0);
   let dir: string = path.sep;
   for (const part of parts.slice(0, -1)) {
@@ -40,7 +43,7 @@ async function assertAgentCanReach(target: string, agent: { uid: number; gid: nu
     const st = await fsp.stat(dir);
     const bit = st.uid === agent.uid ? 0o100 : st.gid === agent.gid ? 0o010 : 0o001;
     if ((st.mode & bit) === 0) {
-      throw new RunnerError('unsafe_workspace', `the agent uid ${agent.uid} cannot reach ${target}: ${dir} denies it search (x)`, { details: { path: dir } });
+      throw new RunnerError(code, `the agent uid ${agent.uid} cannot reach ${target}: ${dir} denies it search (x)`, { details: { path: dir } });
     }
   }
 }
