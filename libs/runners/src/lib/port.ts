@@ -98,6 +98,12 @@ export interface RunnerContext {
    */
   readonly systemPaths?: readonly string[];
   /**
+   * (additive) Host paths an agent's mounts must never overlap, besides GENSWARMS_HOME: the workspaces and
+   * state dirs of every OTHER agent the engine knows, and server-owned paths (docs/security.md §10).
+   * Called at plan and again at start; absent = only the fixed protected set.
+   */
+  readonly protectedPaths?: (self: { readonly swarm: string; readonly agent: string }) => readonly string[];
+  /**
    * (additive) How local and tmux `runner: none` agents' processes are tracked, so stop also kills the
    * escaped ones: a cgroup per agent, or `none` (best effort). Detected once by `buildRunnerContext`;
    * absent = `none`. See docs/runners.md "Lifecycle".
@@ -170,11 +176,20 @@ export interface Runner {
   reattach?(description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null>;
 }
 
+/** Which operator-named setting a host path came from (the mount-safety rule names it in refusals). */
+export type HostPathKind = 'skill' | 'workspace' | 'extra_ro_binds' | 'extra_rw_binds' | 'extra_path' | 'agent_binary_path' | 'nix_closure';
+
 /** A bind mount of a sandbox: host path -> sandbox path. */
 export interface MountSpec {
+  /** The real path resolved at plan time. */
   readonly host: string;
   readonly sandbox: string;
   readonly access: 'ro' | 'rw';
+  /**
+   * (additive) Set on every operator-named mount: the path as written, re-resolved and re-checked at
+   * start (it must still resolve to `host`). Absent on mounts the runner generates itself.
+   */
+  readonly origin?: { readonly written: string; readonly kind: HostPathKind };
 }
 
 /** The pure result of planning: every path, word and env *name* decided before any side effect. */

@@ -88,7 +88,7 @@ describeWithTmux('tmux runner docker: plan (pure, no engine needed)', () => {
   it('plans the sandbox view: /workspace and /root rw, the launcher ro, no host system paths; TUI env', () => {
     const plan = runner.plan(spec(), ctx);
     expect(plan.mounts).toEqual([
-      { host: dirs.workspace, sandbox: '/workspace', access: 'rw' },
+      { host: dirs.workspace, sandbox: '/workspace', access: 'rw', origin: { written: dirs.workspace, kind: 'workspace' } },
       { host: path.join(dirs.home, 'state', 'sw', 'coder'), sandbox: '/root', access: 'rw' },
       { host: LAUNCHER_PATH, sandbox: SANDBOX_LAUNCHER_PATH, access: 'ro' },
     ]);

@@ -11,6 +11,7 @@ import { Topology, type NodeKind } from '../routing/topology';
 import { INBOX_LIMIT, type Store, type SwarmStatus } from '../store/store';
 import type { Clock } from '../util/clock';
 import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
 
 export interface RuntimeDeps {
   readonly store: Store;
@@ -22,6 +23,8 @@ export interface RuntimeDeps {
   readonly receiptPollMs?: number;
   readonly outboxPollMs: number;
   readonly awaitingMs: number;
+  /** Workspaces and state dirs of every agent of the OTHER running swarms (the mount-safety protected set). */
+  readonly agentPathsOutside?: (swarm: string) => readonly string[];
 }
 
 export function newItemId(): string {
@@ -35,6 +38,7 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
   effective: SwarmConfig;
   status: SwarmStatus = 'starting';
   startedAt: string;
+  private readonly ctx: RunnerContext;
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -46,6 +50,28 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
     this.effective = stateToConfig(state);
     this.topology = new Topology(state.topology);
     this.startedAt = deps.clock.now().toISOString();
+    const base = deps.runnerContext;
+    // Runners refuse any host path overlapping another agent's directories (docs/security.md §10).
+    this.ctx = {
+      ...base,
+      protectedPaths: (self) => [
+        ...(base.protectedPaths?.(self) ?? []),
+        ...(deps.agentPathsOutside?.(this.swarm) ?? []),
+        ...this.agentPaths(self.swarm === this.swarm ? self.agent : undefined),
+      ],
+    };
+  }
+
+  /** Workspace and state dir of every configured or running agent of this swarm except `except`. */
+  agentPaths(except?: string): string[] {
+    const home = this.deps.runnerContext.home;
+    const out: string[] = [];
+    for (const a of this.effective.agents) {
+      if (a.name === except) continue;
+      out.push(a.workspace ?? path.join(home, 'workspaces', this.swarm, a.name), path.join(home, 'state', this.swarm, a.name));
+    }
+    for (const [name, session] of this.agents) if (name !== except) out.push(session.spec.workspace);
+    return out;
   }
 
   get store(): Store { return this.deps.store; }
@@ -53,7 +79,8 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
   get pushes(): PushHub { return this.deps.pushes; }
   get clock(): Clock { return this.deps.clock; }
   get runners(): RunnerRegistry { return this.deps.runners; }
-  get runnerContext(): RunnerContext { return this.deps.runnerContext; }
+  /** The engine's runner context, plus the other agents' directories as protected paths. */
+  get runnerContext(): RunnerContext { return this.ctx; }
   get receiptPollMs(): number | undefined { return this.deps.receiptPollMs; }
   get outboxPollMs(): number { return this.deps.outboxPollMs; }
   get awaitingMs(): number { return this.deps.awaitingMs; }

@@ -41,7 +41,14 @@ describe('op policy (CONTRACT §12.6)', () => {
     ['top level', (k) => ({ ...irAgent('n'), [k]: ['/x'] })],
     ['config', (k) => irAgent('n', { config: { [k]: ['/x'] } }) as never],
     ['backend.opts', (k) => irAgent('n', { backend: { ref: 'bwrap', opts: { [k]: ['/x'] } } }) as never],
+    ['IR overrides', (k) => ({ ...irAgent('n'), overrides: { [k]: ['/x'] } })],
   ];
+
+  test('skills are a host-escape key: a mutation could bind any readable host path as a skill', () => {
+    expect(HOST_ESCAPE_KEYS).toContain('skills');
+    const payload = { ...irAgent('n'), overrides: { skills: ['/home/x/.genswarms/tmux'] } };
+    expect(applyOp(irState([]), e('add_agent', payload))).toEqual({ kind: 'error', seq: 1, error: { code: 'forbidden_config_keys', keys: ['skills'] } });
+  });
   const cases = HOST_ESCAPE_KEYS.flatMap((k) => places.map(([where, make]) => [k, where, make] as const));
 
   test.each(cases)('add_agent refuses %s at %s', (key, _where, make) => {

@@ -3,8 +3,12 @@ import { instanceNumber } from '../fold/scale';
 import type { IrError, OverlayEvent, SwarmState } from '../state/types';
 import { isRecord, own } from '../state/types';
 
-/** Keys that widen an agent's reach onto the host; never accepted from a dynamic mutation (§12.6). */
-export const HOST_ESCAPE_KEYS: readonly string[] = ['extra_ro_binds', 'extra_rw_binds', 'extra_path', 'agent_binary_path'];
+/**
+ * Keys that widen an agent's reach onto the host; never accepted from a dynamic mutation (§12.6).
+ * `skills` is one: each skill is a host path bound into the sandbox, so a mutation could name any
+ * readable host file or directory (docs/security.md §10 "Host paths entering a sandbox").
+ */
+export const HOST_ESCAPE_KEYS: readonly string[] = ['extra_ro_binds', 'extra_rw_binds', 'extra_path', 'agent_binary_path', 'skills'];
 
 export interface PolicyOptions {
   /** Server-wide cap (GENSWARMS_MAX_AGENTS_PER_SWARM); default 100. `options.max_agents` wins. */
@@ -24,11 +28,12 @@ function escapeKeysIn(obj: unknown): string[] {
   return isRecord(obj) ? HOST_ESCAPE_KEYS.filter((k) => Object.prototype.hasOwnProperty.call(obj, k)) : [];
 }
 
-/** Host-escape keys of an add_agent payload: top level, `config` and `backend.opts`; sorted, unique. */
+/** Host-escape keys of an add_agent payload: top level, `config`, `backend.opts` and IR `overrides` (skills); sorted, unique. */
 export function forbiddenKeysOfAgent(agent: Record<string, unknown>): string[] {
   const backend = own(agent, 'backend');
   const found = [
     ...escapeKeysIn(agent),
+    ...escapeKeysIn(own(agent, 'overrides')),
     ...escapeKeysIn(own(agent, 'config')),
     ...escapeKeysIn(isRecord(backend) ? own(backend, 'opts') : undefined),
   ];

@@ -6,6 +6,7 @@ import { assertNetworkSupported } from '../network/network-policy';
 import { buildClientArgv } from '../client/clients';
 import { buildClientEnv } from '../env/client-env';
 import { planMounts } from '../sandbox/mounts';
+import { recheckMounts } from '../sandbox/mount-safety';
 import { ensurePrivateDir, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { ensureWorkspaceDir } from '../state/skills-links';
 import { attachChild, waitSpawned } from '../process/child-handle';
@@ -50,6 +51,7 @@ function planBwrap(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
 async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> {
   const bwrap = ctx.binaries.bwrap;
   if (bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: plan.spec.agent });
+  recheckMounts(plan, ctx); // right before anything exists: a path swapped since plan is refused
   let forwarder: Forwarder | undefined;
   let envFile: string | undefined;
   const cleanup = async (): Promise<void> => {

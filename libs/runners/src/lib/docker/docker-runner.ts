@@ -4,6 +4,7 @@ import { startIsolatedEgress } from '../bwrap/egress-plan';
 import { RunnerError } from '../errors/runner-error';
 import { describePlan } from '../plan/describe';
 import { ensureWorkspaceDir } from '../state/skills-links';
+import { recheckMounts } from '../sandbox/mount-safety';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { pinOfPlan } from '../network/egress-pin';
 import { readoptEgress, removeEgressDirSafely } from '../network/egress-readopt';
@@ -65,6 +66,7 @@ async function removeByName(port: DockerPort, name: string): Promise<void> {
 }
 
 async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerContext, defaultImage: string, active: ActiveSessions): Promise<RunnerHandle> {
+  recheckMounts(plan, ctx); // before the engine is touched: a bind source swapped since plan is refused
   const create = buildContainerSpec(plan, ctx, plan.spec.image ?? defaultImage);
   const agent = plan.spec.agent;
   if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });

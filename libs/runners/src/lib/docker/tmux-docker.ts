@@ -2,6 +2,7 @@ import type { AgentLaunchSpec, LaunchPlan, RunnerContext, SessionDescription } f
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
 import { planMounts } from '../sandbox/mounts';
+import { recheckMounts } from '../sandbox/mount-safety';
 import { ensureWorkspaceDir } from '../state/skills-links';
 import { envFilePath, removeFileIfPresent } from '../state/state-dir';
 import type { PaneLaunch } from '../tmux/pane-command';
@@ -75,6 +76,7 @@ export function dockerPaneLaunch(plan: LaunchPlan, ctx: RunnerContext): PaneLaun
 
 /** Creates (does not start) the pane's container; a stopped leftover of the same name is removed first. */
 async function createPaneContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerContext, image: string): Promise<string> {
+  recheckMounts(plan, ctx); // again right before the binds are handed to the engine
   const create = buildContainerSpec(plan, ctx, image, { tty: true });
   const agent = plan.spec.agent;
   if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });

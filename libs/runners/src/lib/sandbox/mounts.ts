@@ -5,9 +5,10 @@ import type { AgentLaunchSpec, MountSpec, RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
 import { isUnderSystem, SANDBOX_AGENT_DIR, SANDBOX_BIN_DIR } from '../client/clients';
-import { assertHostBindPath, assertSandboxPath, isSameOrInside } from './path-rules';
+import { assertSandboxPath } from './path-rules';
 import { assertWorkspaceSafe } from './workspace-rules';
 import { queryNixClosure } from './nix-closure';
+import { assertGeneratedSource, assertSafeHostPath } from './mount-safety';
 
 /** Host system paths bound read-only into bwrap when they exist (CONTRACT §10.5, `client_source: runtime`). */
 export const DEFAULT_SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/lib', '/lib32', '/lib64', '/libx32', '/etc/ssl', '/etc/resolv.conf', '/etc/hosts'];
@@ -25,22 +26,25 @@ export function egressDirFor(home: string, swarm: string, agent: string): string
 }
 
 /**
- * Every bind of the sandbox, in mount order (CONTRACT §10.5). Refuses at plan time:
- * `unsafe_workspace`, `unsafe_bind`, `validation_failed` (skills, host_nix). Reads only metadata.
+ * Every bind of the sandbox, in mount order (CONTRACT §10.5). Every operator-named host path passes the
+ * mount-safety rule (`assertSafeHostPath`) and carries its `origin` for the start-time re-check.
+ * Refuses at plan time: `unsafe_workspace`, `unsafe_bind`, `validation_failed` (skills, host_nix). Reads only metadata.
  */
 export function planMounts(spec: AgentLaunchSpec, ctx: RunnerContext, stateDir: string, opts: PlanMountsOptions = {}): readonly MountSpec[] {
   const includeSystem = opts.includeSystem ?? true;
-  assertWorkspaceSafe(spec.workspace, ctx, spec.agent);
+  const workspace = assertWorkspaceSafe(spec, ctx);
   const mounts: MountSpec[] = [];
   if (includeSystem) mounts.push(...systemMounts(spec, ctx));
-  mounts.push({ host: spec.workspace, sandbox: '/workspace', access: 'rw' });
+  mounts.push({ host: workspace, sandbox: '/workspace', access: 'rw', origin: { written: spec.workspace, kind: 'workspace' } });
   mounts.push({ host: stateDir, sandbox: '/root', access: 'rw' });
   mounts.push(...skillMounts(spec, ctx));
   mounts.push({ host: LAUNCHER_PATH, sandbox: SANDBOX_LAUNCHER_PATH, access: 'ro' });
   mounts.push(...clientMounts(spec, ctx, includeSystem));
   mounts.push(...extraPathMounts(spec, ctx));
   if (spec.config.client_source === 'host_nix') {
-    for (const p of queryNixClosure(ctx.binaries.nixStore, spec.config.nix_package, spec.agent)) mounts.push({ host: p, sandbox: p, access: 'ro' });
+    for (const p of queryNixClosure(ctx.binaries.nixStore, spec.config.nix_package, spec.agent)) {
+      mounts.push({ host: assertSafeHostPath(p, 'nix_closure', spec, ctx), sandbox: p, access: 'ro', origin: { written: p, kind: 'nix_closure' } });
+    }
   }
   if (spec.network === 'isolated') {
     mounts.push({ host: egressDirFor(ctx.home, spec.swarm, spec.agent), sandbox: SANDBOX_EGRESS_DIR, access: 'ro' });
@@ -60,21 +64,13 @@ function systemMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
 function skillMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
   const seen = new Set<string>();
   return spec.skills.map((skill) => {
+    const real = assertSafeHostPath(skill, 'skill', spec, ctx);
     const name = path.basename(skill);
-    if (!path.isAbsolute(skill) || seen.has(name) || name === '' || name === '..' || name === '.') {
-      throw new RunnerError('validation_failed', `skill ${JSON.stringify(name)} must be an absolute path with a unique basename`, { agent: spec.agent });
+    if (seen.has(name) || name === '' || name === '..' || name === '.') {
+      throw new RunnerError('validation_failed', `skill ${JSON.stringify(name)} must have a unique basename`, { agent: spec.agent });
     }
     seen.add(name);
-    let real: string;
-    try {
-      real = realpathSync(skill);
-    } catch {
-      throw new RunnerError('validation_failed', `skill ${JSON.stringify(name)} does not exist`, { agent: spec.agent });
-    }
-    if (isSameOrInside(ctx.home, real)) {
-      throw new RunnerError('unsafe_bind', `skill ${JSON.stringify(name)} contains GENSWARMS_HOME`, { agent: spec.agent });
-    }
-    return { host: real, sandbox: `/skills/${name}`, access: 'ro' as const };
+    return { host: real, sandbox: `/skills/${name}`, access: 'ro' as const, origin: { written: skill, kind: 'skill' as const } };
   });
 }
 
@@ -83,10 +79,11 @@ function clientMounts(spec: AgentLaunchSpec, ctx: RunnerContext, includeSystem: 
   const binary = spec.config.agent_binary_path;
   if (binary !== undefined) {
     if (!path.isAbsolute(binary)) throw new RunnerError('unsafe_bind', 'agent_binary_path must be absolute', { agent: spec.agent });
-    const real = assertHostBindPath(binary, ctx.home, spec.agent);
+    const real = assertSafeHostPath(binary, 'agent_binary_path', spec, ctx);
     if (!statSync(real).isFile()) throw new RunnerError('binary_missing', 'agent_binary_path is not a file', { agent: spec.agent });
-    mounts.push({ host: real, sandbox: `${SANDBOX_BIN_DIR}/${path.basename(binary)}`, access: 'ro' });
+    mounts.push({ host: real, sandbox: `${SANDBOX_BIN_DIR}/${path.basename(binary)}`, access: 'ro', origin: { written: binary, kind: 'agent_binary_path' } });
   } else if (spec.client === 'genswarms-agent') {
+    assertGeneratedSource(path.dirname(ctx.agentEntry), ctx, spec.agent);
     mounts.push({ host: path.dirname(ctx.agentEntry), sandbox: SANDBOX_AGENT_DIR, access: 'ro' });
   }
   const needsNode = binary === undefined && spec.client === 'genswarms-agent';
@@ -99,15 +96,16 @@ function clientMounts(spec: AgentLaunchSpec, ctx: RunnerContext, includeSystem: 
 function extraPathMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
   return (spec.config.extra_path ?? []).map((dir) => {
     assertSandboxPath(dir, spec.agent);
-    const real = assertHostBindPath(dir, ctx.home, spec.agent);
-    return { host: real, sandbox: dir, access: 'ro' as const };
+    const real = assertSafeHostPath(dir, 'extra_path', spec, ctx);
+    return { host: real, sandbox: dir, access: 'ro' as const, origin: { written: dir, kind: 'extra_path' as const } };
   });
 }
 
 function extraBinds(spec: AgentLaunchSpec, ctx: RunnerContext, binds: AgentLaunchSpec['config']['extra_ro_binds'], access: 'ro' | 'rw'): MountSpec[] {
   return (binds ?? []).map(([host, sandbox]) => {
     assertSandboxPath(sandbox, spec.agent);
-    const real = assertHostBindPath(host, ctx.home, spec.agent);
-    return { host: real, sandbox, access };
+    const kind = access === 'ro' ? ('extra_ro_binds' as const) : ('extra_rw_binds' as const);
+    const real = assertSafeHostPath(host, kind, spec, ctx);
+    return { host: real, sandbox, access, origin: { written: host, kind } };
   });
 }

@@ -1,4 +1,3 @@
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
 
@@ -27,34 +26,4 @@ export function assertSandboxPath(sandbox: string, agent: string): void {
   if (sandbox === '/') throw bad('is the sandbox root');
   if (FORBIDDEN_SANDBOX_ROOTS.some((root) => isSameOrInside(sandbox, root))) throw bad('is under /proc, /dev or /run/genswarms');
   if (RESERVED_SANDBOX_PATHS.some((reserved) => isSameOrInside(reserved, sandbox))) throw bad('would cover a mount of the boundary');
-}
-
-/**
- * A host path that may be bound: absolute, existing, not a Docker socket (or a directory holding one),
- * and never overlapping GENSWARMS_HOME (database, tmux socket, other agents' state). Returns the real path.
- */
-export function assertHostBindPath(host: string, home: string, agent: string): string {
-  const bad = (why: string): RunnerError => new RunnerError('unsafe_bind', `host path ${JSON.stringify(host)} ${why}`, { agent, details: { host } });
-  if (typeof host !== 'string' || !path.isAbsolute(host)) throw bad('is not absolute');
-  if (/[\0\n]/.test(host)) throw bad('contains NUL or newline');
-  let real: string;
-  try {
-    real = realpathSync(host);
-  } catch {
-    throw bad('does not exist');
-  }
-  if (isDockerSocket(real)) throw bad('is a Docker socket');
-  if (overlaps(real, home)) throw bad('overlaps GENSWARMS_HOME');
-  return real;
-}
-
-function isDockerSocket(real: string): boolean {
-  const st = statSync(real);
-  if (st.isSocket()) return /docker|containerd|podman/.test(path.basename(real));
-  if (!st.isDirectory()) return false;
-  try {
-    return readdirSync(real).some((name) => name === 'docker.sock' && lstatSync(path.join(real, name)).isSocket());
-  } catch {
-    return false; // unreadable directory: nothing of it can be exposed through the bind
-  }
 }

@@ -1,24 +1,18 @@
 import * as path from 'node:path';
-import type { RunnerContext } from '../port';
+import type { AgentLaunchSpec, RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
-import { isSameOrInside } from './path-rules';
+import { assertSafeHostPath } from './mount-safety';
 
 /**
- * CONTRACT §10.5: a workspace that is `/`, the server user's home, or equal to, inside or containing
- * GENSWARMS_HOME → `unsafe_workspace`. One exception: the default workspaces
- * `<home>/workspaces/<swarm>/<agent…>` (depth ≥ 2), which expose nothing but themselves.
+ * CONTRACT §10.5: a workspace that is `/`, the server user's home, or fails the mount-safety rule
+ * (overlaps GENSWARMS_HOME other than the agent's OWN `<home>/workspaces/<swarm>/<agent>`, another
+ * agent's directory, a system root; a socket, FIFO or device) → `unsafe_workspace`. Returns the real path.
  */
-export function assertWorkspaceSafe(workspace: string, ctx: RunnerContext, agent: string): void {
+export function assertWorkspaceSafe(spec: Pick<AgentLaunchSpec, 'swarm' | 'agent' | 'workspace'>, ctx: RunnerContext): string {
+  const { workspace, agent } = spec;
   const refuse = (why: string): RunnerError => new RunnerError('unsafe_workspace', `workspace ${why}`, { agent, details: { agent } });
   if (!path.isAbsolute(workspace) || /[\0\n]/.test(workspace)) throw refuse('must be an absolute path');
-  const ws = path.resolve(workspace);
-  if (ws === '/') throw refuse('is /');
-  if (ctx.userHome !== undefined && ws === path.resolve(ctx.userHome)) throw refuse("is the server user's home");
-  const home = path.resolve(ctx.home);
-  if (isSameOrInside(home, ws)) throw refuse('contains GENSWARMS_HOME');
-  if (isSameOrInside(ws, home)) {
-    const rel = path.relative(path.join(home, 'workspaces'), ws);
-    const depth = rel.split(path.sep).length;
-    if (rel.startsWith('..') || path.isAbsolute(rel) || rel === '' || depth < 2) throw refuse('is inside GENSWARMS_HOME');
-  }
+  if (path.resolve(workspace) === '/') throw refuse('is /');
+  if (ctx.userHome !== undefined && path.resolve(workspace) === path.resolve(ctx.userHome)) throw refuse("is the server user's home");
+  return assertSafeHostPath(workspace, 'workspace', spec, ctx);
 }

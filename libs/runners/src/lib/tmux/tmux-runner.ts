@@ -7,6 +7,7 @@ import { buildXargsArgv, computeManifestBudget, manifestDirFor, removeArgvManife
 import { assertNetworkSupported, networkLabel } from '../network/network-policy';
 import { planMounts } from '../sandbox/mounts';
 import { assertWorkspaceSafe } from '../sandbox/workspace-rules';
+import { assertSafeHostPath, recheckMounts } from '../sandbox/mount-safety';
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { paneLaunchFor, xargsArgvToTmuxWords, type PaneLaunch } from './pane-command';
 import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
@@ -55,7 +56,10 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
   return {
     kind: 'tmux',
     plan: (spec, ctx) => planTmux(spec, ctx, opts.docker),
-    start: async (plan, ctx) => startTmux(plan, ctx, await serverFor(ctx), opts.docker, cgroups),
+    start: async (plan, ctx) => {
+      recheckMounts(plan, ctx); // before the tmux server or any file exists
+      return startTmux(plan, ctx, await serverFor(ctx), opts.docker, cgroups);
+    },
     reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx), opts.docker, cgroups),
     server: serverFor,
   };
@@ -77,8 +81,9 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext, docker?: Tmu
   }
   const sandbox = inner !== 'none';
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
-  assertWorkspaceSafe(spec.workspace, ctx, spec.agent);
+  assertWorkspaceSafe(spec, ctx);
   tmuxPath(spec.workspace); // the pane's start directory is quoted for tmux → unsafe_bind if it cannot be
+  if (inner === 'none') for (const skill of spec.skills) assertSafeHostPath(skill, 'skill', spec, ctx); // one rule for every runner
   const mounts = inner === 'bwrap' ? planMounts(spec, ctx, stateDir) : [];
   const clientArgv = buildClientArgv(spec, ctx, sandbox ? 'sandbox' : 'host');
   const where = sandbox ? { workspace: '/workspace', home: '/root' } : { workspace: spec.workspace, home: stateDir };
