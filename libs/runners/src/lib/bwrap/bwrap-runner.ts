@@ -13,10 +13,13 @@ import { attachChild, waitSpawned } from '../process/child-handle';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { buildBwrapArgs } from './bwrap-args';
 import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
+import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
+import { grantAgentTraversal } from '../identity/agent-traversal';
 
 /**
  * `bwrap`: a headless client in a bubblewrap sandbox (CONTRACT §10.5): own user/pid/uts/ipc/cgroup
  * namespaces, `--unshare-net` for none/isolated, workspace rw, state_dir at /root, everything else ro.
+ * A root server starts bwrap as the agent identity (setpriv), so it needs unprivileged user namespaces.
  */
 export function createBwrapRunner(): Runner {
   return { kind: 'bwrap', plan: planBwrap, start: startBwrap };
@@ -26,6 +29,7 @@ function planBwrap(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   if (spec.backend !== 'bwrap') throw new RunnerError('validation_failed', 'not a bwrap agent', { agent: spec.agent });
   assertNetworkSupported(spec);
   if (ctx.binaries.bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: spec.agent });
+  privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   const isolated = spec.network === 'isolated' ? planIsolatedEgress(spec, ctx) : undefined;
   const mounts = planMounts(spec, ctx, stateDir, { includeSystem: true });
@@ -60,10 +64,15 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
   };
   try {
     if (plan.spec.network === 'isolated') forwarder = await startIsolatedEgress(plan, ctx);
-    await ensurePrivateDir(plan.stateDir, ctx.serverUid);
-    await ensureWorkspaceDir(plan.spec.workspace);
-    envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid);
-    const child = spawn(bwrap, [...buildBwrapArgs(plan, ctx, { headless: true })], {
+    const owner = agentIdentityOf(ctx);
+    await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
+    await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
+    // bwrap runs as the agent (the uid rule): it must reach every bind source it opens below home
+    await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace, ...(plan.egress === undefined ? [] : [plan.egress.dir])]);
+    envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
+    // A root server starts bwrap as the agent uid: the sandbox's uid 1000 then maps to the agent, never to root.
+    const [file, ...args] = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: true })] as [string, ...string[]];
+    const child = spawn(file, args, {
       shell: false,
       detached: true, // own process group; --die-with-parent ends the sandbox with bwrap
       cwd: '/',

@@ -40,9 +40,8 @@ export async function startIsolatedEgress(plan: LaunchPlan, ctx: RunnerContext):
     upstreamHost: egress.upstreamHost ?? egress.host,
   };
   try {
-    // docker runs the client as the agent identity; bwrap's user namespace maps it to the server uid.
-    const client = plan.spec.backend === 'docker' ? egressClientOf(ctx) : {};
-    return await startForwarder({ socat, dir: egress.dir, target, ...client, ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
+    // docker and bwrap both run the client as the agent identity: the socket is handed to it
+    return await startForwarder({ socat, dir: egress.dir, target, ...egressClientOf(ctx), ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
   } catch (err) {
     throw toRunnerError(err, plan.spec.agent);
   }

@@ -18,7 +18,8 @@ export interface PaneLaunch {
  * CONTRACT §10.3 entries: runner `none` → the constant launcher with `<env-file> <client argv…>`
  * (behind `setpriv --reuid U --regid G --clear-groups --` when the server is root: the uid rule);
  * both behind `genswarms-cgroup-exec <cgroup.procs>` when the host tracks agents by cgroup;
- * runner `bwrap` → the bwrap binary with its argv (no `--new-session`: a TUI keeps its terminal).
+ * runner `bwrap` → the bwrap binary with its argv (no `--new-session`: a TUI keeps its terminal), behind
+ * the same setpriv when the server is root.
  */
 export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch {
   const runner = plan.spec.runner ?? 'none';
@@ -34,7 +35,10 @@ export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch 
     case 'bwrap': {
       const bwrap = ctx.binaries.bwrap;
       if (bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: plan.spec.agent });
-      return { entry: bwrap, words: buildBwrapArgs(plan, ctx, { headless: false }) };
+      // A root server starts bwrap itself as the agent uid: its user namespace then maps the sandbox's
+      // uid 1000 to the agent, not to root (a setuid file made inside would otherwise be root's on the host).
+      const [entry, ...words] = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: false })] as [string, ...string[]];
+      return { entry, words };
     }
     case 'docker':
       throw new RunnerError('validation_failed', 'tmux runner docker is not available in this build', { agent: plan.spec.agent });

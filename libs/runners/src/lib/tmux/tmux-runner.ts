@@ -106,10 +106,11 @@ function checkPaneLaunch(plan: LaunchPlan, ctx: RunnerContext, xargs: string, la
 async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer, docker: TmuxInnerRunner | undefined, cgroups: RunnerCgroups): Promise<RunnerHandle> {
   const { spec } = plan;
   const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
-  // runner none and docker run the client as the agent identity; bwrap's user namespace maps to the server uid.
-  const owner = (spec.runner ?? 'none') === 'bwrap' ? undefined : agentIdentityOf(ctx);
+  // Every inner runner runs as the agent identity (bwrap is started by it; docker's User is it).
+  const owner = agentIdentityOf(ctx);
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
-  if (owner !== undefined && (spec.runner ?? 'none') === 'none') {
+  if ((spec.runner ?? 'none') !== 'docker') {
+    // runner none reaches its directories itself, bwrap binds them as the agent: both walk down from home
     await ensureWorkspaceDir(spec.workspace, workspaceOwners(ctx));
     await grantAgentTraversal(ctx, [plan.stateDir, spec.workspace]);
   }
