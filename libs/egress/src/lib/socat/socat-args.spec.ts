@@ -29,6 +29,23 @@ describe('buildHostSocatArgs', () => {
     ]);
   });
 
+  it('hands the socket to the agent identity when a root server names one (user=/group=, still 0600)', () => {
+    expect(buildHostSocatArgs('/h/llm.sock', target('llm.example', 8080), { uid: 65532, gid: 65533 })[0]).toBe(
+      'UNIX-LISTEN:/h/llm.sock,fork,mode=0600,user=65532,group=65533,unlink-early',
+    );
+  });
+
+  test.each([
+    { uid: 0, gid: 5 },
+    { uid: 5, gid: 0 },
+    { uid: -1, gid: 5 },
+    { uid: 1.5, gid: 5 },
+    { uid: 2147483648, gid: 5 },
+    { uid: Number.NaN, gid: 5 },
+  ])('refuses the socket client %j (never root, never out of range)', (client) => {
+    expect(codeOf(() => buildHostSocatArgs('/h/llm.sock', target('llm.example'), client))).toBe('egress_unavailable');
+  });
+
   it('keeps IPv6 literals bracketed', () => {
     expect(buildHostSocatArgs('/h/llm.sock', target('[fd00::1]', 8443))[1]).toBe('TCP:[fd00::1]:8443');
   });
