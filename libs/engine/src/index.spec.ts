@@ -8,7 +8,7 @@ const PINNED = [
   'isDockerBacked', 'isEventType', 'isSkillName', 'listSkills', 'readSkill', 'levelForEventType', 'matchesAnyFilter', 'parseEventFilters', 'parseEventQuery', 'sanitizeMetadata',
   'statusForCode', 'toLogEntry', 'TURN_CANCELLED_ERROR', 'OBJECT_STATE_MAX_BYTES', 'encodeObjectState', 'parseObjectState',
   // command schemas and their edge parsers (one place for HTTP and socket.io)
-  'AddAgentCommandSchema', 'AddObjectCommandSchema', 'COMMAND_SCHEMAS', 'EmptyCommandSchema', 'EventsCommandSchema', 'JoinCommandSchema',
+  'AddAgentCommandSchema', 'AddObjectCommandSchema', 'COMMAND_SCHEMAS', 'EmptyCommandSchema', 'EventQueryCommandSchema', 'EventsCommandSchema', 'JoinCommandSchema',
   'LogsCommandSchema', 'MessageCommandSchema', 'ObjectConfigPatchCommandSchema', 'ScaleCommandSchema', 'SocketTaskCommandSchema',
   'StartSwarmCommandSchema', 'TaskCommandSchema', 'TopologyPatchCommandSchema', 'invalidQuery', 'issuesOf', 'parseAddAgentCommand',
   'parseAddObjectCommand', 'parseLimitParam', 'parseMessageCommand', 'parseObjectConfigPatchCommand', 'parseScaleCommand',

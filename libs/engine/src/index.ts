@@ -5,7 +5,7 @@ export type {
   OverlayView, ScaleResult, SkillDocument, SwarmCreated, SwarmRestarted, SwarmService, SwarmStopped, TaskSent, TopologyPatched,
 } from './lib/service/swarm-service';
 export {
-  AddAgentCommandSchema, AddObjectCommandSchema, COMMAND_SCHEMAS, EmptyCommandSchema, EventsCommandSchema, JoinCommandSchema, LogsCommandSchema,
+  AddAgentCommandSchema, AddObjectCommandSchema, COMMAND_SCHEMAS, EmptyCommandSchema, EventQueryCommandSchema, EventsCommandSchema, JoinCommandSchema, LogsCommandSchema,
   MessageCommandSchema, ObjectConfigPatchCommandSchema, ScaleCommandSchema, SocketTaskCommandSchema, StartSwarmCommandSchema, TaskCommandSchema,
   TopologyPatchCommandSchema,
 } from './lib/commands/command-schemas';

@@ -3,8 +3,10 @@
  * with these, once; engine methods take the parsed types and check only state rules). Each schema has
  * an `id` and a description, so an API document can be generated from this module.
  */
-import { NameSchema } from '@genswarms/ir-gate';
+import { NAME_RE, NameSchema } from '@genswarms/ir-gate';
 import { z } from 'zod';
+import { EVENT_CATEGORY_NAMES, EVENT_LEVELS } from '../events/event-types';
+import type { EventCategory, EventLevel } from '../store/store';
 
 /** `POST /api/swarms`: exactly one of an inline config or a config file path. */
 export const StartSwarmCommandSchema = z
@@ -130,6 +132,44 @@ export const EventsCommandSchema = z
   .meta({ id: 'EventsCommand' })
   .describe('Subscribe to the events that match one filter set');
 
+/** Event types are snake_case words. */
+export const EVENT_TYPE_RE = /^[a-z][a-z0-9_]{0,63}$/;
+const DIGITS_RE = /^[0-9]{1,15}$/;
+
+/**
+ * One query value: a string (an integer number is taken as its text); a repeated parameter (array) or
+ * anything else is refused. Each message is the `why` of `Invalid query parameter <param>: <why>.`
+ */
+function queryValue<T extends z.ZodType<unknown, string>>(inner: T) {
+  const text = z.string({ error: 'expected a single value' });
+  return z.preprocess((v) => (typeof v === 'number' && Number.isInteger(v) ? String(v) : v), text.pipe(inner)).optional();
+}
+
+function intValue(min: number, max: number) {
+  const why = `expected an integer ${min}-${max}`;
+  return queryValue(z.string().regex(DIGITS_RE, why).transform(Number).pipe(z.number().min(min, why).max(max, why)));
+}
+
+const nameValue = (what: string) => queryValue(z.string().regex(NAME_RE, 'malformed value')).describe(what);
+
+/**
+ * `GET /api/events` (and the scoped routes, whose path fills `swarm`/`agent`): every key optional, `limit`
+ * 1-1000 (default 100). Parameters not listed here are ignored by the edge, not refused.
+ */
+export const EventQueryCommandSchema = z
+  .object({
+    level: queryValue(z.enum(EVENT_LEVELS as [EventLevel, ...EventLevel[]], { error: `expected one of ${EVENT_LEVELS.join(', ')}` })).describe('Only events of this level'),
+    category: queryValue(z.enum(EVENT_CATEGORY_NAMES as [EventCategory, ...EventCategory[]], { error: `expected one of ${EVENT_CATEGORY_NAMES.join(', ')}` })).describe('Only events of this category'),
+    swarm: nameValue('Only events of this swarm'),
+    agent: nameValue('Only events of this agent or object'),
+    event_type: queryValue(z.string().regex(EVENT_TYPE_RE, 'malformed value')).describe('Only events of this type'),
+    minutes: intValue(1, 525600).describe('Only events of the last N minutes'),
+    limit: intValue(1, 1000).describe('At most this many events (default 100)'),
+    since_id: intValue(0, Number.MAX_SAFE_INTEGER).describe('Only events after this id, oldest first'),
+  })
+  .meta({ id: 'EventQueryCommand' })
+  .describe('Filter and page the stored events');
+
 /** Every command schema by name, for documentation generators. */
 export const COMMAND_SCHEMAS = {
   StartSwarmCommand: StartSwarmCommandSchema,
@@ -145,4 +185,5 @@ export const COMMAND_SCHEMAS = {
   EmptyCommand: EmptyCommandSchema,
   LogsCommand: LogsCommandSchema,
   EventsCommand: EventsCommandSchema,
+  EventQueryCommand: EventQueryCommandSchema,
 } as const;

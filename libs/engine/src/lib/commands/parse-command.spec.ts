@@ -1,4 +1,5 @@
 import { EngineError } from '../errors/engine-error';
+import { parseEventQuery } from '../events/event-query';
 import { COMMAND_SCHEMAS } from './command-schemas';
 import {
   parseAddAgentCommand,
@@ -89,5 +90,33 @@ describe('edge command parsers hand the engine typed values', () => {
   it('defaults an absent limit and format', () => {
     expect(parseLimitParam(undefined, 100, 10)).toBe(10);
     expect(parseSnapshotFormat(undefined)).toBe('json');
+  });
+});
+
+describe('the event query is parsed with EventQueryCommandSchema', () => {
+  test.each<[string, Record<string, unknown>, string, string]>([
+    ['a repeated parameter', { limit: ['1', '2'] }, 'limit', 'expected a single value'],
+    ['an object value', { agent: { $ne: 1 } }, 'agent', 'expected a single value'],
+    ['an unknown level', { level: 'loud' }, 'level', 'expected one of debug, info, warning, error'],
+    ['limit 0', { limit: '0' }, 'limit', 'expected an integer 1-1000'],
+    ['a negative since_id', { since_id: '-1' }, 'since_id', 'expected an integer 0-9007199254740991'],
+    ['minutes as a float', { minutes: 1.5 }, 'minutes', 'expected a single value'],
+    ['an off-grammar swarm', { swarm: '..' }, 'swarm', 'malformed value'],
+    ['a NUL in the event type', { event_type: 'a\u0000' }, 'event_type', 'malformed value'],
+    ['the first bad parameter wins', { limit: '0', level: 'x' }, 'level', 'expected one of debug, info, warning, error'],
+  ])('%s → invalid_query', (_name, raw, param, why) => {
+    let caught: unknown;
+    try {
+      parseEventQuery(raw);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(EngineError);
+    expect(caught).toMatchObject({ code: 'invalid_query', message: `Invalid query parameter ${param}: ${why}.`, details: { param } });
+  });
+
+  it('accepts integers as numbers or text and defaults the limit', () => {
+    expect(parseEventQuery({ limit: 5, since_id: '7', level: 'error', swarm: 's', ignored: 'x' } as Record<string, unknown>)).toEqual({ limit: 5, since_id: 7, level: 'error', swarm: 's' });
+    expect(parseEventQuery({})).toEqual({ limit: 100 });
   });
 });

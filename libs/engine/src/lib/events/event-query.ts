@@ -1,11 +1,8 @@
 /** CONTRACT §17 query parameters and §16 filter sets, validated into typed values (`invalid_query` + `param`). */
-import { NAME_RE } from '@genswarms/ir-gate';
+import { EventQueryCommandSchema } from '../commands/command-schemas';
 import { EngineError } from '../errors/engine-error';
 import type { EventCategory, EventLevel, EventQuery, StoredEvent } from '../store/store';
-import { EVENT_CATEGORY_NAMES, EVENT_LEVELS } from './event-types';
 
-export const EVENT_TYPE_RE = /^[a-z][a-z0-9_]{0,63}$/;
-const DIGITS_RE = /^[0-9]{1,15}$/;
 export const EVENT_QUERY_PARAMS = ['level', 'category', 'swarm', 'agent', 'event_type', 'minutes', 'limit', 'since_id'] as const;
 
 export interface EventQueryInput {
@@ -35,55 +32,20 @@ function invalid(param: string, why: string): EngineError {
   return new EngineError('invalid_query', `Invalid query parameter ${param}: ${why}.`, { param });
 }
 
-function single(param: string, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  if (typeof raw === 'number' && Number.isInteger(raw)) return String(raw);
-  if (typeof raw !== 'string') throw invalid(param, 'expected a single value');
-  return raw;
-}
-
-function intParam(param: string, raw: unknown, min: number, max: number): number | undefined {
-  const text = single(param, raw);
-  if (text === undefined) return undefined;
-  if (!DIGITS_RE.test(text)) throw invalid(param, `expected an integer ${min}-${max}`);
-  const n = Number(text);
-  if (n < min || n > max) throw invalid(param, `expected an integer ${min}-${max}`);
-  return n;
-}
-
-function enumParam<T extends string>(param: string, raw: unknown, values: readonly T[]): T | undefined {
-  const text = single(param, raw);
-  if (text === undefined) return undefined;
-  const found = values.find((v) => v === text);
-  if (found === undefined) throw invalid(param, `expected one of ${values.join(', ')}`);
-  return found;
-}
-
-function patternParam(param: string, raw: unknown, re: RegExp): string | undefined {
-  const text = single(param, raw);
-  if (text === undefined) return undefined;
-  if (!re.test(text)) throw invalid(param, 'malformed value');
-  return text;
-}
-
+/** Parses with `EventQueryCommandSchema`; the first refused parameter (in the order above) is 400 `invalid_query` + `param`. */
 export function parseEventQuery(raw: EventQueryInput): ParsedEventQuery {
-  const out: { -readonly [K in keyof ParsedEventQuery]: ParsedEventQuery[K] } = { limit: 100 };
-  const level = enumParam('level', raw.level, EVENT_LEVELS);
-  const category = enumParam('category', raw.category, EVENT_CATEGORY_NAMES);
-  const swarm = patternParam('swarm', raw.swarm, NAME_RE);
-  const agent = patternParam('agent', raw.agent, NAME_RE);
-  const eventType = patternParam('event_type', raw.event_type, EVENT_TYPE_RE);
-  const minutes = intParam('minutes', raw.minutes, 1, 525600);
-  const limit = intParam('limit', raw.limit, 1, 1000);
-  const sinceId = intParam('since_id', raw.since_id, 0, Number.MAX_SAFE_INTEGER);
-  if (level !== undefined) out.level = level;
-  if (category !== undefined) out.category = category;
-  if (swarm !== undefined) out.swarm = swarm;
-  if (agent !== undefined) out.agent = agent;
-  if (eventType !== undefined) out.event_type = eventType;
-  if (minutes !== undefined) out.minutes = minutes;
-  if (limit !== undefined) out.limit = limit;
-  if (sinceId !== undefined) out.since_id = sinceId;
+  const picked: Record<string, unknown> = {};
+  for (const key of EVENT_QUERY_PARAMS) if (raw[key] !== undefined) picked[key] = raw[key];
+  const parsed = EventQueryCommandSchema.safeParse(picked);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw invalid(String(first?.path[0] ?? 'query'), first?.message ?? 'malformed value');
+  }
+  const out: { -readonly [K in keyof ParsedEventQuery]: ParsedEventQuery[K] } = { limit: parsed.data.limit ?? 100 };
+  for (const key of EVENT_QUERY_PARAMS) {
+    const value = parsed.data[key];
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  }
   return out;
 }
 
