@@ -43,6 +43,7 @@ function deliverEvent(socket: SwarmSocket, event: StoredEvent): void {
 /** Emits one state push to the room; `agent_added` carries an agent spec and is redacted again at the edge. */
 function emitState(nsp: SwarmNamespace, swarm: string, push: StatePush): void {
   const payload = push.type === 'agent_added' ? redactSecrets(push.payload) : push.payload;
+  // socket.io types `emit` per literal event name; a value of the push union needs this one widening.
   const room = nsp.to(roomOf(swarm)) as unknown as { emit<T extends StatePush['type']>(ev: T, p: PushPayload<T>): void };
   room.emit(push.type, payload as PushPayload<typeof push.type>);
 }
