@@ -4,10 +4,11 @@
  * $GENSWARMS_HOME, and cannot list or read the database, the tmux directory, home itself or a
  * server-owned agent directory. Real processes, real tmux.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunnerContext, RunnerHandle } from '../../src/index';
-import { createLocalRunner, createTmuxRunner } from '../../src/index';
+import { createLocalRunner, createTmuxRunner, ensurePrivateDir } from '../../src/index';
+import { ensureWorkspaceDir } from '../../src/lib/state/skills-links';
 import { FIXTURES, makeContext, makeSandboxDirs, makeSpec, readJsonIfWritten } from '../support';
 import { waitFor } from '../docker/docker-support';
 import { missingBinaries } from '../tmux/tmux-support';
@@ -124,6 +125,17 @@ async function reachOf(workspace: string): Promise<Reach> {
     const plan = runner.plan(specFor('local', path.join(inner.home, 'workspaces', 'sw', 'me')), inner);
     await expect(runner.start(plan, inner)).rejects.toMatchObject({ code: 'state_dir_unsafe' });
     expect(statSync(closed).mode & 0o777).toBe(0o700);
+  });
+
+  it('never hands over a directory reached through a link: a workspace path whose parent became a symlink → unsafe_workspace', async () => {
+    const real = path.join(dirs.root, 'real');
+    mkdirSync(path.join(real, 'ws'), { recursive: true, mode: 0o700 }); // root's, like any root-owned directory a link could aim at
+    symlinkSync(real, path.join(dirs.root, 'link'));
+    const owners = { serverUid: 0, agent: AGENT };
+    await expect(ensureWorkspaceDir(path.join(dirs.root, 'link', 'ws'), owners)).rejects.toMatchObject({ code: 'unsafe_workspace' });
+    expect(statSync(path.join(real, 'ws')).uid).toBe(0);
+    await expect(ensurePrivateDir(path.join(dirs.root, 'link', 'ws'), 0, AGENT)).rejects.toMatchObject({ code: 'state_dir_unsafe' });
+    expect(statSync(path.join(real, 'ws')).uid).toBe(0);
   });
 
   it('refuses a root server\'s local agent when setpriv is missing (binary_missing), before anything exists', () => {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { agentIdentityOf, needsPrivilegeDrop } from './agent-identity';
+import { isDescriptorAt } from '../state/state-dir';
 
 /** Mode of a directory on the way down to an agent's own directories: owner rwx, the agent group search only. */
 export const AGENT_TRAVERSAL_MODE = 0o710;
@@ -68,6 +69,7 @@ async function openForAgentGroup(dir: string, serverUid: number, gid: number): P
   try {
     const st = await handle.stat();
     if (st.uid !== serverUid) throw new RunnerError('state_dir_unsafe', `${dir} is not owned by the server user`, { details: { path: dir } });
+    if (!(await isDescriptorAt(handle, dir))) throw new RunnerError('state_dir_unsafe', `${dir} was replaced while being opened`, { details: { path: dir } });
     if (st.gid !== gid) await handle.chown(serverUid, gid);
     if ((st.mode & 0o7777) !== AGENT_TRAVERSAL_MODE) await handle.chmod(AGENT_TRAVERSAL_MODE);
   } finally {

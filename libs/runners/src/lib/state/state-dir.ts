@@ -47,6 +47,7 @@ async function handOverDir(dirPath: string, serverUid: number, owner: DirOwner):
   const handle = await openDirNoFollow(dirPath);
   try {
     const st = await handle.stat();
+    if (!(await isDescriptorAt(handle, dirPath))) throw unsafe(dirPath, 'was replaced while being handed over');
     if (st.isDirectory() && st.uid === serverUid) await handle.chown(owner.uid, owner.gid);
   } finally {
     await handle.close();
@@ -142,6 +143,12 @@ export async function assertDescriptorPath(handle: fsp.FileHandle, expected: str
   if (process.platform !== 'linux') return;
   const actual = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
   if (actual !== path.resolve(expected)) throw unsafe(expected, 'was replaced while opening');
+}
+
+/** Linux: true when the descriptor is the directory at `expected` (no component was swapped for a link or moved). */
+export async function isDescriptorAt(handle: fsp.FileHandle, expected: string): Promise<boolean> {
+  if (process.platform !== 'linux') return true;
+  return (await fsp.readlink(`/proc/self/fd/${handle.fd}`)) === path.resolve(expected);
 }
 
 /** Effective uid of this process (the server user). */
