@@ -1,4 +1,4 @@
-// Flat ESLint config. The layering of HOUSE-STYLE rules 3-5 is enforced here: `@nx/enforce-module-boundaries`
+// Flat ESLint config. The layering of docs/architecture.md is enforced here: `@nx/enforce-module-boundaries`
 // over the package.json `nx.tags` (tools/eslint-rules/boundaries.cjs), a per-project `no-restricted-imports`
 // for node:child_process and deep imports, and the local `genswarms/*` rules in tools/eslint-rules.
 // CommonJS so that tools/test/eslint-rules.spec.ts can load it inside jest.

@@ -2,8 +2,8 @@
 'use strict';
 // fake-tui: a TUI-like test client for tmux panes. It puts its tty in raw mode, asks for bracketed
 // paste (ESC[?2004h), collects pasted text (ESC[200~ ... ESC[201~; pasted CR = newline) and typed
-// keys, and on Enter handles the submitted text. A `[genswarms] turn <id> ...` submission (CONTRACT
-// §14.2) gets a receipt: reply.md = "fake-tui: " + content, then done.json, both written atomically
+// keys, and on Enter handles the submitted text. A `[genswarms] turn <id> ...` submission
+// (docs/messaging.md) gets a receipt: reply.md = "fake-tui: " + content, then done.json, both written atomically
 // into the turns directory named in the text.
 // Usage: fake-tui.js [--report <file>] [--exit-after-turn] [--crash-after-ms <n>] [args...]
 // --report: writes {"argv","envNames","submissions":[...]} to <file> (rewritten atomically on change).
@@ -35,7 +35,7 @@ function saveReport() {
   if (report !== undefined) writeAtomic(report, JSON.stringify(state));
 }
 
-/** Parses a CONTRACT §14.2 turn text; null if the submission is not one. */
+/** Parses a docs/messaging.md turn text; null if the submission is not one. */
 function parseTurn(text) {
   const head = HEADER_RE.exec(text);
   const foot = FOOTER_RE.exec(text);

@@ -1,5 +1,5 @@
 /**
- * The dependency rules (HOUSE-STYLE rules 3-4, docs/architecture.md "Layering") over the `nx.tags` of
+ * The dependency rules (docs/architecture.md "Layering") over the `nx.tags` of
  * each package.json, as options of `@nx/enforce-module-boundaries`:
  * - `type:app` → feature|core; `type:feature` → feature|core; `type:core` (security, ir-gate, receipts,
  *   procctl) → no lib; `type:tool` → feature|core. No constraint allows `type:app`: nothing imports an app.

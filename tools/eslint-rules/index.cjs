@@ -1,5 +1,5 @@
 /**
- * Local ESLint rules that turn security invariants into lint errors (HOUSE-STYLE rule 5).
+ * Local ESLint rules that turn security invariants into lint errors.
  * - no-shell-spawn: no `shell:` option other than literal `false`, no exec/execSync from child_process.
  * - spawn-argv-array: spawn/spawnSync/execFile/execFileSync take a literal argv array, and the file is
  *   not a template or a concatenation.

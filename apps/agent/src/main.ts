@@ -7,7 +7,7 @@ const ORPHAN_CHECK_MS = 500;
 
 /**
  * Aborts when this process is re-parented, i.e. the server that started it exited without stopping
- * it (CONTRACT §11: headless processes die with the server). An orphaned agent would keep polling a
+ * it (docs/receipts.md: headless processes die with the server). An orphaned agent would keep polling a
  * workspace that a new server reuses — its own seq high-water mark, its old LLM endpoint — racing
  * the new agent for the same inbox files (seen as "already done, skipped" + a failed turn). A parent
  * of pid 1 from the start (a container or namespace init) never changes, so it never triggers.

@@ -35,7 +35,7 @@ describeTmux('attach to a tmux agent', () => {
   test.each<[string[], string[]]>([
     [[], ['-S', sock, 'attach-session', '-r', '-t', '=demo:=planner']],
     [['--write'], ['-S', sock, 'attach-session', '-t', '=demo:=planner']],
-  ])('%j runs tmux with the exact CONTRACT §18 argv (read-only unless --write)', async (flags, argv) => {
+  ])('%j runs tmux with the exact docs/cli.md argv (read-only unless --write)', async (flags, argv) => {
     // echo-argv stands in for the tmux client binary: it prints the words it received.
     const r = await cli(['attach', 'demo', 'planner', ...flags], { GENSWARMS_URL: server.url, GENSWARMS_HOME: home, PATH: `${fakeBin}:/usr/bin:/bin`, GENSWARMS_API_TOKEN: 'never-passed' });
     expect(r.code).toBe(0);

@@ -2,7 +2,7 @@ import { cli } from './support';
 import type { FixtureServer, RecordedRequest } from './fixture-server';
 import { startFixtureServer } from './fixture-server';
 
-/** Default answers, shaped as CONTRACT §15 says. */
+/** Default answers, shaped as docs/rest-api.md says. */
 function okRouter(req: RecordedRequest): { status: number; body: unknown } {
   const path = req.url.split('?')[0] ?? '';
   if (req.method === 'DELETE' && /^\/api\/swarms\/[^/]+$/.test(path)) return { status: 200, body: { status: req.url.includes('purge=true') ? 'purged' : 'stopped', swarm_name: 'demo' } };
@@ -15,7 +15,7 @@ function okRouter(req: RecordedRequest): { status: number; body: unknown } {
   return { status: 200, body: { status: 'ok' } };
 }
 
-describe('commands map their arguments to one CONTRACT §15 request', () => {
+describe('commands map their arguments to one docs/rest-api.md request', () => {
   let server: FixtureServer;
   beforeAll(async () => {
     server = await startFixtureServer(okRouter);

@@ -107,7 +107,7 @@ describe('genswarms doctor', () => {
   });
 });
 
-describe('backendPosture (CONTRACT §9 matrix, limited to what this host can do)', () => {
+describe('backendPosture (docs/security.md matrix, limited to what this host can do)', () => {
   const all = (status: Check['status'], except: Record<string, Check['status']> = {}): Check[] =>
     ['bwrap', 'socat', 'tmux', 'docker', 'xargs'].map((name) => ({ name, status: except[name] ?? status, detail: '' }));
   const nets = (checks: Check[]): Record<string, string> => Object.fromEntries(backendPosture(checks).map((p) => [p.backend, p.networks.join(' ')]));

@@ -27,7 +27,7 @@ export interface SocketHandshake {
   emitted: Array<{ event: string; payload: unknown }>;
 }
 
-/** What the fixture's `/swarm` namespace does after auth (CONTRACT §16 shapes). */
+/** What the fixture's `/swarm` namespace does after auth (docs/websocket.md shapes). */
 export interface SocketScript {
   /** Expected token (auth.token); undefined = no auth required. */
   token?: string;

@@ -19,7 +19,7 @@ const COMBOS: Record<Combo, TokenConfig> = {
   'full-only': { fullToken: F },
 };
 
-// CONTRACT §2 table: [tokens, peer, header, full-scope route, config-scope route]
+// docs/security.md table: [tokens, peer, header, full-scope route, config-scope route]
 const ROWS: Array<[Combo, 'loopback' | 'remote', Header, Expect, Expect]> = [
   ['none', 'loopback', 'none', 'allow', 'allow'],
   ['none', 'remote', 'none', 'token_required', 'token_required'],

@@ -1,5 +1,5 @@
 /**
- * Contract alignments found by the server audit, over HTTP (CONTRACT §4, §12.6, §15): a stopped swarm
+ * Contract alignments found by the server audit, over HTTP (docs/rest-api.md, docs/ir.md): a stopped swarm
  * still in the store is known to every read; refusals name agents in `agent`; a count above the cap
  * is agent_cap_exceeded, not invalid_count.
  */

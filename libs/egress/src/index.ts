@@ -1,4 +1,4 @@
-/** @genswarms/egress: the host-side LLM forwarder of isolated agents (CONTRACT §9), pinned by the host. */
+/** @genswarms/egress: the host-side LLM forwarder of isolated agents (docs/security.md), pinned by the host. */
 export { EgressError } from './lib/errors/egress-error';
 export type { EgressErrorCode } from './lib/errors/egress-error';
 export { planEgress } from './lib/plan/plan-egress';

@@ -1,7 +1,7 @@
 /**
  * A turn the engine cancels (restart, remove, swarm stop — also after it timed out) is over for good:
  * the REAL `genswarms-agent` started next in the same workspace must not answer its inbox file again,
- * and nothing from it may be routed (CONTRACT §14.1: each item is dispatched exactly once). The old
+ * and nothing from it may be routed (docs/messaging.md: each item is dispatched exactly once). The old
  * process is caught mid-turn by a slow mock LLM; the next queued task must run normally, exactly once.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Contract alignments found by the server audit (CONTRACT §4, §14.9, §15): stopped swarms still in the
+ * Contract alignments found by the server audit (docs/rest-api.md, docs/messaging.md): stopped swarms still in the
  * store are known to every read; refusals name agents in `agent`; handler-declared secret keys are redacted.
  */
 import { stringify as toYaml } from 'yaml';
@@ -27,7 +27,7 @@ const vault: ObjectHandler = {
   configSchema: { dsn: { secret: true, mutable: true }, level: { mutable: true } },
 };
 
-describe('a stopped swarm still in the store is known (CONTRACT §15)', () => {
+describe('a stopped swarm still in the store is known (docs/rest-api.md)', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await makeHarness();
@@ -137,7 +137,7 @@ describe('refusals use the §4 detail names', () => {
   });
 });
 
-describe('handler-declared secret config keys are redacted (CONTRACT §14.9, §15)', () => {
+describe('handler-declared secret config keys are redacted (docs/messaging.md, docs/rest-api.md)', () => {
   let h: Harness;
   beforeEach(async () => {
     const handlers = createHandlerRegistry();

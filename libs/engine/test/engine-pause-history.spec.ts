@@ -1,4 +1,4 @@
-/** Pause/resume (CONTRACT §15, docker runner through the registry) and agent history, on a real engine. */
+/** Pause/resume (docs/rest-api.md, docker runner through the registry) and agent history, on a real engine. */
 import { parseLimitParam } from '../src/lib/commands/parse-command';
 import { EngineError } from '../src/lib/errors/engine-error';
 import { HISTORY_DEFAULT, HISTORY_MAX } from '../src/lib/swarms/agent-history';

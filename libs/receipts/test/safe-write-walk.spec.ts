@@ -17,7 +17,7 @@ function mkfifo(path: string): void {
   if (r.status !== 0) throw new Error(`mkfifo failed: ${String(r.stderr)}`);
 }
 
-describe('writeFileUnder (walks every directory from the trusted workspace, CONTRACT §14.2)', () => {
+describe('writeFileUnder (walks every directory from the trusted workspace, docs/messaging.md)', () => {
   let fx: TurnFixture;
   let ws: string;
   let outsideBefore: string[];

@@ -4,7 +4,7 @@ import { writeFileSafely } from '../src/index';
 import type { TurnFixture } from './support/turn-fixture';
 import { makeTurnFixture } from './support/turn-fixture';
 
-describe('writeFileSafely (inbox files, CONTRACT §14.2)', () => {
+describe('writeFileSafely (inbox files, docs/messaging.md)', () => {
   let fx: TurnFixture;
   let inbox: string;
   beforeEach(async () => {

@@ -50,7 +50,7 @@ describe('local runner', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('gives the client exactly the CONTRACT §10.2 environment, built from scratch', async () => {
+  it('gives the client exactly the docs/runners.md environment, built from scratch', async () => {
     const out = path.join(dirs.root, 'out.json');
     const runner = createLocalRunner();
     const ctx = makeContext(dirs.home, { llm: { defaultEndpoint: 'https://llm.example/v1', serverApiKey: 'sk-server', allowedHosts: ['llm.example'] } });

@@ -12,7 +12,7 @@ describe('plan-time rules', () => {
   });
   afterEach(() => dirs.cleanup());
 
-  describe('clients (CONTRACT §10.7)', () => {
+  describe('clients (docs/runners.md)', () => {
     it.each([
       ['codex', false, ['codex', '--model', 'm']],
       ['codex', true, ['codex', '--model', 'm', '--dangerously-bypass-approvals-and-sandbox']],
@@ -64,7 +64,7 @@ describe('plan-time rules', () => {
     });
   });
 
-  describe('client env (CONTRACT §8, §10.2)', () => {
+  describe('client env (docs/security.md, docs/runners.md)', () => {
     const llm = { defaultEndpoint: 'https://llm.example/v1', serverApiKey: 'sk-server', allowedHosts: ['llm.example'] };
 
     it('withholds the server key from an untrusted endpoint, with a notice', () => {
@@ -106,7 +106,7 @@ describe('plan-time rules', () => {
     });
   });
 
-  describe('mounts (CONTRACT §10.5)', () => {
+  describe('mounts (docs/runners.md)', () => {
     it.each([
       ['/', () => '/'],
       ["the server user's home", () => os.homedir()],

@@ -18,7 +18,7 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10
   }
 }
 
-/** The CONTRACT §14.2 text, as tmux pastes it (LF → CR) inside a bracketed paste, then Enter. */
+/** The docs/messaging.md text, as tmux pastes it (LF → CR) inside a bracketed paste, then Enter. */
 function pasteTurn(turnsDir: string, turn: string, content: string): string {
   const text = [
     `[genswarms] turn ${turn} — message 1 from _operator:`,

@@ -1,4 +1,4 @@
-/** CONTRACT §18 exit codes. */
+/** docs/cli.md exit codes. */
 export const EXIT = {
   ok: 0,
   /** A server error other than 401, an invalid config, a local failure. */

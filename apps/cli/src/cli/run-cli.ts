@@ -30,7 +30,7 @@ function exitForCommanderError(err: CommanderError): number {
 }
 
 /**
- * Parses argv, runs one command and returns the exit code (CONTRACT §18). Never calls process.exit,
+ * Parses argv, runs one command and returns the exit code (docs/cli.md). Never calls process.exit,
  * so tests run it in-process.
  */
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {

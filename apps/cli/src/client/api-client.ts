@@ -1,7 +1,7 @@
 import { normalizeToken } from '@genswarms/security';
 import { CliError, EXIT } from '../cli/exit-codes';
 
-/** Default server URL (CONTRACT §18). */
+/** Default server URL (docs/cli.md). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4000';
 /** Requests give up after 30 s (→ exit 3). */
 export const REQUEST_TIMEOUT_MS = 30_000;

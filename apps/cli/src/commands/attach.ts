@@ -16,7 +16,7 @@ import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 /** Variables a tmux client needs from the operator's terminal; nothing else is passed on. */
 const TMUX_CLIENT_ENV: readonly string[] = ['TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'HOME', 'USER', 'PATH', 'TMPDIR'];
 
-/** CONTRACT §18: `tmux -S <home>/tmux/tmux.sock attach-session [-r] -t =<swarm>:=<agent>` (argv, no shell). */
+/** docs/cli.md: `tmux -S <home>/tmux/tmux.sock attach-session [-r] -t =<swarm>:=<agent>` (argv, no shell). */
 export function attachArgv(home: string, swarm: string, agent: string, write: boolean): string[] {
   return ['-S', path.join(home, 'tmux', 'tmux.sock'), 'attach-session', ...(write ? [] : ['-r']), '-t', `=${swarm}:=${agent}`];
 }

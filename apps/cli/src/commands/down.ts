@@ -3,7 +3,7 @@ import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import { ensureHome, isAlive, readPid, removePid } from '../daemon/home';
 
-/** `down` waits this long after SIGTERM (CONTRACT §18). */
+/** `down` waits this long after SIGTERM (docs/cli.md). */
 export const DOWN_WAIT_MS = 10_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

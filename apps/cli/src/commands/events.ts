@@ -8,7 +8,7 @@ import { sleep } from '../cli/sleep';
 import { callApi } from '../client/call';
 import { withQuery } from '../client/paths';
 
-/** `events -f` polls `since_id` this often (CONTRACT §18). */
+/** `events -f` polls `since_id` this often (docs/cli.md). */
 export const EVENTS_POLL_MS = 1000;
 const LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'warning', 'error']);
 const CATEGORIES: ReadonlySet<string> = new Set(['swarm', 'agent', 'object', 'routing', 'backend', 'system']);

@@ -4,7 +4,7 @@ import { EXIT } from '../cli/exit-codes';
 import { callApi } from '../client/call';
 import { apiPath, withQuery } from '../client/paths';
 
-/** `stop <swarm> [--purge]`: DELETE the swarm (`?purge=true` also deletes its data, CONTRACT §15). */
+/** `stop <swarm> [--purge]`: DELETE the swarm (`?purge=true` also deletes its data, docs/rest-api.md). */
 export const stopCommand: CommandModule = {
   name: 'stop',
   register(program, deps): void {

@@ -41,7 +41,7 @@ export async function loadConfigFile(file: string, cwd: string): Promise<ConfigF
 
 /**
  * A copy of the parsed document with each agent's relative `workspace` and `skills` entries made
- * absolute against `baseDir` (CONTRACT §13). Everything else is left for the server to validate.
+ * absolute against `baseDir` (docs/configuration.md). Everything else is left for the server to validate.
  */
 export function resolveConfigPaths(value: unknown, baseDir: string): unknown {
   if (!isRecord(value) || !Array.isArray(value['agents'])) return value;

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
-/** How long `genswarms up` waits for the server (CONTRACT §18). */
+/** How long `genswarms up` waits for the server (docs/cli.md). */
 export const UP_WAIT_MS = 15_000;
 const POLL_MS = 100;
 const LISTENING_RE = /genswarms: listening on (http:\/\/[^\s]+)/g;

@@ -1,6 +1,6 @@
 import type { Check } from './probes';
 
-/** What each backend can really enforce on this host, from the checks (CONTRACT §9 matrix). */
+/** What each backend can really enforce on this host, from the checks (docs/security.md matrix). */
 export interface BackendPosture {
   readonly backend: string;
   /** Network modes this host can run for the backend; empty = unavailable. */

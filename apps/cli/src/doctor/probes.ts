@@ -27,7 +27,7 @@ export async function checkBwrap(env: Env): Promise<Check> {
   return { name: 'bwrap', status: 'problem', detail: `${bwrap}: trial sandbox failed (${why}); unprivileged user namespaces may be disabled` };
 }
 
-/** socat ≥ 1.7.4 (certificate-name checks and SNI, CONTRACT §9); the CLI does not depend on libs/egress. */
+/** socat ≥ 1.7.4 (certificate-name checks and SNI, docs/security.md); the CLI does not depend on libs/egress. */
 export function isSocatRecentEnough(version: string): boolean {
   const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
   return major !== 1 ? major > 1 : minor !== 7 ? minor > 7 : patch >= 4;
@@ -51,7 +51,7 @@ export async function checkTmux(env: Env): Promise<Check> {
   return { name: 'tmux', status: 'problem', detail: `${tmux} -V failed` };
 }
 
-/** GNU xargs with `-a` and `-x` (tmux panes replay NUL manifests with them, CONTRACT §10.3): a real trial. */
+/** GNU xargs with `-a` and `-x` (tmux panes replay NUL manifests with them, docs/runners.md): a real trial. */
 export async function checkXargs(env: Env): Promise<Check> {
   const xargs = findOnPath('xargs', env['PATH']);
   if (xargs === undefined) return { name: 'xargs', status: 'missing', detail: 'not installed (apt-get install findutils)' };
@@ -82,7 +82,7 @@ function ping(socketPath: string): Promise<string | undefined> {
   });
 }
 
-/** Docker engine reachable over a local unix socket (the docker runner refuses remote engines, CONTRACT §10.6). */
+/** Docker engine reachable over a local unix socket (the docker runner refuses remote engines, docs/runners.md). */
 export async function checkDocker(env: Env): Promise<Check> {
   const host = env['DOCKER_HOST']?.trim() ?? '';
   let socketPath = DEFAULT_DOCKER_SOCKET;

@@ -5,7 +5,7 @@ import type { CliContext } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import { parseBaseUrl, REQUEST_TIMEOUT_MS } from '../client/api-client';
 
-/** socket.io namespace of the server (CONTRACT §16). */
+/** socket.io namespace of the server (docs/websocket.md). */
 export const SWARM_NAMESPACE = '/swarm';
 
 interface AckBody {

@@ -22,7 +22,7 @@ export interface MainIo {
   readonly agentEntry?: string;
 }
 
-/** Exit code for a refused configuration (CONTRACT §1, §18). */
+/** Exit code for a refused configuration (README.md (Configuration), docs/cli.md). */
 export const EXIT_INVALID_CONFIG = 2;
 const DEFAULT_SEARCH_PATH = '/usr/local/bin:/usr/bin:/bin';
 

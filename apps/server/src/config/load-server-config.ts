@@ -12,7 +12,7 @@ import { parseAgentId, resolveAgentIdentity } from '@genswarms/runners';
 import type { ServerConfig, ServerConfigLoad } from './server-config';
 import { ensureServerHome } from './server-home';
 
-/** The variables the server reads (CONTRACT §1). */
+/** The variables the server reads (README.md (Configuration)). */
 export type ServerEnv = Readonly<Record<string, string | undefined>>;
 
 /** Default cap on agents per swarm for dynamic mutations. */
@@ -45,7 +45,7 @@ function parseBind(raw: string | undefined): string {
     return parseBindAddress(raw);
   } catch (err) {
     if (!(err instanceof SecurityError)) throw err;
-    // CONTRACT §5 wording: `invalid GENSWARMS_HTTP_IP "<value>": expected an IPv4 or IPv6 address`.
+    // docs/security.md wording: `invalid GENSWARMS_HTTP_IP "<value>": expected an IPv4 or IPv6 address`.
     throw new Refusal('GENSWARMS_HTTP_IP', err.message, `genswarms: invalid GENSWARMS_HTTP_IP ${err.message}`);
   }
 }
@@ -119,7 +119,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
 }
 
 /**
- * Reads the server's environment once (CONTRACT §1) into a plain `ServerConfig`. Any invalid variable
+ * Reads the server's environment once (README.md (Configuration)) into a plain `ServerConfig`. Any invalid variable
  * yields `{kind:'invalid', line}` where `line` is the exact stderr line to print before exiting 2.
  * Creates GENSWARMS_HOME (0700) if missing; reads nothing else.
  */

@@ -1,6 +1,6 @@
 import type { CorsPolicy, EndpointPolicy, TokenConfig } from '@genswarms/security';
 
-/** Everything the server needs, read once from the environment at boot (CONTRACT §1). Holds secrets: never log it. */
+/** Everything the server needs, read once from the environment at boot (README.md (Configuration)). Holds secrets: never log it. */
 export interface ServerConfig {
   readonly tokens: TokenConfig;
   /** Exact address to listen on (`GENSWARMS_HTTP_IP`). */

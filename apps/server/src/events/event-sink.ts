@@ -1,4 +1,4 @@
-/** CONTRACT §17 event as emitted by the server edge; the engine's store assigns `id` and `timestamp`. */
+/** docs/observability.md event as emitted by the server edge; the engine's store assigns `id` and `timestamp`. */
 export interface ServerEvent {
   readonly level: 'debug' | 'info' | 'warning' | 'error';
   readonly category: 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
@@ -9,7 +9,7 @@ export interface ServerEvent {
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
-/** Where the server edge sends events. The engine later provides one backed by SQLite + socket.io pushes. */
+/** Where the server edge sends events. The engine's bus (SQLite + socket.io pushes) is one. */
 export interface EventSink {
   emit(event: ServerEvent): void;
 }

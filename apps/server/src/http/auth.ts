@@ -3,7 +3,7 @@ import { authorize, parseBearer, routeScope, TOKEN_REQUIRED_BODY, UNAUTHORIZED_B
 import type { TokenConfig } from '@genswarms/security';
 import type { AuthDeniedReporter } from '../logging/auth-denied';
 
-/** The TCP peer only; proxies' headers are never read (CONTRACT §2). */
+/** The TCP peer only; proxies' headers are never read (docs/security.md). */
 export function peerOf(req: Request): string {
   return req.socket.remoteAddress ?? '';
 }

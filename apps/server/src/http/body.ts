@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sendError } from './send-error';
 
-/** Request body limit (CONTRACT §3 step 5): 1 MiB. */
+/** Request body limit (docs/security.md step 5): 1 MiB. */
 export const BODY_LIMIT_BYTES = 1048576;
 const POISON_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -8,7 +8,7 @@ import { sendError } from './send-error';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Pipeline step 4 (CONTRACT §3): without a full token, the Host must name this server (DNS-rebinding
+ * Pipeline step 4 (docs/security.md): without a full token, the Host must name this server (DNS-rebinding
  * defence); an unsafe method from a disallowed browser Origin is refused (CSRF defence).
  */
 export function browserGuards(opts: { tokens: TokenConfig; cors: CorsPolicy; bindAddress: string; reportDenial: AuthDeniedReporter }): RequestHandler {

@@ -7,7 +7,7 @@ function isPreflight(req: Request): boolean {
 }
 
 /**
- * Pipeline step 2 (CONTRACT §6): a preflight is answered here with 204 (never reaching auth, never 401);
+ * Pipeline step 2 (docs/security.md): a preflight is answered here with 204 (never reaching auth, never 401);
  * other requests get their CORS headers now, so a later 401 carries them too.
  */
 export function corsStep(policy: CorsPolicy): RequestHandler {

@@ -27,7 +27,7 @@ export interface AppDeps {
 }
 
 /**
- * The HTTP pipeline in CONTRACT §3 order: hardening → CORS/preflight → auth (every request) → browser
+ * The HTTP pipeline in docs/security.md order: hardening → CORS/preflight → auth (every request) → browser
  * guards → body → routes → 404 → 500. Peer = TCP peer; `trust proxy` stays off.
  */
 export function createApp(config: ServerConfig, deps: AppDeps): Express {

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 
-/** CONTRACT §4 error body: `{error, message, ...details}`. */
+/** docs/rest-api.md error body: `{error, message, ...details}`. */
 export function sendError(res: Response, status: number, error: string, message: string, details?: Record<string, unknown>): void {
   res.status(status).json({ error, message, ...details });
 }

@@ -1,7 +1,7 @@
 import type { EventSink } from '../events/event-sink';
 import type { ServerLogger } from './logger';
 
-/** Why a caller was refused at the edge (CONTRACT §17 `auth_denied.reason`). */
+/** Why a caller was refused at the edge (docs/observability.md `auth_denied.reason`). */
 export type DenialReason = 'unauthorized' | 'token_required' | 'host_not_allowed' | 'origin_not_allowed';
 
 /** One denial; never carries the presented token. `route` is a path without its query. */

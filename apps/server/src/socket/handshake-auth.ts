@@ -21,7 +21,7 @@ function firstPresent(socket: Socket): Present {
 
 /**
  * Token sources, first present wins: `auth.token`, then `?token=`, then `Authorization: Bearer`. A present
- * but wrong (or non-string) token does not fall through to the next source (CONTRACT §2).
+ * but wrong (or non-string) token does not fall through to the next source (docs/security.md).
  */
 export function handshakeToken(socket: Socket): string | undefined {
   const found = firstPresent(socket);

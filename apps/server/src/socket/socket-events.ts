@@ -1,10 +1,10 @@
 import type { Namespace, Socket } from 'socket.io';
 import type { EnginePush, EventFilterSet, LogEntry } from '@genswarms/engine';
 
-/** Every ack carries `ok`; failures are CONTRACT §4 bodies. */
+/** Every ack carries `ok`; failures are docs/rest-api.md bodies. */
 export type Ack = (response: Record<string, unknown> & { ok: boolean }) => void;
 
-/** Client → server events on `/swarm` (CONTRACT §16). Payloads are untrusted and parsed with zod. */
+/** Client → server events on `/swarm` (docs/websocket.md). Payloads are untrusted and parsed with zod. */
 export interface ClientToServerEvents {
   join: (payload: unknown, ack: Ack) => void;
   send_task: (payload: unknown, ack: Ack) => void;

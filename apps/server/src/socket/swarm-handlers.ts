@@ -15,7 +15,7 @@ import type { EventFilterSet, SwarmService } from '@genswarms/engine';
 import type { JoinedEvent } from './socket-events';
 import type { JoinedEventHandler } from './swarm-namespace';
 
-/** How many recent logs/events a subscribe ack carries (CONTRACT §16). */
+/** How many recent logs/events a subscribe ack carries (docs/websocket.md). */
 export const RECENT_LIMIT = 50;
 
 type AckBody = Record<string, unknown> & { ok: boolean };
@@ -24,7 +24,7 @@ type AckBody = Record<string, unknown> & { ok: boolean };
 export const MAX_SUBSCRIPTIONS = 100;
 
 
-/** An EngineError (or refusal) as a failed ack (CONTRACT §4 body + `ok:false`). */
+/** An EngineError (or refusal) as a failed ack (docs/rest-api.md body + `ok:false`). */
 export function failureAck(err: unknown): AckBody {
   if (err instanceof EngineError) return { ok: false, error: err.code, message: err.message, ...err.details };
   throw err;
@@ -97,7 +97,7 @@ function subscribeEvents(engine: SwarmService): JoinedEventHandler {
   };
 }
 
-/** The `/swarm` events that need a join (CONTRACT §16); payloads parsed with zod; errors as §4 acks. */
+/** The `/swarm` events that need a join (docs/websocket.md); payloads parsed with zod; errors as §4 acks. */
 export function createSwarmHandlers(engine: SwarmService): Record<JoinedEvent, JoinedEventHandler> {
   const guarded = (h: JoinedEventHandler): JoinedEventHandler => (socket, swarm, payload) => h(socket, swarm, payload).catch(failureAck);
   return {

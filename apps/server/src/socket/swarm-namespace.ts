@@ -43,7 +43,7 @@ async function onJoin(socket: SwarmSocket, engine: SwarmService | undefined, pay
 }
 
 /**
- * `/swarm` (CONTRACT §16): `join {swarm}` (a socket is in at most one swarm); every other event acks
+ * `/swarm` (docs/websocket.md): `join {swarm}` (a socket is in at most one swarm); every other event acks
  * `not_joined` before a join, and is delegated to `handlers` after it.
  */
 export function registerSwarmNamespace(

@@ -1,18 +1,18 @@
 /**
  * The Runner port: how the engine starts, feeds and stops one agent, whatever the backend.
  * `plan` is pure (no I/O beyond what the context already resolved) and refuses with a
- * `RunnerError` whose code is one of CONTRACT §4 "runner plan" codes; `start` performs side effects.
+ * `RunnerError` whose code is one of docs/rest-api.md "runner plan" codes; `start` performs side effects.
  */
 import type { ProcessTracking } from './cgroup/cgroup-detect';
 
-/** `open` | `none` | `isolated` | a Docker network name (CONTRACT §9). Keywords are already lower-cased. */
+/** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
 
 export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock';
 export type InnerRunner = 'none' | 'bwrap' | 'docker';
 export type ClientSpec = 'genswarms-agent' | 'codex' | 'claude' | 'opencode' | { readonly command: readonly string[] };
 
-/** Backend keys of an agent's `config` (CONTRACT §13); domain keys never reach a runner. */
+/** Backend keys of an agent's `config` (docs/configuration.md); domain keys never reach a runner. */
 export interface BackendConfig {
   readonly env?: Readonly<Record<string, string>>;
   readonly client_source?: 'runtime' | 'host_nix';
@@ -80,7 +80,7 @@ export interface RunnerContext {
   };
   /** Absolute path of the built `genswarms-agent` entry (a JS file run with `binaries.node`). */
   readonly agentEntry: string;
-  /** Endpoint trust inputs (CONTRACT §8). */
+  /** Endpoint trust inputs (docs/security.md). */
   readonly llm: {
     readonly defaultEndpoint?: string;
     readonly serverApiKey?: string;
@@ -90,7 +90,7 @@ export interface RunnerContext {
   readonly dockerHost?: string;
   /** (additive) The PATH string the binaries were resolved on. */
   readonly searchPath?: string;
-  /** (additive) The server user's home directory: never usable as a workspace (CONTRACT §10.5). */
+  /** (additive) The server user's home directory: never usable as a workspace (docs/runners.md). */
   readonly userHome?: string;
   /**
    * (additive) Host system paths that exist, bound read-only into bwrap sandboxes (`/usr`, `/bin`,

@@ -12,7 +12,7 @@ import { haveBinary, makeContext, makeSandboxDirs, makeSpec } from '../support';
  * End to end: the REAL built `genswarms-agent` (apps/agent/dist/main.js) started by the REAL local and
  * bwrap runners, answering an operator task through the REAL mock LLM (tools). Proves the agent runs
  * unchanged inside the sandbox (bwrap binds only its dist directory and node: any package import would
- * crash it), reaches the LLM on open and isolated networks, gets a key only when the CONTRACT §8 decision
+ * crash it), reaches the LLM on open and isolated networks, gets a key only when the docs/security.md decision
  * allows, and answers with an error receipt when `network: none` leaves it without an endpoint.
  */
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');

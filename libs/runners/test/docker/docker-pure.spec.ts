@@ -68,7 +68,7 @@ describe('docker plan and container spec', () => {
   });
   afterEach(() => dirs.cleanup());
 
-  it('builds exactly the CONTRACT §10.6 container for an isolated agent', () => {
+  it('builds exactly the docs/runners.md container for an isolated agent', () => {
     const spec = makeDockerSpec({
       workspace: dirs.workspace,
       network: 'isolated',

@@ -99,7 +99,7 @@ async function runProbe(runner: Runner, spec: AgentLaunchSpec, ctx: RunnerContex
   }
 }
 
-/** The isolation promise of CONTRACT §9, asserted on a probe report. */
+/** The isolation promise of docs/security.md, asserted on a probe report. */
 async function expectIsolated(result: ProbeResult, world: World): Promise<void> {
   expect(result.endpoint).toBe('http://127.0.0.1:17080/v1');
   expect(result.upstream).toBe(`127.0.0.1:${world.llmPort}`);

@@ -260,7 +260,7 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
       live.push(handle);
       const code = await new Promise<number | null>((resolve) => handle.onExit((c) => resolve(c)));
       expect(dockerCli(['inspect', '-f', '{{.State.ExitCode}}', 'gs-sw-exiter'])?.trim()).toBe('7');
-      expect(code).toBe(123); // docker start -ai returns 7; xargs reports a 1-125 exit as 123 (CONTRACT §10.3)
+      expect(code).toBe(123); // docker start -ai returns 7; xargs reports a 1-125 exit as 123 (docs/runners.md)
     });
 
     it('re-attaches by labels after a restart, and its stop removes the container', async () => {

@@ -158,7 +158,7 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     expect(calls).toEqual(['plan:/workspace', 'prepare', 'cleanup']);
   });
 
-  it('builds the read-only attach argv (CONTRACT §18)', () => {
+  it('builds the read-only attach argv (docs/cli.md)', () => {
     expect(tmuxAttachArgv('/h', 'sw', 'coder')).toEqual(['tmux', '-S', '/h/tmux/tmux.sock', 'attach-session', '-r', '-t', '=sw:=coder']);
     expect(tmuxAttachArgv('/h', 'sw', 'coder', true)).toEqual(['tmux', '-S', '/h/tmux/tmux.sock', 'attach-session', '-t', '=sw:=coder']);
     expect(() => tmuxAttachArgv('/h', 'sw;x', 'coder')).toThrow(RunnerError);

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { TmuxServer } from '@genswarms/runners';
 
 /**
- * Benchmark for the tmux control-mode claim (CONTRACT §10.4): one `tmux -C` client per orchestrator
+ * Benchmark for the tmux control-mode claim (docs/runners.md): one `tmux -C` client per orchestrator
  * versus a `tmux` process per operation, measured in the same run against the same server with
  * `panes` live panes. The operation is `display-message -p '#{pid}'` (a full round trip).
  */

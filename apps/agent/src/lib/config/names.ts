@@ -1,6 +1,6 @@
-/** CONTRACT conventions: Name = ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$ (swarms, agents, objects). */
+/** A Name (docs/configuration.md) = ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$ (swarms, agents, objects). */
 export const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
-/** CONTRACT §11: engine-made turn ids. They become a path component, so nothing else is accepted. */
+/** docs/receipts.md: engine-made turn ids. They become a path component, so nothing else is accepted. */
 export const TURN_ID_RE = /^[a-z0-9_-]{1,64}$/;
 /** Sender of operator tasks (§14.2); no Name can take it. */
 export const OPERATOR_SENDER = '_operator';
@@ -9,7 +9,7 @@ export function isName(value: string): boolean {
   return NAME_RE.test(value);
 }
 
-/** CONTRACT "Unset": absent, "" or whitespace only → undefined; anything else verbatim. */
+/** "Unset" (README Configuration): absent, "" or whitespace only → undefined; anything else verbatim. */
 export function unsetToUndefined(raw: string | undefined): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw;
 }

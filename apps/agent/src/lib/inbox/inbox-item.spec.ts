@@ -8,7 +8,7 @@ const check = (value: unknown): string => {
   return result.kind === 'ok' ? 'ok' : describeInvalid(result);
 };
 
-describe('InboxItemSchema (CONTRACT §14.2, exactly five keys)', () => {
+describe('InboxItemSchema (docs/messaging.md, exactly five keys)', () => {
   test.each<[string, unknown, string]>([
     ['a valid item', VALID, 'ok'],
     ['seq as a digit string', { ...VALID, seq: '0001' }, 'ok'],

@@ -7,10 +7,10 @@ import { integer, object, oneOf, string, validate } from '../validate/strict';
 /** Largest inbox file read (bytes); larger files are skipped, never loaded. */
 export const INBOX_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-/** `<seq>_<from>.json`, seq zero-padded to at least 4 digits (CONTRACT §14.2). Temp files start with `.`. */
+/** `<seq>_<from>.json`, seq zero-padded to at least 4 digits (docs/messaging.md). Temp files start with `.`. */
 const INBOX_NAME_RE = /^([0-9]{4,15})_([A-Za-z0-9_-]{1,65})\.json$/;
 
-/** CONTRACT §14.2, exactly these keys. `seq` may be a number or a digit string. */
+/** docs/messaging.md, exactly these keys. `seq` may be a number or a digit string. */
 export const InboxItemSchema = object(
   {
     from: string(), // sender: a Name, or `_operator` for tasks

@@ -6,7 +6,7 @@ import { loadAgentState, saveAgentState } from '../state/agent-state';
 import { runTurn } from '../turn/run-turn';
 import type { TurnResult } from '../turn/run-turn';
 
-/** Inbox poll interval (ms). CONTRACT-side latency target: a task starts within a quarter second. */
+/** Inbox poll interval (ms). Latency target: a task starts within a quarter second. */
 export const INBOX_POLL_MS = 200;
 /** Characters of task content shown in a log line. */
 export const LOG_PREVIEW_CHARS = 100;

@@ -4,9 +4,9 @@ import { ensureRealDir, pathKind, writeFileAtomically } from '../fs/safe-fs';
 /** What a turn produced: an answer (status ok) or an error (status error, optional reply text). */
 export type TurnOutcome = { kind: 'ok'; reply: string } | { kind: 'error'; error: string; reply?: string };
 
-/** CONTRACT §11 bound on `done.json` `error` (chars). */
+/** docs/receipts.md bound on `done.json` `error` (chars). */
 export const RECEIPT_ERROR_MAX_CHARS = 4096;
-/** CONTRACT §11 bound on reply.md (bytes); longer answers are cut at a UTF-8 boundary. */
+/** docs/receipts.md bound on reply.md (bytes); longer answers are cut at a UTF-8 boundary. */
 export const REPLY_MAX_BYTES = 1024 * 1024;
 
 /** True when `<turnsDir>/<turn>/done.json` exists (any kind): the turn is finished, never redo it. */

@@ -1,7 +1,7 @@
 import type { RouteModule } from '../route-module';
 import { handle, limitQuery, nameParam } from './route-kit';
 
-/** Per-agent read routes (CONTRACT §15): turns, history, output logs. */
+/** Per-agent read routes (docs/rest-api.md): turns, history, output logs. */
 export const agentReadsRoute: RouteModule = {
   name: 'agent-reads',
   endpoints: ['GET /api/swarms/:s/agents/:a/turns', 'GET /api/swarms/:s/agents/:a/history', 'GET /api/swarms/:s/agents/:a/logs'],

@@ -3,7 +3,7 @@ import { parseAddAgentCommand, parseScaleCommand, parseTaskCommand } from '@gens
 import type { RouteModule } from '../route-module';
 import { handle, nameParam } from './route-kit';
 
-/** Agents of a swarm (CONTRACT §15): list, add, detail, remove, task, restart, resume, scale. */
+/** Agents of a swarm (docs/rest-api.md): list, add, detail, remove, task, restart, resume, scale. */
 export const agentsRoute: RouteModule = {
   name: 'agents',
   endpoints: [

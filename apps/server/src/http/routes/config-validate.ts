@@ -5,10 +5,10 @@ import { checkConfinedPath, readConfinedConfig } from '@genswarms/security';
 import type { RouteContext, RouteModule } from '../route-module';
 
 const InlineBodySchema = z.strictObject({
-  config: z.custom<unknown>((v) => v !== undefined).describe('Inline swarm config object (CONTRACT §13)'),
+  config: z.custom<unknown>((v) => v !== undefined).describe('Inline swarm config object (docs/configuration.md)'),
 });
 const PathBodySchema = z.strictObject({
-  config_path: z.unknown().describe('Path of a .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR (CONTRACT §7)'),
+  config_path: z.unknown().describe('Path of a .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR (docs/security.md)'),
 });
 const ContentBodySchema = z.strictObject({
   content: z.string().describe('Config text'),
@@ -61,7 +61,7 @@ async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> 
   return refuse('validation_failed', 'Send exactly one of {config}, {config_path} or {content, format}');
 }
 
-/** `POST /api/config/validate` (CONTRACT §15): the start gate (schema, IR, §9 networks), `config_path` confined per §7. */
+/** `POST /api/config/validate` (docs/rest-api.md): the start gate (schema, IR, §9 networks), `config_path` confined per §7. */
 export const configValidateRoute: RouteModule = {
   name: 'config-validate',
   endpoints: ['POST /api/config/validate'],

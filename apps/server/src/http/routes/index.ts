@@ -12,7 +12,7 @@ import { swarmsRoute } from './swarms';
 import { topologyRoute } from './topology';
 
 /**
- * Routes every server has (CONTRACT §15). `GET /` is added by `createApp` (it lists all endpoints).
+ * Routes every server has (docs/rest-api.md). `GET /` is added by `createApp` (it lists all endpoints).
  * Engine-backed modules register nothing when no engine is injected (their paths then answer 404).
  */
 export const DEFAULT_ROUTE_MODULES: readonly RouteModule[] = [

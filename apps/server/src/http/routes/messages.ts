@@ -2,7 +2,7 @@ import { parseMessageCommand } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
 import { handle, limitQuery, nameParam } from './route-kit';
 
-/** Operator messages and the message log (CONTRACT §15). */
+/** Operator messages and the message log (docs/rest-api.md). */
 export const messagesRoute: RouteModule = {
   name: 'messages',
   endpoints: ['POST /api/swarms/:s/message', 'GET /api/swarms/:s/messages'],

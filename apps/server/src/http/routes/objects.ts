@@ -3,7 +3,7 @@ import { parseAddObjectCommand, parseObjectConfigPatchCommand } from '@genswarms
 import type { RouteModule } from '../route-module';
 import { handle, nameParam } from './route-kit';
 
-/** Objects of a swarm (CONTRACT §15): list, add, detail, remove, config PATCH (config scope). */
+/** Objects of a swarm (docs/rest-api.md): list, add, detail, remove, config PATCH (config scope). */
 export const objectsRoute: RouteModule = {
   name: 'objects',
   endpoints: [

@@ -4,7 +4,7 @@ import type { RouteModule } from '../route-module';
 import { handle, pathParam } from './route-kit';
 
 /**
- * Overlay (CONTRACT §15): `GET` (config scope) answers `{swarm, events: []}` for an unknown swarm,
+ * Overlay (docs/rest-api.md): `GET` (config scope) answers `{swarm, events: []}` for an unknown swarm,
  * even an off-grammar name; `DELETE` (full scope) clears it and answers `cleared` likewise.
  */
 export const overlayRoute: RouteModule = {

@@ -1,7 +1,7 @@
 import type { RouteModule } from '../route-module';
 import { SERVER_VERSION } from '../../version';
 
-/** `GET /`: the API descriptor (CONTRACT §15). `endpoints` is filled from every registered module. */
+/** `GET /`: the API descriptor (docs/rest-api.md). `endpoints` is filled from every registered module. */
 export function createRootRoute(allEndpoints: () => readonly string[]): RouteModule {
   return {
     name: 'root',

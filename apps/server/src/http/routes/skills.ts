@@ -2,7 +2,7 @@ import type { RouteModule } from '../route-module';
 import { handle, pathParam } from './route-kit';
 
 /**
- * Read-only skills catalogue (CONTRACT §15); relative paths only. The engine reads the files (the
+ * Read-only skills catalogue (docs/rest-api.md); relative paths only. The engine reads the files (the
  * server does no file I/O of its own). Not provided: editing skills.
  */
 export const skillsRoute: RouteModule = {

@@ -6,7 +6,7 @@ import { handle, nameParam, queryParam } from './route-kit';
 
 export const YAML_CONTENT_TYPE = 'application/yaml; charset=utf-8';
 
-/** `POST /api/swarms/:s/snapshot[?format=yaml]`: the effective config (seed ⊕ overlay), redacted (CONTRACT §15). */
+/** `POST /api/swarms/:s/snapshot[?format=yaml]`: the effective config (seed ⊕ overlay), redacted (docs/rest-api.md). */
 export const snapshotRoute: RouteModule = {
   name: 'snapshot',
   endpoints: ['POST /api/swarms/:s/snapshot'],

@@ -3,7 +3,7 @@ import { parseStartCommand } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
 import { flagQuery, handle, nameParam } from './route-kit';
 
-/** Swarm lifecycle (CONTRACT §15): list, create, detail, stop/purge, restart, pause/resume. */
+/** Swarm lifecycle (docs/rest-api.md): list, create, detail, stop/purge, restart, pause/resume. */
 export const swarmsRoute: RouteModule = {
   name: 'swarms',
   endpoints: [

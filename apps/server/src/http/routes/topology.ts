@@ -2,7 +2,7 @@ import { parseTopologyPatchCommand } from '@genswarms/engine';
 import type { RouteModule } from '../route-module';
 import { handle, nameParam } from './route-kit';
 
-/** Topology (CONTRACT §15): read, and all-or-nothing PATCH (any malformed edge refuses the whole patch). */
+/** Topology (docs/rest-api.md): read, and all-or-nothing PATCH (any malformed edge refuses the whole patch). */
 export const topologyRoute: RouteModule = {
   name: 'topology',
   endpoints: ['GET /api/swarms/:s/topology', 'PATCH /api/swarms/:s/topology'],

@@ -76,7 +76,7 @@ async function waitForSocket(run: Running, socketPath: string): Promise<void> {
 }
 
 /**
- * Starts the host side of CONTRACT §9: `<dir>` 0700, stale `llm.sock` removed, one socat (argv only,
+ * Starts the host side of docs/security.md: `<dir>` 0700, stale `llm.sock` removed, one socat (argv only,
  * empty env) listening on `<dir>/llm.sock` and connecting to the pinned target. Resolves once the
  * socket exists; on any failure nothing is left behind (process killed, directory removed).
  */

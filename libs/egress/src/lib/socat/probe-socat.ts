@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { isAbsolute } from 'node:path';
 
-/** socat >= 1.7.4: certificate-name checks on IP SANs and automatic SNI (CONTRACT §9). */
+/** socat >= 1.7.4: certificate-name checks on IP SANs and automatic SNI (docs/security.md). */
 export const SOCAT_MIN_VERSION: readonly [number, number, number] = [1, 7, 4];
 /** Bound on `socat -V` output we read. */
 const PROBE_MAX_BYTES = 65536;

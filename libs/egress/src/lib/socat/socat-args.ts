@@ -35,7 +35,7 @@ function socketId(n: number): string {
 }
 
 /**
- * Pure argv (without the socat binary) of the host-side forwarder, CONTRACT §9. Every component is
+ * Pure argv (without the socat binary) of the host-side forwarder, docs/security.md. Every component is
  * validated first, so no input can add socat options or a second address. socat >= 1.7.4 checks the
  * certificate chain (`verify=1`), the certificate's names against the host, and sends SNI by default.
  */

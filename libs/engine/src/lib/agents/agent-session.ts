@@ -324,7 +324,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   }
 
   /**
-   * A cancelled turn is over for good (CONTRACT §14.1, exactly once): its inbox file has the host
+   * A cancelled turn is over for good (docs/messaging.md, exactly once): its inbox file has the host
    * receipt (written before the store update; written here again, idempotently, for the paths that had
    * no session), so the next process in this workspace skips it instead of answering it again, and what
    * the stopped process left in `.outbox` is deleted unrouted (one `outbox_rejected`, `turn_cancelled`).
@@ -338,7 +338,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
 
   /**
    * Server shutdown for a backend that cannot be re-attached: the process is stopped (it must not
-   * outlive the server, CONTRACT §11) but nothing is recorded — no state change, an in-flight turn
+   * outlive the server, docs/receipts.md) but nothing is recorded — no state change, an in-flight turn
    * stays open, so recovery restarts the agent and redelivers that turn (same id, same inbox file).
    */
   async release(): Promise<void> {

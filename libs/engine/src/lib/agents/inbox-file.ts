@@ -1,4 +1,4 @@
-/** CONTRACT §14.2: the headless inbox file `W/.inbox/<seq 4-digit>_<from>.json`, written safely. */
+/** docs/messaging.md: the headless inbox file `W/.inbox/<seq 4-digit>_<from>.json`, written safely. */
 import { writeFileUnder } from '@genswarms/receipts';
 import type { TurnRow } from '../store/store';
 

@@ -185,7 +185,7 @@ export class TurnRunner {
     return true;
   }
 
-  /** One `turn_failed` (level info, `status: cancelled`) per cancelled turn (CONTRACT §17 has no turn_cancelled). */
+  /** One `turn_failed` (level info, `status: cancelled`) per cancelled turn (docs/observability.md has no turn_cancelled). */
   emitCancelled(turnId: string): Promise<unknown> {
     return this.host.events.emit({
       type: 'turn_failed', level: 'info', swarm: this.host.swarm, agent: this.host.name, message: `Turn ${turnId} cancelled.`,

@@ -1,5 +1,5 @@
 /**
- * The engine's one error class. `code` is a closed union of CONTRACT §4 codes; `status` is the HTTP
+ * The engine's one error class. `code` is a closed union of docs/rest-api.md codes; `status` is the HTTP
  * status the server answers with, so routes map an EngineError 1:1 onto a §4 error body.
  */
 export type EngineErrorCode =
@@ -85,7 +85,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   internal_error: 500,
 };
 
-/** The plan codes a runner may refuse with (CONTRACT §4 "runner plan"); each carries `agent`. */
+/** The plan codes a runner may refuse with (docs/rest-api.md "runner plan"); each carries `agent`. */
 export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'unsupported_network',
   'endpoint_not_allowed',
@@ -112,7 +112,7 @@ export function statusForCode(code: EngineErrorCode): number {
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;
-  /** HTTP status (CONTRACT §4); `forbidden_config_keys` is 422 on object PATCH, 400 elsewhere. */
+  /** HTTP status (docs/rest-api.md); `forbidden_config_keys` is 422 on object PATCH, 400 elsewhere. */
   readonly status: number;
   readonly details: EngineErrorDetails;
 

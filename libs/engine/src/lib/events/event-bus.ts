@@ -22,7 +22,7 @@ export interface EmitInput {
 
 export type EventListener = (event: StoredEvent) => void;
 
-/** The `log_entry` push (CONTRACT §16). */
+/** The `log_entry` push (docs/websocket.md). */
 export interface LogEntry {
   readonly id: number;
   readonly timestamp: string;

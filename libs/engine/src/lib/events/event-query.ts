@@ -1,4 +1,4 @@
-/** CONTRACT §17 query parameters and §16 filter sets, validated into typed values (`invalid_query` + `param`). */
+/** docs/observability.md query parameters and §16 filter sets, validated into typed values (`invalid_query` + `param`). */
 import { EventQueryCommandSchema } from '../commands/command-schemas';
 import { EngineError } from '../errors/engine-error';
 import type { EventCategory, EventLevel, EventQuery, StoredEvent } from '../store/store';

@@ -1,4 +1,4 @@
-/** CONTRACT §17: the closed table of event types, their categories and the level rule. */
+/** docs/observability.md: the closed table of event types, their categories and the level rule. */
 import type { EventCategory, EventLevel } from '../store/store';
 
 export const EVENT_CATEGORIES = {

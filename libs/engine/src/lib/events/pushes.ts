@@ -1,4 +1,4 @@
-/** CONTRACT §16 outbound pushes the engine produces, per swarm. The server forwards them to joined sockets. */
+/** docs/websocket.md outbound pushes the engine produces, per swarm. The server forwards them to joined sockets. */
 import type { StoredEvent } from '../store/store';
 
 export interface TopologyEntry {

@@ -1,4 +1,4 @@
-/** CONTRACT §15 object config PATCH: the checks, in the exact order, before anything changes. */
+/** docs/rest-api.md object config PATCH: the checks, in the exact order, before anything changes. */
 import { HOST_ESCAPE_KEYS, isRecord } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import type { ObjectHandler } from './handler';

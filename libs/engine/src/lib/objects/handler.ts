@@ -1,5 +1,5 @@
 /**
- * CONTRACT §14.9: an object handler is TypeScript code registered with the engine under a name.
+ * docs/messaging.md: an object handler is TypeScript code registered with the engine under a name.
  * Configs name it; nothing is ever loaded from a path or module named in a request.
  */
 import { isName } from '@genswarms/ir-gate';

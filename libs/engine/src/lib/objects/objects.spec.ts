@@ -26,7 +26,7 @@ describe('handler registry', () => {
   });
 });
 
-describe('checkConfigPatch (CONTRACT §15 order)', () => {
+describe('checkConfigPatch (docs/rest-api.md order)', () => {
   test.each([
     ['not an object', counter, ['step'], ['validation_failed', 400]],
     ['null', counter, null, ['validation_failed', 400]],

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §14.9 / §15 redaction of object configs: besides the key-name rule (`redactSecrets`), a key
+ * docs/messaging.md / §15 redaction of object configs: besides the key-name rule (`redactSecrets`), a key
  * the handler's `configSchema` marks `secret: true` is redacted whatever its name (e.g. `dsn`).
  */
 import { isRecord as isRec } from '@genswarms/ir-gate';

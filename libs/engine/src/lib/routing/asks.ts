@@ -1,4 +1,4 @@
-/** CONTRACT §14.9: an agent asks an object; the reply envelope is written safely to W/.inbox/replies/<corr>.json. */
+/** docs/messaging.md: an agent asks an object; the reply envelope is written safely to W/.inbox/replies/<corr>.json. */
 import { writeFileUnder } from '@genswarms/receipts';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';

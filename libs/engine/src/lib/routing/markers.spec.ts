@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { extractMarkers } from './markers';
 
-/** The CONTRACT §14.4 grammar as one global regex (quadratic on hostile input; the reference for small ones). */
+/** The docs/messaging.md grammar as one global regex (quadratic on hostile input; the reference for small ones). */
 const REFERENCE_RE = /<<SWARM_MSG:(?:TO=([a-zA-Z][a-zA-Z0-9_-]{0,63})|BROADCAST):START>>(?:\r?\n)?([\s\S]*?)<<SWARM_MSG:END>>/g;
 
 function reference(text: string): ReturnType<typeof extractMarkers> {

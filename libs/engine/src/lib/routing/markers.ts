@@ -1,4 +1,4 @@
-/** CONTRACT §14.4: message marker blocks in reply.md. */
+/** docs/messaging.md: message marker blocks in reply.md. */
 export type MarkerBlock = { readonly kind: 'to'; readonly to: string; readonly content: string } | { readonly kind: 'broadcast'; readonly content: string };
 
 export interface ExtractedMarkers {

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §14.3: drain `W/.outbox/*.json`. `.outbox` must be a real directory; each file is read with
+ * docs/messaging.md: drain `W/.outbox/*.json`. `.outbox` must be a real directory; each file is read with
  * the receipts reader (bound 1 MiB); before each unlink `.outbox` must keep its (dev, ino); every
  * processed file is deleted, routed or not.
  *

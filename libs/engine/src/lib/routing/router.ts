@@ -1,5 +1,5 @@
 /**
- * CONTRACT §14.5-14.7: topology-gated delivery of directed sends and broadcasts to agents (inbox)
+ * docs/messaging.md-14.7: topology-gated delivery of directed sends and broadcasts to agents (inbox)
  * and objects (handler), the message log, `message_routed` / `message_broadcast`, and `awaiting`.
  */
 import type { EventBus } from '../events/event-bus';
@@ -40,7 +40,7 @@ export interface SendInput {
 
 export type RouteOutcome = 'routed' | 'denied' | 'target_not_found' | 'dropped';
 
-/** True when `to` has an edge back to `from` and is not a system object (CONTRACT §14.7). */
+/** True when `to` has an edge back to `from` and is not a system object (docs/messaging.md). */
 function expectsReply(host: RoutingHost, from: string, to: string): boolean {
   return host.topology.hasEdge(to, from) && !isSystemObject(to, (n) => host.kindOf(n));
 }
@@ -53,7 +53,7 @@ async function denied(host: RoutingHost, from: string, to: string): Promise<'den
   return 'denied';
 }
 
-/** CONTRACT §17 `message_delivered`: the message is in the agent's inbox, or the object's handler took it. */
+/** docs/observability.md `message_delivered`: the message is in the agent's inbox, or the object's handler took it. */
 export async function announceDelivered(host: RoutingHost, input: { from: string; to: string; turn: string | null }, type: 'direct' | 'ask' | 'broadcast', extra: Record<string, unknown> = {}): Promise<void> {
   await host.events.emit({
     type: 'message_delivered', swarm: host.swarm, agent: input.to, message: `Message from ${input.from} delivered to ${input.to}.`,

@@ -1,4 +1,4 @@
-/** CONTRACT §14.6: directed adjacency and the gating rule. */
+/** docs/messaging.md: directed adjacency and the gating rule. */
 import type { TopologyEntry } from '../events/pushes';
 
 export const SYSTEM_OBJECT_NAMES: readonly string[] = ['metrics', 'tick', 'gateway'];

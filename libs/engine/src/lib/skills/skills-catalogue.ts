@@ -1,5 +1,5 @@
 /**
- * The read-only skills catalogue (CONTRACT §15 `GET /api/skills[/:name]`): `.md` files under the skills
+ * The read-only skills catalogue (docs/rest-api.md `GET /api/skills[/:name]`): `.md` files under the skills
  * root (GENSWARMS_SKILLS_ROOT), relative paths only. Reads go through receipts' bounded no-follow reader.
  */
 import { promises as fsp } from 'node:fs';

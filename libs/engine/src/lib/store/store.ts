@@ -126,7 +126,7 @@ export interface DispatchRequest {
   readonly agent: string;
   readonly turnId: string;
   readonly now: string;
-  /** While awaiting (CONTRACT §14.7) only message items are eligible. */
+  /** While awaiting (docs/messaging.md) only message items are eligible. */
   readonly messagesOnly: boolean;
   /**
    * The turn's seq is above this too (the highest seq already used in the agent's workspace: inbox
@@ -135,7 +135,7 @@ export interface DispatchRequest {
   readonly seqFloor?: number;
 }
 
-/** A persisted object handler state (CONTRACT §14.9 objects; kept across restart/recovery). */
+/** A persisted object handler state (docs/messaging.md objects; kept across restart/recovery). */
 export interface ObjectStateRow {
   readonly swarm: string;
   readonly object: string;

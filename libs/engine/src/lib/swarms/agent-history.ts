@@ -1,5 +1,5 @@
 /**
- * CONTRACT §15 agent history: the items an agent received (dispatched turns and items still queued)
+ * docs/rest-api.md agent history: the items an agent received (dispatched turns and items still queued)
  * and the messages it sent (message log), newest first. Content is previewed (≤ 100 chars), never whole.
  */
 import type { MessageRow, TurnRow } from '../store/store';

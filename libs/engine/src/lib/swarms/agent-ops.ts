@@ -1,4 +1,4 @@
-/** Agent-level operations: tasks, messages, status, resume, restart, turns, logs (CONTRACT §14-15). */
+/** Agent-level operations: tasks, messages, status, resume, restart, turns, logs (docs/messaging.md-15). */
 import { EngineError } from '../errors/engine-error';
 import type { LogLine } from '../agents/agent-session';
 import { OPERATOR_FROM } from '../agents/session-host';

@@ -1,6 +1,6 @@
 /**
  * The engine: swarms that run, route, persist and recover. Per-instance state only; every dependency
- * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto CONTRACT §4 bodies.
+ * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto docs/rest-api.md bodies.
  */
 import { gateStart, NAME_RE } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
@@ -69,7 +69,7 @@ export class Engine implements SwarmService {
     });
   }
 
-  /** Opens the store and recovers every swarm that was running (CONTRACT §11 recovery). */
+  /** Opens the store and recovers every swarm that was running (docs/receipts.md recovery). */
   static async open(opts: EngineOptions): Promise<Engine> {
     const engine = new Engine(opts);
     for (const row of await engine.store.listSwarms()) {
@@ -249,7 +249,7 @@ export class Engine implements SwarmService {
     await this.store.close();
   }
 
-  // ---- agents (CONTRACT §15) ----
+  // ---- agents (docs/rest-api.md) ----
   sendTask(swarm: string, agent: string, task: string): Promise<TaskSent> { return agentOps.sendTask(this.ctx, swarm, agent, task); }
   sendMessage(swarm: string, body: MessageCommand): Promise<MessageRouted> { return agentOps.sendMessage(this.ctx, swarm, body); }
   getAgent(swarm: string, agent: string): Promise<AgentStatus> { return agentOps.getAgent(this.ctx, swarm, agent); }

@@ -1,4 +1,4 @@
-/** Adding, removing and scaling agents; topology PATCH (CONTRACT §15, all-or-nothing). */
+/** Adding, removing and scaling agents; topology PATCH (docs/rest-api.md, all-or-nothing). */
 import { AgentSchema, configToState, effectiveAgentCap, forbiddenKeysOfAgent, type AgentConfig } from '@genswarms/ir-gate';
 import { redactSecrets } from '@genswarms/security';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-/** Objects at runtime, the overlay and the snapshot (CONTRACT §15). */
+/** Objects at runtime, the overlay and the snapshot (docs/rest-api.md). */
 import { gateStart, ObjectSchema } from '@genswarms/ir-gate';
 import { stringify as toYaml } from 'yaml';
 import { EngineError } from '../errors/engine-error';

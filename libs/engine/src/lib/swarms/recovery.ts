@@ -1,5 +1,5 @@
 /**
- * Recovery on `Engine.open()` (CONTRACT §11): for each swarm that was running, re-attach tmux panes and
+ * Recovery on `Engine.open()` (docs/receipts.md): for each swarm that was running, re-attach tmux panes and
  * containers, restart headless sessions and resume the SAME in-flight turn (same id, same inbox file),
  * re-arm receipt watchers, keep queued items, and mark sessions that cannot come back `failed`.
  */

@@ -1,4 +1,4 @@
-/** CONTRACT §15 status shapes (redacted). */
+/** docs/rest-api.md status shapes (redacted). */
 import { redactSecrets } from '@genswarms/security';
 import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
 import type { AgentSession } from '../agents/agent-session';

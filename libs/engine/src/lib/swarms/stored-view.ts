@@ -1,5 +1,5 @@
 /**
- * CONTRACT §15: "A stopped swarm still in the store is known." Its reads (agents, objects, topology,
+ * docs/rest-api.md: "A stopped swarm still in the store is known." Its reads (agents, objects, topology,
  * turns, history) come from the stored seed config ⊕ the stored overlay — what would run on a start.
  */
 import { gateStart, type AgentConfig, type ObjectConfig } from '@genswarms/ir-gate';

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §15 pause/resume: docker-backed agents (docker, tmux+docker) are paused/unpaused through the
+ * docs/rest-api.md pause/resume: docker-backed agents (docker, tmux+docker) are paused/unpaused through the
  * docker runner of the registry (never dockerode here); every other agent is untouched and listed in
  * `skipped`. A swarm without docker-backed agents never touches the runner.
  */

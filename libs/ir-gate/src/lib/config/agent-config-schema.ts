@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Env names a client may receive (CONTRACT §10.2). */
+/** Env names a client may receive (docs/runners.md). */
 export const ENV_KEY_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Agent fields that config→IR stores inside `config` (§12.5); a config may not use them itself. */
 export const AGENT_FIELDS_IN_CONFIG = [

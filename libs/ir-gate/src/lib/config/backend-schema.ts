@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** Backend types a config may name (CONTRACT §13). */
+/** Backend types a config may name (docs/configuration.md). */
 export const BACKEND_TYPES = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh', 'apple_container'] as const;
 export type BackendType = (typeof BACKEND_TYPES)[number];
 /** Where a tmux pane's client runs. */
 export const TMUX_RUNNERS = ['none', 'bwrap', 'docker'] as const;
-/** Image used by a bare `"docker"` backend (CONTRACT §12.5). */
+/** Image used by a bare `"docker"` backend (docs/ir.md). */
 export const DEFAULT_DOCKER_IMAGE = 'genswarms/agent:latest';
 /** Default backend when `backend` is absent. */
 export const DEFAULT_BACKEND: BackendType = 'bwrap';
@@ -43,7 +43,7 @@ export function viewBackend(backend: BackendInput | undefined): BackendView {
   return typeof backend === 'string' ? { type: backend } : backend;
 }
 
-/** Cross-field backend rules (CONTRACT §13); returns messages keyed by the offending field. */
+/** Cross-field backend rules (docs/configuration.md); returns messages keyed by the offending field. */
 export function backendProblems(b: BackendView): Array<{ field: string; message: string }> {
   const out: Array<{ field: string; message: string }> = [];
   if (b.runner !== undefined && b.type !== 'tmux') out.push({ field: 'runner', message: 'runner is only allowed with tmux' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BackendView } from './backend-schema';
 
 export const CLIENT_PRESETS = ['genswarms-agent', 'codex', 'claude', 'opencode'] as const;
-/** Most words a `{command}` client may have (CONTRACT §10.7). */
+/** Most words a `{command}` client may have (docs/runners.md). */
 export const COMMAND_MAX_WORDS = 256;
 
 const ArgvWord = z
@@ -24,7 +24,7 @@ export const ClientSchema = z
 export type ClientInput = z.infer<typeof ClientSchema>;
 
 /**
- * CONTRACT §10.7. The default client (`genswarms-agent`) is also accepted on `mock`, which runs no
+ * docs/runners.md. The default client (`genswarms-agent`) is also accepted on `mock`, which runs no
  * process, so that a mock agent needs no client. TUI presets run on local (pty) and tmux.
  */
 export function clientProblem(client: ClientInput | undefined, b: BackendView): string | null {

@@ -10,7 +10,7 @@ function issuesOf(input: unknown): Array<{ path?: string; message?: string; code
   return r.issues as Array<{ path?: string; message?: string }>;
 }
 
-describe('swarm config schema (CONTRACT §13)', () => {
+describe('swarm config schema (docs/configuration.md)', () => {
   test('accepts the smallest config and fills nothing it was not given', () => {
     const r = validateConfig(swarm([agent()]));
     expect(r.kind).toBe('ok');

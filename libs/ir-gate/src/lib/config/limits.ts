@@ -1,12 +1,12 @@
-/** Largest config document accepted, in bytes (CONTRACT §7: 1 MiB). */
+/** Largest config document accepted, in bytes (docs/security.md: 1 MiB). */
 export const CONFIG_MAX_BYTES = 1048576;
 /** Deepest nesting accepted in a config document; deeper input is refused, never recursed into. */
 export const CONFIG_MAX_DEPTH = 64;
 /** Largest YAML alias expansion count accepted (billion-laughs guard). */
 export const YAML_MAX_ALIAS_COUNT = 100;
-/** Upper bound of `options.max_agents` and of any scale target (CONTRACT §13). */
+/** Upper bound of `options.max_agents` and of any scale target (docs/configuration.md). */
 export const MAX_AGENTS_LIMIT = 100000;
-/** Agent cap when neither the swarm nor the server sets one (CONTRACT §12.6). */
+/** Agent cap when neither the swarm nor the server sets one (docs/ir.md). */
 export const DEFAULT_MAX_AGENTS = 100;
 /** `turn_timeout_ms` upper bound: one day in milliseconds. */
 export const TURN_TIMEOUT_MAX_MS = 86400000;

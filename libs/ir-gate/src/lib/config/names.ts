@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** CONTRACT conventions: a Name. JS `$` without the `m` flag does not match before a final `\n`. */
+/** A Name (docs/configuration.md). JS `$` without the `m` flag does not match before a final `\n`. */
 export const NAME_RE = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
 /** True when `value` is a Name (swarm, agent or object name). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The three network keywords (CONTRACT §9); matched case-insensitively, stored lower-cased. */
+/** The three network keywords (docs/security.md); matched case-insensitively, stored lower-cased. */
 export const NETWORK_KEYWORDS = ['open', 'none', 'isolated'] as const;
 export type NetworkKeyword = (typeof NETWORK_KEYWORDS)[number];
 /** A Docker network name. */
@@ -51,7 +51,7 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
   apple_container: ['open', 'named'],
 };
 
-/** CONTRACT §9 matrix. `mock` accepts (and ignores) every network. Unknown backends: refused. */
+/** docs/security.md matrix. `mock` accepts (and ignores) every network. Unknown backends: refused. */
 export function isNetworkSupported(place: NetworkPlacement, network: string): boolean {
   if (place.backend === 'mock') return true;
   const key = place.backend === 'tmux' ? `tmux:${place.runner ?? 'none'}` : place.backend;

@@ -60,7 +60,7 @@ function parseYaml(text: string): ConfigLoad {
 }
 
 /**
- * Parses a JSON or YAML config document (CONTRACT §7, §13): UTF-8, at most CONFIG_MAX_BYTES,
+ * Parses a JSON or YAML config document (docs/security.md, docs/configuration.md): UTF-8, at most CONFIG_MAX_BYTES,
  * YAML core schema with unique keys, no custom tags, at most 100 alias expansions, nesting capped.
  * Never throws.
  */

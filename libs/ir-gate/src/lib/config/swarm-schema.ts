@@ -61,7 +61,7 @@ function checkReferences(s: Draft, ctx: Ctx, names: Set<string>): void {
   });
 }
 
-/** CONTRACT §13: one schema for JSON and YAML; strict except config, backend.opts and options. */
+/** docs/configuration.md: one schema for JSON and YAML; strict except config, backend.opts and options. */
 export const SwarmConfigSchema = z
   .strictObject({
     name: NameSchema.describe('Swarm name'),

@@ -62,7 +62,7 @@ function handlerIssues(config: SwarmConfig, handlers: readonly string[] | undefi
   );
 }
 
-/** Summary used by POST /api/config/validate (CONTRACT §15). */
+/** Summary used by POST /api/config/validate (docs/rest-api.md). */
 export function summarizeConfig(config: SwarmConfig): ConfigSummary {
   return {
     name: config.name,

@@ -5,7 +5,7 @@ import type { ObjectConfig, SwarmConfig } from '../config/swarm-schema';
 import { edgePair } from '../config/swarm-schema';
 import type { IrAgent, IrObject, ModelSlot, Ref, SwarmState } from '../state/types';
 
-/** CONTRACT §12.5 backend mapping. */
+/** docs/ir.md backend mapping. */
 export function backendToRef(backend: AgentConfig['backend']): Ref {
   const b = viewBackend(backend);
   const opts = b.runner === undefined ? b.opts : { ...(b.opts ?? {}), runner: b.runner };
@@ -39,7 +39,7 @@ function objectToIr(o: ObjectConfig): IrObject {
   return o.config === undefined ? ir : { ...ir, config: structuredClone(o.config) };
 }
 
-/** Config (already schema-valid) → IR `swarm.state`, phase `desired` (CONTRACT §12.5). */
+/** Config (already schema-valid) → IR `swarm.state`, phase `desired` (docs/ir.md). */
 export function configToState(config: SwarmConfig): SwarmState {
   return {
     v: 1,

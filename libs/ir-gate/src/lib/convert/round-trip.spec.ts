@@ -10,7 +10,7 @@ const valid = (x: unknown): SwarmConfig => {
   return r.config;
 };
 
-describe('config ⇄ IR (CONTRACT §12.5)', () => {
+describe('config ⇄ IR (docs/ir.md)', () => {
   test('maps every field as the contract table says', () => {
     const config = valid({
       name: 's',

@@ -8,7 +8,7 @@ const okState = (r: ReturnType<typeof fold>): SwarmState => {
   return r.state;
 };
 
-describe('fold (CONTRACT §12.4)', () => {
+describe('fold (docs/ir.md)', () => {
   test('adds agents and objects', () => {
     const s = okState(fold(two(), [ev('add_agent', irAgent('c') as never), ev('add_object', irObject('p') as never)]));
     expect(s.agents.map((a) => a.name)).toEqual(['a', 'b', 'c']);

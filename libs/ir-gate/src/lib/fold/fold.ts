@@ -16,7 +16,7 @@ export function draftOf(state: SwarmState): SwarmState {
 }
 
 /**
- * CONTRACT §12.4: applies events in order to a copy of `state`. All or nothing: the first failure
+ * docs/ir.md: applies events in order to a copy of `state`. All or nothing: the first failure
  * returns `{seq, error}` and no partial state. Inputs are never mutated.
  */
 export function fold(state: SwarmState, events: readonly OverlayEvent[]): FoldResult {
@@ -38,7 +38,7 @@ function eventsOf(overlay: SwarmOverlay | readonly OverlayEvent[]): readonly Ove
   return Array.isArray(overlay) ? overlay : (overlay as SwarmOverlay).events;
 }
 
-/** `materialize(seed, overlay)` = fold without policy (CONTRACT §12.4). Accepts an overlay or its events. */
+/** `materialize(seed, overlay)` = fold without policy (docs/ir.md). Accepts an overlay or its events. */
 export function materialize(seed: SwarmState, overlay: SwarmOverlay | readonly OverlayEvent[]): FoldResult {
   if (!Array.isArray(overlay)) {
     const err = validateOverlay(overlay);

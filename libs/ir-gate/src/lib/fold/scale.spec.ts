@@ -9,7 +9,7 @@ const scale = (s: SwarmState, base: string, n: number): SwarmState => {
   return r.state;
 };
 
-describe('scale_agent_group (CONTRACT §12.4)', () => {
+describe('scale_agent_group (docs/ir.md)', () => {
   test('scaledInstanceNames gives base_1..base_n', () => {
     expect(scaledInstanceNames('w', 3)).toEqual(['w_1', 'w_2', 'w_3']);
     expect(scaledInstanceNames('w', 0)).toEqual([]);

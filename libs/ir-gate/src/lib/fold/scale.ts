@@ -3,7 +3,7 @@ import { isName } from '../config/names';
 import { IrGateError } from '../errors/ir-gate-error';
 import type { Edge, IrAgent, IrError, SwarmState } from '../state/types';
 
-/** `<base>_1 … <base>_n` (CONTRACT §12.4). Throws IrGateError `invalid_argument` unless 0 ≤ n ≤ 100000. */
+/** `<base>_1 … <base>_n` (docs/ir.md). Throws IrGateError `invalid_argument` unless 0 ≤ n ≤ 100000. */
 export function scaledInstanceNames(base: string, n: number): string[] {
   if (!Number.isInteger(n) || n < 0 || n > MAX_AGENTS_LIMIT) throw new IrGateError('invalid_argument', 'n must be an integer 0..100000');
   return Array.from({ length: n }, (_, i) => `${base}_${i + 1}`);

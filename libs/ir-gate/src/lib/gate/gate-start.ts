@@ -49,7 +49,7 @@ export function findUnsupportedNetwork(agents: readonly AgentConfig[]): { agent:
 }
 
 /**
- * The start gate (CONTRACT §12.8) without the runner plan: schema → IR → validate → overlay replay,
+ * The start gate (docs/ir.md) without the runner plan: schema → IR → validate → overlay replay,
  * plus the §9 network matrix. Nothing here spawns; the engine runs its plan only on `ok`.
  */
 export function gateStart(input: unknown, opts: GateStartOptions = {}): GateResult {

@@ -5,7 +5,7 @@ import { mapIrErrorToHttp } from './http-map';
 
 const cfg = (agents: unknown[], extra: Record<string, unknown> = {}): unknown => ({ name: 's', agents, ...extra });
 
-describe('gateStart (CONTRACT §12.8, without the runner plan)', () => {
+describe('gateStart (docs/ir.md, without the runner plan)', () => {
   test('returns the seed, the effective state and config', () => {
     const events: OverlayEvent[] = [{ seq: 1, op: 'add_agent', payload: irAgent('b') as never }];
     const r = gateStart(cfg([{ name: 'a' }]), { overlayEvents: events });
@@ -70,7 +70,7 @@ describe('gateStart (CONTRACT §12.8, without the runner plan)', () => {
   });
 });
 
-describe('mapIrErrorToHttp (CONTRACT §12.8)', () => {
+describe('mapIrErrorToHttp (docs/ir.md)', () => {
   test.each([
     [{ code: 'agent_exists', name: 'a' }, 400, 'already_exists'],
     [{ code: 'object_exists', name: 'o' }, 400, 'already_exists'],

@@ -12,7 +12,7 @@ function nameOf(e: IrError): Record<string, unknown> {
 }
 
 /**
- * CONTRACT §12.8 HTTP mapping of a runtime IR refusal. `objectPatch` gives the object-config PATCH
+ * docs/ir.md HTTP mapping of a runtime IR refusal. `objectPatch` gives the object-config PATCH
  * status for forbidden keys (422). Codes without an HTTP meaning become 400 ir_validation_failed.
  */
 export function mapIrErrorToHttp(error: IrError, opts: { objectPatch?: boolean } = {}): HttpError {

@@ -6,7 +6,7 @@ const overlay = (patch: Record<string, unknown> = {}): Record<string, unknown> =
 });
 const e = (op: string, payload: unknown, seq = 1): unknown => ({ seq, op, payload });
 
-describe('validateOverlay (CONTRACT §12.3)', () => {
+describe('validateOverlay (docs/ir.md)', () => {
   test('accepts an empty overlay, apply defaulting to incremental', () => {
     expect(validateOverlay(overlay())).toBeNull();
     expect(validateOverlay(overlay({ apply: undefined }))).toBeNull();

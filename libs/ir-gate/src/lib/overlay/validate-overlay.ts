@@ -43,7 +43,7 @@ function checkEnvelope(x: Record<string, unknown>): IrError | null {
   return Array.isArray(own(x, 'events')) ? null : { code: 'missing_events' };
 }
 
-/** CONTRACT §12.3 in order: envelope, then each event. `null` when valid. */
+/** docs/ir.md in order: envelope, then each event. `null` when valid. */
 export function validateOverlay(x: unknown): IrError | null {
   const o = isRecord(x) ? x : {};
   const err = checkEnvelope(o);

@@ -57,7 +57,7 @@ function checkObjectField(p: P, field: string): IrError | null {
   return isRecord(own(p, field)) ? null : { code: 'missing_field', field };
 }
 
-/** Per-op payload rules (CONTRACT §12.3). The payload is already known to be an object. */
+/** Per-op payload rules (docs/ir.md). The payload is already known to be an object. */
 export function validatePayload(op: OpName, p: P): IrError | null {
   switch (op) {
     case 'add_agent':

@@ -15,7 +15,7 @@ export function applyOp(state: SwarmState, event: OverlayEvent, opts: PolicyOpti
   return fold(state, [event]);
 }
 
-/** `applyOp` per event, stopping at the first error (CONTRACT §12.4). */
+/** `applyOp` per event, stopping at the first error (docs/ir.md). */
 export function applyOverlay(state: SwarmState, events: readonly OverlayEvent[], opts: PolicyOptions = {}): FoldResult {
   let current = state;
   let prev: number | null = null;

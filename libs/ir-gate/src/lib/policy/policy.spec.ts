@@ -6,7 +6,7 @@ import { HOST_ESCAPE_KEYS } from './policy';
 const agents = (n: number, prefix = 'a'): ReturnType<typeof irAgent>[] => Array.from({ length: n }, (_, i) => irAgent(`${prefix}${i}`));
 const e = (op: OverlayEvent['op'], payload: Record<string, unknown>, seq = 1): OverlayEvent => ({ seq, op, payload });
 
-describe('op policy (CONTRACT §12.6)', () => {
+describe('op policy (docs/ir.md)', () => {
   test('add_agent exactly at the cap is accepted, one more is refused', () => {
     const s = irState(agents(2), { options: { max_agents: 3 }, objects: [irObject('o1'), irObject('o2')] });
     const r = applyOp(s, e('add_agent', irAgent('n') as never));

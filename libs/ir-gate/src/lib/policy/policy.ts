@@ -15,7 +15,7 @@ export interface PolicyOptions {
   readonly maxAgents?: number;
 }
 
-/** `options.max_agents`, else the server cap, else 100 (CONTRACT §12.6). */
+/** `options.max_agents`, else the server cap, else 100 (docs/ir.md). */
 export function effectiveAgentCap(state: SwarmState, opts: PolicyOptions = {}): number {
   const fromSwarm = isRecord(state.options) ? own(state.options, 'max_agents') : undefined;
   const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_AGENTS_LIMIT;
@@ -57,7 +57,7 @@ function scaleCap(state: SwarmState, p: Record<string, unknown>, limit: number):
 }
 
 /**
- * CONTRACT §12.6 op policy: the agent cap for add_agent (checked before keys) and scale, and the
+ * docs/ir.md op policy: the agent cap for add_agent (checked before keys) and scale, and the
  * host-escape keys for add_agent and update_config. Every other op passes.
  */
 export function checkOpPolicy(state: SwarmState, event: OverlayEvent, opts: PolicyOptions = {}): IrError | null {

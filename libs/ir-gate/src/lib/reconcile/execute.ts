@@ -35,7 +35,7 @@ async function runAction(port: ReconcilePort, a: ReconcileAction): Promise<void>
   }
 }
 
-/** Runs actions in order (restart = stop then start); stops at the first failure (CONTRACT §12.7). */
+/** Runs actions in order (restart = stop then start); stops at the first failure (docs/ir.md). */
 export async function executeReconcile(actions: readonly ReconcileAction[], port: ReconcilePort): Promise<ReconcileOutcome> {
   let done = 0;
   for (const action of actions) {

@@ -4,7 +4,7 @@ import { executeReconcile } from './execute';
 import type { ReconcileAction } from './plan';
 import { planReconcile } from './plan';
 
-describe('planReconcile (CONTRACT §12.7)', () => {
+describe('planReconcile (docs/ir.md)', () => {
   test('orders start, start_object, restart, restart_object, add_edge, remove_edge, stop, stop_object', () => {
     const observed = irState([irAgent('keep'), irAgent('changed'), irAgent('gone')], {
       objects: [irObject('o_keep'), irObject('o_changed'), irObject('o_gone')],

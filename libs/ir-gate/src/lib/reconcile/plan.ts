@@ -47,7 +47,7 @@ function edgeDiff(from: Edge[], minus: Edge[]): Edge[] {
 }
 
 /**
- * CONTRACT §12.7: start*, start_object*, restart*, restart_object*, add_edge* (desired order),
+ * docs/ir.md: start*, start_object*, restart*, restart_object*, add_edge* (desired order),
  * remove_edge* (observed order), stop*, stop_object*. Empty ⇔ converged.
  */
 export function planReconcile(desired: SwarmState, observed: SwarmState): ReconcileAction[] {

@@ -1,6 +1,6 @@
 import { validateRef } from './ref';
 
-describe('validateRef (CONTRACT §12.1)', () => {
+describe('validateRef (docs/ir.md)', () => {
   test.each([
     [null, 'ref_not_an_object'],
     ['local', 'ref_not_an_object'],

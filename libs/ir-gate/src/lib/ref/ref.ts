@@ -49,7 +49,7 @@ function checkDigest(x: Record<string, unknown>, resolved: boolean): IrError | n
 }
 
 /**
- * CONTRACT §12.1, checks in order: ref, scheme, kind, host, image, opts, attested, then digest.
+ * docs/ir.md, checks in order: ref, scheme, kind, host, image, opts, attested, then digest.
  * `resolved` demands the resolved form (digest exactly on content-addressed refs).
  */
 export function validateRef(x: unknown, opts: { resolved?: boolean } = {}): IrError | null {

@@ -1,7 +1,7 @@
-/** An IR error: a snake_case code plus details (CONTRACT §12). */
+/** An IR error: a snake_case code plus details (docs/ir.md). */
 export type IrError = { code: string; [detail: string]: unknown };
 
-/** A reference to a package, model, backend or handler (CONTRACT §12.1). */
+/** A reference to a package, model, backend or handler (docs/ir.md). */
 export interface Ref {
   ref: string;
   kind?: 'data' | 'code';

@@ -5,7 +5,7 @@ import { isRecord, own } from './types';
 
 type SlotRule = { kind?: 'data' | 'code'; notSwarmidx?: boolean };
 
-/** Validates one slot ref and its privilege typing (data/code boundary, CONTRACT §12.2). */
+/** Validates one slot ref and its privilege typing (data/code boundary, docs/ir.md). */
 function checkSlot(node: Record<string, unknown>, slot: string, rule: SlotRule): IrError | null {
   const value = own(node, slot);
   if (value === undefined) return { code: 'missing_slot', slot };
@@ -42,7 +42,7 @@ function checkOptionalObject(node: Record<string, unknown>, field: string): IrEr
   return value === undefined || isRecord(value) ? null : { code: 'invalid', field };
 }
 
-/** An IR Agent (CONTRACT §12.2). Errors carry `agent` when the name is known. */
+/** An IR Agent (docs/ir.md). Errors carry `agent` when the name is known. */
 export function validateAgent(x: unknown): IrError | null {
   if (!isRecord(x)) return { code: 'invalid', field: 'agent' };
   const err =
@@ -55,7 +55,7 @@ export function validateAgent(x: unknown): IrError | null {
   return err === null ? null : withNode(err, 'agent', x);
 }
 
-/** An IR Object (CONTRACT §12.2). */
+/** An IR Object (docs/ir.md). */
 export function validateObject(x: unknown): IrError | null {
   if (!isRecord(x)) return { code: 'invalid', field: 'object' };
   const err = checkName(x) ?? checkSlot(x, 'handler', { kind: 'code' }) ?? checkOptionalObject(x, 'config');

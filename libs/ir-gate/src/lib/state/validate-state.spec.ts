@@ -4,7 +4,7 @@ import { validateState } from './validate-state';
 const base = (): Record<string, unknown> => irState([irAgent('a')]) as unknown as Record<string, unknown>;
 const with_ = (patch: Record<string, unknown>): unknown => ({ ...base(), ...patch });
 
-describe('validateState (CONTRACT §12.2)', () => {
+describe('validateState (docs/ir.md)', () => {
   test('accepts a minimal state and defaults objects/topology', () => {
     expect(validateState(base())).toBeNull();
     const { objects: _o, topology: _t, options: _p, ...rest } = base();

@@ -66,7 +66,7 @@ function checkReferences(x: Record<string, unknown>): IrError | null {
   return null;
 }
 
-/** CONTRACT §12.2 in its exact order; `null` when valid. `options` is not validated. */
+/** docs/ir.md in its exact order; `null` when valid. `options` is not validated. */
 export function validateState(x: unknown): IrError | null {
   const s = isRecord(x) ? x : {};
   return checkEnvelope(s) ?? checkNodes(s) ?? checkTopology(s) ?? checkReferences(s);

@@ -1,8 +1,8 @@
 import { ReceiptError } from '../errors/receipt-error';
 
-/** Byte bound of done.json (CONTRACT §11). */
+/** Byte bound of done.json (docs/receipts.md). */
 export const DONE_MAX_BYTES = 65536;
-/** Byte bound of reply.md (CONTRACT §11). */
+/** Byte bound of reply.md (docs/receipts.md). */
 export const REPLY_MAX_BYTES = 1048576;
 /** Upper limit accepted for any configured bound: a reader must stay bounded even when misconfigured. */
 export const BOUND_LIMIT_BYTES = 64 * 1048576;

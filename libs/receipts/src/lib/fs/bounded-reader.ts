@@ -27,7 +27,7 @@ export type BoundedRead =
   | { kind: 'refused'; reason: FileReason };
 
 /**
- * CONTRACT §11 steps 2-7 for `<chain tip>/<name>`. `chain` is the caller's lstat snapshot of every
+ * docs/receipts.md steps 2-7 for `<chain tip>/<name>`. `chain` is the caller's lstat snapshot of every
  * directory down to the file's directory (the last entry); `name` is a plain basename.
  * Never follows a link, never opens anything it has not lstat'ed as a regular file, never reads more
  * than maxBytes + 1 bytes.

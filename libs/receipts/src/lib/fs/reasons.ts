@@ -1,4 +1,4 @@
-/** Why a receipt (or any untrusted file) was refused. CONTRACT §11 reason codes. */
+/** Why a receipt (or any untrusted file) was refused. docs/receipts.md reason codes. */
 export type ReceiptReason =
   | 'receipt_symlink'
   | 'receipt_replaced'

@@ -14,7 +14,7 @@ const TEMP_MODE = 0o600;
 export type SafeWrite = { kind: 'ok'; path: string } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
 
 /**
- * CONTRACT §14.2, walking from a trusted root: writes `<rootReal>/<components…>/<name>` atomically.
+ * docs/messaging.md, walking from a trusted root: writes `<rootReal>/<components…>/<name>` atomically.
  * `rootReal` is a real directory the caller verified (the workspace); every component below it is
  * untrusted and is opened by descriptor without following links (created 0700 when missing, only ever
  * inside the directory already pinned). The data goes to an O_EXCL|O_NOFOLLOW 0600 temp file created in
@@ -35,7 +35,7 @@ export async function writeFileUnder(rootReal: string, components: readonly stri
 }
 
 /**
- * CONTRACT §14.2 (original form): writes `<dirPath>/<name>`, trusting only the PARENT of `dirPath`.
+ * docs/messaging.md (original form): writes `<dirPath>/<name>`, trusting only the PARENT of `dirPath`.
  * Equivalent to `writeFileUnder(dirname(dirPath), [basename(dirPath)], name, data)`; prefer
  * `writeFileUnder(workspace, ['.inbox', …], …)` so that every directory below the workspace is pinned.
  */

@@ -1,6 +1,6 @@
 import type { ReceiptReason } from '../fs/reasons';
 
-/** Longest accepted `error` string, in UTF-16 code units (CONTRACT §11). */
+/** Longest accepted `error` string, in UTF-16 code units (docs/receipts.md). */
 export const DONE_ERROR_MAX_CHARS = 4096;
 
 const DONE_KEYS: ReadonlySet<string> = new Set(['v', 'turn', 'status', 'error']);

@@ -24,7 +24,7 @@ export interface TurnAttempt {
   readonly unsettled?: { readonly key: string };
 }
 
-/** One read attempt (CONTRACT §11 steps 1-7 plus validation), without the 500 ms malformed re-check. */
+/** One read attempt (docs/receipts.md steps 1-7 plus validation), without the 500 ms malformed re-check. */
 export async function readTurnReceipt(workspaceReal: string, turnId: string, bounds?: Partial<ReceiptBounds>): Promise<TurnReceipt> {
   return (await attemptTurnReceipt(workspaceReal, turnId, bounds)).receipt;
 }

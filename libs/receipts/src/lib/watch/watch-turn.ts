@@ -8,7 +8,7 @@ import { attemptTurnReceipt } from '../turn/read-turn-receipt';
 import { turnDirChain } from '../turn/turn-paths';
 import { attachDirWatch } from './dir-watch';
 
-/** Poll period of the watcher (CONTRACT §11); fs.watch may only wake it earlier. */
+/** Poll period of the watcher (docs/receipts.md); fs.watch may only wake it earlier. */
 export const WATCH_POLL_MS = 250;
 /** An unparsable done.json is malformed only if it looks the same on two reads this far apart. */
 export const MALFORMED_SETTLE_MS = 500;

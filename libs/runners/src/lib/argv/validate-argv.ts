@@ -1,7 +1,7 @@
 import { RunnerError } from '../errors/runner-error';
 
 /**
- * CONTRACT §10.1: every argv word is a non-empty string without NUL. Words are data, never syntax,
+ * docs/runners.md: every argv word is a non-empty string without NUL. Words are data, never syntax,
  * so nothing else is refused here (shell metacharacters are harmless without a shell).
  */
 export function assertArgv(words: readonly string[], agent?: string): void {

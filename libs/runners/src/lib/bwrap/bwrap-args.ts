@@ -1,11 +1,11 @@
 import type { LaunchPlan, RunnerContext } from '../port';
 import { SANDBOX_ENV_FILE, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
 
-/** The sandbox identity: an unprivileged uid/gid inside the user namespace (CONTRACT §10.5). */
+/** The sandbox identity: an unprivileged uid/gid inside the user namespace (docs/runners.md). */
 export const SANDBOX_UID = 1000;
 export const SANDBOX_GID = 1000;
 
-/** Fixed isolation flags, in CONTRACT §10.5 order; `--proc`, `--dev`, `--tmpfs` come before every bind. */
+/** Fixed isolation flags, in docs/runners.md order; `--proc`, `--dev`, `--tmpfs` come before every bind. */
 const BASE_FLAGS: readonly string[] = [
   '--die-with-parent',
   '--unshare-user',

@@ -17,7 +17,7 @@ import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identit
 import { grantAgentTraversal } from '../identity/agent-traversal';
 
 /**
- * `bwrap`: a headless client in a bubblewrap sandbox (CONTRACT §10.5): own user/pid/uts/ipc/cgroup
+ * `bwrap`: a headless client in a bubblewrap sandbox (docs/runners.md): own user/pid/uts/ipc/cgroup
  * namespaces, `--unshare-net` for none/isolated, workspace rw, state_dir at /root, everything else ro.
  * A root server starts bwrap as the agent identity (setpriv), so it needs unprivileged user namespaces.
  */

@@ -4,7 +4,7 @@ import type { AgentLaunchSpec, ClientSpec, RunnerContext } from '../port';
 import { assertArgv } from '../argv/validate-argv';
 import { RunnerError } from '../errors/runner-error';
 
-/** Flags that switch a coding client's own sandbox/approvals off (CONTRACT §10.7). */
+/** Flags that switch a coding client's own sandbox/approvals off (docs/runners.md). */
 export const BYPASS_FLAGS: readonly string[] = [
   '--dangerously-bypass-approvals-and-sandbox',
   '--yolo',
@@ -22,7 +22,7 @@ export const SANDBOX_BIN_DIR = '/run/genswarms/bin';
 export const SANDBOX_AGENT_DIR = '/run/genswarms/agent';
 /** `command` clients: 1..256 words. */
 export const COMMAND_MAX_WORDS = 256;
-/** Base PATH of every client (CONTRACT §10.2); `extra_path` entries are appended. */
+/** Base PATH of every client (docs/runners.md); `extra_path` entries are appended. */
 export const CLIENT_BASE_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** Display name of a client (stored in session descriptions). */
@@ -50,7 +50,7 @@ export function clientPath(spec: AgentLaunchSpec): string {
 }
 
 /**
- * The client argv as it runs (CONTRACT §10.7). `host`: the executable is resolved to an absolute path
+ * The client argv as it runs (docs/runners.md). `host`: the executable is resolved to an absolute path
  * on the client's PATH (→ `binary_missing`); `sandbox`: paths as the sandbox sees them.
  */
 export function buildClientArgv(spec: AgentLaunchSpec, ctx: RunnerContext, where: 'host' | 'sandbox'): readonly string[] {

@@ -1,6 +1,6 @@
 import type { TurnDelivery } from '../port';
 
-/** CONTRACT §14.2: the text pasted into a TUI client for one turn. */
+/** docs/messaging.md: the text pasted into a TUI client for one turn. */
 export function formatTuiDelivery(turn: TurnDelivery): string {
   const dir = `${turn.clientTurnsDir}/${turn.turnId}`;
   return [

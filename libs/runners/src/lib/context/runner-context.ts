@@ -42,7 +42,7 @@ export function findOnPath(name: string, searchPath: string): string | undefined
   return undefined;
 }
 
-/** Resolve every binary once, at boot (HOUSE-STYLE rule 15). node is required (`binary_missing`). */
+/** Resolve every binary once, at boot. node is required (`binary_missing`). */
 export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
   const find = (name: string): string | undefined => findOnPath(name, input.path);
   const node = input.node ?? find('node');

@@ -8,9 +8,9 @@ import { agentIdentityOf } from '../identity/agent-identity';
 export const LABEL_SWARM = 'genswarms.swarm';
 export const LABEL_AGENT = 'genswarms.agent';
 export const LABEL_SESSION = 'genswarms.session';
-/** Image used when the agent names none (CONTRACT §12.5: bare `"docker"`). */
+/** Image used when the agent names none (docs/ir.md: bare `"docker"`). */
 export const DEFAULT_DOCKER_IMAGE = 'genswarms/agent:latest';
-/** CONTRACT §10.6 default `PidsLimit`. */
+/** docs/runners.md default `PidsLimit`. */
 export const DEFAULT_PIDS_LIMIT = 512;
 /** Private /tmp of every container. */
 export const CONTAINER_TMPFS = 'rw,nosuid,size=256m';
@@ -73,7 +73,7 @@ export interface ContainerSpecOptions {
 }
 
 /**
- * Pure: the Engine API create body of CONTRACT §10.6 for a docker plan. `Env` is always empty:
+ * Pure: the Engine API create body of docs/runners.md for a docker plan. `Env` is always empty:
  * values reach the client only through the 0600 env file the launcher reads and deletes.
  */
 export function buildContainerSpec(plan: LaunchPlan, ctx: RunnerContext, image: string, opts: ContainerSpecOptions = {}): ContainerCreateSpec {

@@ -18,7 +18,7 @@ function nodeMount(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
 }
 
 /**
- * The docker runner's plan: every refusal of CONTRACT §8-§10 before anything exists (local engine,
+ * The docker runner's plan: every refusal of docs/security.md, docs/runners.md before anything exists (local engine,
  * network matrix, endpoint pin, argv, env names, binds, limits). Reads only metadata.
  */
 export function planDockerLaunch(spec: AgentLaunchSpec, ctx: RunnerContext, defaultImage: string = DEFAULT_DOCKER_IMAGE): LaunchPlan {

@@ -1,6 +1,6 @@
 /**
  * The typed Docker port: the few Engine API calls the docker runner needs. dockerode stops at the
- * adapter that implements it (HOUSE-STYLE anti-pattern E); tests may supply a fake that misbehaves.
+ * adapter that implements it; tests may supply a fake that misbehaves.
  */
 
 /** A bind mount (structured, so host paths are never parsed out of `host:ctr:ro` strings). */
@@ -11,7 +11,7 @@ export interface DockerBindMount {
   readonly ReadOnly: boolean;
 }
 
-/** The subset of the Engine API create body we send (CONTRACT §10.6). */
+/** The subset of the Engine API create body we send (docs/runners.md). */
 export interface ContainerCreateSpec {
   readonly name: string;
   readonly Image: string;

@@ -34,7 +34,7 @@ export interface DockerRunner extends Runner {
   resumeSwarm(swarm: string): Promise<number>;
 }
 
-/** CONTRACT §10.6: one container per agent through the Engine API (dockerode behind DockerPort). */
+/** docs/runners.md: one container per agent through the Engine API (dockerode behind DockerPort). */
 export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner {
   const ports = new Map<string, DockerPort>();
   const active: ActiveSessions = new Map();
@@ -71,7 +71,7 @@ async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerCon
   const agent = plan.spec.agent;
   if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });
   await active.get(create.name)?.stop({ graceMs: 0 }); // its container, env file and forwarder share our paths
-  // socat probe and forwarder first: a refusal leaves nothing behind (CONTRACT §9).
+  // socat probe and forwarder first: a refusal leaves nothing behind (docs/security.md).
   const forwarder: Forwarder | undefined = plan.egress === undefined ? undefined : await startIsolatedEgress(plan, ctx);
   const envFile = envFilePath(plan.stateDir);
   let containerId: string | undefined;

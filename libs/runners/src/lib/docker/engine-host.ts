@@ -4,7 +4,7 @@ import { RunnerError } from '../errors/runner-error';
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 
 /**
- * CONTRACT §10.6: only a local engine. Unset (undefined, '' or whitespace) → the default socket;
+ * docs/runners.md: only a local engine. Unset (undefined, '' or whitespace) → the default socket;
  * `unix:///abs/path` → that path; anything else (tcp://, ssh://, npipe:, relative) →
  * `remote_engine_unsupported` (receipts are read from the host filesystem).
  */

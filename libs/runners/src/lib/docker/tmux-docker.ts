@@ -24,7 +24,7 @@ export interface TmuxDockerOptions {
 }
 
 /**
- * Runner `docker` of the tmux runner (CONTRACT §9, §10.3, §10.6): the TUI client runs in container
+ * Runner `docker` of the tmux runner (docs/security.md, docs/runners.md): the TUI client runs in container
  * `gs-<swarm>-<agent>` (TTY, stdin open) created — not started — through the Engine API; the pane
  * replays `<docker> start -ai <container>` from the NUL manifest, so tmux stays on the host and the
  * launch vector never appears on a command line.
@@ -63,7 +63,7 @@ export function planTmuxDocker(spec: AgentLaunchSpec, ctx: RunnerContext, base: 
 }
 
 /**
- * CONTRACT §10.3: entry = the absolute docker CLI, words `start -ai <container>`. A non-default
+ * docs/runners.md: entry = the absolute docker CLI, words `start -ai <container>`. A non-default
  * local socket (`DOCKER_HOST=unix://…`) is named with `--host` first, since the pane has no DOCKER_HOST.
  */
 export function dockerPaneLaunch(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch {

@@ -9,7 +9,7 @@ import { ENV_KEY_RE } from '../state/state-dir';
 import { clientPath, isTuiClient } from '../client/clients';
 import { networkLabel } from '../network/network-policy';
 
-/** Names a `config.env` entry may not take (CONTRACT §10.2). */
+/** Names a `config.env` entry may not take (docs/runners.md). */
 const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set(['HOME', 'PATH']);
 const RESERVED_ENV_PREFIXES: readonly string[] = ['GENSWARMS_', 'SWARM_'];
 
@@ -25,7 +25,7 @@ export interface ClientEnvWhere {
   readonly tui?: boolean;
 }
 
-/** The endpoint policy of CONTRACT §8 as carried by the runner context. */
+/** The endpoint policy of docs/security.md as carried by the runner context. */
 export function endpointPolicyOf(ctx: RunnerContext): EndpointPolicy {
   return {
     ...(ctx.llm.defaultEndpoint === undefined ? {} : { defaultEndpoint: ctx.llm.defaultEndpoint }),
@@ -35,7 +35,7 @@ export function endpointPolicyOf(ctx: RunnerContext): EndpointPolicy {
 }
 
 /**
- * The client's environment, built from scratch (CONTRACT §10.2) — never from process.env.
+ * The client's environment, built from scratch (docs/runners.md) — never from process.env.
  * Returns notices (`api_key_withheld`) to record as events; values are secrets and never logged.
  */
 export function buildClientEnv(spec: AgentLaunchSpec, ctx: RunnerContext, where: ClientEnvWhere): { env: Record<string, string>; notices: string[] } {
@@ -61,7 +61,7 @@ export function buildClientEnv(spec: AgentLaunchSpec, ctx: RunnerContext, where:
 
 function addLlmVariables(env: Record<string, string>, notices: string[], spec: AgentLaunchSpec, ctx: RunnerContext, where: ClientEnvWhere): void {
   const network = networkLabel(spec.network);
-  if (spec.network === 'none') return; // a full cutoff: no endpoint, never any key (CONTRACT §8, §9)
+  if (spec.network === 'none') return; // a full cutoff: no endpoint, never any key (docs/security.md)
   const policy = endpointPolicyOf(ctx);
   if (spec.network === 'isolated') {
     if (where.egress === undefined) throw new RunnerError('endpoint_not_configured', 'isolated agent without an egress pin', { agent: spec.agent });

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 
 /**
- * Absolute host path of the constant POSIX sh launcher `genswarms-launch` (CONTRACT §10.2).
+ * Absolute host path of the constant POSIX sh launcher `genswarms-launch` (docs/runners.md).
  * src/lib/launcher and dist/lib/launcher sit at the same depth, so this resolves in both.
  */
 export const LAUNCHER_PATH: string = path.resolve(__dirname, '..', '..', '..', 'assets', 'genswarms-launch');

@@ -15,8 +15,8 @@ import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identit
 import { grantAgentTraversal } from '../identity/agent-traversal';
 
 /**
- * `local`: the client runs on the host with no boundary — only `network: open` (CONTRACT §9).
- * The one runner without an env file: the env goes in spawn's `env` (CONTRACT §10.2).
+ * `local`: the client runs on the host with no boundary — only `network: open` (docs/security.md).
+ * The one runner without an env file: the env goes in spawn's `env` (docs/runners.md).
  * Headless clients run with pipes; codex/claude/opencode run in a pty (node-pty).
  */
 export function createLocalRunner(): Runner {
@@ -35,7 +35,7 @@ export function createLocalRunner(): Runner {
 
 /**
  * A local client has no sandbox to die with (bwrap has --die-with-parent): setpriv sets the
- * parent-death signal and execs the client, so a killed server leaves no orphan agent (CONTRACT §11
+ * parent-death signal and execs the client, so a killed server leaves no orphan agent (docs/receipts.md
  * recovery restarts it). Without setpriv the client would outlive a crashed server. A root server's
  * client also gets `--reuid/--regid/--clear-groups` (the agent identity); without setpriv it is refused.
  */

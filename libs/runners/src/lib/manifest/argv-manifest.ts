@@ -4,7 +4,7 @@ import { assertArgv } from '../argv/validate-argv';
 import { RunnerError } from '../errors/runner-error';
 import { assertDescriptorPath, ensurePrivateDir, ownUid, removeFileIfPresent } from '../state/state-dir';
 
-/** Cap on `-s` (bytes, NULs included): one exec of at most 128 KiB, never a split (CONTRACT §10.3). */
+/** Cap on `-s` (bytes, NULs included): one exec of at most 128 KiB, never a split (docs/runners.md). */
 export const XARGS_MAX_BYTES = 131072;
 /** Launch ids name manifest files: `<launch-id>.argv`. */
 export const LAUNCH_ID_RE = /^[a-z0-9_-]{1,64}$/;

@@ -3,11 +3,11 @@ import { constants as fsc, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
 
-/** Turn ids are engine-made: `^[a-z0-9_-]{1,64}$` (CONTRACT §11). */
+/** Turn ids are engine-made: `^[a-z0-9_-]{1,64}$` (docs/receipts.md). */
 const TURN_ID_RE = /^[a-z0-9_-]{1,64}$/;
 
 /**
- * What a well-behaved client does (CONTRACT §11): `reply.md`, then `done.json`, each written to a
+ * What a well-behaved client does (docs/receipts.md): `reply.md`, then `done.json`, each written to a
  * temporary file (O_EXCL|O_NOFOLLOW, 0600) and renamed into place, in `W/.genswarms/turns/<id>/`.
  */
 export async function writeMockReceipt(workspace: string, turnId: string, reply: string): Promise<void> {

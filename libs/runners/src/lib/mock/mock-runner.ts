@@ -8,7 +8,7 @@ import { writeMockReceipt } from './mock-receipt';
 /** Reply used when `backend.opts.replies` is absent or empty. */
 export const MOCK_DEFAULT_REPLY = '{{content}}';
 
-/** `backend.opts` of a mock agent, checked at plan (CONTRACT §10.8). */
+/** `backend.opts` of a mock agent, checked at plan (docs/runners.md). */
 export function parseMockOpts(opts: Readonly<Record<string, unknown>>, agent: string): { replies: readonly string[]; delayMs: number } {
   const replies = opts['replies'] ?? [MOCK_DEFAULT_REPLY];
   const delay = opts['delay_ms'] ?? 0;

@@ -9,7 +9,7 @@ import { stateDirFor, verifyPrivateDir } from '../state/state-dir';
 import { agentIdentityOf, needsPrivilegeDrop } from '../identity/agent-identity';
 import type { PinRefusal } from './egress-pin';
 import { checkStoredPin } from './egress-pin';
-import { NAME_RE } from '../tmux/tmux-words'; // the runners' one CONTRACT Name pattern
+import { NAME_RE } from '../tmux/tmux-words'; // the one Name pattern (docs/configuration.md)
 
 
 /** Why an isolated session's forwarder was not restarted (the container is then removed). */

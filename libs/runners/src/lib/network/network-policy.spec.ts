@@ -6,7 +6,7 @@ function spec(backend: BackendKind, network: NetworkMode, runner?: InnerRunner):
 }
 const named = { named: 'web' };
 
-describe('CONTRACT §9 network matrix', () => {
+describe('docs/security.md network matrix', () => {
   it.each([
     ['local', undefined, [true, false, false, false]],
     ['bwrap', undefined, [true, true, true, false]],

@@ -1,10 +1,10 @@
 import type { AgentLaunchSpec, BackendKind, InnerRunner, NetworkMode } from '../port';
 import { RunnerError } from '../errors/runner-error';
 
-/** Docker network names (CONTRACT §9). */
+/** Docker network names (docs/security.md). */
 export const NETWORK_NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
-/** CONTRACT §9: keywords case-insensitive; `host` refused; anything else that is not a name → validation_failed. */
+/** docs/security.md: keywords case-insensitive; `host` refused; anything else that is not a name → validation_failed. */
 export function parseNetworkMode(raw: string | undefined): NetworkMode {
   if (raw === undefined) return 'open';
   const lower = raw.toLowerCase();
@@ -24,7 +24,7 @@ type Row = Readonly<Record<Column, boolean>>;
 
 const row = (open: boolean, none: boolean, isolated: boolean, named: boolean): Row => ({ open, none, isolated, named });
 
-/** CONTRACT §9 matrix, one row per backend (runner). `mock` accepts everything and ignores it. */
+/** docs/security.md matrix, one row per backend (runner). `mock` accepts everything and ignores it. */
 const MATRIX: Readonly<Record<string, Row>> = {
   local: row(true, false, false, false),
   bwrap: row(true, true, true, false),

@@ -13,7 +13,7 @@ export function bypassNotices(argv: readonly string[]): string[] {
   return hasBypassFlag(argv) ? ['unsafe_bypass_enabled'] : [];
 }
 
-/** Metadata safe to store and show: env *names* only, never values (CONTRACT §10.2). */
+/** Metadata safe to store and show: env *names* only, never values (docs/runners.md). */
 export function describePlan(plan: LaunchPlan, extra: Partial<Pick<SessionDescription, 'pid' | 'containerId' | 'tmuxTarget'>> = {}): SessionDescription {
   return {
     sessionId: plan.sessionId,

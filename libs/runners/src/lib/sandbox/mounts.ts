@@ -10,7 +10,7 @@ import { assertWorkspaceSafe } from './workspace-rules';
 import { queryNixClosure } from './nix-closure';
 import { assertGeneratedSource, assertSafeHostPath } from './mount-safety';
 
-/** Host system paths bound read-only into bwrap when they exist (CONTRACT §10.5, `client_source: runtime`). */
+/** Host system paths bound read-only into bwrap when they exist (docs/runners.md, `client_source: runtime`). */
 export const DEFAULT_SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/lib', '/lib32', '/lib64', '/libx32', '/etc/ssl', '/etc/resolv.conf', '/etc/hosts'];
 /** Name resolution files: only with `network: open`. */
 const OPEN_ONLY_PATHS: ReadonlySet<string> = new Set(['/etc/resolv.conf', '/etc/hosts']);
@@ -26,7 +26,7 @@ export function egressDirFor(home: string, swarm: string, agent: string): string
 }
 
 /**
- * Every bind of the sandbox, in mount order (CONTRACT §10.5). Every operator-named host path passes the
+ * Every bind of the sandbox, in mount order (docs/runners.md). Every operator-named host path passes the
  * mount-safety rule (`assertSafeHostPath`) and carries its `origin` for the start-time re-check.
  * Refuses at plan time: `unsafe_workspace`, `unsafe_bind`, `validation_failed` (skills, host_nix). Reads only metadata.
  */

@@ -8,7 +8,7 @@ const NIX_STORE_PREFIX = '/nix/store/';
 
 /**
  * `nix-store --query --requisites <pkg>` (argv only): every path must be a /nix/store entry and the
- * closure non-empty, else `validation_failed` (CONTRACT §10.5). Never all of /nix/store.
+ * closure non-empty, else `validation_failed` (docs/runners.md). Never all of /nix/store.
  */
 export function queryNixClosure(nixStore: string | undefined, nixPackage: string | undefined, agent: string): readonly string[] {
   if (nixPackage === undefined || !isStorePath(nixPackage)) {

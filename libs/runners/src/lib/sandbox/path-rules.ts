@@ -17,7 +17,7 @@ export function overlaps(a: string, b: string): boolean {
   return isSameOrInside(a, b) || isSameOrInside(b, a);
 }
 
-/** An absolute, normalized sandbox path outside the reserved roots (CONTRACT §10.5) → else `unsafe_bind`. */
+/** An absolute, normalized sandbox path outside the reserved roots (docs/runners.md) → else `unsafe_bind`. */
 export function assertSandboxPath(sandbox: string, agent: string): void {
   const bad = (why: string): RunnerError => new RunnerError('unsafe_bind', `sandbox path ${JSON.stringify(sandbox)} ${why}`, { agent, details: { sandbox } });
   if (typeof sandbox !== 'string' || !path.posix.isAbsolute(sandbox)) throw bad('is not absolute');

@@ -4,7 +4,7 @@ import { RunnerError } from '../errors/runner-error';
 import { assertSafeHostPath } from './mount-safety';
 
 /**
- * CONTRACT §10.5: a workspace that is `/`, the server user's home, or fails the mount-safety rule
+ * docs/runners.md: a workspace that is `/`, the server user's home, or fails the mount-safety rule
  * (overlaps GENSWARMS_HOME other than the agent's OWN `<home>/workspaces/<swarm>/<agent>`, another
  * agent's directory, a system root; a socket, FIFO or device) → `unsafe_workspace`. Returns the real path.
  */

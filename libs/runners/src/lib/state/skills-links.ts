@@ -5,7 +5,7 @@ import { ensurePrivateDir, isDescriptorAt, type DirOwner } from './state-dir';
 
 /**
  * Host clients (no sandbox): `<state_dir>/skills/<basename>` symlinks to each skill path
- * (CONTRACT §10.2 GENSWARMS_SKILLS_DIR). Stale links are replaced; nothing is followed.
+ * (docs/runners.md GENSWARMS_SKILLS_DIR). Stale links are replaced; nothing is followed.
  * With `owner` (a root server's agent identity) the directory belongs to the agent.
  */
 export async function linkSkills(stateDir: string, skills: readonly string[], uid: number, owner?: DirOwner): Promise<string> {

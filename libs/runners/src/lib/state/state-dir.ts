@@ -3,10 +3,10 @@ import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
 
-/** Env file name below `<state_dir>/.genswarms/` (CONTRACT §10.2). */
+/** Env file name below `<state_dir>/.genswarms/` (docs/runners.md). */
 export const ENV_FILE_DIR = '.genswarms';
 export const ENV_FILE_NAME = 'env';
-/** Env names a client may receive (CONTRACT §10.2); the launcher also relies on it. */
+/** Env names a client may receive (docs/runners.md); the launcher also relies on it. */
 export const ENV_KEY_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `<home>/state/<swarm>/<agent>` — the agent's private state_dir (its `/root` in a sandbox). */
@@ -94,7 +94,7 @@ export function envFilePath(stateDir: string): string {
   return path.join(stateDir, ENV_FILE_DIR, ENV_FILE_NAME);
 }
 
-/** Refuses env entries the launcher could misread (CONTRACT §10.2). Names only in messages. */
+/** Refuses env entries the launcher could misread (docs/runners.md). Names only in messages. */
 export function assertEnvEntries(env: Readonly<Record<string, string>>): void {
   for (const [key, value] of Object.entries(env)) {
     if (!ENV_KEY_RE.test(key)) throw new RunnerError('validation_failed', `invalid env name ${JSON.stringify(key)}`);
@@ -105,7 +105,7 @@ export function assertEnvEntries(env: Readonly<Record<string, string>>): void {
 }
 
 /**
- * Write `<stateDir>/.genswarms/env` (CONTRACT §10.2): directory 0700, a stale file removed, then
+ * Write `<stateDir>/.genswarms/env` (docs/runners.md): directory 0700, a stale file removed, then
  * O_CREAT|O_EXCL|O_NOFOLLOW 0600, one `KEY=VALUE` per line. Returns the host path. With `owner` (a root
  * server's agent identity) the directory and the file belong to the agent, who reads and deletes it.
  */

@@ -2,7 +2,7 @@ import { tmuxSocketPath } from './tmux-server';
 import { tmuxWindowTarget } from './tmux-words';
 
 /**
- * CONTRACT §18 `genswarms attach`: `tmux -S <home>/tmux/tmux.sock attach-session -r -t =<swarm>:=<agent>`
+ * docs/cli.md `genswarms attach`: `tmux -S <home>/tmux/tmux.sock attach-session -r -t =<swarm>:=<agent>`
  * (read-only unless `write`). An argv for `spawn`, never a shell string.
  */
 export function tmuxAttachArgv(home: string, swarm: string, agent: string, write = false, tmux = 'tmux'): readonly string[] {

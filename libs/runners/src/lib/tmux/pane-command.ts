@@ -15,7 +15,7 @@ export interface PaneLaunch {
 }
 
 /**
- * CONTRACT §10.3 entries: runner `none` → the constant launcher with `<env-file> <client argv…>`
+ * docs/runners.md entries: runner `none` → the constant launcher with `<env-file> <client argv…>`
  * (behind `setpriv --reuid U --regid G --clear-groups --` when the server is root: the uid rule);
  * both behind `genswarms-cgroup-exec <cgroup.procs>` when the host tracks agents by cgroup;
  * runner `bwrap` → the bwrap binary with its argv (no `--new-session`: a TUI keeps its terminal), behind

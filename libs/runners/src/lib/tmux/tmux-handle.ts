@@ -45,7 +45,7 @@ export class TmuxHandle implements RunnerHandle {
     return this.init.description;
   }
 
-  /** Pastes CONTRACT §14.2's TUI text through a 0600 buffer file, then presses Enter. */
+  /** Pastes docs/messaging.md's TUI text through a 0600 buffer file, then presses Enter. */
   async deliver(turn: TurnDelivery): Promise<void> {
     await this.init.server.paste(this.init.paneId, buildTuiTurnText(turn));
   }

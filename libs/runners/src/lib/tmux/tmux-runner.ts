@@ -41,7 +41,7 @@ export interface TmuxInnerRunner {
   reattach?(description: SessionDescription, ctx: RunnerContext): Promise<{ cleanup(): Promise<void> } | null>;
 }
 
-/** CONTRACT §10.4: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
+/** docs/runners.md: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
 export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { server(ctx: RunnerContext): Promise<TmuxServer> } {
   const cgroups = new RunnerCgroups('tmux');
   let current: Promise<TmuxServer> | undefined = opts.server === undefined ? undefined : Promise.resolve(opts.server);

@@ -185,7 +185,7 @@ export class TmuxServer {
   }
 
   /**
-   * CONTRACT §10.4 TUI delivery: text → 0600 file in `tmux/buffers/` → `load-buffer` →
+   * docs/runners.md TUI delivery: text → 0600 file in `tmux/buffers/` → `load-buffer` →
    * `paste-buffer -d -p` (bracketed paste) → `send-keys Enter`; the file is always deleted.
    */
   async paste(paneId: string, text: string): Promise<void> {

@@ -2,7 +2,7 @@ import { NAME_RE } from '@genswarms/ir-gate';
 import { RunnerError } from '../errors/runner-error';
 
 /**
- * CONTRACT §10.3: every token of a tmux command is a constant, a decimal integer, a Name or a host
+ * docs/runners.md: every token of a tmux command is a constant, a decimal integer, a Name or a host
  * path. A `TmuxWord` can only be made by the constructors below, so a command line built from
  * `TmuxWord`s cannot carry `;`, `$`, `~`, `#{…}`, quotes or a newline that tmux would interpret.
  */
@@ -20,7 +20,7 @@ export { NAME_RE };
 const CONSTANT_RE = /^[A-Za-z0-9_-]+$/;
 /** Constant format strings written in this source tree (never from input). */
 const FORMAT_RE = /^[A-Za-z0-9_ #{}:=,.-]+$/;
-/** C0 controls and DEL: never accepted in a host path (stricter than CONTRACT, which names \n and NUL). */
+/** C0 controls and DEL: never accepted in a host path (stricter than the documented rule, which names \n and NUL). */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_RE = /[\x00-\x1f\x7f]/;
 

@@ -1,6 +1,6 @@
 import { buildTuiTurnText, neutralizeControls } from './turn-text';
 
-describe('TUI turn text (CONTRACT §14.2)', () => {
+describe('TUI turn text (docs/messaging.md)', () => {
   it('is the header, the content, then the receipt instruction', () => {
     const text = buildTuiTurnText({ turnId: 't1', seq: 7, from: '_operator', content: 'do $(x)\nnow', clientTurnsDir: '/workspace/.genswarms/turns' });
     expect(text).toBe(

@@ -15,7 +15,7 @@ export function neutralizeControls(text: string): string {
 }
 
 /**
- * CONTRACT §14.2 TUI delivery text (`formatTuiDelivery`), with terminal controls neutralized in
+ * docs/messaging.md TUI delivery text (`formatTuiDelivery`), with terminal controls neutralized in
  * every interpolated field.
  */
 export function buildTuiTurnText(turn: TurnDelivery): string {

@@ -8,7 +8,7 @@ const REMOTE = '10.1.2.3';
 
 type Row = [string, string | undefined, string | undefined, string, string | undefined, AuthDecision, AuthDecision];
 
-// CONTRACT §2 matrix: [label, F, C, peer, presented, full-scope, config-scope]
+// docs/security.md matrix: [label, F, C, peer, presented, full-scope, config-scope]
 const MATRIX: Row[] = [
   ['F,C unset: loopback, no header', undefined, undefined, LOOP, undefined, 'ok', 'ok'],
   ['F,C unset: IPv6 loopback, no header', undefined, undefined, '::1', undefined, 'ok', 'ok'],
@@ -40,7 +40,7 @@ const MATRIX: Row[] = [
   ['F empty counts as unset', '', '', LOOP, '', 'ok', 'ok'],
 ];
 
-describe('authorize (CONTRACT §2 matrix)', () => {
+describe('authorize (docs/security.md matrix)', () => {
   test.each(MATRIX)('%s', (_label, fullToken, configToken, peer, presented, full, config) => {
     const tokens = { fullToken, configToken };
     expect(authorize('full', presented, peer, tokens)).toBe(full);

@@ -31,7 +31,7 @@ function authorizeFull(presented: string | undefined, peer: string | undefined, 
 }
 
 /**
- * CONTRACT §2 decision. full: F set → token must match F (no loopback bypass); F unset → loopback
+ * docs/security.md decision. full: F set → token must match F (no loopback bypass); F unset → loopback
  * peers only. config: F and C unset → the full rule; otherwise F or C must match, no loopback exemption.
  */
 export function authorize(scope: Scope, presented: string | undefined, peer: string | undefined, tokens: TokenConfig): AuthDecision {
@@ -46,7 +46,7 @@ export function authorize(scope: Scope, presented: string | undefined, peer: str
   }
 }
 
-/** The only two config-scope routes (CONTRACT §2). Path params are one non-empty segment. */
+/** The only two config-scope routes (docs/security.md). Path params are one non-empty segment. */
 const CONFIG_ROUTES: ReadonlyArray<{ method: string; pattern: RegExp }> = [
   { method: 'PATCH', pattern: /^\/api\/swarms\/[^/]+\/objects\/[^/]+\/config$/ },
   { method: 'GET', pattern: /^\/api\/swarms\/[^/]+\/overlay$/ },

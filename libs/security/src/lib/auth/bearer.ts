@@ -1,7 +1,7 @@
 const BEARER_PREFIX = 'Bearer ';
 
 /**
- * CONTRACT §2: the first Authorization value must start with exactly `Bearer ` (capital B, one
+ * docs/security.md: the first Authorization value must start with exactly `Bearer ` (capital B, one
  * space); the token is the rest, verbatim. Anything else → no token. `Bearer ` → `''` (never matches).
  */
 export function parseBearer(header: string | readonly string[] | undefined): string | undefined {

@@ -27,7 +27,7 @@ export function ipv6Groups(addr: string): number[] | undefined {
 }
 
 /**
- * CONTRACT §2: true for exactly IPv4 127.0.0.0/8, IPv6 `::1` in any spelling, and IPv4-mapped
+ * docs/security.md: true for exactly IPv4 127.0.0.0/8, IPv6 `::1` in any spelling, and IPv4-mapped
  * `::ffff:127.0.0.0/104` (dotted or hex). Everything else, including zoned addresses, is false.
  */
 export function isLoopback(addr: string | undefined): boolean {

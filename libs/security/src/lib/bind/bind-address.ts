@@ -8,7 +8,7 @@ export const DEFAULT_BIND_ADDRESS = '127.0.0.1';
 export const DEFAULT_PORT = 4000;
 
 /**
- * CONTRACT §5: trimmed value, unset → 127.0.0.1. Must be an IPv4/IPv6 literal without zone or
+ * docs/security.md: trimmed value, unset → 127.0.0.1. Must be an IPv4/IPv6 literal without zone or
  * brackets; anything else throws `invalid_bind_address` (never a silent fallback).
  */
 export function parseBindAddress(raw: string | undefined): string {
@@ -20,7 +20,7 @@ export function parseBindAddress(raw: string | undefined): string {
   return value;
 }
 
-/** CONTRACT §1: digits only, 1–65535; unset → `fallback` (4000). Anything else throws `invalid_port`. */
+/** README.md (Configuration): digits only, 1–65535; unset → `fallback` (4000). Anything else throws `invalid_port`. */
 export function parsePort(raw: string | undefined, fallback: number = DEFAULT_PORT): number {
   if (typeof raw !== 'string' || raw.trim() === '') return fallback;
   const value = raw.trim();
@@ -47,7 +47,7 @@ function sameAddress(a: string, b: string): boolean {
 }
 
 /**
- * DNS-rebinding guard (CONTRACT §3 step 4): the Host hostname must be `localhost`, a loopback IP
+ * DNS-rebinding guard (docs/security.md step 4): the Host hostname must be `localhost`, a loopback IP
  * literal, or the bind address. A missing or malformed Host is refused.
  */
 export function isHostHeaderAllowed(host: string | undefined, bindAddress: string): boolean {

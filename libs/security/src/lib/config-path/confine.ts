@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 
-/** Largest config file the server reads: 1 MiB (CONTRACT §7). */
+/** Largest config file the server reads: 1 MiB (docs/security.md). */
 export const CONFIG_MAX_BYTES = 1048576;
 
 export type ConfigFormat = 'json' | 'yaml';
@@ -28,7 +28,7 @@ const refuse = (code: 'invalid_config_path' | 'unsupported_format', message: str
 });
 
 /**
- * CONTRACT §7 steps 1–3, pure (no file-system access): a non-empty string without NUL and not
+ * docs/security.md steps 1–3, pure (no file-system access): a non-empty string without NUL and not
  * starting with `~`; lexically inside `base`; extension .json/.yaml/.yml (case-insensitive).
  */
 export function checkConfinedPath(base: string, configPath: unknown): ConfinedCheck {

@@ -53,7 +53,7 @@ async function readOpened(base: string, fh: FileHandle): Promise<Refusal | Buffe
 }
 
 /**
- * CONTRACT §7 steps 1–5: lexical checks first (nothing touched before they pass), then realpath,
+ * docs/security.md steps 1–5: lexical checks first (nothing touched before they pass), then realpath,
  * re-check, open O_NOFOLLOW|O_NONBLOCK, fstat (regular, ≤ 1 MiB), /proc/self/fd re-check, bounded read.
  * `base` must be the real path fixed at boot. Messages never contain paths.
  */

@@ -1,4 +1,4 @@
-/** CONTRACT §6 origin policy: local dev origins (default), any origin (`*`), or an exact list. */
+/** docs/security.md origin policy: local dev origins (default), any origin (`*`), or an exact list. */
 export type CorsPolicy = { kind: 'local' } | { kind: 'any' } | { kind: 'list'; origins: readonly string[] };
 
 /** The whole origin must match: scheme, a local host literal, optional port — nothing else. */

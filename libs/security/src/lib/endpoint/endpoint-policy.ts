@@ -1,6 +1,6 @@
 import { SecurityError } from '../errors/security-error';
 
-/** CONTRACT §8: the one endpoint-trust policy (isolation pin and key forwarding agree). */
+/** docs/security.md: the one endpoint-trust policy (isolation pin and key forwarding agree). */
 export interface EndpointPolicy {
   readonly defaultEndpoint?: string;
   readonly serverApiKey?: string;

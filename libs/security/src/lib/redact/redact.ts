@@ -3,7 +3,7 @@ export const REDACTED = '[REDACTED]';
 
 const SECRET_PARTS = ['token', 'secret', 'password', 'passwd', 'credential'] as const;
 
-/** CONTRACT §15: `api_key`/`apikey`, or a name containing token/secret/password/passwd/credential (over-matching accepted). */
+/** docs/rest-api.md: `api_key`/`apikey`, or a name containing token/secret/password/passwd/credential (over-matching accepted). */
 export function isSecretKey(key: string): boolean {
   const lower = key.toLowerCase();
   return lower === 'api_key' || lower === 'apikey' || SECRET_PARTS.some((part) => lower.includes(part));
