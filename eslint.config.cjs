@@ -13,7 +13,9 @@ const { ensureProjectGraph } = require('./tools/eslint-rules/project-graph.cjs')
 // "workspace rules" TypeScript project (the same folder name) and logs an error on every run. The
 // version is pinned exactly (23.2.1) in package.json; re-check this path when upgrading.
 const NX_PLUGIN_DIR = path.dirname(require.resolve('@nx/eslint-plugin/package.json'));
-const nx = { rules: { 'enforce-module-boundaries': require(path.join(NX_PLUGIN_DIR, 'dist/src/rules/enforce-module-boundaries.js')).default } };
+const nx = {
+  rules: { 'enforce-module-boundaries': require(path.join(NX_PLUGIN_DIR, 'dist/src/rules/enforce-module-boundaries.js')).default },
+};
 // The nx rule reads the cached project graph and silently skips itself without one: make sure it exists.
 ensureProjectGraph(__dirname);
 const PROJECTS = readProjects();
@@ -27,8 +29,15 @@ const TYPED_RULES = {
 };
 
 const layering = [
-  { files: ['**/*.ts'], plugins: { '@nx': nx }, rules: { '@nx/enforce-module-boundaries': ['error', boundariesFor(PROJECTS, { spec: false })] } },
-  { files: PROJECTS.flatMap((p) => SPEC_FILES(p.root)), rules: { '@nx/enforce-module-boundaries': ['error', boundariesFor(PROJECTS, { spec: true })] } },
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: { '@nx/enforce-module-boundaries': ['error', boundariesFor(PROJECTS, { spec: false })] },
+  },
+  {
+    files: PROJECTS.flatMap((p) => SPEC_FILES(p.root)),
+    rules: { '@nx/enforce-module-boundaries': ['error', boundariesFor(PROJECTS, { spec: true })] },
+  },
   ...PROJECTS.flatMap((project) => [
     { files: [`${project.root}/**/*.ts`], rules: { 'no-restricted-imports': ['error', restrictedImportsFor(project, { spec: false })] } },
     { files: SPEC_FILES(project.root), rules: { 'no-restricted-imports': ['error', restrictedImportsFor(project, { spec: true })] } },

@@ -13,7 +13,8 @@ const path = require('node:path');
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 const HEADER_RE = /^\[genswarms\] turn ([a-z0-9_-]{1,64}) — message (\d+) from ([^\n]*):\n/;
-const FOOTER_RE = /\nWhen finished, write your reply to (\/[^\n]*)\/([a-z0-9_-]{1,64})\/reply\.md, then write \{"v":1,"turn":"([a-z0-9_-]{1,64})","status":"ok"\} to \/[^\n]*\/done\.json\.$/;
+const FOOTER_RE =
+  /\nWhen finished, write your reply to (\/[^\n]*)\/([a-z0-9_-]{1,64})\/reply\.md, then write \{"v":1,"turn":"([a-z0-9_-]{1,64})","status":"ok"\} to \/[^\n]*\/done\.json\.$/;
 
 const argv = process.argv.slice(2);
 const report = optionValue('--report');

@@ -116,7 +116,13 @@ async function startMockLlm(keep) {
   const port = await freePort();
   const log = fs.openSync(path.join(DEMO_DIR, 'mock-llm.log'), 'a', 0o600);
   const args = [MOCK_BIN, '--port', String(port), '--host', '127.0.0.1', '--script', path.join(__dirname, 'mock-llm-script.json')];
-  const child = spawn(process.execPath, args, { cwd: DEMO_DIR, env: { PATH: process.env.PATH || '/usr/bin:/bin' }, shell: false, detached: keep, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, args, {
+    cwd: DEMO_DIR,
+    env: { PATH: process.env.PATH || '/usr/bin:/bin' },
+    shell: false,
+    detached: keep,
+    stdio: ['ignore', log, log],
+  });
   fs.closeSync(log);
   let exited = false;
   child.on('exit', () => (exited = true));
@@ -179,7 +185,11 @@ async function observe(env) {
   for (const agent of ['planner', ...WORKERS]) turns[agent] = (await api(env, `/api/swarms/${SWARM}/agents/${agent}/turns`)).turns;
   const { agents } = await api(env, `/api/swarms/${SWARM}/agents`);
   const broken = agents.filter((a) => a.state === 'failed' || a.state === 'needs_attention' || a.state === 'stopped');
-  const badTurns = Object.entries(turns).flatMap(([agent, ts]) => ts.filter((t) => ['error', 'rejected', 'timed_out'].includes(t.status)).map((t) => `${agent} turn ${t.status}${t.error ? `: ${t.error}` : ''}${t.reason ? ` (${t.reason})` : ''}`));
+  const badTurns = Object.entries(turns).flatMap(([agent, ts]) =>
+    ts
+      .filter((t) => ['error', 'rejected', 'timed_out'].includes(t.status))
+      .map((t) => `${agent} turn ${t.status}${t.error ? `: ${t.error}` : ''}${t.reason ? ` (${t.reason})` : ''}`),
+  );
   return { messages: [...messages].reverse(), turns, broken, badTurns };
 }
 
@@ -197,13 +207,18 @@ async function waitForConversation(env) {
   for (;;) {
     const seen = await observe(env);
     if (seen.broken.length > 0 || seen.badTurns.length > 0) {
-      const why = [...seen.broken.map((a) => `${a.name} is ${a.state}${a.needs_attention ? ` (${a.needs_attention.reason})` : ''}`), ...seen.badTurns];
+      const why = [
+        ...seen.broken.map((a) => `${a.name} is ${a.state}${a.needs_attention ? ` (${a.needs_attention.reason})` : ''}`),
+        ...seen.badTurns,
+      ];
       throw new DemoError(`the swarm hit a problem: ${why.join('; ')}`);
     }
     if (isConversationDone(seen)) return seen;
     if (Date.now() > deadline) {
       printResults(seen);
-      throw new DemoError(`the conversation did not finish within ${CONVERSATION_WAIT_MS / 1000} s (with a real model, the planner may not have used SWARM_MSG blocks)`);
+      throw new DemoError(
+        `the conversation did not finish within ${CONVERSATION_WAIT_MS / 1000} s (with a real model, the planner may not have used SWARM_MSG blocks)`,
+      );
     }
     await sleep(POLL_MS);
   }
@@ -220,13 +235,18 @@ function printResults(seen) {
   for (const m of seen.messages) say(`  ${m.from} → ${m.to}: ${String(m.content_preview).replace(/\s+/g, ' ')}`);
   say('turns and final replies:');
   for (const [agent, ts] of Object.entries(seen.turns)) {
-    for (const t of [...ts].reverse()) say(`  ${agent}, ${t.from === '_operator' ? 'task' : `message from ${t.from}`}: ${t.status}: ${replyText(t.reply_preview)}`);
+    for (const t of [...ts].reverse())
+      say(`  ${agent}, ${t.from === '_operator' ? 'task' : `message from ${t.from}`}: ${t.status}: ${replyText(t.reply_preview)}`);
   }
 }
 
 function printHowToWatch(keep, env) {
   const gs = `GENSWARMS_HOME=${path.relative(ROOT, HOME)} GENSWARMS_URL=${env.GENSWARMS_URL} node apps/cli/bin/genswarms.js`;
-  say(keep ? 'the swarm is still running (--keep). From the repository root:' : 'to watch a swarm live, run `npm run demo -- --keep`, then from the repository root:');
+  say(
+    keep
+      ? 'the swarm is still running (--keep). From the repository root:'
+      : 'to watch a swarm live, run `npm run demo -- --keep`, then from the repository root:',
+  );
   say(`  ${gs} logs ${SWARM} -f             # stream log entries`);
   say(`  ${gs} events -s ${SWARM} -f        # follow events`);
   say(`  ${gs} task ${SWARM} planner "…"    # send another task`);

@@ -31,10 +31,25 @@ const SCOPE_RULES = {
 
 /** External modules confined to some scopes; `spec: true` = specs may use them anywhere. */
 const CONFINED_EXTERNALS = [
-  { names: ['dockerode'], allowed: ['scope:runners'], spec: false, why: 'dockerode lives only in libs/runners (behind the typed Docker port)' },
+  {
+    names: ['dockerode'],
+    allowed: ['scope:runners'],
+    spec: false,
+    why: 'dockerode lives only in libs/runners (behind the typed Docker port)',
+  },
   { names: ['express'], allowed: ['scope:server'], spec: false, why: 'express lives only in apps/server' },
-  { names: ['socket.io'], allowed: ['scope:server'], spec: true, why: 'socket.io lives only in apps/server (specs may run a fixture server)' },
-  { names: ['socket.io-client'], allowed: ['scope:server', 'scope:cli', 'scope:tools'], spec: true, why: 'socket.io-client is for the CLI and tests' },
+  {
+    names: ['socket.io'],
+    allowed: ['scope:server'],
+    spec: true,
+    why: 'socket.io lives only in apps/server (specs may run a fixture server)',
+  },
+  {
+    names: ['socket.io-client'],
+    allowed: ['scope:server', 'scope:cli', 'scope:tools'],
+    spec: true,
+    why: 'socket.io-client is for the CLI and tests',
+  },
   { names: ['better-sqlite3'], allowed: ['scope:engine'], spec: false, why: 'the SQLite store lives behind the engine Store interface' },
 ];
 
@@ -74,7 +89,11 @@ function depConstraints(projects, { spec }) {
   const scopes = scopesOf(projects).map((sourceTag) => {
     const banned = CONFINED_EXTERNALS.filter((e) => !e.allowed.includes(sourceTag) && !(spec && e.spec)).flatMap((e) => e.names);
     const only = spec ? undefined : SCOPE_RULES[sourceTag];
-    return { sourceTag, ...(only === undefined ? {} : { onlyDependOnLibsWithTags: only }), ...(banned.length === 0 ? {} : { bannedExternalImports: banned }) };
+    return {
+      sourceTag,
+      ...(only === undefined ? {} : { onlyDependOnLibsWithTags: only }),
+      ...(banned.length === 0 ? {} : { bannedExternalImports: banned }),
+    };
   });
   return [...types, ...scopes];
 }
@@ -99,7 +118,9 @@ function restrictedImportsFor(project, { spec }) {
       paths.push({ name, message: 'Processes are started only by runners, egress and the CLI daemon start.' });
     }
   }
-  const patterns = [{ group: ['@genswarms/*/*', '!@genswarms/*/package.json'], message: 'Import a lib through its barrel only (no deep imports).' }];
+  const patterns = [
+    { group: ['@genswarms/*/*', '!@genswarms/*/package.json'], message: 'Import a lib through its barrel only (no deep imports).' },
+  ];
   return { paths, patterns };
 }
 

@@ -28,7 +28,12 @@ function trackChildProcess(context) {
     calleeName(node) {
       const callee = node.callee;
       if (callee.type === 'Identifier') return fns.get(callee.name);
-      if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && namespaces.has(callee.object.name) && callee.property.type === 'Identifier') {
+      if (
+        callee.type === 'MemberExpression' &&
+        callee.object.type === 'Identifier' &&
+        namespaces.has(callee.object.name) &&
+        callee.property.type === 'Identifier'
+      ) {
         return callee.property.name;
       }
       return undefined;
@@ -38,10 +43,15 @@ function trackChildProcess(context) {
 }
 
 const noShellSpawn = {
-  meta: { type: 'problem', docs: { description: 'Forbid shell execution of commands' }, schema: [], messages: {
-    shellOption: 'The `shell` option must be absent or literally `false`: commands are argv arrays, never shell strings.',
-    execCall: '`{{name}}` runs a shell string. Use spawn/execFile with an argv array and `shell: false`.',
-  } },
+  meta: {
+    type: 'problem',
+    docs: { description: 'Forbid shell execution of commands' },
+    schema: [],
+    messages: {
+      shellOption: 'The `shell` option must be absent or literally `false`: commands are argv arrays, never shell strings.',
+      execCall: '`{{name}}` runs a shell string. Use spawn/execFile with an argv array and `shell: false`.',
+    },
+  },
   create(context) {
     const cp = trackChildProcess(context);
     return {
@@ -68,10 +78,15 @@ function isStringBuilt(node) {
 }
 
 const spawnArgvArray = {
-  meta: { type: 'problem', docs: { description: 'Require argv arrays for process spawning' }, schema: [], messages: {
-    argvNotArray: '`{{name}}` must receive its arguments as an array (argv), not {{kind}}.',
-    fileBuilt: '`{{name}}`: the executable must be a constant or a resolved path, not a string built at the call.',
-  } },
+  meta: {
+    type: 'problem',
+    docs: { description: 'Require argv arrays for process spawning' },
+    schema: [],
+    messages: {
+      argvNotArray: '`{{name}}` must receive its arguments as an array (argv), not {{kind}}.',
+      fileBuilt: '`{{name}}`: the executable must be a constant or a resolved path, not a string built at the call.',
+    },
+  },
   create(context) {
     const cp = trackChildProcess(context);
     return {

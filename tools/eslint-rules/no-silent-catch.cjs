@@ -102,13 +102,19 @@ const noSilentCatch = {
       if (!handler || !FUNCTION_TYPES.has(handler.type)) return;
       const body = handler.body;
       check(handler, handler.params[0] ?? null, body, {
-        start: anchor.range[0], end: call.range[1], startLine: anchor.loc.start.line, endLine: call.loc.end.line,
+        start: anchor.range[0],
+        end: call.range[1],
+        startLine: anchor.loc.start.line,
+        endLine: call.loc.end.line,
       });
     };
     return {
       CatchClause(node) {
         check(node, node.param, node.body, {
-          start: node.range[0], end: node.range[1], startLine: node.loc.start.line, endLine: node.loc.end.line,
+          start: node.range[0],
+          end: node.range[1],
+          startLine: node.loc.start.line,
+          endLine: node.loc.end.line,
         });
       },
       CallExpression(node) {

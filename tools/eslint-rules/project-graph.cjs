@@ -16,10 +16,16 @@ function ensureProjectGraph(root) {
   if (fs.existsSync(graphFile(root))) return;
   const nxBin = require.resolve('nx/bin/nx.js', { paths: [root] });
   const r = spawnSync(process.execPath, [nxBin, 'show', 'projects'], {
-    cwd: root, shell: false, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NX_DAEMON: 'false' }, encoding: 'utf8',
+    cwd: root,
+    shell: false,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NX_DAEMON: 'false' },
+    encoding: 'utf8',
   });
   if (r.status !== 0 || !fs.existsSync(graphFile(root))) {
-    throw new Error(`eslint.config.cjs: nx could not compute the project graph, so module boundaries cannot be checked:\n${r.stderr ?? ''}`);
+    throw new Error(
+      `eslint.config.cjs: nx could not compute the project graph, so module boundaries cannot be checked:\n${r.stderr ?? ''}`,
+    );
   }
 }
 

@@ -112,14 +112,18 @@ describe('process-safety rules', () => {
 describe('the module-boundaries rule cannot skip itself', () => {
   test('without a cached nx project graph, loading the config computes one', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the helper is CommonJS like the config
-    const { ensureProjectGraph } = require(path.join(ROOT, 'tools', 'eslint-rules', 'project-graph.cjs')) as { ensureProjectGraph(root: string): void };
+    const { ensureProjectGraph } = require(path.join(ROOT, 'tools', 'eslint-rules', 'project-graph.cjs')) as {
+      ensureProjectGraph(root: string): void;
+    };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-nx-data-'));
     const saved = process.env['NX_WORKSPACE_DATA_DIRECTORY'];
     process.env['NX_WORKSPACE_DATA_DIRECTORY'] = dir;
     try {
       expect(fs.existsSync(path.join(dir, 'project-graph.json'))).toBe(false);
       ensureProjectGraph(ROOT);
-      const graph = JSON.parse(fs.readFileSync(path.join(dir, 'project-graph.json'), 'utf8')) as { nodes: Record<string, { data: { tags: string[] } }> };
+      const graph = JSON.parse(fs.readFileSync(path.join(dir, 'project-graph.json'), 'utf8')) as {
+        nodes: Record<string, { data: { tags: string[] } }>;
+      };
       expect(graph.nodes['runners']?.data.tags).toEqual(expect.arrayContaining(['type:feature', 'scope:runners']));
     } finally {
       if (saved === undefined) delete process.env['NX_WORKSPACE_DATA_DIRECTORY'];

@@ -39,11 +39,35 @@ describe('the circle finder', () => {
   const circles = (): string[][] => findCircles(importGraph(sourceFiles(dir))).map((c) => c.map((f) => path.relative(dir, f)));
 
   test.each([
-    ['a three-file circle', { 'a.ts': "import { b } from './b';", 'b.ts': "import { c } from './c';", 'c.ts': "import { a } from './a';", 'd.ts': "import { a } from './a';" }, [['a.ts', 'b.ts', 'c.ts']]],
-    ['a circle through a type-only import', { 'a.ts': "import type { B } from './b';", 'b.ts': "import { a } from './a';" }, [['a.ts', 'b.ts']]],
-    ['a circle through a re-export and a folder index', { 'a.ts': "export * from './sub';", 'sub/index.ts': "export { x } from '../a.js';" }, [['a.ts', 'sub/index.ts']]],
+    [
+      'a three-file circle',
+      {
+        'a.ts': "import { b } from './b';",
+        'b.ts': "import { c } from './c';",
+        'c.ts': "import { a } from './a';",
+        'd.ts': "import { a } from './a';",
+      },
+      [['a.ts', 'b.ts', 'c.ts']],
+    ],
+    [
+      'a circle through a type-only import',
+      { 'a.ts': "import type { B } from './b';", 'b.ts': "import { a } from './a';" },
+      [['a.ts', 'b.ts']],
+    ],
+    [
+      'a circle through a re-export and a folder index',
+      { 'a.ts': "export * from './sub';", 'sub/index.ts': "export { x } from '../a.js';" },
+      [['a.ts', 'sub/index.ts']],
+    ],
     ['a file importing itself', { 'a.ts': "import { a } from './a';" }, [['a.ts']]],
-    ['two separate circles', { 'a.ts': "import './b';", 'b.ts': "import './a';", 'c.ts': "import './d';", 'd.ts': "import './c';" }, [['a.ts', 'b.ts'], ['c.ts', 'd.ts']]],
+    [
+      'two separate circles',
+      { 'a.ts': "import './b';", 'b.ts': "import './a';", 'c.ts': "import './d';", 'd.ts': "import './c';" },
+      [
+        ['a.ts', 'b.ts'],
+        ['c.ts', 'd.ts'],
+      ],
+    ],
   ])('finds %s', (_name, files, expected) => {
     write(files);
     expect(circles()).toEqual(expected);
@@ -51,8 +75,14 @@ describe('the circle finder', () => {
 
   test.each([
     ['a chain', { 'a.ts': "import { b } from './b';", 'b.ts': "import { c } from './c';", 'c.ts': 'export const c = 1;' }],
-    ['package imports (other projects are not followed)', { 'a.ts': "import { x } from '@genswarms/engine';", 'b.ts': "import { a } from './a';" }],
-    ['a spec importing back (specs are not production code)', { 'a.ts': "import { b } from './b';", 'b.ts': 'export const b = 1;', 'b.spec.ts': "import { a } from './a';" }],
+    [
+      'package imports (other projects are not followed)',
+      { 'a.ts': "import { x } from '@genswarms/engine';", 'b.ts': "import { a } from './a';" },
+    ],
+    [
+      'a spec importing back (specs are not production code)',
+      { 'a.ts': "import { b } from './b';", 'b.ts': 'export const b = 1;', 'b.spec.ts': "import { a } from './a';" },
+    ],
   ])('finds none in %s', (_name, files) => {
     write(files);
     expect(circles()).toEqual([]);

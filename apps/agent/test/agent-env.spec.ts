@@ -19,7 +19,10 @@ describe('genswarms-agent refuses an invalid environment', () => {
     ['GENSWARMS_TURNS_DIR', { GENSWARMS_TURNS_DIR: 'turns' }],
     ['GENSWARMS_LLM_ENDPOINT', { GENSWARMS_LLM_ENDPOINT: 'ftp://llm.example/v1' }],
     ['GENSWARMS_LLM_ENDPOINT', { GENSWARMS_LLM_ENDPOINT: 'http://user:sk-in-url@llm.example/v1' }],
-    ['GENSWARMS_LLM_UPSTREAM_HOST', { GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:1/v1', GENSWARMS_LLM_UPSTREAM_HOST: 'evil.example\r\nX-Injected: 1' }],
+    [
+      'GENSWARMS_LLM_UPSTREAM_HOST',
+      { GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:1/v1', GENSWARMS_LLM_UPSTREAM_HOST: 'evil.example\r\nX-Injected: 1' },
+    ],
     ['GENSWARMS_LLM_API_KEY', { GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:1/v1', GENSWARMS_LLM_API_KEY: 'sk-abc\nX-Injected: 1' }],
     ['GENSWARMS_MOCK_SCRIPT', { GENSWARMS_MOCK_SCRIPT: '[{"match":"/(/","response":"x"}]' }],
     ['GENSWARMS_MOCK_SCRIPT', { GENSWARMS_MOCK_SCRIPT: '/nonexistent/script.json' }],

@@ -12,35 +12,92 @@ const item = (seq: number, turn: string, extra: Record<string, unknown> = {}): s
 
 /** Each case plants one inbox entry at seq N; none may produce a receipt, and the agent must go on. */
 const HOSTILE: Array<[string, number, string, RegExp, Plant]> = [
-  ['a symlink to a valid item', 1, 'h-symlink', /0001__operator\.json: symlink/, async (inbox, outside) => {
-    await writeFile(join(outside, 'item.json'), item(1, 'h-symlink'));
-    await symlink(join(outside, 'item.json'), join(inbox, '0001__operator.json'));
-  }],
-  ['a file over 4 MiB', 2, 'h-huge', /0002__operator\.json: too_large/, async (inbox) => {
-    await writeFile(join(inbox, '0002__operator.json'), item(2, 'h-huge', { content: 'x'.repeat(5 * 1024 * 1024) }));
-  }],
-  ['malformed JSON', 3, 'h-malformed', /0003__operator\.json: malformed JSON/, async (inbox) => {
-    await writeFile(join(inbox, '0003__operator.json'), '{"from": "_operator", "content": ');
-  }],
-  ['a FIFO', 4, 'h-fifo', /0004__operator\.json: not_regular/, async (inbox) => {
-    const made = spawnSync('mkfifo', [join(inbox, '0004__operator.json')], { shell: false, stdio: 'ignore' });
-    if (made.status !== 0) throw new Error('mkfifo failed');
-  }],
-  ['a directory', 5, 'h-dir', /0005__operator\.json: not_regular/, async (inbox) => {
-    await mkdir(join(inbox, '0005__operator.json'));
-  }],
-  ['a turn id that escapes the turns dir', 6, '../../escaped', /0006__operator\.json: malformed item \(turn: does not match the required pattern\)/, async (inbox) => {
-    await writeFile(join(inbox, '0006__operator.json'), item(6, '../../escaped'));
-  }],
-  ['an unknown key (__proto__)', 7, 'h-proto', /0007__operator\.json: malformed item \(__proto__: unknown key\)/, async (inbox) => {
-    await writeFile(join(inbox, '0007__operator.json'), `{"__proto__":{"polluted":true},${item(7, 'h-proto').slice(1)}`);
-  }],
-  ['a seq that disagrees with the file name', 8, 'h-seq', /0008__operator\.json: seq\/from disagree/, async (inbox) => {
-    await writeFile(join(inbox, '0008__operator.json'), item(99, 'h-seq'));
-  }],
-  ['invalid UTF-8', 9, 'h-utf8', /0009__operator\.json: malformed JSON/, async (inbox) => {
-    await writeFile(join(inbox, '0009__operator.json'), Buffer.concat([Buffer.from(item(9, 'h-utf8').slice(0, -2)), Buffer.from([0xff, 0x22, 0x7d])]));
-  }],
+  [
+    'a symlink to a valid item',
+    1,
+    'h-symlink',
+    /0001__operator\.json: symlink/,
+    async (inbox, outside) => {
+      await writeFile(join(outside, 'item.json'), item(1, 'h-symlink'));
+      await symlink(join(outside, 'item.json'), join(inbox, '0001__operator.json'));
+    },
+  ],
+  [
+    'a file over 4 MiB',
+    2,
+    'h-huge',
+    /0002__operator\.json: too_large/,
+    async (inbox) => {
+      await writeFile(join(inbox, '0002__operator.json'), item(2, 'h-huge', { content: 'x'.repeat(5 * 1024 * 1024) }));
+    },
+  ],
+  [
+    'malformed JSON',
+    3,
+    'h-malformed',
+    /0003__operator\.json: malformed JSON/,
+    async (inbox) => {
+      await writeFile(join(inbox, '0003__operator.json'), '{"from": "_operator", "content": ');
+    },
+  ],
+  [
+    'a FIFO',
+    4,
+    'h-fifo',
+    /0004__operator\.json: not_regular/,
+    async (inbox) => {
+      const made = spawnSync('mkfifo', [join(inbox, '0004__operator.json')], { shell: false, stdio: 'ignore' });
+      if (made.status !== 0) throw new Error('mkfifo failed');
+    },
+  ],
+  [
+    'a directory',
+    5,
+    'h-dir',
+    /0005__operator\.json: not_regular/,
+    async (inbox) => {
+      await mkdir(join(inbox, '0005__operator.json'));
+    },
+  ],
+  [
+    'a turn id that escapes the turns dir',
+    6,
+    '../../escaped',
+    /0006__operator\.json: malformed item \(turn: does not match the required pattern\)/,
+    async (inbox) => {
+      await writeFile(join(inbox, '0006__operator.json'), item(6, '../../escaped'));
+    },
+  ],
+  [
+    'an unknown key (__proto__)',
+    7,
+    'h-proto',
+    /0007__operator\.json: malformed item \(__proto__: unknown key\)/,
+    async (inbox) => {
+      await writeFile(join(inbox, '0007__operator.json'), `{"__proto__":{"polluted":true},${item(7, 'h-proto').slice(1)}`);
+    },
+  ],
+  [
+    'a seq that disagrees with the file name',
+    8,
+    'h-seq',
+    /0008__operator\.json: seq\/from disagree/,
+    async (inbox) => {
+      await writeFile(join(inbox, '0008__operator.json'), item(99, 'h-seq'));
+    },
+  ],
+  [
+    'invalid UTF-8',
+    9,
+    'h-utf8',
+    /0009__operator\.json: malformed JSON/,
+    async (inbox) => {
+      await writeFile(
+        join(inbox, '0009__operator.json'),
+        Buffer.concat([Buffer.from(item(9, 'h-utf8').slice(0, -2)), Buffer.from([0xff, 0x22, 0x7d])]),
+      );
+    },
+  ],
 ];
 
 describe('genswarms-agent with hostile inbox files', () => {

@@ -52,7 +52,10 @@ describe('genswarms-agent whose server dies', () => {
   it('stops by itself once re-parented, instead of polling the workspace forever (no orphan agents)', async () => {
     const log = join(dir, 'agent.log');
     const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...agentEnv(join(dir, 'ws'), {}) };
-    const parent = spawn(process.execPath, ['-e', PARENT, log, REGISTER, AGENT_MAIN, JSON.stringify(env)], { shell: false, stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(process.execPath, ['-e', PARENT, log, REGISTER, AGENT_MAIN, JSON.stringify(env)], {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     parent.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     expect(await until(() => /^\d+\n/.test(out), 20000)).toBe(true);

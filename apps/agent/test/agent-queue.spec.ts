@@ -23,7 +23,14 @@ describe('genswarms-agent queue, restart and resume', () => {
   });
 
   async function doneTurns(ws: string): Promise<string[]> {
-    const present = await Promise.all(TURNS.map((t) => readFile(turnFile(ws, t, 'done.json')).then(() => t, () => null)));
+    const present = await Promise.all(
+      TURNS.map((t) =>
+        readFile(turnFile(ws, t, 'done.json')).then(
+          () => t,
+          () => null,
+        ),
+      ),
+    );
     return present.filter((t): t is string => t !== null);
   }
 
@@ -93,10 +100,16 @@ describe('genswarms-agent queue, restart and resume', () => {
     const ws = join(dir, 'ws');
     await writeInboxItem(ws, { seq: 1, content: 'slow task', turn: 'ended' });
     agent = startAgent(agentEnv(ws, { GENSWARMS_LLM_ENDPOINT: `${llm.url}/v1` }));
-    await waitFor(async () => (await llm?.requests())?.length === 1, () => agent?.output() ?? '');
+    await waitFor(
+      async () => (await llm?.requests())?.length === 1,
+      () => agent?.output() ?? '',
+    );
     const hostReceipt = '{"v":1,"turn":"ended","status":"error","error":"cancelled by the orchestrator"}\n';
     await writeFile(turnFile(ws, 'ended', 'done.json'), hostReceipt);
-    await waitFor(async () => agent?.output().includes('turn ended seq=1 from=_operator ended by the host while answering; answer dropped'), () => agent?.output() ?? '');
+    await waitFor(
+      async () => agent?.output().includes('turn ended seq=1 from=_operator ended by the host while answering; answer dropped'),
+      () => agent?.output() ?? '',
+    );
     expect(await readFile(turnFile(ws, 'ended', 'done.json'), 'utf8')).toBe(hostReceipt);
     await expect(readFile(turnFile(ws, 'ended', 'reply.md'))).rejects.toThrow();
     expect(await readdir(join(ws, '.outbox')).catch(() => [])).toEqual([]);
@@ -139,7 +152,10 @@ describe('genswarms-agent without an LLM endpoint', () => {
     ['inline JSON', (_d: string, script: string) => script],
     ['a file path', (d: string) => join(d, 'script.json')],
   ])('answers from GENSWARMS_MOCK_SCRIPT given as %s, echoing when nothing matches', async (_name, pick) => {
-    const script = JSON.stringify([{ match: '/^sum (\\d+)$/', response: 'sum is {{content}}' }, { match: 'hello', response: 'hi $& {{content}}' }]);
+    const script = JSON.stringify([
+      { match: '/^sum (\\d+)$/', response: 'sum is {{content}}' },
+      { match: 'hello', response: 'hi $& {{content}}' },
+    ]);
     await writeFile(join(dir, 'script.json'), script);
     const ws = join(dir, 'ws');
     await writeInboxItem(ws, { seq: 1, content: 'sum 3', turn: 'm1' });

@@ -23,23 +23,38 @@ function specifiers(file: string): string[] {
   return info.importedFiles.map((ref) => ref.fileName);
 }
 
-const isAllowed = (specifier: string): boolean => specifier.startsWith('node:') || specifier.startsWith('./') || specifier.startsWith('../');
+const isAllowed = (specifier: string): boolean =>
+  specifier.startsWith('node:') || specifier.startsWith('./') || specifier.startsWith('../');
 
 describe('genswarms-agent runtime imports (sandbox-safe)', () => {
   const files = sourceFiles(SRC);
 
   it('finds the sources (the walk itself works)', () => {
-    expect(files.map((f) => relative(SRC, f))).toEqual(expect.arrayContaining(['main.ts', 'index.ts', join('lib', 'inbox', 'inbox-reader.ts')]));
+    expect(files.map((f) => relative(SRC, f))).toEqual(
+      expect.arrayContaining(['main.ts', 'index.ts', join('lib', 'inbox', 'inbox-reader.ts')]),
+    );
     expect(files.some((f) => f.endsWith('.spec.ts'))).toBe(false);
   });
 
   it('sees every kind of import the checker must catch', () => {
-    const text = "import a from 'zod';\nexport { b } from 'yaml';\nconst c = require('left-pad');\nvoid import('chalk');\nimport type { D } from '@genswarms/security';\nimport './x';\n";
-    expect(ts.preProcessFile(text, true, true).importedFiles.map((r) => r.fileName)).toEqual(['zod', 'yaml', 'left-pad', 'chalk', '@genswarms/security', './x']);
+    const text =
+      "import a from 'zod';\nexport { b } from 'yaml';\nconst c = require('left-pad');\nvoid import('chalk');\nimport type { D } from '@genswarms/security';\nimport './x';\n";
+    expect(ts.preProcessFile(text, true, true).importedFiles.map((r) => r.fileName)).toEqual([
+      'zod',
+      'yaml',
+      'left-pad',
+      'chalk',
+      '@genswarms/security',
+      './x',
+    ]);
   });
 
   it('imports only node:* built-ins and relative files', () => {
-    const offenders = files.flatMap((file) => specifiers(file).filter((s) => !isAllowed(s)).map((s) => `${relative(ROOT, file)}: ${s}`));
+    const offenders = files.flatMap((file) =>
+      specifiers(file)
+        .filter((s) => !isAllowed(s))
+        .map((s) => `${relative(ROOT, file)}: ${s}`),
+    );
     expect(offenders).toEqual([]);
   });
 

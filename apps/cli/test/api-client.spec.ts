@@ -14,12 +14,18 @@ describe('parseBaseUrl (GENSWARMS_URL)', () => {
     expect(parseBaseUrl(raw)).toBe(want);
   });
 
-  test.each(['localhost:4000', 'ftp://h', 'http://', 'not a url', 'http://u:p@h:4000', 'http://h:4000/?token=x', 'http://h:4000/#x', 'file:///etc/passwd'])(
-    'refuses %j (exit 2)',
-    (raw) => {
-      expect(() => parseBaseUrl(raw)).toThrow(expect.objectContaining({ exit: 2, code: 'invalid_url' }));
-    },
-  );
+  test.each([
+    'localhost:4000',
+    'ftp://h',
+    'http://',
+    'not a url',
+    'http://u:p@h:4000',
+    'http://h:4000/?token=x',
+    'http://h:4000/#x',
+    'file:///etc/passwd',
+  ])('refuses %j (exit 2)', (raw) => {
+    expect(() => parseBaseUrl(raw)).toThrow(expect.objectContaining({ exit: 2, code: 'invalid_url' }));
+  });
 });
 
 describe('the API token', () => {
@@ -84,7 +90,10 @@ describe('exit codes', () => {
   });
 
   it('0 and a readable list on success', async () => {
-    const server = await captureServer(() => ({ status: 200, body: { swarms: [{ name: 'demo', status: 'running', agent_count: 2, object_count: 1 }] } }));
+    const server = await captureServer(() => ({
+      status: 200,
+      body: { swarms: [{ name: 'demo', status: 'running', agent_count: 2, object_count: 1 }] },
+    }));
     try {
       const r = await cli(['status'], { GENSWARMS_URL: server.url });
       expect(r).toEqual({ code: 0, stdout: 'demo  running  agents=2  objects=1\n', stderr: '' });

@@ -20,7 +20,9 @@ describeTmux('attach to a tmux agent', () => {
   beforeAll(async () => {
     mkdirSync(join(home, 'tmux'), { recursive: true, mode: 0o700 });
     // A real tmux server with the swarm's session and the agent's window, as the tmux runner makes them.
-    const made = spawnSync(TMUX ?? 'tmux', ['-S', sock, 'new-session', '-d', '-s', 'demo', '-n', 'planner', 'sleep', '600'], { env: { PATH: '/usr/bin:/bin', TERM: 'xterm' } });
+    const made = spawnSync(TMUX ?? 'tmux', ['-S', sock, 'new-session', '-d', '-s', 'demo', '-n', 'planner', 'sleep', '600'], {
+      env: { PATH: '/usr/bin:/bin', TERM: 'xterm' },
+    });
     expect(made.status).toBe(0);
     mkdirSync(fakeBin);
     symlinkSync(ECHO_ARGV, join(fakeBin, 'tmux'));
@@ -37,7 +39,12 @@ describeTmux('attach to a tmux agent', () => {
     [['--write'], ['-S', sock, 'attach-session', '-t', '=demo:=planner']],
   ])('%j runs tmux with the exact docs/cli.md argv (read-only unless --write)', async (flags, argv) => {
     // echo-argv stands in for the tmux client binary: it prints the words it received.
-    const r = await cli(['attach', 'demo', 'planner', ...flags], { GENSWARMS_URL: server.url, GENSWARMS_HOME: home, PATH: `${fakeBin}:/usr/bin:/bin`, GENSWARMS_API_TOKEN: 'never-passed' });
+    const r = await cli(['attach', 'demo', 'planner', ...flags], {
+      GENSWARMS_URL: server.url,
+      GENSWARMS_HOME: home,
+      PATH: `${fakeBin}:/usr/bin:/bin`,
+      GENSWARMS_API_TOKEN: 'never-passed',
+    });
     expect(r.code).toBe(0);
     const seen = JSON.parse(r.stdout) as { argv: string[] };
     expect(seen.argv).toEqual(argv);
@@ -50,7 +57,11 @@ describeTmux('attach to a tmux agent', () => {
   });
 
   it('exits 1 with not_server_host when the tmux socket is not on this host', async () => {
-    const r = await cli(['attach', 'demo', 'planner'], { GENSWARMS_URL: server.url, GENSWARMS_HOME: join(dir.path, 'elsewhere'), PATH: '/usr/bin:/bin' });
+    const r = await cli(['attach', 'demo', 'planner'], {
+      GENSWARMS_URL: server.url,
+      GENSWARMS_HOME: join(dir.path, 'elsewhere'),
+      PATH: '/usr/bin:/bin',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^genswarms: not_server_host: /);
   });

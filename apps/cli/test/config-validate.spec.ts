@@ -6,13 +6,22 @@ const dir = tempDir('gs-cli-validate-');
 beforeAll(() => {
   mkdirSync(join(dir.path, 'dir.json'));
   writeFileSync(join(dir.path, 'ok.json'), JSON.stringify({ name: 'demo', agents: [{ name: 'a', backend: 'mock' }] }));
-  writeFileSync(join(dir.path, 'ok.yml'), 'name: demo\nagents:\n  - { name: a, backend: mock }\n  - { name: b, backend: mock }\ntopology: [[a, b]]\n');
+  writeFileSync(
+    join(dir.path, 'ok.yml'),
+    'name: demo\nagents:\n  - { name: a, backend: mock }\n  - { name: b, backend: mock }\ntopology: [[a, b]]\n',
+  );
   writeFileSync(join(dir.path, 'bad-schema.json'), JSON.stringify({ name: 'demo', agents: [] }));
   writeFileSync(join(dir.path, 'bad-parse.yaml'), 'name: [unclosed\n');
   writeFileSync(join(dir.path, 'proto.json'), '{"name":"demo","agents":[{"name":"a","__proto__":{"x":1}}]}');
   writeFileSync(join(dir.path, 'x.txt'), '{}');
-  writeFileSync(join(dir.path, 'tmux-isolated.yaml'), 'name: demo\nagents:\n  - { name: a, backend: tmux, client: codex, network: isolated }\n');
-  writeFileSync(join(dir.path, 'local-none.json'), JSON.stringify({ name: 'demo', agents: [{ name: 'a', backend: 'local', network: 'none' }] }));
+  writeFileSync(
+    join(dir.path, 'tmux-isolated.yaml'),
+    'name: demo\nagents:\n  - { name: a, backend: tmux, client: codex, network: isolated }\n',
+  );
+  writeFileSync(
+    join(dir.path, 'local-none.json'),
+    JSON.stringify({ name: 'demo', agents: [{ name: 'a', backend: 'local', network: 'none' }] }),
+  );
 });
 afterAll(() => dir.cleanup());
 

@@ -8,7 +8,11 @@ const ENGINE = join(ROOT, 'libs', 'engine', 'src', 'index.ts');
 
 function engineMissing(): boolean {
   // The demo needs the engine wired into the server (a lib landing separately); probe its barrel source.
-  const probe = spawnSync(process.execPath, ['-e', "process.exit(/\\bEngine\\b/.test(require('fs').readFileSync(process.argv[1], 'utf8')) ? 0 : 3)", ENGINE]);
+  const probe = spawnSync(process.execPath, [
+    '-e',
+    "process.exit(/\\bEngine\\b/.test(require('fs').readFileSync(process.argv[1], 'utf8')) ? 0 : 3)",
+    ENGINE,
+  ]);
   return probe.status !== 0;
 }
 
@@ -18,7 +22,11 @@ if (skip) console.warn('SKIPPING the demo end-to-end spec: @genswarms/engine doe
 
 describeDemo('npm run demo', () => {
   it('runs the three-agent demo end to end and stops the server (exit 0)', () => {
-    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root', LANG: 'C.UTF-8' };
+    const env: Record<string, string> = {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: process.env['HOME'] ?? '/root',
+      LANG: 'C.UTF-8',
+    };
     const r = spawnSync(process.execPath, [DEMO], { cwd: ROOT, env, encoding: 'utf8', timeout: 240_000 });
     const out = `${r.stdout}\n${r.stderr}`;
     expect({ status: r.status, tail: out.slice(-3000) }).toMatchObject({ status: 0 });

@@ -34,7 +34,14 @@ describe('genswarms doctor', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines.slice(0, CHECK_NAMES.length).map((l) => l.slice(9).split(':')[0])).toEqual(CHECK_NAMES);
     expect(lines).toContain('  local: open (no boundary)');
-    expect(lines.filter((l) => l.startsWith('  ')).map((l) => l.trim().split(':')[0])).toEqual(['local', 'bwrap', 'docker', 'tmux', 'tmux+bwrap', 'tmux+docker']);
+    expect(lines.filter((l) => l.startsWith('  ')).map((l) => l.trim().split(':')[0])).toEqual([
+      'local',
+      'bwrap',
+      'docker',
+      'tmux',
+      'tmux+bwrap',
+      'tmux+docker',
+    ]);
   });
 
   it('says which process tracking this host uses (the server detects the same)', async () => {
@@ -44,8 +51,16 @@ describe('genswarms doctor', () => {
   });
 
   it.each([
-    [{ kind: 'cgroup1', root: '/sys/fs/cgroup/freezer', controller: 'freezer' } as const, 'ok', /^cgroup v1 freezer \(\/sys\/fs\/cgroup\/freezer\): stop kills every process/],
-    [{ kind: 'cgroup2', root: '/sys/fs/cgroup/a.service', controllers: ['pids'] } as const, 'ok', /^cgroup v2 \(\/sys\/fs\/cgroup\/a\.service\)/],
+    [
+      { kind: 'cgroup1', root: '/sys/fs/cgroup/freezer', controller: 'freezer' } as const,
+      'ok',
+      /^cgroup v1 freezer \(\/sys\/fs\/cgroup\/freezer\): stop kills every process/,
+    ],
+    [
+      { kind: 'cgroup2', root: '/sys/fs/cgroup/a.service', controllers: ['pids'] } as const,
+      'ok',
+      /^cgroup v2 \(\/sys\/fs\/cgroup\/a\.service\)/,
+    ],
     [{ kind: 'none', reason: 'cgroup v1 needs root' } as const, 'missing', /^none: best effort .*setsid.*cgroup v1 needs root$/],
   ])('reports tracking %j as %s', (tracking, status, detail) => {
     const check = checkProcessTracking(() => tracking);
@@ -53,7 +68,9 @@ describe('genswarms doctor', () => {
   });
 
   it('agrees with a trial bwrap sandbox run here', async () => {
-    const trial = spawnSync('bwrap', ['--unshare-user', '--unshare-net', '--ro-bind', '/', '/', '/bin/true'], { env: { PATH: SYSTEM_PATH } });
+    const trial = spawnSync('bwrap', ['--unshare-user', '--unshare-net', '--ro-bind', '/', '/', '/bin/true'], {
+      env: { PATH: SYSTEM_PATH },
+    });
     const d = await doctorJson({ PATH: SYSTEM_PATH });
     expect(statusOf(d, 'bwrap')).toBe(trial.error !== undefined ? 'missing' : trial.status === 0 ? 'ok' : 'problem');
     const bwrap = d.backends.find((b) => b.backend === 'bwrap');
@@ -64,7 +81,8 @@ describe('genswarms doctor', () => {
     const empty = join(dir.path, 'empty');
     mkdirSync(empty);
     const d = await doctorJson({ PATH: empty, DOCKER_HOST: 'unix:///nonexistent/docker.sock' });
-    for (const name of ['bwrap', 'socat', 'tmux', 'xargs', 'nix-store', 'docker']) expect([name, statusOf(d, name)]).toEqual([name, 'missing']);
+    for (const name of ['bwrap', 'socat', 'tmux', 'xargs', 'nix-store', 'docker'])
+      expect([name, statusOf(d, name)]).toEqual([name, 'missing']);
     expect(d.backends.filter((b) => b.networks.length > 0).map((b) => b.backend)).toEqual(['local']);
   });
 
@@ -100,20 +118,31 @@ describe('genswarms doctor', () => {
     expect(bind?.detail).toContain(detail);
   });
 
-  test.each([['tcp://10.0.0.1:2375'], ['ssh://user@host']])('DOCKER_HOST=%s is reported as a remote engine the runner refuses', async (host) => {
-    const d = await doctorJson({ PATH: SYSTEM_PATH, DOCKER_HOST: host });
-    expect(statusOf(d, 'docker')).toBe('problem');
-    expect(d.checks.find((c) => c.name === 'docker')?.detail).not.toContain('10.0.0.1');
-  });
+  test.each([['tcp://10.0.0.1:2375'], ['ssh://user@host']])(
+    'DOCKER_HOST=%s is reported as a remote engine the runner refuses',
+    async (host) => {
+      const d = await doctorJson({ PATH: SYSTEM_PATH, DOCKER_HOST: host });
+      expect(statusOf(d, 'docker')).toBe('problem');
+      expect(d.checks.find((c) => c.name === 'docker')?.detail).not.toContain('10.0.0.1');
+    },
+  );
 });
 
 describe('backendPosture (docs/security.md matrix, limited to what this host can do)', () => {
   const all = (status: Check['status'], except: Record<string, Check['status']> = {}): Check[] =>
     ['bwrap', 'socat', 'tmux', 'docker', 'xargs'].map((name) => ({ name, status: except[name] ?? status, detail: '' }));
-  const nets = (checks: Check[]): Record<string, string> => Object.fromEntries(backendPosture(checks).map((p) => [p.backend, p.networks.join(' ')]));
+  const nets = (checks: Check[]): Record<string, string> =>
+    Object.fromEntries(backendPosture(checks).map((p) => [p.backend, p.networks.join(' ')]));
 
   it('everything usable', () => {
-    expect(nets(all('ok'))).toEqual({ local: 'open', bwrap: 'open none isolated', docker: 'open none isolated named', tmux: 'open', 'tmux+bwrap': 'open none', 'tmux+docker': 'open none named' });
+    expect(nets(all('ok'))).toEqual({
+      local: 'open',
+      bwrap: 'open none isolated',
+      docker: 'open none isolated named',
+      tmux: 'open',
+      'tmux+bwrap': 'open none',
+      'tmux+docker': 'open none named',
+    });
   });
   it('no socat: no isolated anywhere', () => {
     expect(nets(all('ok', { socat: 'problem' }))).toMatchObject({ bwrap: 'open none', docker: 'open none named' });
@@ -135,11 +164,13 @@ describe('backendPosture (docs/security.md matrix, limited to what this host can
 });
 
 describe('doctor pty check', () => {
-  const files = (max: string, nr: string) => (f: string): string => {
-    if (f.endsWith('/max')) return max;
-    if (f.endsWith('/nr')) return nr;
-    throw new Error('unexpected file');
-  };
+  const files =
+    (max: string, nr: string) =>
+    (f: string): string => {
+      if (f.endsWith('/max')) return max;
+      if (f.endsWith('/nr')) return nr;
+      throw new Error('unexpected file');
+    };
   test.each([
     ['4096\n', '10\n', 'ok'],
     ['4096', '4090', 'problem'],
@@ -148,9 +179,13 @@ describe('doctor pty check', () => {
     expect(checkPty(files(max, nr)).status).toBe(status);
   });
   it('reports missing when the kernel files cannot be read', () => {
-    expect(checkPty(() => { throw new Error('ENOENT'); }).status).toBe('missing');
+    expect(
+      checkPty(() => {
+        throw new Error('ENOENT');
+      }).status,
+    ).toBe('missing');
   });
-  it('reads this host\'s real limit', () => {
+  it("reads this host's real limit", () => {
     const check = checkPty();
     expect(check.status).not.toBe('missing');
     expect(check.detail).toMatch(/^\d+ of \d+ in use/);

@@ -86,7 +86,9 @@ function attachNamespace(io: IoServer, state: { script: SocketScript; handshakes
 }
 
 /** A real node:http + socket.io server on 127.0.0.1:0 that records every request and answers via `router`. */
-export async function startFixtureServer(router: Router = () => ({ status: 404, body: { error: 'not_found', message: 'No route' } })): Promise<FixtureServer> {
+export async function startFixtureServer(
+  router: Router = () => ({ status: 404, body: { error: 'not_found', message: 'No route' } }),
+): Promise<FixtureServer> {
   const requests: RecordedRequest[] = [];
   let current = router;
   const state: { script: SocketScript; handshakes: SocketHandshake[] } = { script: { knownSwarms: [] }, handshakes: [] };

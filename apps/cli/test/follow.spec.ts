@@ -2,7 +2,15 @@ import { cli, cliLive } from './support';
 import type { FixtureServer } from './fixture-server';
 import { startFixtureServer } from './fixture-server';
 
-const entry = (id: number, message: string): Record<string, unknown> => ({ id, timestamp: `t${id}`, level: 'info', agent: 'planner', event_type: 'turn_completed', message, metadata: {} });
+const entry = (id: number, message: string): Record<string, unknown> => ({
+  id,
+  timestamp: `t${id}`,
+  level: 'info',
+  agent: 'planner',
+  event_type: 'turn_completed',
+  message,
+  metadata: {},
+});
 
 describe('logs -f (socket.io log_entry stream)', () => {
   let server: FixtureServer;
@@ -12,13 +20,22 @@ describe('logs -f (socket.io log_entry stream)', () => {
   afterEach(async () => server.close());
 
   it('joins the swarm, subscribes for the agent, prints recent logs then pushed entries until interrupted (exit 0)', async () => {
-    server.setSocketScript({ knownSwarms: ['demo'], recentLogs: [entry(1, 'recent one')], onSubscribeLogs: (s) => s.emit('log_entry', entry(2, 'pushed two')) });
+    server.setSocketScript({
+      knownSwarms: ['demo'],
+      recentLogs: [entry(1, 'recent one')],
+      onSubscribeLogs: (s) => s.emit('log_entry', entry(2, 'pushed two')),
+    });
     const run = cliLive(['logs', 'demo', 'planner', '-f'], { GENSWARMS_URL: server.url });
     await run.waitForStdout(/pushed two/);
     run.interrupt();
     const r = await run.done;
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => l.split('  ').pop())).toEqual(['turn_completed: recent one', 'turn_completed: pushed two']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('  ').pop()),
+    ).toEqual(['turn_completed: recent one', 'turn_completed: pushed two']);
     expect(server.handshakes[0]?.emitted).toEqual([
       { event: 'join', payload: { swarm: 'demo' } },
       { event: 'subscribe_logs', payload: { agent: 'planner' } },
@@ -97,7 +114,12 @@ describe('events -f (polls since_id every second)', () => {
     run.interrupt();
     const r = await run.done;
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => l.split(': ').pop())).toEqual(['four', 'five', 'six']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(': ').pop()),
+    ).toEqual(['four', 'five', 'six']);
     expect(server.requests[0]?.url).toBe('/api/events?swarm=demo&minutes=10');
     expect(server.requests[1]?.url).toBe('/api/events?swarm=demo&since_id=5');
   });
@@ -106,7 +128,9 @@ describe('events -f (polls since_id every second)', () => {
     let calls = 0;
     server = await startFixtureServer(() => {
       calls += 1;
-      return calls === 1 ? { status: 200, body: { events: [] } } : { status: 401, body: { error: 'unauthorized', message: 'Invalid or missing API token' } };
+      return calls === 1
+        ? { status: 200, body: { events: [] } }
+        : { status: 401, body: { error: 'unauthorized', message: 'Invalid or missing API token' } };
     });
     const r = await cli(['events', '-f'], { GENSWARMS_URL: server.url });
     expect(r.code).toBe(4);

@@ -23,7 +23,12 @@ describe('the CLI against the real server', () => {
 
   beforeAll(async () => {
     const port = await closedPort();
-    env = { GENSWARMS_HOME: join(dir.path, 'home'), GENSWARMS_API_TOKEN: TOKEN, GENSWARMS_URL: `http://127.0.0.1:${port}`, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+    env = {
+      GENSWARMS_HOME: join(dir.path, 'home'),
+      GENSWARMS_API_TOKEN: TOKEN,
+      GENSWARMS_URL: `http://127.0.0.1:${port}`,
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    };
     writeFileSync(join(dir.path, 'swarm.yaml'), SWARM_YAML);
     const up = await cli(['up', '--port', String(port)], env, { cwd: dir.path, serverMain: SERVER_MAIN });
     expect(up.stderr).toBe('');
@@ -49,7 +54,9 @@ describe('the CLI against the real server', () => {
     await run.waitForStdout(/turn_completed/);
     run.interrupt();
     expect((await run.done).code).toBe(0);
-    const turns = JSON.parse((await cli(['turns', 'rs', 'writer', '--json'], env)).stdout) as { turns: Array<{ status: string; from: string }> };
+    const turns = JSON.parse((await cli(['turns', 'rs', 'writer', '--json'], env)).stdout) as {
+      turns: Array<{ status: string; from: string }>;
+    };
     expect(turns.turns[0]).toMatchObject({ status: 'completed', from: '_operator' });
   });
 

@@ -22,7 +22,19 @@ function startRouter(opts: { readyAfter: number; stuck?: string }): (req: Record
     polls += 1;
     const state = polls > opts.readyAfter ? 'idle' : 'starting';
     const worker = opts.stuck === undefined ? state : opts.stuck;
-    return { status: 200, body: { agents: [{ name: 'planner', state }, { name: 'worker', state: worker, needs_attention: opts.stuck === 'needs_attention' ? { reason: 'receipt_symlink', turn: 't' } : null }] } };
+    return {
+      status: 200,
+      body: {
+        agents: [
+          { name: 'planner', state },
+          {
+            name: 'worker',
+            state: worker,
+            needs_attention: opts.stuck === 'needs_attention' ? { reason: 'receipt_symlink', turn: 't' } : null,
+          },
+        ],
+      },
+    };
   };
 }
 
@@ -51,7 +63,12 @@ describe('genswarms start <config>', () => {
       config: {
         name: 'demo',
         agents: [
-          { name: 'planner', backend: 'local', workspace: join(dir.path, 'work/planner'), skills: [join(dir.path, 'skills/notes'), '/abs/skill'] },
+          {
+            name: 'planner',
+            backend: 'local',
+            workspace: join(dir.path, 'work/planner'),
+            skills: [join(dir.path, 'skills/notes'), '/abs/skill'],
+          },
           { name: 'worker', backend: 'local', workspace: '/srv/abs' },
         ],
         topology: [['planner', 'worker']],
@@ -81,14 +98,29 @@ describe('genswarms start <config>', () => {
   });
 
   it('prints the server validation issues under the error line (exit 1)', async () => {
-    server.setRouter(() => ({ status: 400, body: { error: 'validation_failed', message: 'the swarm config does not match the schema', issues: [{ path: 'agents.0.network', message: 'host is refused' }, { code: 'duplicate_name', name: 'a' }] } }));
+    server.setRouter(() => ({
+      status: 400,
+      body: {
+        error: 'validation_failed',
+        message: 'the swarm config does not match the schema',
+        issues: [
+          { path: 'agents.0.network', message: 'host is refused' },
+          { code: 'duplicate_name', name: 'a' },
+        ],
+      },
+    }));
     const r = await cli(['start', 'swarm.yaml'], { GENSWARMS_URL: server.url }, { cwd: dir.path });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('genswarms: validation_failed: the swarm config does not match the schema\n  agents.0.network: host is refused\n  {"code":"duplicate_name","name":"a"}\n');
+    expect(r.stderr).toBe(
+      'genswarms: validation_failed: the swarm config does not match the schema\n  agents.0.network: host is refused\n  {"code":"duplicate_name","name":"a"}\n',
+    );
   });
 
   it('adds the agent to a plan-code error line', async () => {
-    server.setRouter(() => ({ status: 400, body: { error: 'unsupported_network', message: 'network isolated is refused for local', agent: 'planner' } }));
+    server.setRouter(() => ({
+      status: 400,
+      body: { error: 'unsupported_network', message: 'network isolated is refused for local', agent: 'planner' },
+    }));
     const r = await cli(['start', 'swarm.yaml'], { GENSWARMS_URL: server.url }, { cwd: dir.path });
     expect(r.stderr).toBe('genswarms: unsupported_network: network isolated is refused for local (agent planner)\n');
   });

@@ -55,9 +55,15 @@ export function cliLive(argv: string[], env: Record<string, string | undefined>,
   const controller = new AbortController();
   if (extra.signal !== undefined) extra.signal.addEventListener('abort', () => controller.abort(), { once: true });
   const stdin = extra.stdin === undefined ? undefined : Readable.from([Buffer.from(extra.stdin)]);
-  const done = runCli(argv, { env, cwd: extra.cwd ?? tmpdir(), stdout: out.stream, stderr: err.stream, stdin, signal: controller.signal, serverMain: extra.serverMain }).then(
-    (code) => ({ code, stdout: out.text(), stderr: err.text() }),
-  );
+  const done = runCli(argv, {
+    env,
+    cwd: extra.cwd ?? tmpdir(),
+    stdout: out.stream,
+    stderr: err.stream,
+    stdin,
+    signal: controller.signal,
+    serverMain: extra.serverMain,
+  }).then((code) => ({ code, stdout: out.text(), stderr: err.text() }));
   const waitForStdout = (re: RegExp): Promise<void> =>
     new Promise((resolve, reject) => {
       const check = (): void => {
@@ -67,14 +73,18 @@ export function cliLive(argv: string[], env: Record<string, string | undefined>,
         }
       };
       out.stream.on('data', check);
-      void done.then((r) => (re.test(r.stdout) ? resolve() : reject(new Error(`exited (${r.code}) before stdout matched ${re}: ${r.stdout} ${r.stderr}`))));
+      void done.then((r) =>
+        re.test(r.stdout) ? resolve() : reject(new Error(`exited (${r.code}) before stdout matched ${re}: ${r.stdout} ${r.stderr}`)),
+      );
       check();
     });
   return { stdout: out.text, stderr: err.text, waitForStdout, interrupt: () => controller.abort(), done };
 }
 
 /** A real HTTP server on port 0 that records request headers and answers with `reply`. */
-export async function captureServer(reply: (path: string) => { status: number; body: unknown }): Promise<{ url: string; headers: IncomingHttpHeaders[]; close: () => Promise<void> }> {
+export async function captureServer(
+  reply: (path: string) => { status: number; body: unknown },
+): Promise<{ url: string; headers: IncomingHttpHeaders[]; close: () => Promise<void> }> {
   const headers: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
     headers.push(req.headers);
@@ -87,10 +97,11 @@ export async function captureServer(reply: (path: string) => { status: number; b
   return {
     url: `http://127.0.0.1:${port}`,
     headers,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -7,12 +7,22 @@ import { tempDir } from './support';
 
 const FAKE = join(__dirname, 'fixtures', 'fake-server.cjs');
 
-async function runUp(replaceProcess: ((spec: ExecWithSecretsSpec) => never) | undefined, cwd: string): Promise<{ code: number; stderr: string }> {
+async function runUp(
+  replaceProcess: ((spec: ExecWithSecretsSpec) => never) | undefined,
+  cwd: string,
+): Promise<{ code: number; stderr: string }> {
   const err = new PassThrough();
   let stderr = '';
   err.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const env = { GENSWARMS_HOME: join(cwd, 'home'), GENSWARMS_API_TOKEN: 'fg-token', PATH: '/usr/bin:/bin' };
-  const code = await runCli(['up', '--foreground', '--port', '4123'], { env, cwd, stdout: new PassThrough(), stderr: err, serverMain: FAKE, ...(replaceProcess === undefined ? {} : { replaceProcess }) });
+  const code = await runCli(['up', '--foreground', '--port', '4123'], {
+    env,
+    cwd,
+    stdout: new PassThrough(),
+    stderr: err,
+    serverMain: FAKE,
+    ...(replaceProcess === undefined ? {} : { replaceProcess }),
+  });
   return { code, stderr };
 }
 

@@ -43,14 +43,17 @@ describe('agent uid/gid variables', () => {
     expect(res).toMatchObject({ kind: 'ok', config: { agent } });
   });
 
-  it("keeps a home the runners opened to the agent group (0710), and tightens any other mode to 0700", async () => {
+  it('keeps a home the runners opened to the agent group (0710), and tightens any other mode to 0700', async () => {
     if (process.getuid?.() !== 0) return;
     const home = join(dir.path, 'home-710');
     mkdirSync(home, { mode: 0o700 });
     chownSync(home, 0, 4100);
     chmodSync(home, 0o710);
     const load = (gid: string): ReturnType<typeof loadServerConfig> =>
-      loadServerConfig({ ...env({ GENSWARMS_AGENT_UID: '4000', GENSWARMS_AGENT_GID: gid }), GENSWARMS_HOME: home }, { cwd: dir.path, uid: 0, gid: 0 });
+      loadServerConfig(
+        { ...env({ GENSWARMS_AGENT_UID: '4000', GENSWARMS_AGENT_GID: gid }), GENSWARMS_HOME: home },
+        { cwd: dir.path, uid: 0, gid: 0 },
+      );
     expect((await load('4100')).kind).toBe('ok');
     expect(statSync(home).mode & 0o7777).toBe(0o710);
     expect((await load('4200')).kind).toBe('ok'); // another agent group: not ours to keep

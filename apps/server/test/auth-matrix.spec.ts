@@ -140,7 +140,10 @@ describe.each(ROWS)('tokens=%s peer=%s header=%s', (combo, peer, header, full, c
   it(`socket.io /swarm (full scope) → ${full}`, async () => {
     if (skip()) return;
     const url = server()!.url;
-    const res = peer === 'loopback' ? await trySocket(url, socketAuth(header)) : await agent!.send({ kind: 'socket', url: `${url}/swarm`, opts: socketAuth(header) });
+    const res =
+      peer === 'loopback'
+        ? await trySocket(url, socketAuth(header))
+        : await agent!.send({ kind: 'socket', url: `${url}/swarm`, opts: socketAuth(header) });
     expectSocket(res, full);
   });
 });
@@ -152,7 +155,11 @@ describe('remote peer through a real socket from another network namespace', () 
       return;
     }
     const server = remoteServers.get('none')!;
-    const res = await agent!.send({ kind: 'http', url: `${server.url}/api/swarms`, headers: { 'x-forwarded-for': '127.0.0.1', forwarded: 'for=127.0.0.1', 'x-real-ip': '127.0.0.1' } });
+    const res = await agent!.send({
+      kind: 'http',
+      url: `${server.url}/api/swarms`,
+      headers: { 'x-forwarded-for': '127.0.0.1', forwarded: 'for=127.0.0.1', 'x-real-ip': '127.0.0.1' },
+    });
     expect(res['status']).toBe(401);
     expect(JSON.parse(res['body'] as string)).toEqual(TOKEN_REQUIRED_BODY);
     const denial = server.events.events.find((e) => e.event_type === 'auth_denied' && e.metadata['peer'] === ns!.nsIp);

@@ -6,7 +6,14 @@ import type { TestServer } from './support/harness';
 
 const root = tempDir('gs-validate-');
 const base = join(root.path, 'configs');
-const VALID = { name: 'demo', agents: [{ name: 'a', backend: 'mock' }, { name: 'b', backend: 'mock' }], topology: [['a', 'b']] };
+const VALID = {
+  name: 'demo',
+  agents: [
+    { name: 'a', backend: 'mock' },
+    { name: 'b', backend: 'mock' },
+  ],
+  topology: [['a', 'b']],
+};
 let server: TestServer;
 
 beforeAll(async () => {
@@ -27,7 +34,10 @@ afterAll(async () => {
   root.cleanup();
 });
 
-const post = (body: unknown) => request(server.url).post('/api/config/validate').send(body as object);
+const post = (body: unknown) =>
+  request(server.url)
+    .post('/api/config/validate')
+    .send(body as object);
 
 describe('POST /api/config/validate', () => {
   it('validates an inline config and summarises it', async () => {
@@ -99,7 +109,10 @@ describe('POST /api/config/validate', () => {
   });
 
   it('refuses NUL in config_path', async () => {
-    const res = await request(server.url).post('/api/config/validate').set('Content-Type', 'application/json').send('{"config_path":"ok.json\\u0000"}');
+    const res = await request(server.url)
+      .post('/api/config/validate')
+      .set('Content-Type', 'application/json')
+      .send('{"config_path":"ok.json\\u0000"}');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_config_path');
   });

@@ -10,12 +10,23 @@ import type { EngineServer } from './support/engine-server';
 let s: EngineServer;
 beforeAll(async () => {
   s = await startEngineServer({ maxAgentsPerSwarm: 4 });
-  const config = { name: 'st', agents: [mockAgent('a'), mockAgent('b', ['x'], { network: 'none' })], objects: [{ name: 'rec', handler: 'recorder' }], topology: [['a', 'b']] };
+  const config = {
+    name: 'st',
+    agents: [mockAgent('a'), mockAgent('b', ['x'], { network: 'none' })],
+    objects: [{ name: 'rec', handler: 'recorder' }],
+    topology: [['a', 'b']],
+  };
   await request(s.url).post('/api/swarms').send({ config }).expect(201);
   await waitFor(async () => (await request(s.url).get('/api/swarms/st/agents/a')).body.state === 'idle', 'a idle');
   await request(s.url).post('/api/swarms/st/agents/a/task').send({ task: 'hi' }).expect(200);
-  await waitFor(async () => (await request(s.url).get('/api/swarms/st/agents/a/turns')).body.turns?.[0]?.status === 'completed', 'turn completed');
-  await request(s.url).post('/api/swarms').send({ config: { name: 'live', agents: [mockAgent('a')], objects: [{ name: 'rec', handler: 'recorder' }] } }).expect(201);
+  await waitFor(
+    async () => (await request(s.url).get('/api/swarms/st/agents/a/turns')).body.turns?.[0]?.status === 'completed',
+    'turn completed',
+  );
+  await request(s.url)
+    .post('/api/swarms')
+    .send({ config: { name: 'live', agents: [mockAgent('a')], objects: [{ name: 'rec', handler: 'recorder' }] } })
+    .expect(201);
   await request(s.url).delete('/api/swarms/st').expect(200);
 });
 afterAll(async () => {
@@ -24,8 +35,16 @@ afterAll(async () => {
 
 describe('a stopped swarm still in the store is known (§15)', () => {
   test.each<[string, string, Record<string, unknown>]>([
-    ['agents', '/api/swarms/st/agents', { agents: [expect.objectContaining({ name: 'a', state: 'stopped' }), expect.objectContaining({ name: 'b', state: 'stopped' })] }],
-    ['agent detail', '/api/swarms/st/agents/b', { name: 'b', swarm: 'st', state: 'stopped', backend: 'mock', client: 'genswarms-agent', network: 'none' }],
+    [
+      'agents',
+      '/api/swarms/st/agents',
+      { agents: [expect.objectContaining({ name: 'a', state: 'stopped' }), expect.objectContaining({ name: 'b', state: 'stopped' })] },
+    ],
+    [
+      'agent detail',
+      '/api/swarms/st/agents/b',
+      { name: 'b', swarm: 'st', state: 'stopped', backend: 'mock', client: 'genswarms-agent', network: 'none' },
+    ],
     ['objects', '/api/swarms/st/objects', { objects: [{ name: 'rec', handler: 'recorder', state: 'stopped' }] }],
     ['object detail', '/api/swarms/st/objects/rec', { object: { name: 'rec', handler: 'recorder', config: {} }, state: 'stopped' }],
     ['topology', '/api/swarms/st/topology', { topology: [{ from: 'a', targets: ['b'] }] }],
@@ -77,9 +96,12 @@ describe('§4 detail names', () => {
 });
 
 describe('scale count above the cap (§12.6, §15)', () => {
-  test.each([[5], [100001], [2 ** 53]])('a valid integer count %d above the cap → 400 agent_cap_exceeded with count and limit', async (count) => {
-    const res = await request(s.url).post('/api/swarms/live/agents/a/scale').send({ count });
-    expect([res.status, res.body.error, res.body.limit]).toEqual([400, 'agent_cap_exceeded', 4]);
-    expect(res.body.count).toBeGreaterThan(4);
-  });
+  test.each([[5], [100001], [2 ** 53]])(
+    'a valid integer count %d above the cap → 400 agent_cap_exceeded with count and limit',
+    async (count) => {
+      const res = await request(s.url).post('/api/swarms/live/agents/a/scale').send({ count });
+      expect([res.status, res.body.error, res.body.limit]).toEqual([400, 'agent_cap_exceeded', 4]);
+      expect(res.body.count).toBeGreaterThan(4);
+    },
+  );
 });

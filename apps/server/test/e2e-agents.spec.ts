@@ -19,7 +19,10 @@ beforeAll(async () => {
   const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json')]);
   if (built.kind === 'failed') throw new Error(`agent build failed: ${built.output}`);
   llm = await startMockLlm({ script: SCRIPT });
-  s = await startEngineServer({ endpointPolicy: buildEndpointPolicy({ llmEndpoint: `${llm.url}/v1` }) }, { agentEntry: join(ROOT, 'apps/agent/dist/main.js') });
+  s = await startEngineServer(
+    { endpointPolicy: buildEndpointPolicy({ llmEndpoint: `${llm.url}/v1` }) },
+    { agentEntry: join(ROOT, 'apps/agent/dist/main.js') },
+  );
 }, 320_000);
 afterAll(async () => {
   await s?.close();
@@ -28,17 +31,37 @@ afterAll(async () => {
 
 describe('two real genswarms-agents on the local backend (mock LLM)', () => {
   it('task → LLM turn → marker routed to the second agent → its turn; events in order on the socket', async () => {
-    const config = { name: 'real', agents: [{ name: 'writer', backend: { type: 'local' } }, { name: 'critic', backend: { type: 'local' } }], topology: [['writer', 'critic']] };
+    const config = {
+      name: 'real',
+      agents: [
+        { name: 'writer', backend: { type: 'local' } },
+        { name: 'critic', backend: { type: 'local' } },
+      ],
+      topology: [['writer', 'critic']],
+    };
     await request(s.url).post('/api/swarms').send({ config }).expect(201);
     const c = await connectSwarm(s.url);
     try {
       await c.ask('join', { swarm: 'real' });
       await c.ask('subscribe_events', {});
-      for (const a of ['writer', 'critic']) await waitFor(async () => (await request(s.url).get(`/api/swarms/real/agents/${a}`)).body.state === 'idle', `${a} idle`, 30_000);
+      for (const a of ['writer', 'critic'])
+        await waitFor(async () => (await request(s.url).get(`/api/swarms/real/agents/${a}`)).body.state === 'idle', `${a} idle`, 30_000);
       await request(s.url).post('/api/swarms/real/agents/writer/task').send({ task: 'write an essay' }).expect(200);
-      await waitFor(async () => c.pushes.some((p) => p.type === 'turn_completed' && p.payload['agent'] === 'critic'), 'critic turn', 60_000);
-      const seen = c.pushes.filter((p) => p.type === 'event').map((p) => `${String(p.payload['event_type'])}:${String(p.payload['agent'])}`);
-      const order = ['turn_started:writer', 'turn_completed:writer', 'message_routed:writer', 'turn_started:critic', 'turn_completed:critic'];
+      await waitFor(
+        async () => c.pushes.some((p) => p.type === 'turn_completed' && p.payload['agent'] === 'critic'),
+        'critic turn',
+        60_000,
+      );
+      const seen = c.pushes
+        .filter((p) => p.type === 'event')
+        .map((p) => `${String(p.payload['event_type'])}:${String(p.payload['agent'])}`);
+      const order = [
+        'turn_started:writer',
+        'turn_completed:writer',
+        'message_routed:writer',
+        'turn_started:critic',
+        'turn_completed:critic',
+      ];
       const idx = order.map((t) => seen.indexOf(t));
       expect(idx.every((i) => i >= 0)).toBe(true);
       expect([...idx].sort((a, b) => a - b)).toEqual(idx);

@@ -26,7 +26,10 @@ describeIf('the skills mount escape (real server, real tmux and bwrap)', () => {
     const script = join(s.configDir, 'esc.sh');
     writeFileSync(script, `#!/bin/sh\n/usr/bin/tmux -S /skills/tmux/tmux.sock run-shell 'id > ${sentinel}'\n`, { mode: 0o755 });
     const tmuxAgent = { name: 't', backend: { type: 'tmux' }, client: { command: ['/usr/bin/sleep', '300'] } };
-    await request(s.url).post('/api/swarms').send({ config: { name: 's1', agents: [tmuxAgent] } }).expect(201);
+    await request(s.url)
+      .post('/api/swarms')
+      .send({ config: { name: 's1', agents: [tmuxAgent] } })
+      .expect(201);
     await waitFor(async () => existsSync(join(s.home, 'tmux', 'tmux.sock')), 'the tmux socket');
     const skills = [script, join(s.home, 'tmux'), join(s.home, 'state', 's1'), join(s.home, 'genswarms.db')];
     hostileAgent = { name: 'esc', backend: { type: 'bwrap' }, network: 'none', client: { command: ['/bin/sh', '/skills/esc.sh'] }, skills };
@@ -36,7 +39,9 @@ describeIf('the skills mount escape (real server, real tmux and bwrap)', () => {
   });
 
   it('a swarm start naming them is refused with unsafe_bind and the path as written; nothing runs', async () => {
-    const res = await request(s.url).post('/api/swarms').send({ config: { name: 's2', agents: [hostileAgent] } });
+    const res = await request(s.url)
+      .post('/api/swarms')
+      .send({ config: { name: 's2', agents: [hostileAgent] } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'unsafe_bind', agent: 'esc', path: join(s.home, 'tmux') });
     expect((await request(s.url).get('/api/swarms/s2')).body.status).not.toBe('running');
@@ -44,7 +49,10 @@ describeIf('the skills mount escape (real server, real tmux and bwrap)', () => {
   });
 
   it('POST /api/swarms/<s>/agents with skills is refused as a host-escape key; nothing runs', async () => {
-    await request(s.url).post('/api/swarms').send({ config: { name: 's3', agents: [mockAgent('a')] } }).expect(201);
+    await request(s.url)
+      .post('/api/swarms')
+      .send({ config: { name: 's3', agents: [mockAgent('a')] } })
+      .expect(201);
     const res = await request(s.url).post('/api/swarms/s3/agents').send(hostileAgent);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'forbidden_config_keys', keys: ['skills'] });
@@ -54,7 +62,9 @@ describeIf('the skills mount escape (real server, real tmux and bwrap)', () => {
 
   it('POST /api/swarms/<s>/agents with a workspace inside GENSWARMS_HOME is refused (unsafe_workspace)', async () => {
     const { skills: _skills, ...rest } = hostileAgent;
-    const res = await request(s.url).post('/api/swarms/s3/agents').send({ ...rest, name: 'esc2', workspace: join(s.home, 'tmux') });
+    const res = await request(s.url)
+      .post('/api/swarms/s3/agents')
+      .send({ ...rest, name: 'esc2', workspace: join(s.home, 'tmux') });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'unsafe_workspace', agent: 'esc2' });
     expect(existsSync(sentinel)).toBe(false);

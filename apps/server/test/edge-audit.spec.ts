@@ -28,7 +28,10 @@ const emitRaw = (c: SwarmClient, event: string, ...args: unknown[]): Promise<unk
 
 beforeAll(async () => {
   s = await startEngineServer();
-  await request(s.url).post('/api/swarms').send({ config: { name: 'one', agents: [mockAgent('a'), mockAgent('b')] } }).expect(201);
+  await request(s.url)
+    .post('/api/swarms')
+    .send({ config: { name: 'one', agents: [mockAgent('a'), mockAgent('b')] } })
+    .expect(201);
 });
 afterEach(() => {
   for (const c of clients.splice(0)) c.close();
@@ -77,9 +80,16 @@ describe('/swarm subscriptions are validated and bounded', () => {
   it('a repeated filter set is held once; distinct sets beyond the bound are refused', async () => {
     const c = await connect();
     await c.ask('join', { swarm: 'one' });
-    for (let i = 0; i < MAX_SUBSCRIPTIONS + 5; i++) expect(await c.ask('subscribe_events', { filters: { agent: 'a' } })).toMatchObject({ ok: true });
-    for (let i = 1; i < MAX_SUBSCRIPTIONS; i++) expect(await c.ask('subscribe_events', { filters: { agent: `n${i}` } })).toMatchObject({ ok: true });
-    expect(await c.ask('subscribe_events', { filters: { agent: 'over' } })).toMatchObject({ ok: false, error: 'invalid_query', param: 'filters', limit: MAX_SUBSCRIPTIONS });
+    for (let i = 0; i < MAX_SUBSCRIPTIONS + 5; i++)
+      expect(await c.ask('subscribe_events', { filters: { agent: 'a' } })).toMatchObject({ ok: true });
+    for (let i = 1; i < MAX_SUBSCRIPTIONS; i++)
+      expect(await c.ask('subscribe_events', { filters: { agent: `n${i}` } })).toMatchObject({ ok: true });
+    expect(await c.ask('subscribe_events', { filters: { agent: 'over' } })).toMatchObject({
+      ok: false,
+      error: 'invalid_query',
+      param: 'filters',
+      limit: MAX_SUBSCRIPTIONS,
+    });
     expect(await c.ask('unsubscribe_events', {})).toEqual({ ok: true, unsubscribed: true });
     expect(await c.ask('subscribe_events', { filters: { agent: 'over' } })).toMatchObject({ ok: true });
   });
@@ -89,7 +99,12 @@ describe('/swarm subscriptions are validated and bounded', () => {
     await c.ask('join', { swarm: 'one' });
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) expect(await c.ask('subscribe_logs', { agent: `n${i}` })).toMatchObject({ ok: true });
     expect(await c.ask('subscribe_logs', { agent: 'n0' })).toMatchObject({ ok: true });
-    expect(await c.ask('subscribe_logs', { agent: 'over' })).toMatchObject({ ok: false, error: 'invalid_query', param: 'agent', limit: MAX_SUBSCRIPTIONS });
+    expect(await c.ask('subscribe_logs', { agent: 'over' })).toMatchObject({
+      ok: false,
+      error: 'invalid_query',
+      param: 'agent',
+      limit: MAX_SUBSCRIPTIONS,
+    });
     expect(await c.ask('subscribe_logs', {})).toMatchObject({ ok: true, agent: null });
   });
 });
@@ -107,11 +122,14 @@ describe('events routes check the query even for a name that cannot exist', () =
     expect(res.body).toMatchObject({ error: 'invalid_query', param: expect.any(String) });
   });
 
-  test.each(['/api/swarms/%2e%2e/events?limit=5', '/api/swarms/one/agents/..%2F/events?agent=zz'])('GET %s with a valid query → 200 empty', async (path) => {
-    const res = await request(s.url).get(path);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ events: [], count: 0 });
-  });
+  test.each(['/api/swarms/%2e%2e/events?limit=5', '/api/swarms/one/agents/..%2F/events?agent=zz'])(
+    'GET %s with a valid query → 200 empty',
+    async (path) => {
+      const res = await request(s.url).get(path);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ events: [], count: 0 });
+    },
+  );
 });
 
 describe('the edge redacts every answer that can carry secrets, whatever the engine returns', () => {
@@ -136,7 +154,9 @@ describe('the edge redacts every answer that can carry secrets, whatever the eng
         listSwarms: async () => ({ swarms: offShape([{ name: 'leaky', config: { env: { K: 'sk-LEAK6' } } }]) }),
         listAgents: async () => ({ agents: offShape([{ name: 'a', api_key: 'sk-LEAK7' }]) }),
         getAgent: async () => offShape({ name: 'a', spec: { config: { env: { K: 'sk-LEAK8' } } } }),
-        listObjects: async () => ({ objects: offShape([{ name: 'o', handler: 'h', state: 'running', config: { db_password: 'sk-LEAK9' } }]) }),
+        listObjects: async () => ({
+          objects: offShape([{ name: 'o', handler: 'h', state: 'running', config: { db_password: 'sk-LEAK9' } }]),
+        }),
         getObject: async () => ({ object: { name: 'o', handler: 'h', config: { auth_token: 'sk-LEAK10' } }, state: 'running' }),
         recentEvents: async () => [leaky],
         queryEvents: async () => ({ events: [leaky], count: 1, query: { limit: 100 } }),
@@ -155,15 +175,19 @@ describe('the edge redacts every answer that can carry secrets, whatever the eng
     expect(res.body.events[0].metadata.api_key).toBe('[REDACTED]');
   });
 
-  test.each(['/api/swarms', '/api/swarms/leaky', '/api/swarms/leaky/agents', '/api/swarms/leaky/agents/a', '/api/swarms/leaky/objects', '/api/swarms/leaky/objects/o'])(
-    'GET %s (status routes)',
-    async (path) => {
-      const res = await request(t.url).get(path);
-      expect(res.status).toBe(200);
-      expect(res.text).not.toMatch(/sk-LEAK/);
-      expect(res.text).toContain('[REDACTED]');
-    },
-  );
+  test.each([
+    '/api/swarms',
+    '/api/swarms/leaky',
+    '/api/swarms/leaky/agents',
+    '/api/swarms/leaky/agents/a',
+    '/api/swarms/leaky/objects',
+    '/api/swarms/leaky/objects/o',
+  ])('GET %s (status routes)', async (path) => {
+    const res = await request(t.url).get(path);
+    expect(res.status).toBe(200);
+    expect(res.text).not.toMatch(/sk-LEAK/);
+    expect(res.text).toContain('[REDACTED]');
+  });
 
   test.each<[string, unknown]>([
     ['get_status', {}],

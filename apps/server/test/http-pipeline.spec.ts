@@ -73,11 +73,36 @@ describe('auth runs before body parsing and routing', () => {
     ['a JSON string top level', (r) => r.post('/echo').set('Content-Type', 'application/json').send('"x"'), 400, 'invalid_json'],
     ['a wrong content type', (r) => r.post('/echo').set('Content-Type', 'text/plain').send('hello'), 415, 'unsupported_media_type'],
     ['a form body', (r) => r.post('/echo').type('form').send('a=1'), 415, 'unsupported_media_type'],
-    ['a gzip-encoded JSON body', (r) => r.post('/echo').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{}'), 415, 'unsupported_media_type'],
-    ['a top-level __proto__ key', (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"__proto__":{"admin":true}}'), 400, 'invalid_json'],
-    ['a nested __proto__ key', (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"a":[{"b":{"__proto__":{}}}]}'), 400, 'invalid_json'],
-    ['a constructor key', (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"constructor":{"prototype":{}}}'), 400, 'invalid_json'],
-    ['a nested prototype key', (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"x":{"prototype":1}}'), 400, 'invalid_json'],
+    [
+      'a gzip-encoded JSON body',
+      (r) => r.post('/echo').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{}'),
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'a top-level __proto__ key',
+      (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"__proto__":{"admin":true}}'),
+      400,
+      'invalid_json',
+    ],
+    [
+      'a nested __proto__ key',
+      (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"a":[{"b":{"__proto__":{}}}]}'),
+      400,
+      'invalid_json',
+    ],
+    [
+      'a constructor key',
+      (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"constructor":{"prototype":{}}}'),
+      400,
+      'invalid_json',
+    ],
+    [
+      'a nested prototype key',
+      (r) => r.post('/echo').set('Content-Type', 'application/json').send('{"x":{"prototype":1}}'),
+      400,
+      'invalid_json',
+    ],
     ['a non-preflight OPTIONS', (r) => r.options('/api/swarms'), 404, 'not_found'],
   ];
 
@@ -97,7 +122,11 @@ describe('auth runs before body parsing and routing', () => {
 
   it('accepts a JSON body with charset parameter and exactly 1 MiB', async () => {
     const filler = 'y'.repeat(LIMIT - '{"a":""}'.length);
-    const res = await request(tokened.url).post('/echo').set(auth).set('Content-Type', 'application/json; charset=utf-8').send(`{"a":"${filler}"}`);
+    const res = await request(tokened.url)
+      .post('/echo')
+      .set(auth)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(`{"a":"${filler}"}`);
     expect(res.status).toBe(200);
     expect(res.body.body.a).toHaveLength(filler.length);
   });
@@ -111,7 +140,13 @@ describe('auth runs before body parsing and routing', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${tokened.url}/echo`);
       const req = httpRequestRaw(
-        { host: url.hostname, port: url.port, path: '/echo', method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/echo',
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -154,7 +189,10 @@ describe('routes', () => {
   });
 
   it('GET /api/swarms asks an injected engine', async () => {
-    const engine: SwarmService = fakeEngine({ listSwarms: async () => ({ swarms: offShape([{ name: 'a', status: 'running' }]) }), hasSwarm: async () => true });
+    const engine: SwarmService = fakeEngine({
+      listSwarms: async () => ({ swarms: offShape([{ name: 'a', status: 'running' }]) }),
+      hasSwarm: async () => true,
+    });
     const s = await startTestServer(testConfig(dir.path), { engine });
     try {
       expect((await request(s.url).get('/api/swarms')).body).toEqual({ swarms: [{ name: 'a', status: 'running' }] });
@@ -175,19 +213,26 @@ describe('routes', () => {
 
 describe('CORS', () => {
   const preflight = (server: TestServer, origin: string) =>
-    request(server.url).options('/api/swarms').set('Origin', origin).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'Authorization, Content-Type');
+    request(server.url)
+      .options('/api/swarms')
+      .set('Origin', origin)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'Authorization, Content-Type');
 
-  test.each(['http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:4000'])('preflight from allowed %s → 204 with headers, never 401', async (origin) => {
-    const res = await preflight(tokened, origin);
-    expect(res.status).toBe(204);
-    expect(res.text).toBe('');
-    expect(res.headers['access-control-allow-origin']).toBe(origin);
-    expect(res.headers['vary']).toBe('Origin');
-    expect(res.headers['access-control-allow-methods']).toBe('POST');
-    expect(res.headers['access-control-allow-headers']).toBe('authorization,content-type');
-    expect(res.headers['access-control-max-age']).toBeUndefined();
-    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
-  });
+  test.each(['http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:4000'])(
+    'preflight from allowed %s → 204 with headers, never 401',
+    async (origin) => {
+      const res = await preflight(tokened, origin);
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+      expect(res.headers['access-control-allow-origin']).toBe(origin);
+      expect(res.headers['vary']).toBe('Origin');
+      expect(res.headers['access-control-allow-methods']).toBe('POST');
+      expect(res.headers['access-control-allow-headers']).toBe('authorization,content-type');
+      expect(res.headers['access-control-max-age']).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    },
+  );
 
   test.each(['http://localhost.evil.com', 'http://localhost:3000.evil.com', 'https://notlocalhost', 'http://evil.com/localhost'])(
     'preflight from disallowed %s → 204 without CORS headers',
@@ -214,7 +259,8 @@ describe('CORS', () => {
   });
 
   test.each(['POST', 'PUT', 'PATCH', 'DELETE'])('refuses %s from a disallowed Origin with 403 origin_not_allowed', async (method) => {
-    const res = await request(tokened.url)[method.toLowerCase() as 'post'](`/api/config/validate`).set(auth).set('Origin', 'https://evil.example');
+    const verb = method.toLowerCase() as 'post';
+    const res = await request(tokened.url)[verb](`/api/config/validate`).set(auth).set('Origin', 'https://evil.example');
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('origin_not_allowed');
     expect(tokened.events.events.some((e) => e.event_type === 'auth_denied' && e.metadata['reason'] === 'origin_not_allowed')).toBe(true);
@@ -227,7 +273,9 @@ describe('CORS', () => {
   });
 
   it('uses an exact list when configured, with * echoing the origin', async () => {
-    const listed = await startTestServer(testConfig(dir.path, { cors: { kind: 'list', origins: ['https://app.example.com'] }, tokens: { fullToken: F } }));
+    const listed = await startTestServer(
+      testConfig(dir.path, { cors: { kind: 'list', origins: ['https://app.example.com'] }, tokens: { fullToken: F } }),
+    );
     const any = await startTestServer(testConfig(dir.path, { cors: { kind: 'any' }, tokens: { fullToken: F } }));
     try {
       expect((await preflight(listed, 'https://app.example.com')).headers['access-control-allow-origin']).toBe('https://app.example.com');
@@ -242,11 +290,14 @@ describe('CORS', () => {
 });
 
 describe('DNS-rebinding Host guard (F unset)', () => {
-  test.each(['evil.com', 'evil.com:4000', 'localhost.evil.com', '127.0.0.1.nip.io'])('refuses Host %s with 403 host_not_allowed', async (host) => {
-    const res = await request(open.url).get('/api/swarms').set('Host', host);
-    expect(res.status).toBe(403);
-    expect(res.body.error).toBe('host_not_allowed');
-  });
+  test.each(['evil.com', 'evil.com:4000', 'localhost.evil.com', '127.0.0.1.nip.io'])(
+    'refuses Host %s with 403 host_not_allowed',
+    async (host) => {
+      const res = await request(open.url).get('/api/swarms').set('Host', host);
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('host_not_allowed');
+    },
+  );
 
   test.each(['localhost:4000', '127.0.0.1', '[::1]:4000'])('accepts Host %s', async (host) => {
     expect((await request(open.url).get('/api/swarms').set('Host', host)).status).toBe(200);

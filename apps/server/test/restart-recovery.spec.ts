@@ -72,7 +72,10 @@ describe('restart recovery over the real server process', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     child = await startServer(port);
-    const config = { name: 'slow', agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['done {{content}}'], delay_ms: 4000 } } }] };
+    const config = {
+      name: 'slow',
+      agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['done {{content}}'], delay_ms: 4000 } } }],
+    };
     await request(url).post('/api/swarms').send({ config }).expect(201);
     await waitFor(async () => (await request(url).get('/api/swarms/slow/agents/a')).body.state === 'idle', 'idle');
     const sent = await request(url).post('/api/swarms/slow/agents/a/task').send({ task: 'survive' }).expect(200);

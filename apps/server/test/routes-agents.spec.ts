@@ -20,7 +20,20 @@ describe('agents', () => {
     expect(res.status).toBe(200);
     const a = res.body.agents.find((x: { name: string }) => x.name === 'a');
     expect(Object.keys(a).sort()).toEqual(
-      ['awaiting', 'backend', 'client', 'inbox_size', 'last_activity', 'name', 'needs_attention', 'network', 'started_at', 'state', 'swarm', 'turn'].sort(),
+      [
+        'awaiting',
+        'backend',
+        'client',
+        'inbox_size',
+        'last_activity',
+        'name',
+        'needs_attention',
+        'network',
+        'started_at',
+        'state',
+        'swarm',
+        'turn',
+      ].sort(),
     );
     expect(a).toMatchObject({ name: 'a', swarm: 'sw', backend: 'mock', needs_attention: null });
   });
@@ -34,7 +47,11 @@ describe('agents', () => {
       const t = (await request(s.url).get('/api/swarms/sw/agents/a/turns')).body.turns;
       return t.length > 0 && t[0].status === 'completed' ? t : undefined;
     }, 'turn completed');
-    expect(turns[0]).toMatchObject({ item_id: res.body.id, from: expect.any(String), reply_preview: expect.stringContaining('reply to hi') });
+    expect(turns[0]).toMatchObject({
+      item_id: res.body.id,
+      from: expect.any(String),
+      reply_preview: expect.stringContaining('reply to hi'),
+    });
     const logs = await request(s.url).get('/api/swarms/sw/agents/a/logs');
     expect([logs.status, Array.isArray(logs.body.logs)]).toEqual([200, true]);
   });
@@ -51,7 +68,13 @@ describe('agents', () => {
     ['add: invalid name', '/api/swarms/sw/agents', { name: '1bad', backend: { type: 'mock' } }, 400, 'invalid_name'],
     ['add: no name', '/api/swarms/sw/agents', { backend: { type: 'mock' } }, 400, 'invalid_name'],
     ['add: already exists', '/api/swarms/sw/agents', mockAgent('a'), 400, 'already_exists'],
-    ['add: forbidden host-escape key', '/api/swarms/sw/agents', { ...mockAgent('c1'), extra_rw_binds: ['/'] }, 400, 'forbidden_config_keys'],
+    [
+      'add: forbidden host-escape key',
+      '/api/swarms/sw/agents',
+      { ...mockAgent('c1'), extra_rw_binds: ['/'] },
+      400,
+      'forbidden_config_keys',
+    ],
     ['add: unknown edge endpoint', '/api/swarms/sw/agents', { ...mockAgent('c2'), connections: ['ghost'] }, 400, 'unknown_edge_endpoint'],
     ['add: unknown swarm', '/api/swarms/nope/agents', mockAgent('c'), 404, 'swarm_not_found'],
     ['scale: missing count', '/api/swarms/sw/agents/b/scale', {}, 400, 'invalid_count'],
@@ -83,9 +106,13 @@ describe('agents', () => {
   });
 
   it('add (201), restart, remove (200) an agent; the removed one answers 404', async () => {
-    const add = await request(s.url).post('/api/swarms/sw/agents').send({ ...mockAgent('c'), incoming: ['a'] });
+    const add = await request(s.url)
+      .post('/api/swarms/sw/agents')
+      .send({ ...mockAgent('c'), incoming: ['a'] });
     expect([add.status, add.body]).toEqual([201, { status: 'added', name: 'c' }]);
-    expect((await request(s.url).get('/api/swarms/sw/topology')).body.topology).toEqual(expect.arrayContaining([{ from: 'a', targets: ['b', 'c'] }]));
+    expect((await request(s.url).get('/api/swarms/sw/topology')).body.topology).toEqual(
+      expect.arrayContaining([{ from: 'a', targets: ['b', 'c'] }]),
+    );
     expect((await request(s.url).post('/api/swarms/sw/agents/c/restart')).body).toEqual({ status: 'restarted', agent: 'c' });
     expect((await request(s.url).delete('/api/swarms/sw/agents/c')).body).toEqual({ status: 'removed', name: 'c' });
     expect((await request(s.url).get('/api/swarms/sw/agents/c')).status).toBe(404);
@@ -108,11 +135,16 @@ describe('agent history', () => {
   it('GET history lists items received and messages sent', async () => {
     const res = await request(s.url).get('/api/swarms/sw/agents/a/history');
     expect([res.status, Array.isArray(res.body.history)]).toEqual([200, true]);
-    expect(res.body.history).toContainEqual(expect.objectContaining({ direction: 'received', kind: 'task', from: '_operator', content_preview: 'hi', status: 'completed' }));
+    expect(res.body.history).toContainEqual(
+      expect.objectContaining({ direction: 'received', kind: 'task', from: '_operator', content_preview: 'hi', status: 'completed' }),
+    );
     expect((await request(s.url).get('/api/swarms/sw/agents/a/history?limit=1')).body.history).toHaveLength(1);
   });
   it('GET history?limit=0 → 400 invalid_query; unknown agent → 404', async () => {
-    expect((await request(s.url).get('/api/swarms/sw/agents/a/history?limit=0')).body).toMatchObject({ error: 'invalid_query', param: 'limit' });
+    expect((await request(s.url).get('/api/swarms/sw/agents/a/history?limit=0')).body).toMatchObject({
+      error: 'invalid_query',
+      param: 'limit',
+    });
     expect((await request(s.url).get('/api/swarms/sw/agents/zz/history')).body.error).toBe('agent_not_found');
   });
 });

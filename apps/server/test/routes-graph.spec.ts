@@ -10,7 +10,10 @@ beforeAll(async () => {
   const config = {
     name: 'g',
     agents: [mockAgent('a', ['x'], { api_key: SECRET }), mockAgent('b')],
-    objects: [{ name: 'rec', handler: 'recorder' }, { name: 'ticker', handler: 'tick' }],
+    objects: [
+      { name: 'rec', handler: 'recorder' },
+      { name: 'ticker', handler: 'tick' },
+    ],
     topology: [['a', 'b']],
   };
   await request(s.url).post('/api/swarms').send({ config }).expect(201);
@@ -22,10 +25,17 @@ afterAll(async () => {
 describe('topology', () => {
   it('GET answers the adjacency; PATCH adds and removes (arrays and {from,to})', async () => {
     expect((await request(s.url).get('/api/swarms/g/topology')).body).toEqual({ topology: [{ from: 'a', targets: ['b'] }] });
-    const res = await request(s.url).patch('/api/swarms/g/topology').send({ add: [['b', 'a'], { from: 'a', to: 'rec' }], remove: [{ from: 'a', to: 'b' }] });
+    const res = await request(s.url)
+      .patch('/api/swarms/g/topology')
+      .send({ add: [['b', 'a'], { from: 'a', to: 'rec' }], remove: [{ from: 'a', to: 'b' }] });
     expect(res.body).toEqual({ status: 'ok', added: 2, removed: 1 });
     const topo = (await request(s.url).get('/api/swarms/g/topology')).body.topology;
-    expect(topo).toEqual(expect.arrayContaining([{ from: 'b', targets: ['a'] }, { from: 'a', targets: ['rec'] }]));
+    expect(topo).toEqual(
+      expect.arrayContaining([
+        { from: 'b', targets: ['a'] },
+        { from: 'a', targets: ['rec'] },
+      ]),
+    );
   });
 
   test.each<[string, Record<string, unknown>, string]>([
@@ -43,7 +53,8 @@ describe('topology', () => {
   });
 
   test.each([['GET'], ['PATCH']])('%s topology of an unknown swarm → 404', async (m) => {
-    const res = m === 'GET' ? await request(s.url).get('/api/swarms/zz/topology') : await request(s.url).patch('/api/swarms/zz/topology').send({});
+    const res =
+      m === 'GET' ? await request(s.url).get('/api/swarms/zz/topology') : await request(s.url).patch('/api/swarms/zz/topology').send({});
     expect([res.status, res.body.error]).toEqual([404, 'swarm_not_found']);
   });
 });
@@ -53,9 +64,14 @@ describe('objects', () => {
     expect((await request(s.url).get('/api/swarms/g/objects')).body.objects).toEqual(
       expect.arrayContaining([{ name: 'rec', handler: 'recorder', state: 'running' }]),
     );
-    const add = await request(s.url).post('/api/swarms/g/objects').send({ name: 'echo1', handler: 'echo', incoming: ['a'] });
+    const add = await request(s.url)
+      .post('/api/swarms/g/objects')
+      .send({ name: 'echo1', handler: 'echo', incoming: ['a'] });
     expect([add.status, add.body]).toEqual([201, { status: 'added', name: 'echo1' }]);
-    expect((await request(s.url).get('/api/swarms/g/objects/echo1')).body).toMatchObject({ object: { name: 'echo1', handler: 'echo' }, state: 'running' });
+    expect((await request(s.url).get('/api/swarms/g/objects/echo1')).body).toMatchObject({
+      object: { name: 'echo1', handler: 'echo' },
+      state: 'running',
+    });
     expect((await request(s.url).delete('/api/swarms/g/objects/echo1')).body).toEqual({ status: 'removed', name: 'echo1' });
     expect((await request(s.url).get('/api/swarms/g/objects/echo1')).status).toBe(404);
   });
@@ -65,13 +81,27 @@ describe('objects', () => {
     ['add: unregistered handler', 'post', '/api/swarms/g/objects', { name: 'o1', handler: 'nope' }, 400, 'invalid_handler'],
     ['add: handler as a module path', 'post', '/api/swarms/g/objects', { name: 'o2', handler: '../../evil.js' }, 400, ''],
     ['add: already exists', 'post', '/api/swarms/g/objects', { name: 'rec', handler: 'echo' }, 400, 'already_exists'],
-    ['add: unknown edge endpoint', 'post', '/api/swarms/g/objects', { name: 'o3', handler: 'echo', connections: ['ghost'] }, 400, 'unknown_edge_endpoint'],
+    [
+      'add: unknown edge endpoint',
+      'post',
+      '/api/swarms/g/objects',
+      { name: 'o3', handler: 'echo', connections: ['ghost'] },
+      400,
+      'unknown_edge_endpoint',
+    ],
     ['get: unknown object', 'get', '/api/swarms/g/objects/none', {}, 404, 'object_not_found'],
     ['delete: unknown object', 'delete', '/api/swarms/g/objects/none', {}, 404, 'object_not_found'],
     ['get: off-grammar object', 'get', '/api/swarms/g/objects/%2E%2E', {}, 404, 'object_not_found'],
     ['list: unknown swarm', 'get', '/api/swarms/zz/objects', {}, 404, 'swarm_not_found'],
     ['patch: config not an object', 'patch', '/api/swarms/g/objects/ticker/config', { config: 5 }, 400, 'validation_failed'],
-    ['patch: host-escape key', 'patch', '/api/swarms/g/objects/ticker/config', { config: { extra_path: ['/'] } }, 422, 'forbidden_config_keys'],
+    [
+      'patch: host-escape key',
+      'patch',
+      '/api/swarms/g/objects/ticker/config',
+      { config: { extra_path: ['/'] } },
+      422,
+      'forbidden_config_keys',
+    ],
     ['patch: no config schema', 'patch', '/api/swarms/g/objects/rec/config', { config: { a: 1 } }, 422, 'no_config_schema'],
     ['patch: unknown object', 'patch', '/api/swarms/g/objects/none/config', { config: {} }, 404, 'object_not_found'],
   ])('%s → %s %s', async (_l, method, path, body, status, code) => {
@@ -94,8 +124,16 @@ describe('overlay and snapshot', () => {
     expect(ov.status).toBe(200);
     expect(ov.body.swarm).toBe('g');
     expect(ov.body.events.map((e: { op: string }) => e.op)).toEqual(expect.arrayContaining(['add_topology_edges']));
-    expect(ov.body.events[0]).toEqual(expect.objectContaining({ seq: expect.any(Number), op: expect.any(String), payload: expect.any(Object), timestamp: expect.any(String) }));
-    for (const name of ['zz', 'bad!name']) expect((await request(s.url).get(`/api/swarms/${name}/overlay`)).body).toEqual({ swarm: name, events: [] });
+    expect(ov.body.events[0]).toEqual(
+      expect.objectContaining({
+        seq: expect.any(Number),
+        op: expect.any(String),
+        payload: expect.any(Object),
+        timestamp: expect.any(String),
+      }),
+    );
+    for (const name of ['zz', 'bad!name'])
+      expect((await request(s.url).get(`/api/swarms/${name}/overlay`)).body).toEqual({ swarm: name, events: [] });
   });
 
   it('snapshot JSON and YAML: effective config, secret redacted everywhere', async () => {
@@ -112,7 +150,10 @@ describe('overlay and snapshot', () => {
   });
 
   it('snapshot errors: bad format → 400 invalid_query, unknown swarm → 404', async () => {
-    expect((await request(s.url).post('/api/swarms/g/snapshot?format=xml')).body).toMatchObject({ error: 'invalid_query', param: 'format' });
+    expect((await request(s.url).post('/api/swarms/g/snapshot?format=xml')).body).toMatchObject({
+      error: 'invalid_query',
+      param: 'format',
+    });
     expect((await request(s.url).post('/api/swarms/zz/snapshot')).body.error).toBe('swarm_not_found');
   });
 

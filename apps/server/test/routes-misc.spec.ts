@@ -7,7 +7,10 @@ import type { EngineServer } from './support/engine-server';
 let s: EngineServer;
 beforeAll(async () => {
   s = await startEngineServer();
-  await request(s.url).post('/api/swarms').send({ config: { name: 'ev', agents: [mockAgent('a'), mockAgent('b')] } }).expect(201);
+  await request(s.url)
+    .post('/api/swarms')
+    .send({ config: { name: 'ev', agents: [mockAgent('a'), mockAgent('b')] } })
+    .expect(201);
   mkdirSync(join(s.skillsRoot, 'web'));
   writeFileSync(join(s.skillsRoot, 'top.md'), '# top');
   writeFileSync(join(s.skillsRoot, 'web', 'notes.md'), '# notes');
@@ -88,11 +91,14 @@ describe('skills routes', () => {
     expect((await request(s.url).get('/api/skills/notes')).body).toEqual({ name: 'notes', content: '# notes', size: 7 });
   });
 
-  test.each([['%2E%2E'], ['.'], ['a%2Fb'], ['..%5Cx'], ['x%00y'], ['leak'], ['leak.md']])('GET /api/skills/%s → 400 invalid_name', async (name) => {
-    const res = await request(s.url).get(`/api/skills/${name}`);
-    expect([res.status, res.body.error]).toEqual([400, 'invalid_name']);
-    expect(res.text).not.toContain('SECRET');
-  });
+  test.each([['%2E%2E'], ['.'], ['a%2Fb'], ['..%5Cx'], ['x%00y'], ['leak'], ['leak.md']])(
+    'GET /api/skills/%s → 400 invalid_name',
+    async (name) => {
+      const res = await request(s.url).get(`/api/skills/${name}`);
+      expect([res.status, res.body.error]).toEqual([400, 'invalid_name']);
+      expect(res.text).not.toContain('SECRET');
+    },
+  );
 
   it('an unknown skill → 404 not_found', async () => {
     expect((await request(s.url).get('/api/skills/missing')).body.error).toBe('not_found');

@@ -14,10 +14,14 @@ const basic = (name: string): Record<string, unknown> => ({ name, agents: [mockA
 
 describe('POST /api/swarms', () => {
   it('starts an inline config: 201 created, then listed and detailed', async () => {
-    const res = await request(s.url).post('/api/swarms').send({ config: basic('inl') });
+    const res = await request(s.url)
+      .post('/api/swarms')
+      .send({ config: basic('inl') });
     expect([res.status, res.body]).toEqual([201, { status: 'created', swarm_name: 'inl' }]);
     const list = await request(s.url).get('/api/swarms');
-    expect(list.body.swarms).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'inl', status: 'running', agent_count: 2, object_count: 0 })]));
+    expect(list.body.swarms).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'inl', status: 'running', agent_count: 2, object_count: 0 })]),
+    );
     const detail = await request(s.url).get('/api/swarms/inl');
     expect(detail.status).toBe(200);
     expect(detail.body).toMatchObject({ name: 'inl', status: 'running', agent_count: 2, topology: [{ from: 'a', targets: ['b'] }] });
@@ -43,7 +47,12 @@ describe('POST /api/swarms', () => {
     ['schema failure', { config: { name: 'bad name!', agents: [] } }, 400, 'validation_failed'],
     ['duplicate agent names', { config: { name: 'dup', agents: [mockAgent('a'), mockAgent('a')] } }, 400, 'validation_failed'],
     ['already running', { config: basic('inl') }, 400, 'already_exists'],
-    ['runner plan refusal', { config: { name: 'plan', agents: [{ name: 'a', backend: { type: 'local' }, network: 'none' }] } }, 400, 'unsupported_network'],
+    [
+      'runner plan refusal',
+      { config: { name: 'plan', agents: [{ name: 'a', backend: { type: 'local' }, network: 'none' }] } },
+      400,
+      'unsupported_network',
+    ],
   ])('%s → %s %s', async (_label, body, status, code) => {
     const res = await request(s.url).post('/api/swarms').send(body);
     expect(res.status).toBe(status);
@@ -55,20 +64,30 @@ describe('POST /api/swarms', () => {
 });
 
 describe('swarm detail, stop, restart', () => {
-  test.each([['nope'], ['bad%20name'], ['9starts-with-digit'], ['a'.repeat(65)]])('GET /api/swarms/%s → 404 swarm_not_found', async (name) => {
-    const res = await request(s.url).get(`/api/swarms/${name}`);
-    expect([res.status, res.body.error]).toEqual([404, 'swarm_not_found']);
-  });
+  test.each([['nope'], ['bad%20name'], ['9starts-with-digit'], ['a'.repeat(65)]])(
+    'GET /api/swarms/%s → 404 swarm_not_found',
+    async (name) => {
+      const res = await request(s.url).get(`/api/swarms/${name}`);
+      expect([res.status, res.body.error]).toEqual([404, 'swarm_not_found']);
+    },
+  );
 
   it('DELETE stops (still known, 200 on detail), ?purge=true forgets it', async () => {
-    await request(s.url).post('/api/swarms').send({ config: basic('stopme') }).expect(201);
+    await request(s.url)
+      .post('/api/swarms')
+      .send({ config: basic('stopme') })
+      .expect(201);
     expect((await request(s.url).delete('/api/swarms/stopme')).body).toEqual({ status: 'stopped', swarm_name: 'stopme' });
     expect((await request(s.url).get('/api/swarms/stopme')).body).toMatchObject({ name: 'stopme', status: 'stopped' });
     expect((await request(s.url).delete('/api/swarms/stopme?purge=true')).body).toEqual({ status: 'purged', swarm_name: 'stopme' });
     expect((await request(s.url).get('/api/swarms/stopme')).status).toBe(404);
   });
 
-  test.each([['DELETE', '/api/swarms/ghost'], ['POST', '/api/swarms/ghost/restart'], ['DELETE', '/api/swarms/bad!name']])('%s %s → 404', async (method, path) => {
+  test.each([
+    ['DELETE', '/api/swarms/ghost'],
+    ['POST', '/api/swarms/ghost/restart'],
+    ['DELETE', '/api/swarms/bad!name'],
+  ])('%s %s → 404', async (method, path) => {
     const res = await request(s.url)[method === 'DELETE' ? 'delete' : 'post'](path);
     expect([res.status, res.body.error]).toEqual([404, 'swarm_not_found']);
   });
@@ -79,9 +98,20 @@ describe('swarm detail, stop, restart', () => {
   });
 
   it('POST restart (?delete=true) answers restarted with delete_data', async () => {
-    await request(s.url).post('/api/swarms').send({ config: basic('rs') }).expect(201);
-    expect((await request(s.url).post('/api/swarms/rs/restart')).body).toEqual({ status: 'restarted', swarm_name: 'rs', delete_data: false });
-    expect((await request(s.url).post('/api/swarms/rs/restart?delete=true')).body).toEqual({ status: 'restarted', swarm_name: 'rs', delete_data: true });
+    await request(s.url)
+      .post('/api/swarms')
+      .send({ config: basic('rs') })
+      .expect(201);
+    expect((await request(s.url).post('/api/swarms/rs/restart')).body).toEqual({
+      status: 'restarted',
+      swarm_name: 'rs',
+      delete_data: false,
+    });
+    expect((await request(s.url).post('/api/swarms/rs/restart?delete=true')).body).toEqual({
+      status: 'restarted',
+      swarm_name: 'rs',
+      delete_data: true,
+    });
     await waitFor(async () => (await request(s.url).get('/api/swarms/rs')).body.status === 'running', 'running again');
   });
 });

@@ -49,23 +49,44 @@ async function start(mode: Mode, cwd: string, env: NodeJS.ProcessEnv): Promise<S
   const port = await freePort();
   const listening = /listening on (http:\/\/\S+)/;
   if (mode === 'node main.js') {
-    const { child, match } = await spawnUntil(asNobody([process.execPath, SERVER_MAIN]), { env: { ...env, PORT: String(port) }, cwd }, listening);
+    const { child, match } = await spawnUntil(
+      asNobody([process.execPath, SERVER_MAIN]),
+      { env: { ...env, PORT: String(port) }, cwd },
+      listening,
+    );
     return { serverPid: child.pid ?? 0, url: match[1] ?? '', children: [child] };
   }
   if (mode === 'genswarms up --foreground') {
-    const { child, match } = await spawnUntil(asNobody([process.execPath, CLI_BIN, 'up', '--foreground', '--port', String(port)]), { env, cwd }, listening);
+    const { child, match } = await spawnUntil(
+      asNobody([process.execPath, CLI_BIN, 'up', '--foreground', '--port', String(port)]),
+      { env, cwd },
+      listening,
+    );
     return { serverPid: child.pid ?? 0, url: match[1] ?? '', children: [child] };
   }
   const [file, ...args] = asNobody([process.execPath, CLI_BIN, 'up', '--port', String(port)]) as [string, ...string[]];
   const up = spawnSync(file, args, { env, cwd, encoding: 'utf8', timeout: 60_000 });
   expect(`${up.stderr}${up.stdout}`).toContain('server started');
-  return { serverPid: Number(readFileSync(join(env['GENSWARMS_HOME'] ?? '', 'server.pid'), 'utf8')), url: /on (http:\/\/\S+)/.exec(up.stdout)?.[1] ?? '', children: [] };
+  return {
+    serverPid: Number(readFileSync(join(env['GENSWARMS_HOME'] ?? '', 'server.pid'), 'utf8')),
+    url: /on (http:\/\/\S+)/.exec(up.stdout)?.[1] ?? '',
+    children: [],
+  };
 }
 
-async function api(url: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: unknown }> {
+async function api(
+  url: string,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -96,70 +117,99 @@ afterAll(() => {
 });
 
 (IS_ROOT ? describe : describe.skip)('a same-uid unsandboxed agent finds no server secret in /proc (issue item 2)', () => {
-  test.each<[Mode]>([['node main.js'], ['genswarms up'], ['genswarms up --foreground']])('%s with the secrets in its environment', async (mode) => {
-    const tag = mode.replace(/[^a-z]+/g, '-');
-    const cwd = privateDir(tag);
-    const home = privateDir(tag, 'home');
-    const env: NodeJS.ProcessEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: cwd, GENSWARMS_HOME: home, GENSWARMS_SWARM_CONFIG_DIR: cwd, GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:9/v1', ...NEEDLES };
-    const s = await start(mode, cwd, env);
-    try {
-      // 1. No process of ours shows a secret in its environ, argv or open files (read as root).
-      const ours = processTree(s.serverPid);
-      const seen = ours.map((pid) => ({ pid, hits: hitsIn(procText(pid, 'environ') + procText(pid, 'cmdline') + openFileText(pid)) }));
-      expect(seen.filter((p) => p.hits.length > 0)).toEqual([]);
-      expect(procText(s.serverPid, 'environ')).toContain(`GENSWARMS_HOME=${home}`);
+  test.each<[Mode]>([['node main.js'], ['genswarms up'], ['genswarms up --foreground']])(
+    '%s with the secrets in its environment',
+    async (mode) => {
+      const tag = mode.replace(/[^a-z]+/g, '-');
+      const cwd = privateDir(tag);
+      const home = privateDir(tag, 'home');
+      const env: NodeJS.ProcessEnv = {
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: cwd,
+        GENSWARMS_HOME: home,
+        GENSWARMS_SWARM_CONFIG_DIR: cwd,
+        GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:9/v1',
+        ...NEEDLES,
+      };
+      const s = await start(mode, cwd, env);
+      try {
+        // 1. No process of ours shows a secret in its environ, argv or open files (read as root).
+        const ours = processTree(s.serverPid);
+        const seen = ours.map((pid) => ({ pid, hits: hitsIn(procText(pid, 'environ') + procText(pid, 'cmdline') + openFileText(pid)) }));
+        expect(seen.filter((p) => p.hits.length > 0)).toEqual([]);
+        expect(procText(s.serverPid, 'environ')).toContain(`GENSWARMS_HOME=${home}`);
 
-      // 2. The server runs as the unprivileged uid and is non-dumpable: its /proc files are root's.
-      expect(readFileSync(`/proc/${s.serverPid}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\s+${NOBODY}\\s`, 'm'));
-      expect(statSync(`/proc/${s.serverPid}/environ`).uid).toBe(0);
-      for (const file of ['environ', 'mem', 'fd/1']) {
-        const [f, ...a] = asNobody(['/usr/bin/head', '-c', '1', `/proc/${s.serverPid}/${file}`]) as [string, ...string[]];
-        expect(spawnSync(f, a, { encoding: 'utf8' }).stderr).toMatch(/Permission denied/);
+        // 2. The server runs as the unprivileged uid and is non-dumpable: its /proc files are root's.
+        expect(readFileSync(`/proc/${s.serverPid}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\s+${NOBODY}\\s`, 'm'));
+        expect(statSync(`/proc/${s.serverPid}/environ`).uid).toBe(0);
+        for (const file of ['environ', 'mem', 'fd/1']) {
+          const [f, ...a] = asNobody(['/usr/bin/head', '-c', '1', `/proc/${s.serverPid}/${file}`]) as [string, ...string[]];
+          expect(spawnSync(f, a, { encoding: 'utf8' }).stderr).toMatch(/Permission denied/);
+        }
+
+        // 3. The API still takes the handed-over token, and only it.
+        expect((await api(s.url, 'GET', '/api/swarms', undefined)).status).toBe(401);
+        expect((await api(s.url, 'GET', '/api/swarms', 'wrong')).status).toBe(401);
+        expect((await api(s.url, 'GET', '/api/swarms', TOKEN)).status).toBe(200);
+
+        // 4. A control process of the same uid whose secrets the scanner must find (proves it reads /proc).
+        const canaryEnv = `canary-env-${hex()}`;
+        const canaryArg = `canary-arg-${hex()}`;
+        const [df, ...da] = asNobody([process.execPath, '-e', 'setInterval(() => undefined, 1 << 30)', canaryArg]) as [string, ...string[]];
+        const decoy = spawn(df, da, { shell: false, stdio: 'ignore', env: { CANARY: canaryEnv } });
+        decoys.push(decoy);
+
+        // 5. The issue's reproduction: a local and a tmux (runner none) agent scan every /proc/*/environ, cmdline and fd.
+        const ws = { loc: privateDir(tag, 'ws-loc'), tmx: privateDir(tag, 'ws-tmx'), key: privateDir(tag, 'ws-key') };
+        const untrusted = 'http://untrusted.invalid/v1'; // the scanners get no key, so any hit came from us
+        const scanners = [
+          {
+            name: 'loc',
+            backend: { type: 'local' },
+            client: { command: [process.execPath, SCANNER] },
+            endpoint: untrusted,
+            workspace: ws.loc,
+          },
+          {
+            name: 'tmx',
+            backend: { type: 'tmux', runner: 'none' },
+            client: { command: [process.execPath, SCANNER] },
+            endpoint: untrusted,
+            workspace: ws.tmx,
+          },
+        ];
+        const created = await api(s.url, 'POST', '/api/swarms', TOKEN, { config: { name: 'scan', agents: scanners } });
+        expect(created.status).toBe(201);
+        for (const w of [ws.loc, ws.tmx]) {
+          await waitFor(async () => existsSync(join(w, 'scan.json')), `scan in ${w}`, 60_000);
+          const counts = JSON.parse(readFileSync(join(w, 'scan.json'), 'utf8')) as { readable: number };
+          const dump = readFileSync(join(w, 'scan.bin'), 'latin1');
+          expect({ workspace: w, hits: hitsIn(dump) }).toEqual({ workspace: w, hits: [] });
+          expect(counts.readable).toBeGreaterThan(0);
+          expect(dump).toContain(canaryEnv);
+          expect(dump).toContain(canaryArg);
+        }
+
+        // 6. The config token and the LLM key were handed over too: the overlay answers the config token,
+        //    and an agent on the trusted endpoint receives the key.
+        expect((await api(s.url, 'GET', '/api/swarms/scan/overlay', CONFIG_TOKEN)).status).toBe(200);
+        const keyScript =
+          "require('fs').writeFileSync('key.sha', require('crypto').createHash('sha256').update(process.env.GENSWARMS_LLM_API_KEY || '').digest('hex')); setInterval(() => undefined, 1 << 30)";
+        const keyAgent = {
+          name: 'k',
+          backend: { type: 'local' },
+          client: { command: [process.execPath, '-e', keyScript] },
+          workspace: ws.key,
+        };
+        expect((await api(s.url, 'POST', '/api/swarms', TOKEN, { config: { name: 'keyproof', agents: [keyAgent] } })).status).toBe(201);
+        await waitFor(async () => existsSync(join(ws.key, 'key.sha')), 'key agent', 60_000);
+        expect(readFileSync(join(ws.key, 'key.sha'), 'utf8')).toBe(sha256(KEY));
+        for (const sw of ['scan', 'keyproof']) await api(s.url, 'DELETE', `/api/swarms/${sw}`, TOKEN);
+        decoy.kill('SIGKILL');
+      } finally {
+        await stop(s, home);
       }
-
-      // 3. The API still takes the handed-over token, and only it.
-      expect((await api(s.url, 'GET', '/api/swarms', undefined)).status).toBe(401);
-      expect((await api(s.url, 'GET', '/api/swarms', 'wrong')).status).toBe(401);
-      expect((await api(s.url, 'GET', '/api/swarms', TOKEN)).status).toBe(200);
-
-      // 4. A control process of the same uid whose secrets the scanner must find (proves it reads /proc).
-      const canaryEnv = `canary-env-${hex()}`;
-      const canaryArg = `canary-arg-${hex()}`;
-      const [df, ...da] = asNobody([process.execPath, '-e', 'setInterval(() => undefined, 1 << 30)', canaryArg]) as [string, ...string[]];
-      const decoy = spawn(df, da, { shell: false, stdio: 'ignore', env: { CANARY: canaryEnv } });
-      decoys.push(decoy);
-
-      // 5. The issue's reproduction: a local and a tmux (runner none) agent scan every /proc/*/environ, cmdline and fd.
-      const ws = { loc: privateDir(tag, 'ws-loc'), tmx: privateDir(tag, 'ws-tmx'), key: privateDir(tag, 'ws-key') };
-      const untrusted = 'http://untrusted.invalid/v1'; // the scanners get no key, so any hit came from us
-      const scanners = [
-        { name: 'loc', backend: { type: 'local' }, client: { command: [process.execPath, SCANNER] }, endpoint: untrusted, workspace: ws.loc },
-        { name: 'tmx', backend: { type: 'tmux', runner: 'none' }, client: { command: [process.execPath, SCANNER] }, endpoint: untrusted, workspace: ws.tmx },
-      ];
-      const created = await api(s.url, 'POST', '/api/swarms', TOKEN, { config: { name: 'scan', agents: scanners } });
-      expect(created.status).toBe(201);
-      for (const w of [ws.loc, ws.tmx]) {
-        await waitFor(async () => existsSync(join(w, 'scan.json')), `scan in ${w}`, 60_000);
-        const counts = JSON.parse(readFileSync(join(w, 'scan.json'), 'utf8')) as { readable: number };
-        const dump = readFileSync(join(w, 'scan.bin'), 'latin1');
-        expect({ workspace: w, hits: hitsIn(dump) }).toEqual({ workspace: w, hits: [] });
-        expect(counts.readable).toBeGreaterThan(0);
-        expect(dump).toContain(canaryEnv);
-        expect(dump).toContain(canaryArg);
-      }
-
-      // 6. The config token and the LLM key were handed over too: the overlay answers the config token,
-      //    and an agent on the trusted endpoint receives the key.
-      expect((await api(s.url, 'GET', '/api/swarms/scan/overlay', CONFIG_TOKEN)).status).toBe(200);
-      const keyScript = "require('fs').writeFileSync('key.sha', require('crypto').createHash('sha256').update(process.env.GENSWARMS_LLM_API_KEY || '').digest('hex')); setInterval(() => undefined, 1 << 30)";
-      const keyAgent = { name: 'k', backend: { type: 'local' }, client: { command: [process.execPath, '-e', keyScript] }, workspace: ws.key };
-      expect((await api(s.url, 'POST', '/api/swarms', TOKEN, { config: { name: 'keyproof', agents: [keyAgent] } })).status).toBe(201);
-      await waitFor(async () => existsSync(join(ws.key, 'key.sha')), 'key agent', 60_000);
-      expect(readFileSync(join(ws.key, 'key.sha'), 'utf8')).toBe(sha256(KEY));
-      for (const sw of ['scan', 'keyproof']) await api(s.url, 'DELETE', `/api/swarms/${sw}`, TOKEN);
-      decoy.kill('SIGKILL');
-    } finally {
-      await stop(s, home);
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 });

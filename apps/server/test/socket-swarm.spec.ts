@@ -14,7 +14,16 @@ const connect = async (): Promise<SwarmClient> => {
 beforeAll(async () => {
   s = await startEngineServer();
   for (const name of ['one', 'two']) {
-    await request(s.url).post('/api/swarms').send({ config: { name, agents: [mockAgent('a', ['done {{content}}\n<<SWARM_MSG:TO=b:START>>\nfwd {{content}}\n<<SWARM_MSG:END>>']), mockAgent('b')], topology: [['a', 'b']] } }).expect(201);
+    await request(s.url)
+      .post('/api/swarms')
+      .send({
+        config: {
+          name,
+          agents: [mockAgent('a', ['done {{content}}\n<<SWARM_MSG:TO=b:START>>\nfwd {{content}}\n<<SWARM_MSG:END>>']), mockAgent('b')],
+          topology: [['a', 'b']],
+        },
+      })
+      .expect(201);
   }
 });
 afterEach(() => {
@@ -25,25 +34,35 @@ afterAll(async () => {
 });
 
 describe('/swarm protocol', () => {
-  test.each([['send_task', { agent: 'a', task: 'x' }], ['get_status', {}], ['subscribe_logs', {}], ['unsubscribe_logs', {}], ['subscribe_events', {}], ['unsubscribe_events', {}]])(
-    '%s before join → not_joined',
-    async (event, payload) => {
+  test.each([
+    ['send_task', { agent: 'a', task: 'x' }],
+    ['get_status', {}],
+    ['subscribe_logs', {}],
+    ['unsubscribe_logs', {}],
+    ['subscribe_events', {}],
+    ['unsubscribe_events', {}],
+  ])('%s before join → not_joined', async (event, payload) => {
+    const c = await connect();
+    expect(await c.ask(event, payload)).toMatchObject({ ok: false, error: 'not_joined' });
+  });
+
+  test.each([[{ swarm: 'ghost' }], [{ swarm: '../x' }], [{}], ['one'], [{ swarm: 'one', extra: 1 }]])(
+    'join %j → swarm_not_found',
+    async (payload) => {
       const c = await connect();
-      expect(await c.ask(event, payload)).toMatchObject({ ok: false, error: 'not_joined' });
+      expect(await c.ask('join', payload)).toMatchObject({ ok: false, error: 'swarm_not_found' });
     },
   );
-
-  test.each([[{ swarm: 'ghost' }], [{ swarm: '../x' }], [{}], ['one'], [{ swarm: 'one', extra: 1 }]])('join %j → swarm_not_found', async (payload) => {
-    const c = await connect();
-    expect(await c.ask('join', payload)).toMatchObject({ ok: false, error: 'swarm_not_found' });
-  });
 
   it('join → get_status answers the swarm detail; send_task answers sent', async () => {
     const c = await connect();
     expect(await c.ask('join', { swarm: 'one' })).toEqual({ ok: true, swarm: 'one' });
     const status = await c.ask('get_status', {});
     expect(status).toMatchObject({ ok: true, status: { name: 'one', status: 'running' } });
-    await waitFor(async () => ((await c.ask('get_status', {})).status as { agents: { state: string }[] }).agents.every((a) => a.state === 'idle'), 'idle');
+    await waitFor(
+      async () => ((await c.ask('get_status', {})).status as { agents: { state: string }[] }).agents.every((a) => a.state === 'idle'),
+      'idle',
+    );
     const sent = await c.ask('send_task', { agent: 'a', task: 'hello' });
     expect(sent).toMatchObject({ ok: true, status: 'sent', id: expect.any(String), queued: expect.any(Number) });
   });
@@ -73,7 +92,8 @@ describe('/swarm protocol', () => {
     expect(sub).toMatchObject({ ok: true, subscribed: true, filters: { event_type: 'turn_completed' }, recent_events: expect.any(Array) });
     const logs = await c.ask('subscribe_logs', { agent: 'a' });
     expect(logs).toMatchObject({ ok: true, subscribed: true, agent: 'a', recent_logs: expect.any(Array) });
-    for (const e of logs.recent_logs as Record<string, unknown>[]) expect(Object.keys(e).sort()).toEqual(['agent', 'event_type', 'id', 'level', 'message', 'metadata', 'timestamp']);
+    for (const e of logs.recent_logs as Record<string, unknown>[])
+      expect(Object.keys(e).sort()).toEqual(['agent', 'event_type', 'id', 'level', 'message', 'metadata', 'timestamp']);
     c.pushes.length = 0;
     await request(s.url).post('/api/swarms/one/agents/a/task').send({ task: 'go' }).expect(200);
     await waitFor(async () => c.pushes.some((p) => p.type === 'event' && p.payload['agent'] === 'b'), 'b turn event');
@@ -111,7 +131,10 @@ describe('/swarm protocol', () => {
   it('topology_changed and agent_added (redacted) are pushed after runtime mutations', async () => {
     const c = await connect();
     await c.ask('join', { swarm: 'two' });
-    await request(s.url).post('/api/swarms/two/agents').send({ ...mockAgent('c'), api_key: 'sk-hidden', incoming: ['a'] }).expect(201);
+    await request(s.url)
+      .post('/api/swarms/two/agents')
+      .send({ ...mockAgent('c'), api_key: 'sk-hidden', incoming: ['a'] })
+      .expect(201);
     await waitFor(async () => c.pushes.some((p) => p.type === 'agent_added'), 'agent_added');
     const added = c.pushes.find((p) => p.type === 'agent_added');
     expect(added?.payload).toMatchObject({ name: 'c', spec: { api_key: '[REDACTED]' } });

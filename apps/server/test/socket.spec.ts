@@ -12,7 +12,10 @@ const C = 'sock-config';
 const dir = tempDir('gs-socket-');
 let server: TestServer;
 let joinable: TestServer;
-const engine: SwarmService = fakeEngine({ listSwarms: async () => ({ swarms: [] }), hasSwarm: async (name) => name === 'alpha' || name === 'beta' });
+const engine: SwarmService = fakeEngine({
+  listSwarms: async () => ({ swarms: [] }),
+  hasSwarm: async (name) => name === 'alpha' || name === 'beta',
+});
 
 beforeAll(async () => {
   server = await startTestServer(testConfig(dir.path, { tokens: { fullToken: F, configToken: C } }));
@@ -89,10 +92,13 @@ describe('/swarm events', () => {
     },
   );
 
-  test.each([[{ swarm: 'alpha' }], [{ swarm: '../x' }], [{ swarm: 'alpha', extra: 1 }], ['alpha'], [null]])('join %j without an engine acks swarm_not_found', async (payload) => {
-    socket = await connect(server.url);
-    expect(await socket.timeout(5000).emitWithAck('join', payload)).toMatchObject({ ok: false, error: 'swarm_not_found' });
-  });
+  test.each([[{ swarm: 'alpha' }], [{ swarm: '../x' }], [{ swarm: 'alpha', extra: 1 }], ['alpha'], [null]])(
+    'join %j without an engine acks swarm_not_found',
+    async (payload) => {
+      socket = await connect(server.url);
+      expect(await socket.timeout(5000).emitWithAck('join', payload)).toMatchObject({ ok: false, error: 'swarm_not_found' });
+    },
+  );
 
   it('joins a swarm the engine knows, and a second join moves the socket', async () => {
     socket = await connect(joinable.url);

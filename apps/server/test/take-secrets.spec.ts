@@ -3,7 +3,11 @@ import type { SecretOps } from '../src/boot/take-secrets';
 import { takeServerSecrets } from '../src/boot/take-secrets';
 
 /** A fake procctl: records calls; `exec` stands in for execve (throws, as a failed exec would). */
-function fakeOps(opts: { addon: boolean; handover?: SecretHandoverRead; execFails?: boolean }): SecretOps & { calls: string[]; execs: ExecWithSecretsSpec[] } {
+function fakeOps(opts: {
+  addon: boolean;
+  handover?: SecretHandoverRead;
+  execFails?: boolean;
+}): SecretOps & { calls: string[]; execs: ExecWithSecretsSpec[] } {
   const calls: string[] = [];
   const execs: ExecWithSecretsSpec[] = [];
   return {
@@ -27,7 +31,11 @@ describe('takeServerSecrets', () => {
     const ops = fakeOps({ addon: true, handover: { kind: 'ok', secrets: { GENSWARMS_CONFIG_API_TOKEN: 'c' } } });
     const r = await takeServerSecrets({ ...IO, env: { PATH: '/bin', GENSWARMS_API_TOKEN: 't', GENSWARMS_SECRETS_FD: '3' } }, ops);
     expect(ops.calls).toEqual(['setDumpable(false)', 'readHandover', 'exec']);
-    expect(ops.execs[0]).toMatchObject({ file: '/usr/bin/node', argv: ['/usr/bin/node', '--enable-source-maps', '/srv/main.js', 'x'], extraSecrets: { GENSWARMS_CONFIG_API_TOKEN: 'c' } });
+    expect(ops.execs[0]).toMatchObject({
+      file: '/usr/bin/node',
+      argv: ['/usr/bin/node', '--enable-source-maps', '/srv/main.js', 'x'],
+      extraSecrets: { GENSWARMS_CONFIG_API_TOKEN: 'c' },
+    });
     expect(r).toMatchObject({ kind: 'refused', code: 1 });
   });
 
@@ -39,11 +47,36 @@ describe('takeServerSecrets', () => {
   });
 
   test.each<[string, Parameters<typeof fakeOps>[0], Record<string, string>, { kind: string; code?: number; line?: RegExp }]>([
-    ['addon missing + token in env → refused (fail-closed)', { addon: false }, { GENSWARMS_API_TOKEN: 't' }, { kind: 'refused', code: 1, line: /cannot protect GENSWARMS_API_TOKEN: .*fail-closed/ }],
-    ['addon missing + key handed over → refused (fail-closed)', { addon: false, handover: { kind: 'ok', secrets: { GENSWARMS_LLM_API_KEY: 'k' } } }, {}, { kind: 'refused', code: 1, line: /cannot protect GENSWARMS_LLM_API_KEY/ }],
-    ['addon missing + an empty token variable → refused', { addon: false }, { GENSWARMS_CONFIG_API_TOKEN: '' }, { kind: 'refused', code: 1 }],
-    ['an invalid handover → refused with exit 2', { addon: true, handover: { kind: 'invalid', reason: 'payload is not JSON' } }, {}, { kind: 'refused', code: 2, line: /^genswarms: invalid GENSWARMS_SECRETS_FD: payload is not JSON$/ }],
-    ['a failed re-exec → refused, never a start with the secret exposed', { addon: true, execFails: true }, { GENSWARMS_LLM_API_KEY: 'k' }, { kind: 'refused', code: 1, line: /cannot re-execute without GENSWARMS_LLM_API_KEY .*syscall_failed/ }],
+    [
+      'addon missing + token in env → refused (fail-closed)',
+      { addon: false },
+      { GENSWARMS_API_TOKEN: 't' },
+      { kind: 'refused', code: 1, line: /cannot protect GENSWARMS_API_TOKEN: .*fail-closed/ },
+    ],
+    [
+      'addon missing + key handed over → refused (fail-closed)',
+      { addon: false, handover: { kind: 'ok', secrets: { GENSWARMS_LLM_API_KEY: 'k' } } },
+      {},
+      { kind: 'refused', code: 1, line: /cannot protect GENSWARMS_LLM_API_KEY/ },
+    ],
+    [
+      'addon missing + an empty token variable → refused',
+      { addon: false },
+      { GENSWARMS_CONFIG_API_TOKEN: '' },
+      { kind: 'refused', code: 1 },
+    ],
+    [
+      'an invalid handover → refused with exit 2',
+      { addon: true, handover: { kind: 'invalid', reason: 'payload is not JSON' } },
+      {},
+      { kind: 'refused', code: 2, line: /^genswarms: invalid GENSWARMS_SECRETS_FD: payload is not JSON$/ },
+    ],
+    [
+      'a failed re-exec → refused, never a start with the secret exposed',
+      { addon: true, execFails: true },
+      { GENSWARMS_LLM_API_KEY: 'k' },
+      { kind: 'refused', code: 1, line: /cannot re-execute without GENSWARMS_LLM_API_KEY .*syscall_failed/ },
+    ],
   ])('%s', async (_label, opts, env, want) => {
     const r = await takeServerSecrets({ ...IO, env: { PATH: '/bin', ...env } }, fakeOps(opts));
     expect(r.kind).toBe(want.kind);

@@ -35,10 +35,23 @@ suite('forwarder: dies with the orchestrator', () => {
 
   it('a SIGKILLed orchestrator leaves no socat forwarder behind', async () => {
     const dir = path.join(root, 'egress');
-    const parent = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, path.join(__dirname, 'fixtures', 'forwarder-parent.ts'), SOCAT as string, SETPRIV as string, dir, '9'], {
-      shell: false,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const parent = spawn(
+      process.execPath,
+      [
+        '--conditions=@genswarms/source',
+        '--require',
+        REGISTER,
+        path.join(__dirname, 'fixtures', 'forwarder-parent.ts'),
+        SOCAT as string,
+        SETPRIV as string,
+        dir,
+        '9',
+      ],
+      {
+        shell: false,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     parent.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     expect(await waitUntil(() => out.includes('\n'), 20000)).toBe(true);

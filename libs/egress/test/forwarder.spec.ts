@@ -13,7 +13,11 @@ const SOCAT = ['/usr/bin/socat', '/bin/socat', '/usr/local/bin/socat'].find((p) 
 const describeIfSocat = SOCAT === undefined ? describe.skip : describe;
 if (SOCAT === undefined) console.warn('SKIPPED: socat is not installed; forwarder integration specs do not run');
 
-interface Seen { host: string | undefined; url: string | undefined; headers: IncomingHttpHeaders }
+interface Seen {
+  host: string | undefined;
+  url: string | undefined;
+  headers: IncomingHttpHeaders;
+}
 
 function listen(server: Server, host: string): Promise<number> {
   return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
@@ -58,7 +62,8 @@ describeIfSocat('startForwarder (real socat, real loopback HTTP server)', () => 
     await rm(root, { recursive: true, force: true });
   });
 
-  const target = (): EgressTarget => planEgress({ policy: { defaultEndpoint: `http://127.0.0.1:${port}/v1`, allowedHosts: ['127.0.0.1'] } });
+  const target = (): EgressTarget =>
+    planEgress({ policy: { defaultEndpoint: `http://127.0.0.1:${port}/v1`, allowedHosts: ['127.0.0.1'] } });
 
   it('carries bytes through the unix socket to the pinned target, whatever Host the client names', async () => {
     const dir = join(root, 'egress', 'swarm', 'agent');

@@ -13,7 +13,9 @@ import { eventsOf, makeHarness, waitEvent, waitFor, type Harness } from './harne
 const SLOW = { name: 'w', backend: { type: 'mock', opts: { replies: ['answer {{content}}'], delay_ms: 86_400_000 } } };
 
 async function cancelledEvents(engine: Engine, swarm: string, turn: string): Promise<number> {
-  return (await eventsOf(engine, swarm)).filter((e) => e.event_type === 'turn_failed' && e.metadata['turn'] === turn && e.metadata['status'] === 'cancelled').length;
+  return (await eventsOf(engine, swarm)).filter(
+    (e) => e.event_type === 'turn_failed' && e.metadata['turn'] === turn && e.metadata['status'] === 'cancelled',
+  ).length;
 }
 
 describe('a cancelled turn across a crash', () => {
@@ -54,7 +56,10 @@ describe('a cancelled turn across a crash', () => {
     h.engine = await h.open();
     expect(await cancelledEvents(h.engine, 'cw', turn)).toBe(1);
     await h.engine.sendTask('cw', 'w', 'second');
-    await waitFor(async () => (await h.engine.store.listTurns('cw', 'w', 10)).find((t) => t.content === 'second'), 'the next task dispatched');
+    await waitFor(
+      async () => (await h.engine.store.listTurns('cw', 'w', 10)).find((t) => t.content === 'second'),
+      'the next task dispatched',
+    );
   });
 
   it('without the host receipt the same crash resumes the turn (same id), as before', async () => {

@@ -18,7 +18,10 @@ const LLM_DELAY_MS = 1500;
 const TASK_A = 'task alpha: write the plan';
 const TASK_B = 'task bravo: summarise';
 const SCRIPT = [
-  { match: 'task alpha', response: 'answer alpha\n@peer: outbox line from alpha\n<<SWARM_MSG:TO=peer:START>>marker from alpha<<SWARM_MSG:END>>' },
+  {
+    match: 'task alpha',
+    response: 'answer alpha\n@peer: outbox line from alpha\n<<SWARM_MSG:TO=peer:START>>marker from alpha<<SWARM_MSG:END>>',
+  },
   { match: 'task bravo', response: 'answer bravo' },
 ];
 
@@ -43,7 +46,8 @@ describe('a cancelled turn is never answered again by the next genswarms-agent',
 
   beforeAll(async () => {
     const built = buildOnce([path.join(AGENT_DIR, 'tsconfig.lib.json')]);
-    if (built.kind === 'failed' || !existsSync(AGENT_ENTRY)) throw new Error(`agent build failed:\n${built.kind === 'failed' ? built.output : 'no entry'}`);
+    if (built.kind === 'failed' || !existsSync(AGENT_ENTRY))
+      throw new Error(`agent build failed:\n${built.kind === 'failed' ? built.output : 'no entry'}`);
     llm = await startMockLlm({ script: SCRIPT, delayMs: LLM_DELAY_MS });
   }, 180_000);
   afterAll(async () => {
@@ -69,7 +73,11 @@ describe('a cancelled turn is never answered again by the next genswarms-agent',
 
   /** Task B runs normally, exactly once; A stays cancelled, unanswered, and nothing of it is routed. */
   async function expectOnlyBravo(swarm: string, alpha: string, workspace: string, bravoStatus = 'completed'): Promise<void> {
-    const bravo = await waitFor(async () => (await h.engine.listTurns(swarm, 'w')).turns.find((t) => t.reply_preview === 'answer bravo'), 'turn B completes', 30_000);
+    const bravo = await waitFor(
+      async () => (await h.engine.listTurns(swarm, 'w')).turns.find((t) => t.reply_preview === 'answer bravo'),
+      'turn B completes',
+      30_000,
+    );
     expect(bravo.status).toBe(bravoStatus);
     const turns = (await h.engine.listTurns(swarm, 'w')).turns;
     expect(turns.filter((t) => t.id !== bravo.id).map((t) => [t.id, t.status])).toEqual([[alpha, 'cancelled']]);
@@ -80,7 +88,12 @@ describe('a cancelled turn is never answered again by the next genswarms-agent',
     expect((await h.engine.listTurns(swarm, 'peer')).turns).toEqual([]);
     const turnDir = path.join(workspace, '.genswarms', 'turns', alpha);
     expect(existsSync(path.join(turnDir, 'reply.md'))).toBe(false);
-    expect(JSON.parse(readFileSync(path.join(turnDir, 'done.json'), 'utf8'))).toEqual({ v: 1, turn: alpha, status: 'error', error: 'cancelled by the orchestrator' });
+    expect(JSON.parse(readFileSync(path.join(turnDir, 'done.json'), 'utf8'))).toEqual({
+      v: 1,
+      turn: alpha,
+      status: 'error',
+      error: 'cancelled by the orchestrator',
+    });
   }
 
   it('restartAgent mid-turn: the new process skips the cancelled item and runs the queued task once', async () => {

@@ -37,7 +37,12 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
   });
 
   async function runAndStop(): Promise<void> {
-    const config = { name: 'st', agents: [mockAgent('a'), mockAgent('b')], objects: [{ name: 'rec', handler: 'recorder' }], topology: [['a', 'b']] };
+    const config = {
+      name: 'st',
+      agents: [mockAgent('a'), mockAgent('b')],
+      objects: [{ name: 'rec', handler: 'recorder' }],
+      topology: [['a', 'b']],
+    };
     await h.engine.startSwarm({ config });
     await h.engine.addAgent('st', { ...mockAgent('c'), incoming: ['b'] });
     await h.engine.sendTask('st', 'a', 'hello');
@@ -47,11 +52,27 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
 
   it('answers agents, agent detail, objects, object detail, topology, turns, history and logs from the stored seed ⊕ overlay', async () => {
     await runAndStop();
-    expect((await h.engine.listAgents('st')).agents.map((a) => [a.name, a.state])).toEqual([['a', 'stopped'], ['b', 'stopped'], ['c', 'stopped']]);
-    expect(await h.engine.getAgent('st', 'c')).toMatchObject({ name: 'c', swarm: 'st', state: 'stopped', backend: 'mock', awaiting: false, turn: null });
+    expect((await h.engine.listAgents('st')).agents.map((a) => [a.name, a.state])).toEqual([
+      ['a', 'stopped'],
+      ['b', 'stopped'],
+      ['c', 'stopped'],
+    ]);
+    expect(await h.engine.getAgent('st', 'c')).toMatchObject({
+      name: 'c',
+      swarm: 'st',
+      state: 'stopped',
+      backend: 'mock',
+      awaiting: false,
+      turn: null,
+    });
     expect(await h.engine.listObjects('st')).toEqual({ objects: [{ name: 'rec', handler: 'recorder', state: 'stopped' }] });
     expect(await h.engine.getObject('st', 'rec')).toEqual({ object: { name: 'rec', handler: 'recorder', config: {} }, state: 'stopped' });
-    expect(await h.engine.getTopology('st')).toEqual({ topology: [{ from: 'a', targets: ['b'] }, { from: 'b', targets: ['c'] }] });
+    expect(await h.engine.getTopology('st')).toEqual({
+      topology: [
+        { from: 'a', targets: ['b'] },
+        { from: 'b', targets: ['c'] },
+      ],
+    });
     expect((await h.engine.listTurns('st', 'a')).turns).toMatchObject([{ status: 'completed' }]);
     expect((await h.engine.agentHistory('st', 'a')).history.length).toBeGreaterThan(0);
     expect(await h.engine.agentLogs('st', 'a')).toEqual({ logs: [] });
@@ -64,15 +85,29 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
     await h.engine.stopSwarm('dt');
     const detail = await h.engine.getSwarm('dt');
     expect(detail.agents).toHaveLength(1);
-    expect(detail.agents[0]).toMatchObject({ name: 'a', state: 'stopped', backend: running?.backend, client: running?.client, network: running?.network });
+    expect(detail.agents[0]).toMatchObject({
+      name: 'a',
+      state: 'stopped',
+      backend: running?.backend,
+      client: running?.client,
+      network: running?.network,
+    });
     expect(detail.agents[0]).toMatchObject({ backend: 'mock', client: 'genswarms-agent', network: 'none' });
   });
 
   it('carries the stored topology in the stopped detail', async () => {
     await runAndStop();
     const detail = await h.engine.getSwarm('st');
-    expect(detail).toMatchObject({ status: 'stopped', agent_count: 3, object_count: 1, objects: [{ name: 'rec', handler: 'recorder', state: 'stopped' }] });
-    expect(detail.topology).toEqual([{ from: 'a', targets: ['b'] }, { from: 'b', targets: ['c'] }]);
+    expect(detail).toMatchObject({
+      status: 'stopped',
+      agent_count: 3,
+      object_count: 1,
+      objects: [{ name: 'rec', handler: 'recorder', state: 'stopped' }],
+    });
+    expect(detail.topology).toEqual([
+      { from: 'a', targets: ['b'] },
+      { from: 'b', targets: ['c'] },
+    ]);
   });
 
   test.each([
@@ -133,7 +168,11 @@ describe('refusals use the §4 detail names', () => {
   });
 
   it('starting a running swarm again answers already_exists without a name detail', async () => {
-    expect(await refusal(h.engine.startSwarm({ config: { name: 'd', agents: [mockAgent('a')] } }))).toEqual({ code: 'already_exists', status: 400, details: {} });
+    expect(await refusal(h.engine.startSwarm({ config: { name: 'd', agents: [mockAgent('a')] } }))).toEqual({
+      code: 'already_exists',
+      status: 400,
+      details: {},
+    });
   });
 });
 
@@ -143,14 +182,19 @@ describe('handler-declared secret config keys are redacted (docs/messaging.md, d
     const handlers = createHandlerRegistry();
     handlers.register('vault', vault);
     h = await makeHarness({ handlers });
-    await h.engine.startSwarm({ config: { name: 'v', agents: [mockAgent('a')], objects: [{ name: 'db', handler: 'vault', config: { dsn: DSN, level: 1 } }] } });
+    await h.engine.startSwarm({
+      config: { name: 'v', agents: [mockAgent('a')], objects: [{ name: 'db', handler: 'vault', config: { dsn: DSN, level: 1 } }] },
+    });
   });
   afterEach(async () => {
     await h.cleanup();
   });
 
   it('object detail masks dsn and keeps the plain keys', async () => {
-    expect(await h.engine.getObject('v', 'db')).toEqual({ object: { name: 'db', handler: 'vault', config: { dsn: '[REDACTED]', level: 1 } }, state: 'running' });
+    expect(await h.engine.getObject('v', 'db')).toEqual({
+      object: { name: 'db', handler: 'vault', config: { dsn: '[REDACTED]', level: 1 } },
+      state: 'running',
+    });
   });
 
   it('the snapshot masks dsn in JSON and YAML, for the seed object and a runtime-added one', async () => {
@@ -177,7 +221,10 @@ describe('handler-declared secret config keys are redacted (docs/messaging.md, d
   it('keeps masking after the swarm stops (stored object detail, snapshot, overlay)', async () => {
     await h.engine.patchObjectConfig('v', 'db', { config: { level: 5 } });
     await h.engine.stopSwarm('v');
-    expect(await h.engine.getObject('v', 'db')).toEqual({ object: { name: 'db', handler: 'vault', config: { dsn: '[REDACTED]', level: 5 } }, state: 'stopped' });
+    expect(await h.engine.getObject('v', 'db')).toEqual({
+      object: { name: 'db', handler: 'vault', config: { dsn: '[REDACTED]', level: 5 } },
+      state: 'stopped',
+    });
     expect((await h.engine.snapshot('v', 'yaml')).body).not.toContain('hunter2');
     expect(JSON.stringify(await h.engine.getOverlay('v'))).not.toContain('hunter2');
   });

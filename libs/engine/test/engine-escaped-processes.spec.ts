@@ -24,9 +24,18 @@ function makeHome(): string {
 }
 
 const probeHome = makeHome();
-const tracking = buildRunnerContext({ path: '/usr/bin:/bin', home: probeHome, uid: 0, gid: 0, agentEntry: '/nonexistent.js', node: process.execPath, llm: { allowedHosts: [] } }).processTracking;
+const tracking = buildRunnerContext({
+  path: '/usr/bin:/bin',
+  home: probeHome,
+  uid: 0,
+  gid: 0,
+  agentEntry: '/nonexistent.js',
+  node: process.execPath,
+  llm: { allowedHosts: [] },
+}).processTracking;
 const haveTools = ['/usr/bin/tmux', '/usr/bin/xargs', '/usr/bin/perl', '/usr/bin/setsid'].every((b) => fs.existsSync(b));
-if (tracking?.kind === 'none' || !haveTools) console.warn(`SKIPPING escaped-process specs: tracking ${tracking?.kind ?? 'absent'}, tools ${String(haveTools)}`);
+if (tracking?.kind === 'none' || !haveTools)
+  console.warn(`SKIPPING escaped-process specs: tracking ${tracking?.kind ?? 'absent'}, tools ${String(haveTools)}`);
 const describeTracked = tracking?.kind !== 'none' && haveTools ? describe : describe.skip;
 
 describeTracked('engine: no escaped process of a local or tmux agent survives', () => {
@@ -39,7 +48,15 @@ describeTracked('engine: no escaped process of a local or tmux agent survives', 
     server?.kill('SIGKILL');
     for (const e of engines) await e.shutdown().catch(() => undefined); // best-effort: a spec may have closed it already
     for (const home of homes) {
-      const ctx = buildRunnerContext({ path: '/usr/bin:/bin', home, uid: 0, gid: 0, agentEntry: '/nonexistent.js', node: process.execPath, llm: { allowedHosts: [] } });
+      const ctx = buildRunnerContext({
+        path: '/usr/bin:/bin',
+        home,
+        uid: 0,
+        gid: 0,
+        agentEntry: '/nonexistent.js',
+        node: process.execPath,
+        llm: { allowedHosts: [] },
+      });
       if (fs.existsSync(path.join(home, 'tmux', 'tmux.sock'))) await (await createTmuxRunner().server(ctx)).kill();
       fs.rmSync(home, { recursive: true, force: true });
     }
@@ -53,7 +70,8 @@ describeTracked('engine: no escaped process of a local or tmux agent survives', 
   }
 
   const allUp = (ms: readonly string[]): Promise<boolean> => waitUntil(() => ms.every((m) => liveSleeps(m).length > 0));
-  const alive = (pids: readonly number[]): number[] => pids.filter((p) => fs.existsSync(`/proc/${p}`) && !fs.readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z '));
+  const alive = (pids: readonly number[]): number[] =>
+    pids.filter((p) => fs.existsSync(`/proc/${p}`) && !fs.readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z '));
 
   it('stopSwarm: nothing the clients left remains', async () => {
     const home = makeHome();
@@ -86,7 +104,11 @@ describeTracked('engine: no escaped process of a local or tmux agent survives', 
 
   /** A stand-in server runs `config` on `home` (optionally left `stopping`), then is SIGKILLed once all escapees run. */
   async function crashServer(home: string, config: Record<string, unknown>, all: readonly string[], mode: string[] = []): Promise<void> {
-    server = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, FIXTURE, home, JSON.stringify(config), ...mode], { shell: false, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(
+      process.execPath,
+      ['--conditions=@genswarms/source', '--require', REGISTER, FIXTURE, home, JSON.stringify(config), ...mode],
+      { shell: false, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     server.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
     expect(await waitUntil(() => out.includes('ready'), 60_000)).toBe(true);

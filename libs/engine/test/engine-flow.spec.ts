@@ -28,16 +28,27 @@ describe('engine end to end (mock runner)', () => {
     expect(sent).toMatchObject({ status: 'sent', agent: 'writer', queued: 1 });
     await waitEvent(h.engine, 'flow', (e) => e.event_type === 'turn_completed' && e.agent === 'critic', 'critic turn');
     const types = (await eventsOf(h.engine, 'flow')).map((e) => `${e.event_type}:${e.agent ?? ''}`);
-    const order = ['task_sent:writer', 'turn_started:writer', 'turn_completed:writer', 'message_routed:writer', 'turn_started:critic', 'turn_completed:critic'];
+    const order = [
+      'task_sent:writer',
+      'turn_started:writer',
+      'turn_completed:writer',
+      'message_routed:writer',
+      'turn_started:critic',
+      'turn_completed:critic',
+    ];
     const idx = order.map((t) => types.indexOf(t));
     expect(idx.every((i) => i >= 0)).toBe(true);
     expect([...idx].sort((a, b) => a - b)).toEqual(idx);
     const inbox = fs.readdirSync(path.join(h.home, 'workspaces', 'flow', 'critic', '.inbox'));
     expect(inbox).toEqual(['0001_writer.json']);
-    const file = JSON.parse(fs.readFileSync(path.join(h.home, 'workspaces', 'flow', 'critic', '.inbox', '0001_writer.json'), 'utf8')) as Record<string, unknown>;
+    const file = JSON.parse(
+      fs.readFileSync(path.join(h.home, 'workspaces', 'flow', 'critic', '.inbox', '0001_writer.json'), 'utf8'),
+    ) as Record<string, unknown>;
     expect(file).toMatchObject({ from: 'writer', content: 'please review essay', seq: 1 });
     const turns = await listTurns(h.engine.ctx, 'flow', 'writer');
-    expect(turns.turns).toMatchObject([{ status: 'completed', from: '_operator', reply_preview: expect.stringContaining('draft: essay') as unknown }]);
+    expect(turns.turns).toMatchObject([
+      { status: 'completed', from: '_operator', reply_preview: expect.stringContaining('draft: essay') as unknown },
+    ]);
     expect((await h.engine.listMessages('flow')).messages).toMatchObject([{ from: 'writer', to: 'critic', type: 'direct' }]);
   });
 
@@ -77,8 +88,16 @@ describe('engine end to end (mock runner)', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(EngineError);
-    expect([(caught as EngineError).code, (caught as EngineError).status, (caught as EngineError).details['reason']]).toEqual(['needs_attention', 409, 'receipt_symlink']);
-    expect((await listTurns(h.engine.ctx, 'hostile', 'a')).turns[0]).toMatchObject({ id: turnId, status: 'rejected', reason: 'receipt_symlink' });
+    expect([(caught as EngineError).code, (caught as EngineError).status, (caught as EngineError).details['reason']]).toEqual([
+      'needs_attention',
+      409,
+      'receipt_symlink',
+    ]);
+    expect((await listTurns(h.engine.ctx, 'hostile', 'a')).turns[0]).toMatchObject({
+      id: turnId,
+      status: 'rejected',
+      reason: 'receipt_symlink',
+    });
     expect((await h.engine.listMessages('hostile')).messages).toEqual([]);
     expect(await resumeAgent(h.engine.ctx, 'hostile', 'a')).toEqual({ status: 'resumed', agent: 'a', state: 'idle' });
     expect(await sendTask(h.engine.ctx, 'hostile', 'a', 'three')).toMatchObject({ status: 'sent' });
@@ -103,7 +122,14 @@ describe('engine end to end (mock runner)', () => {
   it('turn_timeout_ms: turn timed_out, session stays busy, late receipt frees it and routes nothing', async () => {
     const config = {
       name: 'slow',
-      agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['late <<SWARM_MSG:TO=rec:START>>x<<SWARM_MSG:END>>'], delay_ms: 400 } }, turn_timeout_ms: 1, reply_to: 'rec' }],
+      agents: [
+        {
+          name: 'a',
+          backend: { type: 'mock', opts: { replies: ['late <<SWARM_MSG:TO=rec:START>>x<<SWARM_MSG:END>>'], delay_ms: 400 } },
+          turn_timeout_ms: 1,
+          reply_to: 'rec',
+        },
+      ],
       objects: [{ name: 'rec', handler: 'recorder' }],
       topology: [['a', 'rec']],
     };

@@ -23,7 +23,15 @@ describe('hostile agent output (engine end to end)', () => {
     ['a FIFO', (p: string): void => void spawnSync('/usr/bin/mkfifo', [p], { shell: false }), 'receipt_not_regular'],
     ['a directory', (p: string): void => fs.mkdirSync(p), 'receipt_not_regular'],
   ])('a reply.md that is %s → turn rejected, needs_attention, nothing routed', async (_n, plant, reason) => {
-    const config = { name: 'rx', agents: [{ name: 'a', backend: SLOW }, { name: 'b', backend: SLOW }], objects: [{ name: 'rec', handler: 'recorder' }], topology: [['a', 'b']] };
+    const config = {
+      name: 'rx',
+      agents: [
+        { name: 'a', backend: SLOW },
+        { name: 'b', backend: SLOW },
+      ],
+      objects: [{ name: 'rec', handler: 'recorder' }],
+      topology: [['a', 'b']],
+    };
     await h.engine.startSwarm({ config: { ...config, agents: [{ ...config.agents[0], reply_to: 'rec' }, config.agents[1]] } });
     await sendTask(h.engine.ctx, 'rx', 'a', 'go');
     const started = await waitEvent(h.engine, 'rx', (e) => e.event_type === 'turn_started', 'turn start');
@@ -35,7 +43,9 @@ describe('hostile agent output (engine end to end)', () => {
     expect(rejected.metadata).toMatchObject({ reason, file: 'reply.md' });
     await waitEvent(h.engine, 'rx', (e) => e.event_type === 'agent_needs_attention', 'needs attention');
     expect((await h.engine.listMessages('rx')).messages).toEqual([]);
-    expect((await eventsOf(h.engine, 'rx')).filter((e) => e.event_type === 'message_routed' || e.event_type === 'no_final_text')).toEqual([]);
+    expect((await eventsOf(h.engine, 'rx')).filter((e) => e.event_type === 'message_routed' || e.event_type === 'no_final_text')).toEqual(
+      [],
+    );
   });
 
   it('an .inbox replaced by a link before delivery → inbox_unsafe, nothing written through it', async () => {
@@ -51,7 +61,16 @@ describe('hostile agent output (engine end to end)', () => {
   });
 
   it('an outbox entry that cannot be removed is reported once while later files still route', async () => {
-    await h.engine.startSwarm({ config: { name: 'ob', agents: [{ name: 'a', backend: SLOW }, { name: 'b', backend: SLOW }], topology: [['a', 'b']] } });
+    await h.engine.startSwarm({
+      config: {
+        name: 'ob',
+        agents: [
+          { name: 'a', backend: SLOW },
+          { name: 'b', backend: SLOW },
+        ],
+        topology: [['a', 'b']],
+      },
+    });
     const outbox = path.join(ws('ob', 'a'), '.outbox');
     fs.mkdirSync(path.join(outbox, 'd.json'), { recursive: true });
     fs.writeFileSync(path.join(outbox, 'd.json', 'keep'), 'x');
@@ -59,7 +78,10 @@ describe('hostile agent output (engine end to end)', () => {
     fs.writeFileSync(path.join(outbox, 'e.json'), JSON.stringify({ to: 'b', content: 'later' }));
     await waitEvent(h.engine, 'ob', (e) => e.event_type === 'message_routed', 'later file routed');
     fs.writeFileSync(path.join(outbox, 'f.json'), JSON.stringify({ to: 'b', content: 'later still' }));
-    await waitFor(async () => (await eventsOf(h.engine, 'ob')).filter((e) => e.event_type === 'message_routed').length === 2, 'second file routed');
+    await waitFor(
+      async () => (await eventsOf(h.engine, 'ob')).filter((e) => e.event_type === 'message_routed').length === 2,
+      'second file routed',
+    );
     const reports = (await eventsOf(h.engine, 'ob')).filter((e) => e.event_type === 'outbox_rejected');
     expect(reports.map((e) => e.metadata)).toEqual([{ reason: 'receipt_not_regular', file: 'd.json' }]);
   });

@@ -9,7 +9,10 @@ import * as path from 'node:path';
 import { makeHarness, waitEvent, waitFor, type Harness } from './harness';
 
 function inboxFiles(dir: string): { seq: number; turn: string; from: string }[] {
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { seq: number; turn: string; from: string });
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { seq: number; turn: string; from: string });
 }
 
 describe('inbox seq order (what the agent relies on)', () => {
@@ -23,10 +26,16 @@ describe('inbox seq order (what the agent relies on)', () => {
     const config = {
       name: 'aw',
       agents: [
-        { name: 'p', backend: { type: 'mock', opts: { replies: ['<<SWARM_MSG:TO=w:START>>go<<SWARM_MSG:END>>', 'noted', 'done'], delay_ms: 1000 } } },
+        {
+          name: 'p',
+          backend: { type: 'mock', opts: { replies: ['<<SWARM_MSG:TO=w:START>>go<<SWARM_MSG:END>>', 'noted', 'done'], delay_ms: 1000 } },
+        },
         { name: 'w', backend: { type: 'mock', opts: { delay_ms: 86_400_000 } } },
       ],
-      topology: [['p', 'w'], ['w', 'p']],
+      topology: [
+        ['p', 'w'],
+        ['w', 'p'],
+      ],
     };
     await h.engine.startSwarm({ config });
     await h.engine.sendTask('aw', 'p', 'task one');
@@ -35,10 +44,14 @@ describe('inbox seq order (what the agent relies on)', () => {
     // so the message is dispatched before the task that was queued first.
     await h.engine.sendTask('aw', 'p', 'task two');
     await h.engine.sendMessage('aw', { from: 'w', to: 'p', content: 'result from w' });
-    const turns = await waitFor(async () => {
-      const t = (await h.engine.store.listTurns('aw', 'p', 10)).filter((x) => x.delivered);
-      return t.length === 3 ? t : undefined;
-    }, 'three delivered turns of p', 20000);
+    const turns = await waitFor(
+      async () => {
+        const t = (await h.engine.store.listTurns('aw', 'p', 10)).filter((x) => x.delivered);
+        return t.length === 3 ? t : undefined;
+      },
+      'three delivered turns of p',
+      20000,
+    );
     const dispatchOrder = [...turns].reverse();
     expect(dispatchOrder.map((t) => t.content)).toEqual(['task one', 'result from w', 'task two']);
     expect(dispatchOrder.map((t) => t.seq)).toEqual([1, 2, 3]);
@@ -52,7 +65,10 @@ describe('inbox seq order (what the agent relies on)', () => {
     await h.engine.startSwarm({ config });
     for (const t of ['one', 'two']) {
       await h.engine.sendTask('pg', 'a', t);
-      await waitFor(async () => (await h.engine.listTurns('pg', 'a')).turns.find((x) => x.status === 'completed' && x.reply_preview === t), `turn ${t}`);
+      await waitFor(
+        async () => (await h.engine.listTurns('pg', 'a')).turns.find((x) => x.status === 'completed' && x.reply_preview === t),
+        `turn ${t}`,
+      );
     }
     await h.engine.stopSwarm('pg', { purge: true });
     // What a genswarms-agent leaves behind: its high-water mark, above the files still present.
@@ -62,7 +78,9 @@ describe('inbox seq order (what the agent relies on)', () => {
     await waitFor(async () => (await h.engine.getAgent('pg', 'a')).state === 'idle', 'a idle');
     await h.engine.sendTask('pg', 'a', 'three');
     await waitFor(async () => (await h.engine.listTurns('pg', 'a')).turns.find((x) => x.status === 'completed'), 'turn three');
-    const seqs = inboxFiles(path.join(ws, '.inbox')).map((f) => f.seq).sort((a, b) => a - b);
+    const seqs = inboxFiles(path.join(ws, '.inbox'))
+      .map((f) => f.seq)
+      .sort((a, b) => a - b);
     expect(seqs).toEqual([1, 2, 8]);
     expect(fs.readdirSync(path.join(ws, '.inbox')).sort()).toEqual(['0001__operator.json', '0002__operator.json', '0008__operator.json']);
   });

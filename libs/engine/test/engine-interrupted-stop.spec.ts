@@ -51,7 +51,10 @@ describe('a stop interrupted by a crash is finished by the next engine', () => {
     // A later start is a clean start: the old turn is not delivered again.
     await h.engine.startSwarm({ config: { name: 'is', agents: [SLOW, mockAgent('idle')] } });
     await h.engine.sendTask('is', 'w', 'after');
-    await waitFor(async () => (await h.engine.store.listTurns('is', 'w', 10)).find((t) => t.content === 'after' && t.delivered), 'the new task delivered');
+    await waitFor(
+      async () => (await h.engine.store.listTurns('is', 'w', 10)).find((t) => t.content === 'after' && t.delivered),
+      'the new task delivered',
+    );
     expect((await h.engine.store.getTurn(turn))?.status).toBe('cancelled');
   });
 
@@ -61,7 +64,14 @@ describe('a stop interrupted by a crash is finished by the next engine', () => {
     await h.engine.close();
     const store = SqliteStore.open(h.home);
     const row = await store.getSwarm('ig');
-    await store.upsertSwarm({ name: 'ig', config: { name: 'ig', agents: [{ name: '../bad' }] }, baseDir: row?.baseDir ?? null, status: 'stopping', startedAt: row?.startedAt ?? null, stoppedAt: null });
+    await store.upsertSwarm({
+      name: 'ig',
+      config: { name: 'ig', agents: [{ name: '../bad' }] },
+      baseDir: row?.baseDir ?? null,
+      status: 'stopping',
+      startedAt: row?.startedAt ?? null,
+      stoppedAt: null,
+    });
     await store.close();
     h.engine = await h.open();
     expect((await h.engine.store.getSwarm('ig'))?.status).toBe('stopped');
@@ -70,46 +80,61 @@ describe('a stop interrupted by a crash is finished by the next engine', () => {
 });
 
 const reason = dockerUnavailable();
-if (reason !== undefined) console.warn(`SKIPPED "interrupted stop of a docker agent": ${reason}. In CI .ci/run starts dockerd and builds the image.`);
-(reason === undefined ? describe : describe.skip)('a stop interrupted by a crash: the docker container that outlived the server is removed', () => {
-  let h: Harness;
-  const swarm = `st${process.pid}`;
-  beforeAll(async () => {
-    h = await makeHarness({ docker: true });
-  }, 60000);
-  afterAll(() => h.cleanup(), 60000);
+if (reason !== undefined)
+  console.warn(`SKIPPED "interrupted stop of a docker agent": ${reason}. In CI .ci/run starts dockerd and builds the image.`);
+(reason === undefined ? describe : describe.skip)(
+  'a stop interrupted by a crash: the docker container that outlived the server is removed',
+  () => {
+    let h: Harness;
+    const swarm = `st${process.pid}`;
+    beforeAll(async () => {
+      h = await makeHarness({ docker: true });
+    }, 60000);
+    afterAll(() => h.cleanup(), 60000);
 
-  it('re-attaches the running container only to stop and remove it', async () => {
-    const sleeper = { command: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'] };
-    await h.engine.startSwarm({ config: { name: swarm, agents: [{ name: 'box', backend: { type: 'docker', image: TEST_IMAGE }, network: 'none', client: sleeper }] } });
-    await waitFor(async () => (await h.engine.getAgent(swarm, 'box')).state === 'idle', 'box idle', 60000);
-    expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBe('running');
-    await h.engine.store.setSwarmStatus(swarm, 'stopping', new Date().toISOString());
-    await h.engine.close(); // the crash: the container keeps running
-    expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBe('running');
+    it('re-attaches the running container only to stop and remove it', async () => {
+      const sleeper = { command: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'] };
+      await h.engine.startSwarm({
+        config: {
+          name: swarm,
+          agents: [{ name: 'box', backend: { type: 'docker', image: TEST_IMAGE }, network: 'none', client: sleeper }],
+        },
+      });
+      await waitFor(async () => (await h.engine.getAgent(swarm, 'box')).state === 'idle', 'box idle', 60000);
+      expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBe('running');
+      await h.engine.store.setSwarmStatus(swarm, 'stopping', new Date().toISOString());
+      await h.engine.close(); // the crash: the container keeps running
+      expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBe('running');
 
-    h.engine = await h.open();
-    expect((await h.engine.store.getSwarm(swarm))?.status).toBe('stopped');
-    expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBeUndefined();
-    expect(docker(['ps', '-aq', '--filter', `label=genswarms.swarm=${swarm}`])).toBe('');
-    expect(fs.existsSync(path.join(h.home, 'state', swarm, 'box', '.genswarms', 'env'))).toBe(false);
-  }, 120000);
+      h.engine = await h.open();
+      expect((await h.engine.store.getSwarm(swarm))?.status).toBe('stopped');
+      expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBeUndefined();
+      expect(docker(['ps', '-aq', '--filter', `label=genswarms.swarm=${swarm}`])).toBe('');
+      expect(fs.existsSync(path.join(h.home, 'state', swarm, 'box', '.genswarms', 'env'))).toBe(false);
+    }, 120000);
 
-  it('recovery that can no longer plan an agent stops the container it left running (failed, not orphaned)', async () => {
-    const name = `${swarm}p`;
-    const bind = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-bind-')); // outside GENSWARMS_HOME
-    const sleeper = { command: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'] };
-    const agent = { name: 'box', backend: { type: 'docker', image: TEST_IMAGE }, network: 'none', client: sleeper, config: { extra_ro_binds: [[bind, '/opt/extra']] } };
-    await h.engine.startSwarm({ config: { name, agents: [agent] } });
-    await waitFor(async () => (await h.engine.getAgent(name, 'box')).state === 'idle', 'box idle', 60000);
-    await h.engine.close(); // the crash
-    fs.rmSync(bind, { recursive: true }); // the plan now fails: a bind whose host path does not exist
-    expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${name}-box`])).toBe('running');
+    it('recovery that can no longer plan an agent stops the container it left running (failed, not orphaned)', async () => {
+      const name = `${swarm}p`;
+      const bind = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-bind-')); // outside GENSWARMS_HOME
+      const sleeper = { command: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'] };
+      const agent = {
+        name: 'box',
+        backend: { type: 'docker', image: TEST_IMAGE },
+        network: 'none',
+        client: sleeper,
+        config: { extra_ro_binds: [[bind, '/opt/extra']] },
+      };
+      await h.engine.startSwarm({ config: { name, agents: [agent] } });
+      await waitFor(async () => (await h.engine.getAgent(name, 'box')).state === 'idle', 'box idle', 60000);
+      await h.engine.close(); // the crash
+      fs.rmSync(bind, { recursive: true }); // the plan now fails: a bind whose host path does not exist
+      expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${name}-box`])).toBe('running');
 
-    h.engine = await h.open();
-    expect((await h.engine.getAgent(name, 'box')).state).toBe('failed');
-    expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${name}-box`])).toBeUndefined();
-    expect(docker(['ps', '-aq', '--filter', `label=genswarms.swarm=${name}`])).toBe('');
-    await h.engine.stopSwarm(name);
-  }, 120000);
-});
+      h.engine = await h.open();
+      expect((await h.engine.getAgent(name, 'box')).state).toBe('failed');
+      expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${name}-box`])).toBeUndefined();
+      expect(docker(['ps', '-aq', '--filter', `label=genswarms.swarm=${name}`])).toBe('');
+      await h.engine.stopSwarm(name);
+    }, 120000);
+  },
+);

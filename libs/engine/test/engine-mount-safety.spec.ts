@@ -53,7 +53,10 @@ describe('mount safety through the engine', () => {
 
   it("refuses a bind of another agent's explicit workspace, in the same swarm and across swarms", async () => {
     const ws = path.join(outside, 'ws-a');
-    const same = { name: 'same', agents: [mockAgent('a', undefined, { workspace: ws }), bwrapAgent('b', { config: { extra_ro_binds: [[ws, '/opt/a']] } })] };
+    const same = {
+      name: 'same',
+      agents: [mockAgent('a', undefined, { workspace: ws }), bwrapAgent('b', { config: { extra_ro_binds: [[ws, '/opt/a']] } })],
+    };
     expect(await refusal(h.engine.startSwarm({ config: same }))).toMatchObject({ code: 'unsafe_bind', details: { agent: 'b', path: ws } });
     await h.engine.startSwarm({ config: { name: 'one', agents: [mockAgent('a', undefined, { workspace: ws })] } });
     const other = { name: 'two', agents: [bwrapAgent('b', { skills: [path.join(ws)] })] };
@@ -84,7 +87,10 @@ describe('mount safety through the engine', () => {
     await h.engine.startSwarm({ config });
     await h.engine.stopSwarm('ov');
     await storeHostileAddAgent('ov');
-    expect(await refusal(h.engine.startSwarm({ config }))).toEqual({ code: 'unsafe_bind', details: { agent: 'esc', path: path.join(h.home, 'tmux') } });
+    expect(await refusal(h.engine.startSwarm({ config }))).toEqual({
+      code: 'unsafe_bind',
+      details: { agent: 'esc', path: path.join(h.home, 'tmux') },
+    });
   });
 
   it('recovery plans the replayed agent: hostile skills leave it failed, never started', async () => {

@@ -29,8 +29,14 @@ function config(name: string): Record<string, unknown> {
   return {
     name,
     agents: [mockAgent('a')],
-    objects: [{ name: 'c', handler: 'counter' }, { name: 'sh', handler: 'shaper' }],
-    topology: [['a', 'c'], ['a', 'sh']],
+    objects: [
+      { name: 'c', handler: 'counter' },
+      { name: 'sh', handler: 'shaper' },
+    ],
+    topology: [
+      ['a', 'c'],
+      ['a', 'sh'],
+    ],
   };
 }
 
@@ -87,12 +93,26 @@ describe('object state persistence', () => {
   });
 
   test.each([
-    ['purge', async (e: Engine): Promise<void> => { await e.stopSwarm('dr', { purge: true }); await e.startSwarm({ config: config('dr') }); }],
-    ['restart with delete', async (e: Engine): Promise<void> => { await e.restartSwarm('dr', { deleteData: true }); }],
-    ['object removal then the same object added back', async (e: Engine): Promise<void> => {
-      await e.removeObject('dr', 'c');
-      await e.addObject('dr', { name: 'c', handler: 'counter', incoming: ['a'] });
-    }],
+    [
+      'purge',
+      async (e: Engine): Promise<void> => {
+        await e.stopSwarm('dr', { purge: true });
+        await e.startSwarm({ config: config('dr') });
+      },
+    ],
+    [
+      'restart with delete',
+      async (e: Engine): Promise<void> => {
+        await e.restartSwarm('dr', { deleteData: true });
+      },
+    ],
+    [
+      'object removal then the same object added back',
+      async (e: Engine): Promise<void> => {
+        await e.removeObject('dr', 'c');
+        await e.addObject('dr', { name: 'c', handler: 'counter', incoming: ['a'] });
+      },
+    ],
   ])('%s drops the saved state: the counter starts over', async (_what, drop) => {
     await h.engine.startSwarm({ config: config('dr') });
     await send(h.engine, 'dr', 'c', 'tick', 2);
@@ -126,7 +146,11 @@ describe('object state persistence', () => {
     ['empty', '', null],
     ['larger than 1 MiB', JSON.stringify({ count: 1, pad: 'x'.repeat(OBJECT_STATE_MAX_BYTES) }), null],
     ['__proto__ at the top', '{"__proto__":{"polluted":true},"count":7,"step":1}', { count: 7, step: 1 }],
-    ['constructor.prototype nested', '{"count":2,"step":1,"x":{"constructor":{"prototype":{"polluted":true}}}}', { count: 2, step: 1, x: {} }],
+    [
+      'constructor.prototype nested',
+      '{"count":2,"step":1,"x":{"constructor":{"prototype":{"polluted":true}}}}',
+      { count: 2, step: 1, x: {} },
+    ],
     ['__proto__ inside an array', '{"count":1,"step":1,"l":[{"__proto__":{"polluted":true}}]}', { count: 1, step: 1, l: [{}] }],
   ])('a stored row %s never crashes the start nor pollutes a prototype', async (_what, text, restored) => {
     await h.engine.startSwarm({ config: config('ho') });
@@ -141,11 +165,13 @@ describe('object state persistence', () => {
     await send(h.engine, 'ho', 'c', 'tick');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
-    const invalid = (await eventsOf(h.engine, 'ho')).filter((e) => e.event_type === 'object_error' && e.metadata['reason'] === 'object_state_invalid');
+    const invalid = (await eventsOf(h.engine, 'ho')).filter(
+      (e) => e.event_type === 'object_error' && e.metadata['reason'] === 'object_state_invalid',
+    );
     expect(invalid).toHaveLength(restored === null ? 1 : 0);
   });
 
-  it("a saved state of another handler is not restored into this one", async () => {
+  it('a saved state of another handler is not restored into this one', async () => {
     await h.engine.startSwarm({ config: config('hd') });
     await h.engine.store.saveObjectState('hd', 'c', '{"count":9,"step":1}', { handler: 'tick', updatedAt: new Date(0).toISOString() });
     await h.engine.detach();

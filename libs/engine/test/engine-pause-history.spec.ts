@@ -66,7 +66,8 @@ describe('agentHistory', () => {
 
   it('limit bounds the list; a bad limit → 400 invalid_query; unknown agent → 404', async () => {
     // The limit is parsed at the edge (the same parser the route uses), then handed to the engine.
-    const viaEdge = (raw: string): Promise<unknown> => Promise.resolve().then(() => h.engine.agentHistory('hs', 'a', parseLimitParam(raw, HISTORY_MAX, HISTORY_DEFAULT)));
+    const viaEdge = (raw: string): Promise<unknown> =>
+      Promise.resolve().then(() => h.engine.agentHistory('hs', 'a', parseLimitParam(raw, HISTORY_MAX, HISTORY_DEFAULT)));
     expect((await h.engine.agentHistory('hs', 'a', parseLimitParam('1', HISTORY_MAX, HISTORY_DEFAULT))).history).toHaveLength(1);
     for (const bad of ['0', '1001', '-1', '1.5', 'abc', '']) {
       const err = await refusal(viaEdge(bad));
@@ -78,7 +79,8 @@ describe('agentHistory', () => {
 });
 
 const reason = dockerUnavailable();
-if (reason !== undefined) console.warn(`SKIPPED "pause/resume of a docker agent": ${reason}. In CI .ci/run starts dockerd and builds the image.`);
+if (reason !== undefined)
+  console.warn(`SKIPPED "pause/resume of a docker agent": ${reason}. In CI .ci/run starts dockerd and builds the image.`);
 (reason === undefined ? describe : describe.skip)('pause/resume of a docker agent (real engine)', () => {
   let h: Harness;
   const swarm = `pd${process.pid}`;

@@ -44,30 +44,39 @@ describe('purge removes what the swarm owns, never a named workspace', () => {
     for (const a of agents) await waitFor(async () => (await h.engine.getAgent(swarm, a)).state === 'idle', `${a} idle`);
   }
 
-  test.each(PURGES)("%s: a relative workspace of a config_path config resolves against the file's directory, not the cwd", async (_name, purge) => {
-    // team/pg.json names a's workspace relatively: <configDir>/team/../../workspaces/pg/a = a's own default path
-    fs.mkdirSync(path.join(h.configDir, 'team'));
-    const relative = '../../workspaces/pg/a';
-    fs.writeFileSync(path.join(h.configDir, 'team', 'pg.json'), JSON.stringify({ name: 'pg', agents: [mockAgent('a', ['x'], { workspace: relative }), mockAgent('b')] }));
-    // the server's cwd holds a same-named directory: purge must not touch it either
-    fs.mkdirSync(path.join(scratch, 'cwd', 'x'), { recursive: true });
-    process.chdir(path.join(scratch, 'cwd', 'x'));
-    const decoy = plant(path.resolve(relative));
-    await startedAndIdle({ path: 'team/pg.json' }, 'pg', ['a', 'b']);
-    const kept = plant(path.join(h.home, 'workspaces', 'pg', 'a'));
-    const removed = [plant(path.join(h.home, 'workspaces', 'pg', 'b')), plant(path.join(h.home, 'state', 'pg', 'a'))];
-    await purge(h.engine, 'pg');
-    expect(fs.readFileSync(kept, 'utf8')).toBe('operator data');
-    expect(fs.readFileSync(decoy, 'utf8')).toBe('operator data');
-    expect(removed.filter((f) => fs.existsSync(f))).toEqual([]);
-  });
+  test.each(PURGES)(
+    "%s: a relative workspace of a config_path config resolves against the file's directory, not the cwd",
+    async (_name, purge) => {
+      // team/pg.json names a's workspace relatively: <configDir>/team/../../workspaces/pg/a = a's own default path
+      fs.mkdirSync(path.join(h.configDir, 'team'));
+      const relative = '../../workspaces/pg/a';
+      fs.writeFileSync(
+        path.join(h.configDir, 'team', 'pg.json'),
+        JSON.stringify({ name: 'pg', agents: [mockAgent('a', ['x'], { workspace: relative }), mockAgent('b')] }),
+      );
+      // the server's cwd holds a same-named directory: purge must not touch it either
+      fs.mkdirSync(path.join(scratch, 'cwd', 'x'), { recursive: true });
+      process.chdir(path.join(scratch, 'cwd', 'x'));
+      const decoy = plant(path.resolve(relative));
+      await startedAndIdle({ path: 'team/pg.json' }, 'pg', ['a', 'b']);
+      const kept = plant(path.join(h.home, 'workspaces', 'pg', 'a'));
+      const removed = [plant(path.join(h.home, 'workspaces', 'pg', 'b')), plant(path.join(h.home, 'state', 'pg', 'a'))];
+      await purge(h.engine, 'pg');
+      expect(fs.readFileSync(kept, 'utf8')).toBe('operator data');
+      expect(fs.readFileSync(decoy, 'utf8')).toBe('operator data');
+      expect(removed.filter((f) => fs.existsSync(f))).toEqual([]);
+    },
+  );
 
   test.each(PURGES)('%s: a relative workspace of an inline config resolves against GENSWARMS_SWARM_CONFIG_DIR', async (_name, purge) => {
     const relative = '../workspaces/pg/a';
     fs.mkdirSync(path.join(scratch, 'cwd'));
     process.chdir(path.join(scratch, 'cwd'));
     const decoy = plant(path.resolve(relative));
-    await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a', ['x'], { workspace: relative }), mockAgent('b')] } }, 'pg', ['a', 'b']);
+    await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a', ['x'], { workspace: relative }), mockAgent('b')] } }, 'pg', [
+      'a',
+      'b',
+    ]);
     const kept = plant(path.join(h.home, 'workspaces', 'pg', 'a'));
     const removed = [plant(path.join(h.home, 'workspaces', 'pg', 'b')), plant(path.join(h.home, 'state', 'pg', 'a'))];
     await purge(h.engine, 'pg');
@@ -77,7 +86,7 @@ describe('purge removes what the swarm owns, never a named workspace', () => {
   });
 
   test.each<[string, string | null, string]>([
-    ['a config_path row (base dir: the file\'s directory)', 'team', '../../workspaces/pg/a'],
+    ["a config_path row (base dir: the file's directory)", 'team', '../../workspaces/pg/a'],
     ['an inline row (base dir: GENSWARMS_SWARM_CONFIG_DIR)', null, '../workspaces/pg/a'],
   ])('a stored relative workspace of %s resolves as start resolves it, never against the cwd', async (_name, sub, relative) => {
     await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a'), mockAgent('b')] } }, 'pg', ['a', 'b']);
@@ -100,7 +109,10 @@ describe('purge removes what the swarm owns, never a named workspace', () => {
     fs.mkdirSync(path.join(h.home, 'workspaces', 'pg'), { recursive: true });
     fs.symlinkSync(path.join(h.home, 'workspaces', 'pg'), path.join(scratch, 'link'));
     const named = path.join(scratch, 'link', 'a');
-    await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a', ['x'], { workspace: named }), mockAgent('b')] } }, 'pg', ['a', 'b']);
+    await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a', ['x'], { workspace: named }), mockAgent('b')] } }, 'pg', [
+      'a',
+      'b',
+    ]);
     const kept = plant(path.join(h.home, 'workspaces', 'pg', 'a'));
     await purge(h.engine, 'pg');
     expect(fs.readFileSync(kept, 'utf8')).toBe('operator data');
@@ -132,7 +144,14 @@ describe('purge removes what the swarm owns, never a named workspace', () => {
     await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a')] } }, 'pg', ['a']);
     await h.engine.stopSwarm('pg');
     const row = await h.engine.store.getSwarm('pg');
-    await h.engine.store.upsertSwarm({ name: 'pg', config: { name: 'pg', agents: [{ name: '../bad' }] }, baseDir: row?.baseDir ?? null, status: 'stopped', startedAt: null, stoppedAt: null });
+    await h.engine.store.upsertSwarm({
+      name: 'pg',
+      config: { name: 'pg', agents: [{ name: '../bad' }] },
+      baseDir: row?.baseDir ?? null,
+      status: 'stopped',
+      startedAt: null,
+      stoppedAt: null,
+    });
     const kept = plant(path.join(h.home, 'workspaces', 'pg', 'a'));
     const removed = plant(path.join(h.home, 'state', 'pg', 'a'));
     await h.engine.stopSwarm('pg', { purge: true });
@@ -151,7 +170,9 @@ describe('purge removes what the swarm owns, never a named workspace', () => {
   });
 
   it('never follows <home>/workspaces/<swarm> when it is a link to elsewhere', async () => {
-    await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a', ['x'], { workspace: path.join(scratch, 'named') })] } }, 'pg', ['a']);
+    await startedAndIdle({ config: { name: 'pg', agents: [mockAgent('a', ['x'], { workspace: path.join(scratch, 'named') })] } }, 'pg', [
+      'a',
+    ]);
     const outside = plant(path.join(scratch, 'elsewhere'));
     fs.mkdirSync(path.join(h.home, 'workspaces'), { recursive: true });
     fs.symlinkSync(path.dirname(outside), path.join(h.home, 'workspaces', 'pg'));

@@ -13,7 +13,10 @@ describe('recovery after a crash', () => {
 
   it('a new Engine on the same home completes the in-flight turn once and duplicates no task', async () => {
     // The receipt comes 400 ms after delivery: the crash happens first.
-    const config = { name: 'rec', agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['answer {{content}}'], delay_ms: 400 } } }] };
+    const config = {
+      name: 'rec',
+      agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['answer {{content}}'], delay_ms: 400 } } }],
+    };
     await h.engine.startSwarm({ config });
     await h.engine.sendTask('rec', 'a', 'first');
     await h.engine.sendTask('rec', 'a', 'second');
@@ -23,7 +26,10 @@ describe('recovery after a crash', () => {
     await h.engine.close(); // crash: no stop, store closed mid-turn
 
     h.engine = await h.open();
-    await waitFor(async () => (await h.engine.listTurns('rec', 'a')).turns.filter((t) => t.status === 'completed').length >= 2, 'both turns');
+    await waitFor(
+      async () => (await h.engine.listTurns('rec', 'a')).turns.filter((t) => t.status === 'completed').length >= 2,
+      'both turns',
+    );
     const turns = (await h.engine.listTurns('rec', 'a')).turns;
     expect(turns).toHaveLength(2);
     expect(turns.map((t) => t.status)).toEqual(['completed', 'completed']);

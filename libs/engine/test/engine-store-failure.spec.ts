@@ -23,7 +23,12 @@ function flakyStore(real: Store): { store: Store; failOnce(method: StoreMethod):
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { store, failOnce: (method) => { armed = method; } };
+  return {
+    store,
+    failOnce: (method) => {
+      armed = method;
+    },
+  };
 }
 
 describe('a store failure mid-turn', () => {
@@ -53,13 +58,18 @@ describe('a store failure mid-turn', () => {
     expect(reported).toMatchObject({ level: 'error', category: 'system', agent: 'a', metadata: { where: 'turn', code: 'sqlite_ioerr' } });
     const failed = await waitEvent(h.engine, 's', (e) => e.event_type === 'turn_failed', 'turn_failed');
     expect(failed.metadata).toMatchObject({ error: 'engine_error' });
-    expect(logged).toContainEqual(expect.objectContaining({ message: 'engine_error', where: 'turn', code: 'sqlite_ioerr', swarm: 's', agent: 'a' }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ message: 'engine_error', where: 'turn', code: 'sqlite_ioerr', swarm: 's', agent: 'a' }),
+    );
 
     await waitFor(async () => (await h.engine.getAgent('s', 'a')).state === 'idle', 'a idle again');
     await h.engine.sendTask('s', 'a', 'two');
     await waitFor(async () => (await h.engine.listTurns('s', 'a')).turns.find((t) => t.status === 'completed'), 'the next turn completes');
     const turns = (await h.engine.listTurns('s', 'a')).turns.map((t) => [t.status, t.error ?? null, t.reply_preview]);
-    expect(turns).toEqual([['completed', null, 're: two'], ['error', 'engine_error', null]]);
+    expect(turns).toEqual([
+      ['completed', null, 're: two'],
+      ['error', 'engine_error', null],
+    ]);
     expect((await eventsOf(h.engine, 's')).filter((e) => e.event_type === 'engine_error')).toHaveLength(1);
   });
 

@@ -28,7 +28,10 @@ export function uniqueMarks(): [string, string, string] {
 }
 
 /** A swarm with one local and one tmux `runner: none` agent, each running the escaping client. */
-export function escapeSwarm(name: string, marks: { local: [string, string, string]; tmux: [string, string, string] }): Record<string, unknown> {
+export function escapeSwarm(
+  name: string,
+  marks: { local: [string, string, string]; tmux: [string, string, string] },
+): Record<string, unknown> {
   return {
     name,
     agents: [
@@ -68,11 +71,18 @@ export async function waitUntil(check: () => boolean, timeoutMs = 15_000): Promi
 /** An engine on `home` with the built-in runners plus tmux (the runner context detected as in production). */
 export function openEscapeEngine(home: string): Promise<Engine> {
   const ctx = buildRunnerContext({
-    path: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', home, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
-    agentEntry: path.join(home, 'agent-main.js'), llm: { allowedHosts: [] },
+    path: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    home,
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
+    agentEntry: path.join(home, 'agent-main.js'),
+    llm: { allowedHosts: [] },
   });
   const base = createRunnerRegistry(ctx);
   const tmux = createTmuxRunner();
-  const runners: RunnerRegistry = { get: (kind) => (kind === 'tmux' ? tmux : base.get(kind)), has: (kind) => kind === 'tmux' || base.has(kind) };
+  const runners: RunnerRegistry = {
+    get: (kind) => (kind === 'tmux' ? tmux : base.get(kind)),
+    has: (kind) => kind === 'tmux' || base.has(kind),
+  };
   return Engine.open({ home, configDir: path.join(home, 'configs'), runners, runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50 });
 }

@@ -41,14 +41,31 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const configDir = path.join(home, 'configs');
   fs.mkdirSync(configDir, { mode: 0o700 });
   const ctx = buildRunnerContext({
-    path: process.env['PATH'] ?? '/usr/bin:/bin', home, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
+    path: process.env['PATH'] ?? '/usr/bin:/bin',
+    home,
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
     agentEntry: opts.agentEntry ?? path.join(home, 'agent-main.js'),
     llm: { allowedHosts: [], ...(opts.llmEndpoint === undefined ? {} : { defaultEndpoint: opts.llmEndpoint }) },
   });
   const open = (): Promise<Engine> =>
-    Engine.open({ home, configDir, runners: (opts.runners ?? ((r) => r))(createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {})), runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50, ...(opts.handlers === undefined ? {} : { handlers: opts.handlers }), ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }), ...(opts.store === undefined ? {} : { store: opts.store(home) }), ...(opts.log === undefined ? {} : { log: opts.log }) });
+    Engine.open({
+      home,
+      configDir,
+      runners: (opts.runners ?? ((r) => r))(createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {})),
+      runnerContext: ctx,
+      receiptPollMs: 20,
+      outboxPollMs: 50,
+      ...(opts.handlers === undefined ? {} : { handlers: opts.handlers }),
+      ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }),
+      ...(opts.store === undefined ? {} : { store: opts.store(home) }),
+      ...(opts.log === undefined ? {} : { log: opts.log }),
+    });
   const h: Harness = {
-    home, configDir, engine: await open(), open,
+    home,
+    configDir,
+    engine: await open(),
+    open,
     cleanup: async () => {
       await h.engine.shutdown().catch(() => undefined);
       fs.rmSync(home, { recursive: true, force: true });
@@ -57,7 +74,11 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   return h;
 }
 
-export function mockAgent(name: string, replies: string[] = ['{{content}}'], extra: Record<string, unknown> = {}): { name: string } & Record<string, unknown> {
+export function mockAgent(
+  name: string,
+  replies: string[] = ['{{content}}'],
+  extra: Record<string, unknown> = {},
+): { name: string } & Record<string, unknown> {
   return { name, backend: { type: 'mock', opts: { replies } }, ...extra };
 }
 
@@ -73,7 +94,7 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
 }
 
 export async function eventsOf(engine: Engine, swarm: string): Promise<StoredEvent[]> {
-  return (await engine.store.queryEvents({ swarm, limit: 1000, sinceId: 0 }));
+  return await engine.store.queryEvents({ swarm, limit: 1000, sinceId: 0 });
 }
 
 export async function waitEvent(engine: Engine, swarm: string, pred: (e: StoredEvent) => boolean, what: string): Promise<StoredEvent> {

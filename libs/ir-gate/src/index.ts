@@ -15,13 +15,7 @@ export {
 export type { BackendType, BackendView } from './lib/config/backend-schema';
 export { ClientSchema, CLIENT_PRESETS, COMMAND_MAX_WORDS } from './lib/config/client-schema';
 export type { ClientInput } from './lib/config/client-schema';
-export {
-  NetworkSchema,
-  NETWORK_KEYWORDS,
-  NAMED_NETWORK_RE,
-  normalizeNetwork,
-  isNetworkSupported,
-} from './lib/config/network';
+export { NetworkSchema, NETWORK_KEYWORDS, NAMED_NETWORK_RE, normalizeNetwork, isNetworkSupported } from './lib/config/network';
 export type { NetworkKeyword, NetworkPlacement } from './lib/config/network';
 export { NAME_RE, NameSchema, isName } from './lib/config/names';
 export { FORBIDDEN_OBJECT_KEYS, scanUntrusted } from './lib/config/forbidden-keys';

@@ -32,8 +32,16 @@ describe('docs/ir.md op catalogue', () => {
   test('shows every op', () => {
     const ops = new Set(blocks.map((b) => (JSON.parse(b.body) as { op: string }).op));
     expect([...ops].sort()).toEqual([
-      'add_agent', 'add_object', 'add_topology_edges', 'bump_package', 'remove_agent', 'remove_object',
-      'remove_topology_edges', 'scale_agent_group', 'set_options', 'update_config',
+      'add_agent',
+      'add_object',
+      'add_topology_edges',
+      'bump_package',
+      'remove_agent',
+      'remove_object',
+      'remove_topology_edges',
+      'scale_agent_group',
+      'set_options',
+      'update_config',
     ]);
   });
 

@@ -25,7 +25,10 @@ describe('setDumpable / setChildSubreaper on this process', () => {
     ['dumpable (control: the same-uid reader succeeds)', '1', true],
     ['non-dumpable', '0', false],
   ])('%s', async (_label, flag, readable) => {
-    const { child, line } = await startUntilLine(asNobody([process.execPath, `${FIXTURES}/dumpable-probe.cjs`, flag, PROCCTL_ADDON_PATH]), { PATH: '/usr/bin:/bin', PROBE_CANARY: 'canary-91e4' });
+    const { child, line } = await startUntilLine(asNobody([process.execPath, `${FIXTURES}/dumpable-probe.cjs`, flag, PROCCTL_ADDON_PATH]), {
+      PATH: '/usr/bin:/bin',
+      PROBE_CANARY: 'canary-91e4',
+    });
     try {
       expect(line).toBe(`ready ${flag}`);
       const pid = child.pid ?? 0;

@@ -20,7 +20,13 @@ beforeAll(() => buildLib(), 300_000);
 
 describe('execWithSecrets: the re-executed image holds no secret in environ or cmdline', () => {
   it('moves every server secret into the pipe, keeps the other variables, and the reader closes the descriptor', () => {
-    const env = { PATH: '/usr/bin:/bin', KEEP_ME: 'kept', GENSWARMS_API_TOKEN: TOKEN, GENSWARMS_CONFIG_API_TOKEN: CONFIG_TOKEN, GENSWARMS_LLM_API_KEY: KEY };
+    const env = {
+      PATH: '/usr/bin:/bin',
+      KEEP_ME: 'kept',
+      GENSWARMS_API_TOKEN: TOKEN,
+      GENSWARMS_CONFIG_API_TOKEN: CONFIG_TOKEN,
+      GENSWARMS_LLM_API_KEY: KEY,
+    };
     const r = run([process.execPath, join(FIXTURES, 'hand-over.cjs'), join(FIXTURES, 'receive.cjs')], env);
     expect(r.stderr).toBe('');
     const report = JSON.parse(r.stdout) as Report;
@@ -31,7 +37,10 @@ describe('execWithSecrets: the re-executed image holds no secret in environ or c
     expect(report.environ.split('\0')).toEqual(expect.arrayContaining(['KEEP_ME=kept', `${SECRET_HANDOVER_FD_ENV}=${report.fdVar}`]));
     expect(report.handoverFdOpenBefore).toBe(true);
     expect(report.handoverFdOpenAfter).toBe(false);
-    expect(report.read).toEqual({ kind: 'ok', secrets: { GENSWARMS_API_TOKEN: TOKEN, GENSWARMS_CONFIG_API_TOKEN: CONFIG_TOKEN, GENSWARMS_LLM_API_KEY: KEY } });
+    expect(report.read).toEqual({
+      kind: 'ok',
+      secrets: { GENSWARMS_API_TOKEN: TOKEN, GENSWARMS_CONFIG_API_TOKEN: CONFIG_TOKEN, GENSWARMS_LLM_API_KEY: KEY },
+    });
   });
 
   it('hands over an empty map when no secret is set (the receiver still closes the descriptor)', () => {
@@ -42,7 +51,10 @@ describe('execWithSecrets: the re-executed image holds no secret in environ or c
   });
 
   it('refuses a payload over the cap instead of truncating it', () => {
-    const r = run([process.execPath, join(FIXTURES, 'hand-over.cjs'), join(FIXTURES, 'receive.cjs')], { PATH: '/usr/bin:/bin', GENSWARMS_API_TOKEN: 'x'.repeat(40_000) });
+    const r = run([process.execPath, join(FIXTURES, 'hand-over.cjs'), join(FIXTURES, 'receive.cjs')], {
+      PATH: '/usr/bin:/bin',
+      GENSWARMS_API_TOKEN: 'x'.repeat(40_000),
+    });
     expect(r.status).toBe(3);
     expect(JSON.parse(r.stdout)).toEqual({ error: 'handover_too_large' });
   });

@@ -1,5 +1,13 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { decodeHandover, encodeHandover, execve, PROCCTL_ADDON_PATH, readSecretHandover, SERVER_SECRET_ENV_NAMES, splitSecrets } from '../src/index';
+import {
+  decodeHandover,
+  encodeHandover,
+  execve,
+  PROCCTL_ADDON_PATH,
+  readSecretHandover,
+  SERVER_SECRET_ENV_NAMES,
+  splitSecrets,
+} from '../src/index';
 import type { ProcctlError } from '../src/index';
 
 const NAMES = SERVER_SECRET_ENV_NAMES;
@@ -51,7 +59,10 @@ describe('readSecretHandover', () => {
     const [r, w] = (require(PROCCTL_ADDON_PATH) as { pipe(): [number, number] }).pipe();
     writeSync(w, encodeHandover({ GENSWARMS_CONFIG_API_TOKEN: 'c' }));
     closeSync(w);
-    await expect(readSecretHandover({ GENSWARMS_SECRETS_FD: String(r) }, NAMES)).resolves.toEqual({ kind: 'ok', secrets: { GENSWARMS_CONFIG_API_TOKEN: 'c' } });
+    await expect(readSecretHandover({ GENSWARMS_SECRETS_FD: String(r) }, NAMES)).resolves.toEqual({
+      kind: 'ok',
+      secrets: { GENSWARMS_CONFIG_API_TOKEN: 'c' },
+    });
     expect(() => closeSync(r)).toThrow(/EBADF/);
   });
 
@@ -59,7 +70,10 @@ describe('readSecretHandover', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the raw addon, to make a pipe in-process
     const [r, w] = (require(PROCCTL_ADDON_PATH) as { pipe(): [number, number] }).pipe();
     try {
-      await expect(readSecretHandover({ GENSWARMS_SECRETS_FD: String(r) }, NAMES, { timeoutMs: 200 })).resolves.toMatchObject({ kind: 'invalid', reason: expect.stringContaining('200 ms') });
+      await expect(readSecretHandover({ GENSWARMS_SECRETS_FD: String(r) }, NAMES, { timeoutMs: 200 })).resolves.toMatchObject({
+        kind: 'invalid',
+        reason: expect.stringContaining('200 ms'),
+      });
     } finally {
       closeSync(w);
     }
@@ -75,13 +89,18 @@ describe('execve refuses arguments that cannot cross exec intact (checked before
     ['a stdio fd to inherit', '/usr/bin/true', ['true'], {}, [1]],
     ['a fractional fd', '/usr/bin/true', ['true'], {}, [3.5]],
   ])('%s', (_label, file, argv, env, fds) => {
-    expect(() => execve(file, argv, env, { inheritFds: fds })).toThrow(expect.objectContaining({ code: 'invalid_argument' }) as ProcctlError);
+    expect(() => execve(file, argv, env, { inheritFds: fds })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }) as ProcctlError,
+    );
   });
 });
 
 describe('splitSecrets', () => {
   it('moves exactly the named variables and keeps a null prototype', () => {
-    const { clean, secrets } = splitSecrets({ PATH: '/bin', GENSWARMS_API_TOKEN: 't', GENSWARMS_HOME: '/h', GENSWARMS_LLM_API_KEY: '' }, NAMES);
+    const { clean, secrets } = splitSecrets(
+      { PATH: '/bin', GENSWARMS_API_TOKEN: 't', GENSWARMS_HOME: '/h', GENSWARMS_LLM_API_KEY: '' },
+      NAMES,
+    );
     expect({ ...clean }).toEqual({ PATH: '/bin', GENSWARMS_HOME: '/h' });
     expect({ ...secrets }).toEqual({ GENSWARMS_API_TOKEN: 't', GENSWARMS_LLM_API_KEY: '' });
     expect(Object.getPrototypeOf(secrets)).toBeNull();

@@ -21,14 +21,20 @@ export function asNobody(argv: readonly string[]): string[] {
 }
 
 /** Runs to completion; stdout, stderr and status. */
-export function run(argv: readonly string[], env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' }): { status: number | null; stdout: string; stderr: string } {
+export function run(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' },
+): { status: number | null; stdout: string; stderr: string } {
   const [file, ...args] = argv as [string, ...string[]];
   const r = spawnSync(file, args, { shell: false, env, encoding: 'utf8', timeout: 20_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Starts a long-running child and resolves with it once its stdout has a line. */
-export function startUntilLine(argv: readonly string[], env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' }): Promise<{ child: ChildProcess; line: string }> {
+export function startUntilLine(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' },
+): Promise<{ child: ChildProcess; line: string }> {
   const [file, ...args] = argv as [string, ...string[]];
   const child = spawn(file, args, { shell: false, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolvePromise, reject) => {

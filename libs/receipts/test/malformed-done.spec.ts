@@ -28,8 +28,14 @@ const MALFORMED: Array<[string, string | Buffer]> = [
   ['null', 'null'],
   ['a number', '1'],
   ['a string', '"ok"'],
-  ['invalid UTF-8 bytes', Buffer.concat([Buffer.from(`{"v":1,"turn":"${T}","status":"error","error":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])],
-  ['an overlong UTF-8 encoding', Buffer.concat([Buffer.from(`{"v":1,"turn":"${T}","status":"error","error":"`), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')])],
+  [
+    'invalid UTF-8 bytes',
+    Buffer.concat([Buffer.from(`{"v":1,"turn":"${T}","status":"error","error":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+  ],
+  [
+    'an overlong UTF-8 encoding',
+    Buffer.concat([Buffer.from(`{"v":1,"turn":"${T}","status":"error","error":"`), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
+  ],
 ];
 
 describe('readTurnReceipt validates done.json strictly', () => {
@@ -42,11 +48,16 @@ describe('readTurnReceipt validates done.json strictly', () => {
     await fx.cleanup();
   });
 
-  const withTurn = (text: string | Buffer): string | Buffer => (typeof text === 'string' ? text.replaceAll(T, fx.turnId) : Buffer.from(text.toString('latin1').replaceAll(T, fx.turnId), 'latin1'));
+  const withTurn = (text: string | Buffer): string | Buffer =>
+    typeof text === 'string' ? text.replaceAll(T, fx.turnId) : Buffer.from(text.toString('latin1').replaceAll(T, fx.turnId), 'latin1');
 
   test.each(MALFORMED)('refuses %s as receipt_malformed', async (_name, text) => {
     await fx.writeDone(withTurn(text));
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'refused', reason: 'receipt_malformed', file: 'done.json' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'refused',
+      reason: 'receipt_malformed',
+      file: 'done.json',
+    });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
@@ -57,13 +68,21 @@ describe('readTurnReceipt validates done.json strictly', () => {
     ['an empty turn', ''],
   ])('refuses %s as receipt_turn_mismatch', async (_name, turn) => {
     await fx.writeDone({ v: 1, turn: typeof turn === 'function' ? turn() : turn, status: 'ok' });
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'refused', reason: 'receipt_turn_mismatch', file: 'done.json' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'refused',
+      reason: 'receipt_turn_mismatch',
+      file: 'done.json',
+    });
   });
 
   it('refuses status ok without reply.md as receipt_malformed', async () => {
     await fx.cleanup();
     fx = await makeTurnFixture();
     await fx.writeDone({ v: 1, turn: fx.turnId, status: 'ok' });
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'refused', reason: 'receipt_malformed', file: 'reply.md' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'refused',
+      reason: 'receipt_malformed',
+      file: 'reply.md',
+    });
   });
 });

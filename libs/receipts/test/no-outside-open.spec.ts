@@ -25,7 +25,11 @@ const SCENARIOS: Array<[string, Planter, string]> = [
     },
     'receipt_symlink',
   ],
-  ['done.json hard-linked to an evil receipt', (fx) => link(join(fx.outside, 'done.json'), join(fx.turnDir, 'done.json')), 'receipt_not_regular'],
+  [
+    'done.json hard-linked to an evil receipt',
+    (fx) => link(join(fx.outside, 'done.json'), join(fx.turnDir, 'done.json')),
+    'receipt_not_regular',
+  ],
   [
     'the turn directory -> an evil directory',
     async (fx) => {
@@ -48,7 +52,19 @@ const SCENARIOS: Array<[string, Planter, string]> = [
 /** Runs the reader once in a child under `strace -f -e trace=openat`; returns the result and the opens between the markers. */
 async function traceRead(strace: string, fx: TurnFixture): Promise<{ result: unknown; opens: string[] }> {
   const log = join(fx.root, 'strace.log');
-  const args = ['-f', '-qq', '-e', 'trace=openat,open', '-o', log, process.execPath, join(FIXTURES, 'read-once.cjs'), 'turn', fx.workspace, fx.turnId];
+  const args = [
+    '-f',
+    '-qq',
+    '-e',
+    'trace=openat,open',
+    '-o',
+    log,
+    process.execPath,
+    join(FIXTURES, 'read-once.cjs'),
+    'turn',
+    fx.workspace,
+    fx.turnId,
+  ];
   const child = spawn(strace, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
   let out = '';
   let err = '';
@@ -68,7 +84,10 @@ async function traceRead(strace: string, fx: TurnFixture): Promise<{ result: unk
 }
 
 const strace = STRACE;
-if (strace === undefined) console.warn('SKIP: strace is not installed; the "nothing outside the turn directory is opened" spec is skipped (fd-leak spec still runs)');
+if (strace === undefined)
+  console.warn(
+    'SKIP: strace is not installed; the "nothing outside the turn directory is opened" spec is skipped (fd-leak spec still runs)',
+  );
 (strace === undefined ? describe.skip : describe)('after a refusal nothing outside the turn directory was opened (strace)', () => {
   let fx: TurnFixture;
   beforeEach(async () => {
@@ -115,4 +134,3 @@ describe('refusals leak no descriptors', () => {
     expect((await readdir('/proc/self/fd')).length).toBeLessThanOrEqual(before);
   });
 });
-

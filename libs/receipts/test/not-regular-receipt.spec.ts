@@ -69,7 +69,11 @@ describe('readTurnReceipt refuses receipts that are not regular files', () => {
   (canMknod ? it : it.skip)('refuses a character device (/dev/zero clone) as receipt_not_regular', async () => {
     await fx.writeReply('genuine');
     expect(run(MKNOD, [join(fx.turnDir, 'done.json'), 'c', '1', '5'])).toBe(true);
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'refused', reason: 'receipt_not_regular', file: 'done.json' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'refused',
+      reason: 'receipt_not_regular',
+      file: 'done.json',
+    });
   });
 
   test.each(['.genswarms', '.genswarms/turns'])('refuses a regular file planted as %s', async (component) => {

@@ -24,12 +24,20 @@ describe('readTurnReceipt enforces byte bounds', () => {
   it('refuses a 10 GiB sparse reply.md as receipt_too_large', async () => {
     await sparse('reply.md', TEN_GIB);
     await fx.writeDone(okDone(fx.turnId));
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'refused', reason: 'receipt_too_large', file: 'reply.md' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'refused',
+      reason: 'receipt_too_large',
+      file: 'reply.md',
+    });
   });
 
   it('refuses a 10 GiB sparse done.json as receipt_too_large', async () => {
     await sparse('done.json', TEN_GIB);
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'refused', reason: 'receipt_too_large', file: 'done.json' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'refused',
+      reason: 'receipt_too_large',
+      file: 'done.json',
+    });
   });
 
   test.each([

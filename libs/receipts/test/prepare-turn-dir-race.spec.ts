@@ -39,22 +39,26 @@ describe('prepareTurnDir while the agent flips .genswarms or turns to an outside
   test.each<[string, string, string]>([
     ['.genswarms/turns', '.genswarms/turns', 'turns'],
     ['.genswarms', '.genswarms', 'gs'],
-  ])('never creates a directory outside the workspace while %s flips', async (_name, component, evil) => {
-    const outsideBefore = await treeOf(fx.outside);
-    harness = await startHarness('inbox-flip-harness.cjs', [join(fx.workspace, component), join(fx.outside, evil)]);
-    const kinds = new Map<string, number>();
-    const swappedSoFar = (): number => lastSwapCount(harness!.output());
-    for (let i = 0; i < MAX_PREPARES && (i < MIN_PREPARES || swappedSoFar() <= MIN_SWAPS); i++) {
-      const kind = await prepareTurnDir(fx.workspace, newTurnId()).then(
-        (r) => r.kind,
-        () => 'threw',
-      );
-      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-    }
-    const swaps = Number(/swaps (\d+)/.exec(await harness.stop())?.[1]);
-    harness = undefined;
-    expect(await treeOf(fx.outside)).toEqual(outsideBefore);
-    expect(swaps).toBeGreaterThan(MIN_SWAPS);
-    expect([...kinds.keys()].filter((k) => k !== 'ok' && k !== 'refused')).toEqual([]);
-  }, RACE_TIMEOUT_MS);
+  ])(
+    'never creates a directory outside the workspace while %s flips',
+    async (_name, component, evil) => {
+      const outsideBefore = await treeOf(fx.outside);
+      harness = await startHarness('inbox-flip-harness.cjs', [join(fx.workspace, component), join(fx.outside, evil)]);
+      const kinds = new Map<string, number>();
+      const swappedSoFar = (): number => lastSwapCount(harness!.output());
+      for (let i = 0; i < MAX_PREPARES && (i < MIN_PREPARES || swappedSoFar() <= MIN_SWAPS); i++) {
+        const kind = await prepareTurnDir(fx.workspace, newTurnId()).then(
+          (r) => r.kind,
+          () => 'threw',
+        );
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      const swaps = Number(/swaps (\d+)/.exec(await harness.stop())?.[1]);
+      harness = undefined;
+      expect(await treeOf(fx.outside)).toEqual(outsideBefore);
+      expect(swaps).toBeGreaterThan(MIN_SWAPS);
+      expect([...kinds.keys()].filter((k) => k !== 'ok' && k !== 'refused')).toEqual([]);
+    },
+    RACE_TIMEOUT_MS,
+  );
 });

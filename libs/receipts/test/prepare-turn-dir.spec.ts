@@ -55,14 +55,17 @@ describe('prepareTurnDir', () => {
     expect(await readdir(join(fx.workspace, '.genswarms'))).toEqual([]);
   });
 
-  (process.getuid?.() === 0 ? it : it.skip)('as root, hands the directories it creates to the owner of an agent-owned workspace', async () => {
-    await chown(fx.workspace, 4711, 4712);
-    const id = newTurnId();
-    await expect(prepareTurnDir(fx.workspace, id)).resolves.toMatchObject({ kind: 'ok' });
-    for (const p of ['.genswarms', '.genswarms/turns', `.genswarms/turns/${id}`]) {
-      expect(await stat(join(fx.workspace, p))).toMatchObject({ uid: 4711, gid: 4712 });
-    }
-  });
+  (process.getuid?.() === 0 ? it : it.skip)(
+    'as root, hands the directories it creates to the owner of an agent-owned workspace',
+    async () => {
+      await chown(fx.workspace, 4711, 4712);
+      const id = newTurnId();
+      await expect(prepareTurnDir(fx.workspace, id)).resolves.toMatchObject({ kind: 'ok' });
+      for (const p of ['.genswarms', '.genswarms/turns', `.genswarms/turns/${id}`]) {
+        expect(await stat(join(fx.workspace, p))).toMatchObject({ uid: 4711, gid: 4712 });
+      }
+    },
+  );
 
   it('refuses a symlinked turn directory', async () => {
     const id = newTurnId();

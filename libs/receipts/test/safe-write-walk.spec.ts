@@ -62,28 +62,43 @@ describe('writeFileUnder (walks every directory from the trusted workspace, docs
     ['the intermediate .inbox is a symlink to a missing outside dir', (w, o) => symlink(join(o, 'nowhere'), join(w, '.inbox'))],
     ['the intermediate .inbox is a symlink to an outside file', (w, o) => symlink(join(o, 'victim'), join(w, '.inbox'))],
     ['the intermediate .inbox is a relative symlink climbing out (../outside)', (w) => symlink('../outside', join(w, '.inbox'))],
-    ['the final replies dir is a symlink to an outside dir', async (w, o) => {
-      await mkdir(join(w, '.inbox'));
-      await symlink(join(o, 'replies'), join(w, '.inbox', 'replies'));
-    }],
-    ['the final replies dir is a symlink to a missing outside dir', async (w, o) => {
-      await mkdir(join(w, '.inbox'));
-      await symlink(join(o, 'made-by-host'), join(w, '.inbox', 'replies'));
-    }],
+    [
+      'the final replies dir is a symlink to an outside dir',
+      async (w, o) => {
+        await mkdir(join(w, '.inbox'));
+        await symlink(join(o, 'replies'), join(w, '.inbox', 'replies'));
+      },
+    ],
+    [
+      'the final replies dir is a symlink to a missing outside dir',
+      async (w, o) => {
+        await mkdir(join(w, '.inbox'));
+        await symlink(join(o, 'made-by-host'), join(w, '.inbox', 'replies'));
+      },
+    ],
     ['the intermediate .inbox is a regular file', (w) => writeFile(join(w, '.inbox'), '')],
-    ['the final replies is a regular file', async (w) => {
-      await mkdir(join(w, '.inbox'));
-      await writeFile(join(w, '.inbox', 'replies'), '');
-    }],
+    [
+      'the final replies is a regular file',
+      async (w) => {
+        await mkdir(join(w, '.inbox'));
+        await writeFile(join(w, '.inbox', 'replies'), '');
+      },
+    ],
     ['the intermediate .inbox is a FIFO with no writer', async (w) => mkfifo(join(w, '.inbox'))],
-    ['the final replies is a FIFO with no writer', async (w) => {
-      await mkdir(join(w, '.inbox'));
-      mkfifo(join(w, '.inbox', 'replies'));
-    }],
-    ['the intermediate .inbox is owned by another user', async (w) => {
-      await mkdir(join(w, '.inbox'));
-      await chown(join(w, '.inbox'), 54321, 54321);
-    }],
+    [
+      'the final replies is a FIFO with no writer',
+      async (w) => {
+        await mkdir(join(w, '.inbox'));
+        mkfifo(join(w, '.inbox', 'replies'));
+      },
+    ],
+    [
+      'the intermediate .inbox is owned by another user',
+      async (w) => {
+        await mkdir(join(w, '.inbox'));
+        await chown(join(w, '.inbox'), 54321, 54321);
+      },
+    ],
   ])('refuses with inbox_unsafe when %s, and nothing appears outside', async (_name, plant) => {
     await plant(ws, fx.outside);
     const wsBefore = await treeOf(ws);
@@ -141,7 +156,10 @@ describe('writes below the workspace while the agent flips .inbox to an outside 
 
   test.each<[string, (ws: string, i: number) => Promise<{ kind: string }>]>([
     ['writeFileUnder(ws, [.inbox, replies])', (ws, i) => writeFileUnder(ws, ['.inbox', 'replies'], `c${i}.json`, 'x')],
-    ['writeFileSafely(ws/.inbox/replies) (the engine ask path)', (ws, i) => writeFileSafely(join(ws, '.inbox', 'replies'), `c${i}.json`, 'x')],
+    [
+      'writeFileSafely(ws/.inbox/replies) (the engine ask path)',
+      (ws, i) => writeFileSafely(join(ws, '.inbox', 'replies'), `c${i}.json`, 'x'),
+    ],
     ['writeFileSafely(ws/.inbox) (the engine inbox path)', (ws, i) => writeFileSafely(join(ws, '.inbox'), `c${i}.json`, 'x')],
   ])('%s never creates a directory or file outside the workspace', async (_name, write) => {
     harness = await startHarness('inbox-flip-harness.cjs', [join(fx.workspace, '.inbox'), fx.outside]);

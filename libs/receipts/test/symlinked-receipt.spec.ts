@@ -41,7 +41,11 @@ describe('readTurnReceipt refuses planted symlinks', () => {
     const evilComponent = join(fx.outside, 'evil', ...component.slice(fx.workspace.length).split('/').filter(Boolean));
     await rename(component, join(fx.root, `aside-${depth}`));
     await symlink(evilComponent, component);
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'refused', reason: 'receipt_symlink', file: 'directory' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'refused',
+      reason: 'receipt_symlink',
+      file: 'directory',
+    });
   });
 
   it('refuses a symlinked .genswarms even when it points back inside the workspace', async () => {

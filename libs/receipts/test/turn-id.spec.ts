@@ -3,7 +3,26 @@ import { isTurnId, newTurnId, prepareTurnDir, readTurnReceipt, TURN_ID_RE, watch
 import type { TurnFixture } from './support/turn-fixture';
 import { makeTurnFixture } from './support/turn-fixture';
 
-const BAD_IDS: unknown[] = ['', '..', '.', '../x', 'a/b', '/abs', 'a\0b', 'A', 'abc\n', 'a b', 'a;rm -rf', '$(id)', 'x'.repeat(65), 'é', 42, null, undefined, ['a']];
+const BAD_IDS: unknown[] = [
+  '',
+  '..',
+  '.',
+  '../x',
+  'a/b',
+  '/abs',
+  'a\0b',
+  'A',
+  'abc\n',
+  'a b',
+  'a;rm -rf',
+  '$(id)',
+  'x'.repeat(65),
+  'é',
+  42,
+  null,
+  undefined,
+  ['a'],
+];
 
 describe('turn ids', () => {
   it('generates 26-char lower-case base32 ids that match TURN_ID_RE and do not repeat', () => {

@@ -20,7 +20,10 @@ describe('readUntrustedFile (outbox files)', () => {
 
   it('reads a regular file within the bound', async () => {
     await writeFile(join(outbox, 'a.json'), '{"broadcast":true,"content":"hi"}');
-    await expect(readUntrustedFile(outbox, 'a.json', 1024)).resolves.toEqual({ kind: 'ok', data: Buffer.from('{"broadcast":true,"content":"hi"}') });
+    await expect(readUntrustedFile(outbox, 'a.json', 1024)).resolves.toEqual({
+      kind: 'ok',
+      data: Buffer.from('{"broadcast":true,"content":"hi"}'),
+    });
   });
 
   it('reports a missing file and a missing directory as missing', async () => {

@@ -26,7 +26,11 @@ describe('readTurnReceipt on well-formed receipts', () => {
   it('returns the reply of an ok receipt', async () => {
     await fx.writeReply('héllo ✓\n<<SWARM_MSG:END>>');
     await fx.writeDone(okDone(fx.turnId));
-    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({ kind: 'ok', status: 'ok', reply: 'héllo ✓\n<<SWARM_MSG:END>>' });
+    await expect(readTurnReceipt(fx.workspace, fx.turnId)).resolves.toEqual({
+      kind: 'ok',
+      status: 'ok',
+      reply: 'héllo ✓\n<<SWARM_MSG:END>>',
+    });
   });
 
   it('accepts an empty reply.md with status ok', async () => {
@@ -37,9 +41,19 @@ describe('readTurnReceipt on well-formed receipts', () => {
 
   test.each([
     ['error with message and reply', { status: 'error', error: 'boom' }, 'partial', { status: 'error', error: 'boom', reply: 'partial' }],
-    ['error without reply.md gives reply null', { status: 'error', error: 'boom' }, undefined, { status: 'error', error: 'boom', reply: null }],
+    [
+      'error without reply.md gives reply null',
+      { status: 'error', error: 'boom' },
+      undefined,
+      { status: 'error', error: 'boom', reply: null },
+    ],
     ['error without message or reply', { status: 'error' }, undefined, { status: 'error', reply: null }],
-    ['error of exactly 4096 chars', { status: 'error', error: 'e'.repeat(4096) }, undefined, { status: 'error', error: 'e'.repeat(4096), reply: null }],
+    [
+      'error of exactly 4096 chars',
+      { status: 'error', error: 'e'.repeat(4096) },
+      undefined,
+      { status: 'error', error: 'e'.repeat(4096), reply: null },
+    ],
   ])('reads %s', async (_name, fields, reply, expected) => {
     if (reply !== undefined) await fx.writeReply(reply);
     await fx.writeDone({ v: 1, turn: fx.turnId, ...fields });

@@ -15,7 +15,11 @@ describe('watchTurn leaves no timer or watcher behind', () => {
 
   // Measured in a child process: jest keeps timers of its own, so only a bare node can show ours.
   it('after resolving ok, malformed, refused, and after an abort', async () => {
-    const child = spawn(process.execPath, [join(FIXTURES, 'watch-leak.cjs'), fx.workspace], { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: {} });
+    const child = spawn(process.execPath, [join(FIXTURES, 'watch-leak.cjs'), fx.workspace], {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {},
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

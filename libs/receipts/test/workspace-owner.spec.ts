@@ -26,7 +26,8 @@ const isRoot = process.getuid?.() === 0;
   it('creates the directories and the file as the workspace owner, 0700/0600', async () => {
     await chown(ws, AGENT.uid, AGENT.gid);
     expect(await writeFileUnder(ws, ['.inbox', 'replies'], 'r.json', '{}')).toMatchObject({ kind: 'ok' });
-    for (const p of [join(ws, '.inbox'), join(ws, '.inbox', 'replies')]) expect(await stat(p)).toMatchObject({ uid: AGENT.uid, gid: AGENT.gid });
+    for (const p of [join(ws, '.inbox'), join(ws, '.inbox', 'replies')])
+      expect(await stat(p)).toMatchObject({ uid: AGENT.uid, gid: AGENT.gid });
     const file = await stat(join(ws, '.inbox', 'replies', 'r.json'));
     expect({ uid: file.uid, gid: file.gid, mode: file.mode & 0o777 }).toEqual({ uid: AGENT.uid, gid: AGENT.gid, mode: 0o600 });
   });

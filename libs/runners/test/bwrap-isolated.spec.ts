@@ -38,7 +38,10 @@ suite('bwrap runner, network isolated (real socat forwarder)', () => {
 
   it('reaches only the pinned LLM through the bridge; the host is unreachable directly; stop removes the forwarder', async () => {
     const endpoint = `http://127.0.0.1:${port}/v1`;
-    const ctx = makeContext(dirs.home, { agentEntry: path.join(FIXTURES, 'fetch-llm.js'), llm: { defaultEndpoint: endpoint, allowedHosts: [] } });
+    const ctx = makeContext(dirs.home, {
+      agentEntry: path.join(FIXTURES, 'fetch-llm.js'),
+      llm: { defaultEndpoint: endpoint, allowedHosts: [] },
+    });
     const runner = createBwrapRunner();
     const spec = makeSpec({
       backend: 'bwrap',

@@ -56,13 +56,24 @@ suite('bwrap runner (real bubblewrap)', () => {
       network: 'none',
       workspace: dirs.workspace,
       skills: [skill],
-      config: { env: { PROBE_OUT: '/workspace/probe.json', PROBE_PATHS: JSON.stringify([dirs.home, tmuxDir, '/skills/skill-a/SKILL.md', dirs.root, '/etc/resolv.conf']) } },
+      config: {
+        env: {
+          PROBE_OUT: '/workspace/probe.json',
+          PROBE_PATHS: JSON.stringify([dirs.home, tmuxDir, '/skills/skill-a/SKILL.md', dirs.root, '/etc/resolv.conf']),
+        },
+      },
     });
     const plan = runner.plan(spec, ctx);
     expect(plan.env['GENSWARMS_LLM_ENDPOINT']).toBeUndefined();
     handle = await runner.start(plan, ctx);
     const probe = JSON.parse(await waitForFile(path.join(dirs.workspace, 'probe.json'))) as Record<string, unknown>;
-    expect(probe['exists']).toEqual({ [dirs.home]: false, [tmuxDir]: false, '/skills/skill-a/SKILL.md': true, [dirs.root]: false, '/etc/resolv.conf': false });
+    expect(probe['exists']).toEqual({
+      [dirs.home]: false,
+      [tmuxDir]: false,
+      '/skills/skill-a/SKILL.md': true,
+      [dirs.root]: false,
+      '/etc/resolv.conf': false,
+    });
     expect(probe['workspaceWritable']).toBe(true);
     expect(probe['rootWritable']).toBe(true);
     expect(probe['skillsWritable']).toEqual([false]);
@@ -87,13 +98,15 @@ suite('bwrap runner (real bubblewrap)', () => {
     handle = await runner.start(runner.plan(spec, ctx), ctx);
     const report = JSON.parse(await waitForFile(path.join(dirs.workspace, 'out.json'))) as { env: Record<string, string> };
     expect(report.env['GENSWARMS_LLM_API_KEY']).toBe(secret);
-    const cmdlines = readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8');
-      } catch {
-        return '';
-      }
-    });
+    const cmdlines = readdirSync('/proc')
+      .filter((e) => /^\d+$/.test(e))
+      .map((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8');
+        } catch {
+          return '';
+        }
+      });
     expect(cmdlines.join('\n')).not.toContain(secret);
     expect(JSON.stringify(handle.describe())).not.toContain(secret);
   });
@@ -101,7 +114,11 @@ suite('bwrap runner (real bubblewrap)', () => {
   it('stop leaves no process of the sandbox tree; a crash is reported via onExit', async () => {
     const ctx = makeContext(dirs.home);
     const runner = createBwrapRunner();
-    const spec = makeSpec({ backend: 'bwrap', workspace: dirs.workspace, config: { env: { ECHO_ARGV_OUT: '/workspace/out.json', ECHO_ARGV_HOLD: '1', ECHO_ARGV_FORK: '1' } } });
+    const spec = makeSpec({
+      backend: 'bwrap',
+      workspace: dirs.workspace,
+      config: { env: { ECHO_ARGV_OUT: '/workspace/out.json', ECHO_ARGV_HOLD: '1', ECHO_ARGV_FORK: '1' } },
+    });
     handle = await runner.start(runner.plan(spec, ctx), ctx);
     await waitForFile(path.join(dirs.workspace, 'out.json'));
     const pid = handle.describe().pid as number;

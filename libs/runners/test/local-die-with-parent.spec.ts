@@ -24,17 +24,32 @@ describe('local runner: clients die with the server', () => {
     const ctx = makeContext(dirs.home);
     expect(ctx.binaries.setpriv).toMatch(/^\/.*\/setpriv$/);
     // A root server also drops the client to the agent identity (the uid rule) in the same setpriv.
-    const drop = ctx.agent !== undefined && ctx.agent.uid !== ctx.serverUid ? [`--reuid=${ctx.agent.uid}`, `--regid=${ctx.agent.gid}`, '--clear-groups'] : [];
-    expect(withParentDeathSignal(ctx, ['/usr/bin/node', 'a b'])).toEqual([ctx.binaries.setpriv, '--pdeathsig', 'KILL', ...drop, '--', '/usr/bin/node', 'a b']);
+    const drop =
+      ctx.agent !== undefined && ctx.agent.uid !== ctx.serverUid
+        ? [`--reuid=${ctx.agent.uid}`, `--regid=${ctx.agent.gid}`, '--clear-groups']
+        : [];
+    expect(withParentDeathSignal(ctx, ['/usr/bin/node', 'a b'])).toEqual([
+      ctx.binaries.setpriv,
+      '--pdeathsig',
+      'KILL',
+      ...drop,
+      '--',
+      '/usr/bin/node',
+      'a b',
+    ]);
     const asServer = { ...ctx, agent: { uid: ctx.serverUid, gid: ctx.serverGid }, binaries: { ...ctx.binaries, setpriv: undefined } };
     expect(withParentDeathSignal(asServer, ['/usr/bin/node'])).toEqual(['/usr/bin/node']);
   });
 
   it('a SIGKILLed server leaves no orphan local client', async () => {
-    const parent = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, path.join(FIXTURES, 'local-parent.ts'), dirs.home, dirs.workspace], {
-      shell: false,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const parent = spawn(
+      process.execPath,
+      ['--conditions=@genswarms/source', '--require', REGISTER, path.join(FIXTURES, 'local-parent.ts'), dirs.home, dirs.workspace],
+      {
+        shell: false,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     parent.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     expect(await waitUntil(() => out.includes('\n'), 20000)).toBe(true);
@@ -47,7 +62,11 @@ describe('local runner: clients die with the server', () => {
   it('stop still ends the client normally', async () => {
     const ctx = makeContext(dirs.home);
     const runner = createLocalRunner();
-    const spec = makeSpec({ workspace: dirs.workspace, agent: 'stopper', client: { command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'] } });
+    const spec = makeSpec({
+      workspace: dirs.workspace,
+      agent: 'stopper',
+      client: { command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'] },
+    });
     const handle = await runner.start(runner.plan(spec, ctx), ctx);
     const pid = handle.describe().pid as number;
     expect(isAlive(pid)).toBe(true);

@@ -42,7 +42,11 @@ describe('local runner', () => {
     const words = hostileWords(marker);
     const out = path.join(dirs.root, 'out.json');
     const runner = createLocalRunner();
-    const spec = makeSpec({ workspace: dirs.workspace, client: { command: [process.execPath, ECHO_ARGV, ...words] }, config: { env: { ECHO_ARGV_OUT: out } } });
+    const spec = makeSpec({
+      workspace: dirs.workspace,
+      client: { command: [process.execPath, ECHO_ARGV, ...words] },
+      config: { env: { ECHO_ARGV_OUT: out } },
+    });
     handle = await runner.start(runner.plan(spec, makeContext(dirs.home)), makeContext(dirs.home));
     const report = JSON.parse(await waitForFile(out)) as { argv: string[]; cwd: string };
     expect(report.argv).toEqual(words);
@@ -53,7 +57,9 @@ describe('local runner', () => {
   it('gives the client exactly the docs/runners.md environment, built from scratch', async () => {
     const out = path.join(dirs.root, 'out.json');
     const runner = createLocalRunner();
-    const ctx = makeContext(dirs.home, { llm: { defaultEndpoint: 'https://llm.example/v1', serverApiKey: 'sk-server', allowedHosts: ['llm.example'] } });
+    const ctx = makeContext(dirs.home, {
+      llm: { defaultEndpoint: 'https://llm.example/v1', serverApiKey: 'sk-server', allowedHosts: ['llm.example'] },
+    });
     const spec = makeSpec({ workspace: dirs.workspace, model: 'm1', topologyTargets: ['b', 'c'], config: { env: { ECHO_ARGV_OUT: out } } });
     const plan = runner.plan(spec, ctx);
     handle = await runner.start(plan, ctx);
@@ -81,7 +87,12 @@ describe('local runner', () => {
     const out = path.join(dirs.root, 'out.json');
     const runner = createLocalRunner();
     const ctx = makeContext(dirs.home);
-    const spec = makeSpec({ workspace: dirs.workspace, apiKey: secret, client: { command: [process.execPath, ECHO_ARGV] }, config: { env: { ECHO_ARGV_OUT: out, ECHO_ARGV_HOLD: '1' } } });
+    const spec = makeSpec({
+      workspace: dirs.workspace,
+      apiKey: secret,
+      client: { command: [process.execPath, ECHO_ARGV] },
+      config: { env: { ECHO_ARGV_OUT: out, ECHO_ARGV_HOLD: '1' } },
+    });
     const lines: string[] = [];
     handle = await runner.start(runner.plan(spec, ctx), ctx);
     handle.onOutput((_s, line) => lines.push(line));
@@ -97,7 +108,11 @@ describe('local runner', () => {
     const out = path.join(dirs.root, 'out.json');
     const runner = createLocalRunner();
     const ctx = makeContext(dirs.home);
-    const spec = makeSpec({ workspace: dirs.workspace, client: { command: [process.execPath, ECHO_ARGV] }, config: { env: { ECHO_ARGV_OUT: out, ECHO_ARGV_HOLD: '1', ECHO_ARGV_FORK: '1' } } });
+    const spec = makeSpec({
+      workspace: dirs.workspace,
+      client: { command: [process.execPath, ECHO_ARGV] },
+      config: { env: { ECHO_ARGV_OUT: out, ECHO_ARGV_HOLD: '1', ECHO_ARGV_FORK: '1' } },
+    });
     handle = await runner.start(runner.plan(spec, ctx), ctx);
     const { pid, grandchild } = JSON.parse(await waitForFile(out)) as { pid: number; grandchild: number };
     expect(isProcessAlive(pid)).toBe(true);
@@ -114,7 +129,11 @@ describe('local runner', () => {
   it('reports a crashed client through onExit and health("exited"), keeping its last lines', async () => {
     const runner = createLocalRunner();
     const ctx = makeContext(dirs.home);
-    const spec = makeSpec({ workspace: dirs.workspace, client: { command: [process.execPath, ECHO_ARGV, 'last-words'] }, config: { env: { ECHO_ARGV_EXIT: '3' } } });
+    const spec = makeSpec({
+      workspace: dirs.workspace,
+      client: { command: [process.execPath, ECHO_ARGV, 'last-words'] },
+      config: { env: { ECHO_ARGV_EXIT: '3' } },
+    });
     const started = await runner.start(runner.plan(spec, ctx), ctx);
     handle = started;
     const code = await new Promise<number | null>((resolve) => started.onExit((c) => resolve(c)));
@@ -127,8 +146,12 @@ describe('local runner', () => {
     const runner = createLocalRunner();
     const ctx = makeContext(dirs.home);
     const command = { command: [process.execPath, ECHO_ARGV, '--dangerously-skip-permissions'] };
-    expect(() => runner.plan(makeSpec({ workspace: dirs.workspace, client: command }), ctx)).toThrow(expect.objectContaining({ code: 'bypass_requires_opt_in' }));
-    expect(runner.plan(makeSpec({ workspace: dirs.workspace, client: command, unsafeBypass: true }), ctx).notices).toContain('unsafe_bypass_enabled');
+    expect(() => runner.plan(makeSpec({ workspace: dirs.workspace, client: command }), ctx)).toThrow(
+      expect.objectContaining({ code: 'bypass_requires_opt_in' }),
+    );
+    expect(runner.plan(makeSpec({ workspace: dirs.workspace, client: command, unsafeBypass: true }), ctx).notices).toContain(
+      'unsafe_bypass_enabled',
+    );
   });
 
   it('runs a TUI client (codex) in a pty with TERM/LANG and pastes a turn into it', async () => {

@@ -31,7 +31,18 @@ suite('NUL manifests replayed by GNU xargs', () => {
 
   it('builds the exact xargs tuple', () => {
     expect(buildXargsArgv(XARGS, '/m/x.argv', '/bin/e', ['a', 'bc'])).toEqual([
-      XARGS, '-0', '-r', '-x', '-n', '2', '-s', String(7 + 2 + 3), '-a', '/m/x.argv', '--', '/bin/e',
+      XARGS,
+      '-0',
+      '-r',
+      '-x',
+      '-n',
+      '2',
+      '-s',
+      String(7 + 2 + 3),
+      '-a',
+      '/m/x.argv',
+      '--',
+      '/bin/e',
     ]);
   });
 
@@ -57,7 +68,9 @@ suite('NUL manifests replayed by GNU xargs', () => {
     mkdirSync(path.join(dirs.root, 'elsewhere'), { mode: 0o700 });
     mkdirSync(path.join(dirs.home, 'manifests'), { mode: 0o700 });
     symlinkSync(path.join(dirs.root, 'elsewhere'), path.join(dirs.home, 'manifests', 's'));
-    await expect(writeArgvManifest(path.join(dirs.home, 'manifests', 's', 'a'), 'l1', ['a'])).rejects.toMatchObject({ code: 'state_dir_unsafe' });
+    await expect(writeArgvManifest(path.join(dirs.home, 'manifests', 's', 'a'), 'l1', ['a'])).rejects.toMatchObject({
+      code: 'state_dir_unsafe',
+    });
     expect(lstatSync(path.join(dirs.root, 'elsewhere')).isDirectory()).toBe(true);
     expect(existsSync(path.join(dirs.root, 'elsewhere', 'a'))).toBe(false);
   });

@@ -13,10 +13,19 @@ describe('mock runner', () => {
   it('writes real receipts, cycling replies with {{content}} substituted literally', async () => {
     const runner = createMockRunner();
     const ctx = makeContext(dirs.home);
-    const spec = makeSpec({ backend: 'mock', workspace: dirs.workspace, network: 'isolated', backendOpts: { replies: ['one: {{content}}', 'two'] } });
+    const spec = makeSpec({
+      backend: 'mock',
+      workspace: dirs.workspace,
+      network: 'isolated',
+      backendOpts: { replies: ['one: {{content}}', 'two'] },
+    });
     const handle = await runner.start(runner.plan(spec, ctx), ctx);
     const turns = path.join(dirs.workspace, '.genswarms', 'turns');
-    for (const [id, content] of [['t1', '$& {{content}} $1'], ['t2', 'b'], ['t3', 'c']] as const) {
+    for (const [id, content] of [
+      ['t1', '$& {{content}} $1'],
+      ['t2', 'b'],
+      ['t3', 'c'],
+    ] as const) {
       await handle.deliver({ turnId: id, seq: 1, from: '_operator', content, clientTurnsDir: turns });
       const done = JSON.parse(await waitForFile(path.join(turns, id, 'done.json'))) as unknown;
       expect(done).toEqual({ v: 1, turn: id, status: 'ok' });
@@ -27,16 +36,16 @@ describe('mock runner', () => {
     expect(readFileSync(path.join(turns, 't3', 'reply.md'), 'utf8')).toBe('one: c');
     await handle.stop();
     expect(await handle.health()).toBe('exited');
-    await expect(handle.deliver({ turnId: 't4', seq: 2, from: 'x', content: '', clientTurnsDir: turns })).rejects.toMatchObject({ code: 'runner_error' });
+    await expect(handle.deliver({ turnId: 't4', seq: 2, from: 'x', content: '', clientTurnsDir: turns })).rejects.toMatchObject({
+      code: 'runner_error',
+    });
   });
 
-  it.each([
-    [{ replies: 'nope' }],
-    [{ replies: [1] }],
-    [{ delay_ms: -1 }],
-    [{ delay_ms: 1.5 }],
-  ])('refuses backend.opts %j (validation_failed)', (opts) => {
-    const spec = makeSpec({ backend: 'mock', workspace: dirs.workspace, backendOpts: opts });
-    expect(() => createMockRunner().plan(spec, makeContext(dirs.home))).toThrow(expect.objectContaining({ code: 'validation_failed' }));
-  });
+  it.each([[{ replies: 'nope' }], [{ replies: [1] }], [{ delay_ms: -1 }], [{ delay_ms: 1.5 }]])(
+    'refuses backend.opts %j (validation_failed)',
+    (opts) => {
+      const spec = makeSpec({ backend: 'mock', workspace: dirs.workspace, backendOpts: opts });
+      expect(() => createMockRunner().plan(spec, makeContext(dirs.home))).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    },
+  );
 });

@@ -38,7 +38,8 @@ afterAll(() => servers.forEach((s) => s.close()));
 function makeHostileDirs(): Dirs {
   const d = makeSandboxDirs('gs-mountsafety-');
   const otherWs = path.join(d.root, 'other-ws');
-  for (const dir of [path.join(d.home, 'tmux'), path.join(d.home, 'state', 'swarm1', 'other'), otherWs]) mkdirSync(dir, { recursive: true });
+  for (const dir of [path.join(d.home, 'tmux'), path.join(d.home, 'state', 'swarm1', 'other'), otherWs])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(d.home, 'genswarms.db'), 'db');
   writeFileSync(path.join(d.home, 'state', 'swarm1', 'other', 'auth.json'), '{}');
   writeFileSync(path.join(otherWs, 'tool'), '#!/bin/sh\n', { mode: 0o755 });
@@ -76,8 +77,17 @@ interface RunnerCase {
 }
 const RUNNERS: readonly (readonly [string, RunnerCase])[] = [
   ['bwrap', { runner: createBwrapRunner(), spec: { backend: 'bwrap', network: 'none' } }],
-  ['docker', { runner: createDockerRunner(), spec: { backend: 'docker', network: 'none', client: { command: ['/usr/bin/node', '-e', '1'] } } }],
-  ['tmux+bwrap', { runner: createTmuxRunner(), spec: { backend: 'tmux', runner: 'bwrap', network: 'none', client: { command: ['/usr/bin/node', '-e', '1'] } } }],
+  [
+    'docker',
+    { runner: createDockerRunner(), spec: { backend: 'docker', network: 'none', client: { command: ['/usr/bin/node', '-e', '1'] } } },
+  ],
+  [
+    'tmux+bwrap',
+    {
+      runner: createTmuxRunner(),
+      spec: { backend: 'tmux', runner: 'bwrap', network: 'none', client: { command: ['/usr/bin/node', '-e', '1'] } },
+    },
+  ],
   [
     'tmux+docker',
     {
@@ -97,7 +107,9 @@ function planError(rc: RunnerCase, spec: AgentLaunchSpec, ctx: RunnerContext): {
     rc.runner.plan(spec, ctx);
     return undefined;
   } catch (err) {
-    return isRunnerError(err) ? { code: err.code, details: err.details } : { code: `not a RunnerError: ${String(err)}`, details: undefined };
+    return isRunnerError(err)
+      ? { code: err.code, details: err.details }
+      : { code: `not a RunnerError: ${String(err)}`, details: undefined };
   }
 }
 
@@ -108,7 +120,9 @@ describe('mount safety: every host path × every hostile target is refused at pl
   });
   afterEach(() => dirs.cleanup());
 
-  const cases = RUNNERS.flatMap(([rname, rc]) => SOURCES.flatMap((source) => TARGETS.map(([tname, target]) => [rname, source, tname, rc, target] as const)));
+  const cases = RUNNERS.flatMap(([rname, rc]) =>
+    SOURCES.flatMap((source) => TARGETS.map(([tname, target]) => [rname, source, tname, rc, target] as const)),
+  );
   it.each(cases)('%s refuses %s naming %s', (_r, source, _t, rc, target) => {
     const written = target(dirs, source === 'agent_binary_path');
     const err = planError(rc, specFor(dirs, rc, source, written), contextFor(dirs));
@@ -130,14 +144,15 @@ describe('mount safety: every host path × every hostile target is refused at pl
 
   it('tmux runner none (host client) refuses the same skills', () => {
     const rc: RunnerCase = { runner: createTmuxRunner(), spec: { backend: 'tmux', client: { command: ['/usr/bin/node', '-e', '1'] } } };
-    for (const [, target] of TARGETS) expect(planError(rc, specFor(dirs, rc, 'skill', target(dirs, false)), contextFor(dirs))?.code).toBe('unsafe_bind');
+    for (const [, target] of TARGETS)
+      expect(planError(rc, specFor(dirs, rc, 'skill', target(dirs, false)), contextFor(dirs))?.code).toBe('unsafe_bind');
   });
 
   const WORKSPACES: readonly (readonly [string, (d: Dirs) => string])[] = [
     ["another agent's default workspace", (d) => path.join(d.home, 'workspaces', 'swarm1', 'other')],
     ['a symlink into GENSWARMS_HOME', (d) => path.join(d.root, 'link-state')],
     ["another agent's workspace", (d) => d.otherWs],
-    ['a directory containing another agent\'s workspace', (d) => d.root],
+    ["a directory containing another agent's workspace", (d) => d.root],
     ['a unix socket', (d) => path.join(d.root, 'plain.sock')],
     ['a FIFO', (d) => path.join(d.root, 'fifo')],
     ['/proc', () => '/proc'],
@@ -173,9 +188,17 @@ describe('mount safety: a path swapped to a symlink into GENSWARMS_HOME between 
     RUNNERS[0] as readonly [string, RunnerCase],
     ['docker', { runner: createDockerRunner({ port: UNTOUCHABLE_PORT }), spec: (RUNNERS[1] as readonly [string, RunnerCase])[1].spec }],
     RUNNERS[2] as readonly [string, RunnerCase],
-    ['tmux+docker', { runner: createTmuxRunner({ docker: createTmuxDockerRunner({ port: UNTOUCHABLE_PORT }) }), spec: (RUNNERS[3] as readonly [string, RunnerCase])[1].spec }],
+    [
+      'tmux+docker',
+      {
+        runner: createTmuxRunner({ docker: createTmuxDockerRunner({ port: UNTOUCHABLE_PORT }) }),
+        spec: (RUNNERS[3] as readonly [string, RunnerCase])[1].spec,
+      },
+    ],
   ];
-  const cases = STARTS.flatMap(([rname, rc]) => (['skill', 'extra_ro_binds', 'extra_rw_binds'] as const).map((source) => [rname, source, rc] as const));
+  const cases = STARTS.flatMap(([rname, rc]) =>
+    (['skill', 'extra_ro_binds', 'extra_rw_binds'] as const).map((source) => [rname, source, rc] as const),
+  );
   it.each(cases)('%s: %s', async (_r, source, rc) => {
     const written = path.join(dirs.root, 'swapped');
     mkdirSync(written);

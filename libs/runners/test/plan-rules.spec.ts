@@ -34,7 +34,9 @@ describe('plan-time rules', () => {
       ['--yolo=true'],
     ])('refuses a command with %s unless unsafe_bypass (bypass_requires_opt_in)', (...flags) => {
       const spec = makeSpec({ workspace: dirs.workspace, client: { command: [process.execPath, ...flags] } });
-      expect(() => buildClientArgv(spec, makeContext(dirs.home), 'host')).toThrow(expect.objectContaining({ code: 'bypass_requires_opt_in' }));
+      expect(() => buildClientArgv(spec, makeContext(dirs.home), 'host')).toThrow(
+        expect.objectContaining({ code: 'bypass_requires_opt_in' }),
+      );
       expect(buildClientArgv({ ...spec, unsafeBypass: true }, makeContext(dirs.home), 'host')).toEqual([process.execPath, ...flags]);
     });
 
@@ -46,7 +48,11 @@ describe('plan-time rules', () => {
     });
 
     it('replaces the executable with agent_binary_path (host path; /run/genswarms/bin/<name> in a sandbox)', () => {
-      const spec = makeSpec({ workspace: dirs.workspace, client: { command: ['python3', '-m', 'x'] }, config: { agent_binary_path: ECHO_ARGV } });
+      const spec = makeSpec({
+        workspace: dirs.workspace,
+        client: { command: ['python3', '-m', 'x'] },
+        config: { agent_binary_path: ECHO_ARGV },
+      });
       expect(buildClientArgv(spec, makeContext(dirs.home), 'host')).toEqual([ECHO_ARGV, '-m', 'x']);
       expect(buildClientArgv(spec, makeContext(dirs.home), 'sandbox')).toEqual(['/run/genswarms/bin/echo-argv.js', '-m', 'x']);
     });
@@ -69,7 +75,11 @@ describe('plan-time rules', () => {
 
     it('withholds the server key from an untrusted endpoint, with a notice', () => {
       const spec = makeSpec({ workspace: dirs.workspace, endpoint: 'https://evil.example/v1' });
-      const { env, notices } = buildClientEnv(spec, makeContext(dirs.home, { llm }), { sandbox: false, workspace: dirs.workspace, home: '/h' });
+      const { env, notices } = buildClientEnv(spec, makeContext(dirs.home, { llm }), {
+        sandbox: false,
+        workspace: dirs.workspace,
+        home: '/h',
+      });
       expect(env['GENSWARMS_LLM_ENDPOINT']).toBe('https://evil.example/v1');
       expect(env['GENSWARMS_LLM_API_KEY']).toBeUndefined();
       expect(notices).toEqual(['api_key_withheld']);
@@ -87,7 +97,11 @@ describe('plan-time rules', () => {
       expect(plan.env['GENSWARMS_LLM_ENDPOINT']).toBe('http://127.0.0.1:17080/v1');
       expect(plan.env['GENSWARMS_LLM_UPSTREAM_HOST']).toBe('llm.example');
       expect(plan.env['GENSWARMS_LLM_API_KEY']).toBe('sk-server');
-      expect(plan.mounts).toContainEqual({ host: path.join(dirs.home, 'egress', 'swarm1', 'agent1'), sandbox: '/run/genswarms/egress', access: 'ro' });
+      expect(plan.mounts).toContainEqual({
+        host: path.join(dirs.home, 'egress', 'swarm1', 'agent1'),
+        sandbox: '/run/genswarms/egress',
+        access: 'ro',
+      });
     });
 
     it.each([
@@ -102,7 +116,9 @@ describe('plan-time rules', () => {
 
     it.each(['GENSWARMS_X', 'SWARM_TOPOLOGY', 'HOME', 'PATH', '1BAD', 'A-B'])('refuses config.env name %s', (name) => {
       const spec = makeSpec({ workspace: dirs.workspace, config: { env: { [name]: 'v' } } });
-      expect(() => buildClientEnv(spec, makeContext(dirs.home), { sandbox: false, workspace: dirs.workspace, home: '/h' })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+      expect(() => buildClientEnv(spec, makeContext(dirs.home), { sandbox: false, workspace: dirs.workspace, home: '/h' })).toThrow(
+        expect.objectContaining({ code: 'validation_failed' }),
+      );
     });
   });
 
@@ -146,10 +162,22 @@ describe('plan-time rules', () => {
       mkdirSync(skill);
       const extra = path.join(dirs.root, 'data');
       mkdirSync(extra);
-      const spec = makeSpec({ workspace: dirs.workspace, backend: 'bwrap', skills: [skill], config: { extra_ro_binds: [[extra, '/data']] } });
+      const spec = makeSpec({
+        workspace: dirs.workspace,
+        backend: 'bwrap',
+        skills: [skill],
+        config: { extra_ro_binds: [[extra, '/data']] },
+      });
       const mounts = planMounts(spec, makeContext(dirs.home, { systemPaths: ['/usr', '/etc/resolv.conf'] }), '/s');
       expect(mounts.map((m) => `${m.access}:${m.sandbox}`)).toEqual([
-        'ro:/usr', 'ro:/etc/resolv.conf', 'rw:/workspace', 'rw:/root', 'ro:/skills/sk', 'ro:/run/genswarms/launch', 'ro:/run/genswarms/agent', 'ro:/data',
+        'ro:/usr',
+        'ro:/etc/resolv.conf',
+        'rw:/workspace',
+        'rw:/root',
+        'ro:/skills/sk',
+        'ro:/run/genswarms/launch',
+        'ro:/run/genswarms/agent',
+        'ro:/data',
       ]);
       const none = planMounts({ ...spec, network: 'none' }, makeContext(dirs.home, { systemPaths: ['/usr', '/etc/resolv.conf'] }), '/s');
       expect(none.map((m) => m.sandbox)).not.toContain('/etc/resolv.conf');

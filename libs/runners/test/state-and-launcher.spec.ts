@@ -31,9 +31,27 @@ describe('private state dirs and env files', () => {
   });
 
   it.each([
-    ['a symlink', (p: string, root: string) => { mkdirSync(path.join(root, 't'), { mode: 0o700 }); symlinkSync(path.join(root, 't'), p); }],
-    ['group/world-accessible', (p: string) => { mkdirSync(p); chmodSync(p, 0o755); }],
-    ['owned by another user', (p: string) => { mkdirSync(p, { mode: 0o700 }); chownSync(p, 4242, 4242); }],
+    [
+      'a symlink',
+      (p: string, root: string) => {
+        mkdirSync(path.join(root, 't'), { mode: 0o700 });
+        symlinkSync(path.join(root, 't'), p);
+      },
+    ],
+    [
+      'group/world-accessible',
+      (p: string) => {
+        mkdirSync(p);
+        chmodSync(p, 0o755);
+      },
+    ],
+    [
+      'owned by another user',
+      (p: string) => {
+        mkdirSync(p, { mode: 0o700 });
+        chownSync(p, 4242, 4242);
+      },
+    ],
     ['a regular file', (p: string) => writeFileSync(p, 'x')],
   ])('refuses a state dir that is %s (state_dir_unsafe)', async (_name, make) => {
     const p = path.join(dirs.home, 'sd');

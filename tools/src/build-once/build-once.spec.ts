@@ -14,7 +14,10 @@ function makeProject(root: string, source: string): string {
   writeFileSync(path.join(dir, 'src', 'a.ts'), source);
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { composite: true, rootDir: 'src', outDir: 'dist', module: 'commonjs', target: 'es2022', types: [] }, include: ['src'] }),
+    JSON.stringify({
+      compilerOptions: { composite: true, rootDir: 'src', outDir: 'dist', module: 'commonjs', target: 'es2022', types: [] },
+      include: ['src'],
+    }),
   );
   return path.join(dir, 'tsconfig.json');
 }
@@ -22,7 +25,11 @@ function makeProject(root: string, source: string): string {
 /** buildOnce in another process (as another jest worker would call it). */
 function buildInChild(tsconfig: string, lockDir: string): { child: ChildProcess; result: Promise<string> } {
   const script = `const r = require(${JSON.stringify(MODULE)}).buildOnce([${JSON.stringify(tsconfig)}], { lockDir: ${JSON.stringify(lockDir)} }); process.stdout.write(r.kind);`;
-  const child = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, '-e', script], { cwd: REPO_ROOT, shell: false, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@genswarms/source', '--require', REGISTER, '-e', script], {
+    cwd: REPO_ROOT,
+    shell: false,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const result = new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -77,11 +84,15 @@ describe('buildOnce: tsc -b serialised by a lock directory', () => {
   it.each([
     ['a dead owner pid', (): string => String(deadPid())],
     ['a garbage owner', (): string => 'not-a-pid'],
-  ])('takes over a lock left by a crashed holder (%s)', async (_name, owner) => {
-    const tsconfig = makeProject(root, 'export const a = 3;\n');
-    mkdirSync(lockDir, { recursive: true });
-    writeFileSync(path.join(lockDir, 'owner'), owner());
-    expect(await buildInChild(tsconfig, lockDir).result).toBe('ok');
-    expect(existsSync(lockDir)).toBe(false);
-  }, 60_000);
+  ])(
+    'takes over a lock left by a crashed holder (%s)',
+    async (_name, owner) => {
+      const tsconfig = makeProject(root, 'export const a = 3;\n');
+      mkdirSync(lockDir, { recursive: true });
+      writeFileSync(path.join(lockDir, 'owner'), owner());
+      expect(await buildInChild(tsconfig, lockDir).result).toBe('ok');
+      expect(existsSync(lockDir)).toBe(false);
+    },
+    60_000,
+  );
 });

@@ -66,8 +66,15 @@ export function buildOnce(tsconfigs: readonly string[], opts: { readonly lockDir
   const lockDir = opts.lockDir ?? DEFAULT_LOCK_DIR;
   acquire(lockDir);
   try {
-    const built = spawnSync(process.execPath, [tsc, '-b', ...tsconfigs], { cwd: REPO_ROOT, encoding: 'utf8', shell: false, timeout: LOCK_WAIT_MS });
-    return built.status === 0 ? { kind: 'ok' } : { kind: 'failed', output: `${built.stdout ?? ''}${built.stderr ?? ''}${built.error?.message ?? ''}` };
+    const built = spawnSync(process.execPath, [tsc, '-b', ...tsconfigs], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      shell: false,
+      timeout: LOCK_WAIT_MS,
+    });
+    return built.status === 0
+      ? { kind: 'ok' }
+      : { kind: 'failed', output: `${built.stdout ?? ''}${built.stderr ?? ''}${built.error?.message ?? ''}` };
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
   }

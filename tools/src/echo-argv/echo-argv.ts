@@ -23,5 +23,7 @@ export function parseEchoArgvOutput(text: string): { kind: 'ok'; value: EchoArgv
     return { kind: 'invalid', reason: 'not JSON' };
   }
   const parsed = EchoArgvOutputSchema.safeParse(raw);
-  return parsed.success ? { kind: 'ok', value: parsed.data } : { kind: 'invalid', reason: parsed.error.issues.map((i) => i.message).join('; ') };
+  return parsed.success
+    ? { kind: 'ok', value: parsed.data }
+    : { kind: 'invalid', reason: parsed.error.issues.map((i) => i.message).join('; ') };
 }

@@ -27,5 +27,7 @@ export function parseFakeTuiReport(text: string): { kind: 'ok'; value: FakeTuiRe
     return { kind: 'invalid', reason: 'not JSON' };
   }
   const parsed = FakeTuiReportSchema.safeParse(raw);
-  return parsed.success ? { kind: 'ok', value: parsed.data } : { kind: 'invalid', reason: parsed.error.issues.map((i) => i.message).join('; ') };
+  return parsed.success
+    ? { kind: 'ok', value: parsed.data }
+    : { kind: 'invalid', reason: parsed.error.issues.map((i) => i.message).join('; ') };
 }

@@ -13,9 +13,7 @@ export function lastUserMessage(body: unknown): string {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part: unknown) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : ''))
-    .join('');
+  return content.map((part: unknown) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('');
 }
 
 /** The `model` field when it is a non-empty string, else the mock's own model id. */

@@ -6,7 +6,13 @@ function chat(url: string, content: unknown, headers: Record<string, string> = {
   return fetch(`${url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ model: 'm1', messages: [{ role: 'system', content: 'sys' }, { role: 'user', content }] }),
+    body: JSON.stringify({
+      model: 'm1',
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content },
+      ],
+    }),
   });
 }
 
@@ -33,14 +39,21 @@ describe('startMockLlm', () => {
   });
 
   it('answers from the script by substring and by regex', async () => {
-    llm = await startMockLlm({ script: [{ match: '/^sum (\\d+)$/', response: 'regex {{content}}' }, { match: 'plan', response: 'the plan' }] });
+    llm = await startMockLlm({
+      script: [
+        { match: '/^sum (\\d+)$/', response: 'regex {{content}}' },
+        { match: 'plan', response: 'the plan' },
+      ],
+    });
     expect(await answerOf(await chat(llm.url, 'sum 12'))).toBe('regex sum 12');
     expect(await answerOf(await chat(llm.url, 'make a plan'))).toBe('the plan');
   });
 
   it('reads text parts when the content is an array', async () => {
     llm = await startMockLlm();
-    expect(await answerOf(await chat(llm.url, [{ type: 'text', text: 'a' }, { type: 'image_url' }, { type: 'text', text: 'b' }]))).toBe('mock: ab');
+    expect(await answerOf(await chat(llm.url, [{ type: 'text', text: 'a' }, { type: 'image_url' }, { type: 'text', text: 'b' }]))).toBe(
+      'mock: ab',
+    );
   });
 
   it('answers a scripted HTTP error status', async () => {

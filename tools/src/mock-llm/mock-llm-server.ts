@@ -65,7 +65,13 @@ async function handle(state: MockState, req: IncomingMessage, res: ServerRespons
   if (req.method === 'GET' && route === MOCK_LLM_REQUESTS_PATH) return sendJson(res, 200, state.requests);
   const raw = await readBody(req);
   const body = raw === null ? undefined : parseBody(raw);
-  state.requests.push({ method: req.method ?? '', path, headers: copyHeaders(req), body: body ?? null, receivedAt: new Date().toISOString() });
+  state.requests.push({
+    method: req.method ?? '',
+    path,
+    headers: copyHeaders(req),
+    body: body ?? null,
+    receivedAt: new Date().toISOString(),
+  });
   if (raw === null) return sendJson(res, 413, { error: { message: 'request body too large' } });
   if (req.method === 'GET' && route === '/v1/models') {
     return sendJson(res, 200, { object: 'list', data: [{ id: MOCK_LLM_MODEL, object: 'model', owned_by: 'genswarms' }] });

@@ -50,7 +50,10 @@ export interface MockLlmProcess extends RunningProcess {
 /** Starts `tools/bin/mock-llm.js --port 0 ...` and waits for its listening line. */
 export async function startMockLlm(args: readonly string[] = []): Promise<MockLlmProcess> {
   const proc = run([MOCK_LLM_BIN, '--port', '0', ...args], BASE_ENV);
-  const url = await waitFor(async () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1], () => proc.output());
+  const url = await waitFor(
+    async () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1],
+    () => proc.output(),
+  );
   return {
     ...proc,
     url,
@@ -76,7 +79,10 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 }
 
 /** Writes an inbox item the way the engine does (temp + rename). */
-export async function writeInboxItem(workspace: string, item: { seq: number; from?: string; content: string; turn: string }): Promise<void> {
+export async function writeInboxItem(
+  workspace: string,
+  item: { seq: number; from?: string; content: string; turn: string },
+): Promise<void> {
   const from = item.from ?? '_operator';
   const dir = join(workspace, '.inbox');
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -93,7 +99,10 @@ export function turnFile(workspace: string, turn: string, file: 'reply.md' | 'do
 
 /** The parsed done.json once it exists. */
 export async function waitForDone(workspace: string, turn: string, proc?: RunningProcess): Promise<Record<string, unknown>> {
-  const text = await waitFor(() => readFile(turnFile(workspace, turn, 'done.json'), 'utf8').catch(() => undefined), () => proc?.output() ?? '');
+  const text = await waitFor(
+    () => readFile(turnFile(workspace, turn, 'done.json'), 'utf8').catch(() => undefined),
+    () => proc?.output() ?? '',
+  );
   return JSON.parse(text) as Record<string, unknown>;
 }
 

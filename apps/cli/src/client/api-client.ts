@@ -19,8 +19,15 @@ export function parseBaseUrl(raw: string | undefined): string {
   } catch {
     throw new CliError('invalid_url', 'GENSWARMS_URL must be an http or https URL', EXIT.usage);
   }
-  const bad = (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '' || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '';
-  if (bad) throw new CliError('invalid_url', 'GENSWARMS_URL must be an http or https URL without credentials, query or fragment', EXIT.usage);
+  const bad =
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.hostname === '' ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== '';
+  if (bad)
+    throw new CliError('invalid_url', 'GENSWARMS_URL must be an http or https URL without credentials, query or fragment', EXIT.usage);
   return value.endsWith('/') ? value.slice(0, -1) : value;
 }
 

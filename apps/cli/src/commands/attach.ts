@@ -38,14 +38,23 @@ function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolea
     // expected: nothing there (or no access) means no socket
     isSocket = false;
   }
-  if (!isSocket) throw new CliError('not_server_host', "the agent's tmux socket is not here: run attach on the server's host with its GENSWARMS_HOME", EXIT.failed);
+  if (!isSocket)
+    throw new CliError(
+      'not_server_host',
+      "the agent's tmux socket is not here: run attach on the server's host with its GENSWARMS_HOME",
+      EXIT.failed,
+    );
   const tmux = findOnPath('tmux', ctx.env['PATH']);
   if (tmux === undefined) throw new CliError('tmux_missing', 'tmux is not installed (apt-get install tmux)', EXIT.failed);
   const env: Record<string, string> = {};
   for (const key of TMUX_CLIENT_ENV) if (ctx.env[key] !== undefined) env[key] = ctx.env[key] ?? '';
   // The operator's own terminal gets the pane; captured streams (tests, pipes) get tmux's output.
   const inherit = ctx.stdout === process.stdout;
-  const child = spawn(tmux, attachArgv(home, swarm, agent, write), { shell: false, env, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(tmux, attachArgv(home, swarm, agent, write), {
+    shell: false,
+    env,
+    stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(ctx.stdout, { end: false });
   child.stderr?.pipe(ctx.stderr, { end: false });
   return new Promise((resolve) => {

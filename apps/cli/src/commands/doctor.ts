@@ -4,7 +4,18 @@ import { EXIT } from '../cli/exit-codes';
 import { backendPosture, formatPosture } from '../doctor/backends';
 import { checkProcessTracking } from '../doctor/tracking';
 import type { Check, CheckStatus } from '../doctor/probes';
-import { checkBind, checkBwrap, checkDocker, checkNixStore, checkPty, checkSetpriv, checkSocat, checkTmux, checkToken, checkXargs } from '../doctor/probes';
+import {
+  checkBind,
+  checkBwrap,
+  checkDocker,
+  checkNixStore,
+  checkPty,
+  checkSetpriv,
+  checkSocat,
+  checkTmux,
+  checkToken,
+  checkXargs,
+} from '../doctor/probes';
 
 const MARK: Readonly<Record<CheckStatus, string>> = { ok: 'ok     ', missing: 'missing', problem: 'PROBLEM' };
 
@@ -24,7 +35,14 @@ export const doctorCommand: CommandModule = {
         deps.action(async (opts: { json?: boolean }) => {
           const env = deps.ctx.env;
           const checks: Check[] = [
-            ...(await Promise.all([checkBwrap(env), checkSocat(env), checkTmux(env), checkDocker(env), checkXargs(env), checkNixStore(env)])),
+            ...(await Promise.all([
+              checkBwrap(env),
+              checkSocat(env),
+              checkTmux(env),
+              checkDocker(env),
+              checkXargs(env),
+              checkNixStore(env),
+            ])),
             checkPty(),
             checkSetpriv(env),
             checkProcessTracking(),

@@ -34,7 +34,8 @@ export function eventsQuery(opts: EventsOptions): Query {
   if (opts.errors === true && opts.level !== undefined && opts.level !== 'error') throw usageError('--errors means --level error');
   const level = opts.errors === true ? 'error' : opts.level;
   if (level !== undefined && !LEVELS.has(level)) throw usageError('--level must be debug, info, warning or error');
-  if (opts.category !== undefined && !CATEGORIES.has(opts.category)) throw usageError(`--category must be one of ${[...CATEGORIES].join(', ')}`);
+  if (opts.category !== undefined && !CATEGORIES.has(opts.category))
+    throw usageError(`--category must be one of ${[...CATEGORIES].join(', ')}`);
   if (opts.type !== undefined && !EVENT_TYPE_RE.test(opts.type)) throw usageError('--type must be a snake_case event type');
   return {
     swarm: opts.swarm,
@@ -63,7 +64,9 @@ async function follow(deps: CommandDeps, query: Query, json: boolean): Promise<E
   first.forEach(print);
   let sinceId = first.reduce((max, e) => (typeof e.id === 'number' && e.id > max ? e.id : max), 0);
   while (await sleep(EVENTS_POLL_MS, deps.ctx.signal)) {
-    const page = eventsOf(await callApi(deps, 'GET', withQuery('/api/events', { ...query, minutes: undefined, since_id: sinceId }), { json: false }));
+    const page = eventsOf(
+      await callApi(deps, 'GET', withQuery('/api/events', { ...query, minutes: undefined, since_id: sinceId }), { json: false }),
+    );
     for (const e of page) {
       if (typeof e.id === 'number' && e.id > sinceId) sinceId = e.id;
       print(e);

@@ -21,11 +21,13 @@ async function showLogs(deps: CommandDeps, swarm: string, agent: string | undefi
     if (!json) for (const e of [...(Array.isArray(body?.events) ? body.events : [])].reverse()) writeLine(out, formatEvent(e as object));
     return EXIT.ok;
   }
-  const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent, 'logs'), { json })) as { logs?: LogLine[] } | undefined;
+  const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent, 'logs'), { json })) as
+    { logs?: LogLine[] } | undefined;
   if (json) return EXIT.ok;
   const logs = Array.isArray(body?.logs) ? body.logs : [];
   if (logs.length === 0) writeLine(out, 'no output lines (TUI agents: genswarms attach)');
-  for (const l of logs) writeLine(out, `${String(l.timestamp)}  ${String(l.stream)}  ${typeof l.line === 'string' ? oneLine(l.line, 4000) : ''}`);
+  for (const l of logs)
+    writeLine(out, `${String(l.timestamp)}  ${String(l.stream)}  ${typeof l.line === 'string' ? oneLine(l.line, 4000) : ''}`);
   return EXIT.ok;
 }
 

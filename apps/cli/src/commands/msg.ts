@@ -24,7 +24,8 @@ export const msgCommand: CommandModule = {
         deps.action(async (swarm: string, from: string, to: string, words: string[], opts: { json?: boolean }) => {
           const content = await readTextArg(deps.ctx, words, 'the message');
           await callApi(deps, 'POST', apiPath('swarms', swarm, 'message'), { body: { from, to, content }, json: opts.json === true });
-          if (opts.json !== true) writeLine(deps.ctx.stdout, `routed ${from} -> ${to} in ${swarm} (see genswarms events -s ${swarm} if it was denied)`);
+          if (opts.json !== true)
+            writeLine(deps.ctx.stdout, `routed ${from} -> ${to} in ${swarm} (see genswarms events -s ${swarm} if it was denied)`);
           return EXIT.ok;
         }),
       );

@@ -38,11 +38,13 @@ export const overlayCommand: CommandModule = {
       .option('--json', 'print the server response unchanged')
       .action(
         deps.action(async (swarm: string, opts: { json?: boolean }) => {
-          const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'overlay'), { json: opts.json === true })) as { events?: OverlayEvent[] } | undefined;
+          const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'overlay'), { json: opts.json === true })) as
+            { events?: OverlayEvent[] } | undefined;
           if (opts.json === true) return EXIT.ok;
           const events = Array.isArray(body?.events) ? body.events : [];
           if (events.length === 0) writeLine(deps.ctx.stdout, 'no overlay events');
-          for (const e of events) writeLine(deps.ctx.stdout, `${String(e.seq)}  ${String(e.timestamp)}  ${String(e.op)}  ${JSON.stringify(e.payload ?? null)}`);
+          for (const e of events)
+            writeLine(deps.ctx.stdout, `${String(e.seq)}  ${String(e.timestamp)}  ${String(e.op)}  ${JSON.stringify(e.payload ?? null)}`);
           return EXIT.ok;
         }),
       );

@@ -17,8 +17,7 @@ export const resumeCommand: CommandModule = {
       .action(
         deps.action(async (swarm: string, agent: string, opts: { json?: boolean }) => {
           const body = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'agents', agent, 'resume'), { json: opts.json === true })) as
-            | { state?: unknown }
-            | undefined;
+            { state?: unknown } | undefined;
           if (opts.json !== true) writeLine(deps.ctx.stdout, `resumed ${swarm}/${agent} (${String(body?.state ?? 'idle')})`);
           return EXIT.ok;
         }),

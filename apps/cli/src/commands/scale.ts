@@ -31,11 +31,13 @@ export const scaleCommand: CommandModule = {
         deps.action(async (swarm: string, base: string, rawCount: string, opts: { json?: boolean }) => {
           const count = parseIntArg(rawCount, 'count', { min: 0, max: SCALE_MAX_COUNT }, 'invalid_count');
           const path = apiPath('swarms', swarm, 'agents', base, 'scale');
-          const body = (await callApi(deps, 'POST', path, { body: { count }, json: opts.json === true })) as { result?: ScaleResult } | undefined;
+          const body = (await callApi(deps, 'POST', path, { body: { count }, json: opts.json === true })) as
+            { result?: ScaleResult } | undefined;
           if (opts.json === true) return EXIT.ok;
           const r = body?.result ?? {};
           writeLine(deps.ctx.stdout, `scaled ${swarm}/${base} to ${count}: added ${list(r.added)} removed ${list(r.removed)}`);
-          for (const f of Array.isArray(r.failed) ? r.failed : []) writeLine(deps.ctx.stdout, `  failed ${String(f.name)}: ${String(f.reason)}`);
+          for (const f of Array.isArray(r.failed) ? r.failed : [])
+            writeLine(deps.ctx.stdout, `  failed ${String(f.name)}: ${String(f.reason)}`);
           return Array.isArray(r.failed) && r.failed.length > 0 ? EXIT.failed : EXIT.ok;
         }),
       );

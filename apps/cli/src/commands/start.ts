@@ -22,7 +22,10 @@ interface AgentRow {
 function stuckLines(agents: readonly AgentRow[]): string[] {
   return agents
     .filter((a) => STUCK_STATES.has(String(a.state)))
-    .map((a) => `  ${String(a.name)}: ${String(a.state)}${typeof a.needs_attention?.reason === 'string' ? ` (${a.needs_attention.reason})` : ''}`);
+    .map(
+      (a) =>
+        `  ${String(a.name)}: ${String(a.state)}${typeof a.needs_attention?.reason === 'string' ? ` (${a.needs_attention.reason})` : ''}`,
+    );
 }
 
 /** Polls the agents until all are ready, one is stuck, the wait ends, or the user interrupts. */
@@ -38,7 +41,13 @@ async function waitForAgents(deps: CommandDeps, swarm: string, json: boolean): P
     const line = `${swarm}: agents ready ${ready}/${agents.length}`;
     if (line !== shown) writeLine(ctx.stderr, (shown = line));
     const stuck = stuckLines(agents);
-    if (stuck.length > 0) throw new CliError('agent_failed', `${stuck.length} agent(s) of ${swarm} did not start; see genswarms events -s ${swarm} --errors`, EXIT.failed, stuck);
+    if (stuck.length > 0)
+      throw new CliError(
+        'agent_failed',
+        `${stuck.length} agent(s) of ${swarm} did not start; see genswarms events -s ${swarm} --errors`,
+        EXIT.failed,
+        stuck,
+      );
     if (ready === agents.length) {
       writeLine(out, `started ${swarm}: ${ready}/${agents.length} agents ready`);
       return EXIT.ok;
@@ -69,7 +78,8 @@ export const startCommand: CommandModule = {
           const loaded = await loadConfigFile(file, deps.ctx.cwd);
           if (loaded.kind === 'invalid') throw new CliError(loaded.error, loaded.message, EXIT.failed);
           const config = resolveConfigPaths(loaded.value, loaded.dir);
-          const body = (await callApi(deps, 'POST', apiPath('swarms'), { body: { config }, json: opts.json === true })) as { swarm_name?: unknown } | undefined;
+          const body = (await callApi(deps, 'POST', apiPath('swarms'), { body: { config }, json: opts.json === true })) as
+            { swarm_name?: unknown } | undefined;
           const swarm = typeof body?.swarm_name === 'string' ? body.swarm_name : undefined;
           if (swarm === undefined || !opts.wait) {
             if (opts.json !== true) writeLine(deps.ctx.stdout, `created ${String(swarm)}`);

@@ -20,8 +20,10 @@ export const taskCommand: CommandModule = {
         deps.action(async (swarm: string, agent: string, words: string[], opts: { json?: boolean }) => {
           const task = await readTextArg(deps.ctx, words, 'the task');
           const path = apiPath('swarms', swarm, 'agents', agent, 'task');
-          const body = (await callApi(deps, 'POST', path, { body: { task }, json: opts.json === true })) as { id?: unknown; queued?: unknown } | undefined;
-          if (opts.json !== true) writeLine(deps.ctx.stdout, `sent task ${String(body?.id)} to ${swarm}/${agent} (queued ${String(body?.queued ?? 0)})`);
+          const body = (await callApi(deps, 'POST', path, { body: { task }, json: opts.json === true })) as
+            { id?: unknown; queued?: unknown } | undefined;
+          if (opts.json !== true)
+            writeLine(deps.ctx.stdout, `sent task ${String(body?.id)} to ${swarm}/${agent} (queued ${String(body?.queued ?? 0)})`);
           return EXIT.ok;
         }),
       );

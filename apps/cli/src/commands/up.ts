@@ -35,11 +35,13 @@ function serverEnv(ctx: CliContext, port: string | undefined): NodeJS.ProcessEnv
  * no process is left holding them in its initial environment.
  */
 function runForeground(ctx: CliContext, main: string, env: NodeJS.ProcessEnv): never {
-  if (ctx.replaceProcess === undefined) throw new CliError('foreground_unavailable', '--foreground needs the genswarms process itself', EXIT.failed);
+  if (ctx.replaceProcess === undefined)
+    throw new CliError('foreground_unavailable', '--foreground needs the genswarms process itself', EXIT.failed);
   try {
     return ctx.replaceProcess({ file: process.execPath, argv: [process.execPath, main], env, secretNames: SERVER_SECRET_ENV_NAMES });
   } catch (err) {
-    if (err instanceof ProcctlError) throw new CliError('foreground_failed', `cannot become the server (${err.code}): ${err.message}`, EXIT.failed);
+    if (err instanceof ProcctlError)
+      throw new CliError('foreground_failed', `cannot become the server (${err.code}): ${err.message}`, EXIT.failed);
     throw err;
   }
 }
@@ -66,7 +68,13 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
   const logOffset = (await log.stat()).size;
   let exited: { code: number | null } | undefined;
   const handover = handOver(env);
-  const child = spawn(process.execPath, [main], { shell: false, detached: true, stdio: ['ignore', log.fd, log.fd, 'pipe'], env: handover.env, cwd: ctx.cwd });
+  const child = spawn(process.execPath, [main], {
+    shell: false,
+    detached: true,
+    stdio: ['ignore', log.fd, log.fd, 'pipe'],
+    env: handover.env,
+    cwd: ctx.cwd,
+  });
   child.on('error', () => (exited = { code: null }));
   child.on('exit', (code) => (exited = { code }));
   const pipe = child.stdio[3] as Writable | null;
@@ -84,7 +92,11 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
       return EXIT.ok;
     case 'exited':
       if (ready.lastLine !== '') writeLine(ctx.stderr, ready.lastLine);
-      throw new CliError('start_failed', `server exited with code ${String(ready.code)}; see server.log`, ready.code === EXIT.usage ? EXIT.usage : EXIT.failed);
+      throw new CliError(
+        'start_failed',
+        `server exited with code ${String(ready.code)}; see server.log`,
+        ready.code === EXIT.usage ? EXIT.usage : EXIT.failed,
+      );
     case 'timeout':
       child.kill('SIGTERM');
       throw new CliError('start_timeout', 'server did not answer within 15 s; see server.log', EXIT.failed);

@@ -38,7 +38,6 @@ export async function loadConfigFile(file: string, cwd: string): Promise<ConfigF
   return { kind: 'ok', value: loaded.value, abs, dir: path.dirname(abs) };
 }
 
-
 /**
  * A copy of the parsed document with each agent's relative `workspace` and `skills` entries made
  * absolute against `baseDir` (docs/configuration.md). Everything else is left for the server to validate.

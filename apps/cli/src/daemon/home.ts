@@ -64,7 +64,11 @@ export function isAlive(pid: number): boolean {
 
 /** Opens `server.log` for appending, 0600, never through a symlink. */
 export async function openServerLog(home: string): Promise<fsp.FileHandle> {
-  const fh = await fsp.open(path.join(home, 'server.log'), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  const fh = await fsp.open(
+    path.join(home, 'server.log'),
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+    0o600,
+  );
   await fh.chmod(0o600);
   return fh;
 }

@@ -18,7 +18,10 @@ async function listeningUrl(logFile: string, offset: number): Promise<string | u
 
 async function answers(url: string, token: string | undefined): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2000) });
+    const res = await fetch(`${url}/`, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(2000),
+    });
     await res.arrayBuffer();
     return true;
   } catch {

@@ -19,7 +19,9 @@ export function backendPosture(checks: readonly Check[]): BackendPosture[] {
   const isolated = socat ? ['isolated'] : [];
   const noSocat = socat ? undefined : 'isolated needs socat >= 1.7.4';
   const or = (ok: boolean, networks: string[], missing: string, note?: string): BackendPosture =>
-    ok ? { backend: '', networks, ...(note === undefined ? {} : { note }) } : { backend: '', networks: [], note: `unavailable: ${missing}` };
+    ok
+      ? { backend: '', networks, ...(note === undefined ? {} : { note }) }
+      : { backend: '', networks: [], note: `unavailable: ${missing}` };
   const rows: Array<[string, BackendPosture]> = [
     ['local', { backend: '', networks: ['open'], note: 'no boundary' }],
     ['bwrap', or(bwrap, ['open', 'none', ...isolated], 'needs a working bwrap', noSocat)],

@@ -22,9 +22,14 @@ export async function checkBwrap(env: Env): Promise<Check> {
   if (bwrap === undefined) return { name: 'bwrap', status: 'missing', detail: 'not installed (apt-get install bubblewrap)' };
   const trueBin = findOnPath('true', '/usr/bin:/bin') ?? '/bin/true';
   const run = await runProbe(bwrap, ['--unshare-user', '--unshare-net', '--ro-bind', '/', '/', trueBin]);
-  if (run.kind === 'exited' && run.code === 0) return { name: 'bwrap', status: 'ok', detail: `${bwrap}: user and network namespaces usable` };
+  if (run.kind === 'exited' && run.code === 0)
+    return { name: 'bwrap', status: 'ok', detail: `${bwrap}: user and network namespaces usable` };
   const why = run.kind === 'error' ? run.reason : firstLine(run.output) || `exit ${String(run.code)}`;
-  return { name: 'bwrap', status: 'problem', detail: `${bwrap}: trial sandbox failed (${why}); unprivileged user namespaces may be disabled` };
+  return {
+    name: 'bwrap',
+    status: 'problem',
+    detail: `${bwrap}: trial sandbox failed (${why}); unprivileged user namespaces may be disabled`,
+  };
 }
 
 /** socat ≥ 1.7.4 (certificate-name checks and SNI, docs/security.md); the CLI does not depend on libs/egress. */
@@ -35,11 +40,13 @@ export function isSocatRecentEnough(version: string): boolean {
 
 export async function checkSocat(env: Env): Promise<Check> {
   const socat = findOnPath('socat', env['PATH']);
-  if (socat === undefined) return { name: 'socat', status: 'missing', detail: 'not installed (apt-get install socat); needed for network: isolated' };
+  if (socat === undefined)
+    return { name: 'socat', status: 'missing', detail: 'not installed (apt-get install socat); needed for network: isolated' };
   const run = await runProbe(socat, ['-V']);
   const version = run.kind === 'exited' && run.code === 0 ? /socat version (\d+\.\d+\.\d+(?:\.\d+)?)/.exec(run.output)?.[1] : undefined;
   if (version === undefined) return { name: 'socat', status: 'problem', detail: `${socat}: could not read the version` };
-  if (!isSocatRecentEnough(version)) return { name: 'socat', status: 'problem', detail: `${socat}: version ${version} is older than 1.7.4 (no certificate-name checks)` };
+  if (!isSocatRecentEnough(version))
+    return { name: 'socat', status: 'problem', detail: `${socat}: version ${version} is older than 1.7.4 (no certificate-name checks)` };
   return { name: 'socat', status: 'ok', detail: `${socat}: version ${version} (>= 1.7.4)` };
 }
 
@@ -59,15 +66,23 @@ export async function checkXargs(env: Env): Promise<Check> {
   const gnu = version.kind === 'exited' && version.code === 0 && version.output.includes('GNU findutils');
   const trueBin = findOnPath('true', '/usr/bin:/bin') ?? '/bin/true';
   const trial = await runProbe(xargs, ['-0', '-r', '-x', '-n', '1', '-s', '64', '-a', '/dev/null', '--', trueBin]);
-  if (gnu && trial.kind === 'exited' && trial.code === 0) return { name: 'xargs', status: 'ok', detail: `${xargs}: ${firstLine(version.kind === 'exited' ? version.output : '')}, -a and -x work` };
+  if (gnu && trial.kind === 'exited' && trial.code === 0)
+    return {
+      name: 'xargs',
+      status: 'ok',
+      detail: `${xargs}: ${firstLine(version.kind === 'exited' ? version.output : '')}, -a and -x work`,
+    };
   return { name: 'xargs', status: 'problem', detail: `${xargs} is not GNU xargs with -a/-x (tmux agents need it)` };
 }
 
 export async function checkNixStore(env: Env): Promise<Check> {
   const nix = findOnPath('nix-store', env['PATH']);
-  if (nix === undefined) return { name: 'nix-store', status: 'missing', detail: 'not installed (needed only for config.client_source: host_nix)' };
+  if (nix === undefined)
+    return { name: 'nix-store', status: 'missing', detail: 'not installed (needed only for config.client_source: host_nix)' };
   const run = await runProbe(nix, ['--version']);
-  return run.kind === 'exited' && run.code === 0 ? { name: 'nix-store', status: 'ok', detail: firstLine(run.output) } : { name: 'nix-store', status: 'problem', detail: 'nix-store --version failed' };
+  return run.kind === 'exited' && run.code === 0
+    ? { name: 'nix-store', status: 'ok', detail: firstLine(run.output) }
+    : { name: 'nix-store', status: 'problem', detail: 'nix-store --version failed' };
 }
 
 function ping(socketPath: string): Promise<string | undefined> {
@@ -87,7 +102,12 @@ export async function checkDocker(env: Env): Promise<Check> {
   const host = env['DOCKER_HOST']?.trim() ?? '';
   let socketPath = DEFAULT_DOCKER_SOCKET;
   if (host !== '') {
-    if (!host.startsWith('unix://')) return { name: 'docker', status: 'problem', detail: `DOCKER_HOST is a remote engine (${host.split(':')[0] ?? ''}://…); the docker runner refuses it` };
+    if (!host.startsWith('unix://'))
+      return {
+        name: 'docker',
+        status: 'problem',
+        detail: `DOCKER_HOST is a remote engine (${host.split(':')[0] ?? ''}://…); the docker runner refuses it`,
+      };
     socketPath = host.slice('unix://'.length);
   }
   const failure = await ping(socketPath);
@@ -106,7 +126,11 @@ export function checkBind(env: Env): Check {
     const addr = parseBindAddress(env['GENSWARMS_HTTP_IP']);
     if (isLoopback(addr)) return { name: 'bind', status: 'ok', detail: `${addr} (loopback)` };
     const tokenSet = normalizeToken(env['GENSWARMS_API_TOKEN']) !== undefined;
-    return { name: 'bind', status: tokenSet ? 'ok' : 'problem', detail: `${addr} (not loopback${tokenSet ? '' : '; set GENSWARMS_API_TOKEN or remote callers are refused'})` };
+    return {
+      name: 'bind',
+      status: tokenSet ? 'ok' : 'problem',
+      detail: `${addr} (not loopback${tokenSet ? '' : '; set GENSWARMS_API_TOKEN or remote callers are refused'})`,
+    };
   } catch (err) {
     return { name: 'bind', status: 'problem', detail: `GENSWARMS_HTTP_IP is invalid: ${(err as Error).message}` };
   }
@@ -131,7 +155,11 @@ export function checkPty(read: (file: string) => string = (f) => readFileSync(f,
   }
   if (!Number.isInteger(max) || !Number.isInteger(used)) return { name: 'pty', status: 'problem', detail: 'could not parse the pty limit' };
   const free = max - used;
-  return { name: 'pty', status: free < PTY_LOW_FREE ? 'problem' : 'ok', detail: `${used} of ${max} in use (${free} free; each TUI agent holds one)` };
+  return {
+    name: 'pty',
+    status: free < PTY_LOW_FREE ? 'problem' : 'ok',
+    detail: `${used} of ${max} in use (${free} free; each TUI agent holds one)`,
+  };
 }
 
 /** util-linux setpriv: local agents and egress forwarders die with the server only when it exists. */

@@ -11,7 +11,11 @@ export function runProbe(file: string, argv: readonly string[], timeoutMs = PROB
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const child = spawn(file, [...argv], { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C' } });
+    const child = spawn(file, [...argv], {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C' },
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const collect = (chunk: Buffer): void => {
       if (size < PROBE_MAX_BYTES) chunks.push(chunk.subarray(0, PROBE_MAX_BYTES - size));
@@ -32,5 +36,10 @@ export function runProbe(file: string, argv: readonly string[], timeoutMs = PROB
 
 /** First non-empty line of a probe's output, for display. */
 export function firstLine(text: string): string {
-  return text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? ''
+  );
 }

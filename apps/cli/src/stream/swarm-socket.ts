@@ -89,7 +89,8 @@ export function followUntilInterrupted(socket: Socket, signal: AbortSignal | und
       else reject(err);
     };
     const onAbort = (): void => finish();
-    const onDisconnect = (reason: string): void => finish(new CliError('disconnected', `lost the connection to the server (${reason})`, EXIT.unreachable));
+    const onDisconnect = (reason: string): void =>
+      finish(new CliError('disconnected', `lost the connection to the server (${reason})`, EXIT.unreachable));
     if (signal?.aborted === true) return finish();
     signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('disconnect', onDisconnect);

@@ -45,7 +45,9 @@ async function open(io: MainIo, config: ServerConfig): Promise<OpenedEngine | un
     return await openEngine(config, hostFacts(io), { log: createServerLogger(io.stderr) });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    io.stderr.write(`genswarms: cannot open the engine: ${typeof code === 'string' ? code : err instanceof Error ? err.message : 'error'}\n`);
+    io.stderr.write(
+      `genswarms: cannot open the engine: ${typeof code === 'string' ? code : err instanceof Error ? err.message : 'error'}\n`,
+    );
     io.exit(1);
     return undefined;
   }

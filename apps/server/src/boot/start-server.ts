@@ -115,10 +115,26 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
       'genswarms: warning: listening on a non-loopback address without GENSWARMS_API_TOKEN; remote callers are refused (token_required)\n',
     );
   }
-  events.emit({ level: 'info', category: 'system', swarm: null, agent: null, event_type: 'server_started', message: 'Server started', metadata: { port: info.port } });
+  events.emit({
+    level: 'info',
+    category: 'system',
+    swarm: null,
+    agent: null,
+    event_type: 'server_started',
+    message: 'Server started',
+    metadata: { port: info.port },
+  });
   let closing: Promise<void> | undefined;
   const closeOnce = async (): Promise<void> => {
-    events.emit({ level: 'info', category: 'system', swarm: null, agent: null, event_type: 'server_stopping', message: 'Server stopping', metadata: {} });
+    events.emit({
+      level: 'info',
+      category: 'system',
+      swarm: null,
+      agent: null,
+      event_type: 'server_stopping',
+      message: 'Server stopping',
+      metadata: {},
+    });
     unbridge();
     await closeAll(server, io);
     await deps.onClose?.();

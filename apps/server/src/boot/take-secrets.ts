@@ -52,12 +52,18 @@ export async function takeServerSecrets(io: SecretsIo, ops: SecretOps = PROCCTL_
   const status = ops.status();
   if (status.kind === 'ok') ops.setDumpable(false); // before the read: /proc/<pid>/fd/<handover> closes to same-uid readers
   const handed = await ops.readHandover(io.env, SERVER_SECRET_ENV_NAMES);
-  if (handed.kind === 'invalid') return { kind: 'refused', line: `genswarms: invalid ${SECRET_HANDOVER_FD_ENV}: ${handed.reason}`, code: 2 };
+  if (handed.kind === 'invalid')
+    return { kind: 'refused', line: `genswarms: invalid ${SECRET_HANDOVER_FD_ENV}: ${handed.reason}`, code: 2 };
   const handedSecrets = handed.kind === 'ok' ? handed.secrets : {};
   const inEnv = SERVER_SECRET_ENV_NAMES.filter((name) => io.env[name] !== undefined);
   const configured = [...new Set([...inEnv, ...Object.keys(handedSecrets)])];
   if (status.kind === 'missing') {
-    if (configured.length === 0) return { kind: 'ready', env: withoutHandoverFd(io.env), warning: `genswarms: warning: ${status.reason}; the server stays dumpable (same-uid processes can read its memory)` };
+    if (configured.length === 0)
+      return {
+        kind: 'ready',
+        env: withoutHandoverFd(io.env),
+        warning: `genswarms: warning: ${status.reason}; the server stays dumpable (same-uid processes can read its memory)`,
+      };
     return {
       kind: 'refused',
       line: `genswarms: cannot protect ${configured.join(', ')}: ${status.reason}; refusing to start (fail-closed: the secret would stay readable through /proc/<pid>)`,
@@ -66,10 +72,20 @@ export async function takeServerSecrets(io: SecretsIo, ops: SecretOps = PROCCTL_
   }
   if (inEnv.length > 0) {
     try {
-      ops.execWithSecrets({ file: io.execPath, argv: [io.execPath, ...io.execArgv, ...io.argv.slice(1)], env: io.env, extraSecrets: handedSecrets, secretNames: SERVER_SECRET_ENV_NAMES });
+      ops.execWithSecrets({
+        file: io.execPath,
+        argv: [io.execPath, ...io.execArgv, ...io.argv.slice(1)],
+        env: io.env,
+        extraSecrets: handedSecrets,
+        secretNames: SERVER_SECRET_ENV_NAMES,
+      });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      return { kind: 'refused', line: `genswarms: cannot re-execute without ${inEnv.join(', ')} in the environment: ${typeof code === 'string' ? code : 'error'}; refusing to start (fail-closed)`, code: 1 };
+      return {
+        kind: 'refused',
+        line: `genswarms: cannot re-execute without ${inEnv.join(', ')} in the environment: ${typeof code === 'string' ? code : 'error'}; refusing to start (fail-closed)`,
+        code: 1,
+      };
     }
   }
   return { kind: 'ready', env: { ...withoutHandoverFd(io.env), ...handedSecrets } };

@@ -66,11 +66,18 @@ function parseMaxAgents(raw: string | undefined): number {
  */
 function parseAgentIdentity(env: ServerEnv, server: { uid: number; gid: number }): { uid: number; gid: number } {
   const ids: { uid?: number; gid?: number } = {};
-  for (const [variable, key] of [['GENSWARMS_AGENT_UID', 'uid'], ['GENSWARMS_AGENT_GID', 'gid']] as const) {
+  for (const [variable, key] of [
+    ['GENSWARMS_AGENT_UID', 'uid'],
+    ['GENSWARMS_AGENT_GID', 'gid'],
+  ] as const) {
     const raw = env[variable];
     if (isUnset(raw)) continue;
     const value = parseAgentId(raw ?? '');
-    if (value === undefined) throw new Refusal(variable, `${JSON.stringify((raw ?? '').trim())}: expected an integer from 1 to 2147483647 (never 0: agents do not run as root)`);
+    if (value === undefined)
+      throw new Refusal(
+        variable,
+        `${JSON.stringify((raw ?? '').trim())}: expected an integer from 1 to 2147483647 (never 0: agents do not run as root)`,
+      );
     ids[key] = value;
   }
   const resolved = resolveAgentIdentity({ serverUid: server.uid, serverGid: server.gid, ...ids });

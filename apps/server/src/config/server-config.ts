@@ -23,6 +23,4 @@ export interface ServerConfig {
 }
 
 /** Result of reading the environment: a config, or the one refusal line to print before exit 2. */
-export type ServerConfigLoad =
-  | { kind: 'ok'; config: ServerConfig }
-  | { kind: 'invalid'; variable: string; reason: string; line: string };
+export type ServerConfigLoad = { kind: 'ok'; config: ServerConfig } | { kind: 'invalid'; variable: string; reason: string; line: string };

@@ -2,7 +2,14 @@ import type { EventSink, ServerEvent } from './event-sink';
 
 /** The engine's event bus as the server sees it (emit is async; the store assigns id and timestamp). */
 export interface EngineEventBus {
-  emit(input: { type: string; swarm: string | null; agent: string | null; message: string; metadata?: Readonly<Record<string, unknown>>; level?: ServerEvent['level'] }): Promise<unknown>;
+  emit(input: {
+    type: string;
+    swarm: string | null;
+    agent: string | null;
+    message: string;
+    metadata?: Readonly<Record<string, unknown>>;
+    level?: ServerEvent['level'];
+  }): Promise<unknown>;
 }
 
 /**
@@ -13,7 +20,14 @@ export function createEngineEventSink(bus: EngineEventBus, onError: (err: unknow
   return {
     emit(event: ServerEvent): void {
       bus
-        .emit({ type: event.event_type, swarm: event.swarm, agent: event.agent, message: event.message, metadata: event.metadata, level: event.level })
+        .emit({
+          type: event.event_type,
+          swarm: event.swarm,
+          agent: event.agent,
+          message: event.message,
+          metadata: event.metadata,
+          level: event.level,
+        })
         .catch(onError);
     },
   };

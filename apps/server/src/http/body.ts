@@ -14,7 +14,12 @@ const TOO_LARGE: BodyFailure = {
   message: 'Request body exceeds the limit',
   details: { limit: BODY_LIMIT_BYTES },
 };
-const INVALID_JSON: BodyFailure = { kind: 'failed', status: 400, error: 'invalid_json', message: 'Request body is not a valid JSON object' };
+const INVALID_JSON: BodyFailure = {
+  kind: 'failed',
+  status: 400,
+  error: 'invalid_json',
+  message: 'Request body is not a valid JSON object',
+};
 
 function hasBody(req: Request): boolean {
   const length = Number(req.headers['content-length'] ?? '0');
@@ -68,7 +73,8 @@ type BodyResult = { kind: 'ok'; body: Record<string, unknown> } | BodyFailure;
 
 async function parseBody(req: Request): Promise<BodyResult> {
   if (!hasBody(req)) return { kind: 'ok', body: {} };
-  if (!isJsonMediaType(req)) return { kind: 'failed', status: 415, error: 'unsupported_media_type', message: 'Request body must be application/json' };
+  if (!isJsonMediaType(req))
+    return { kind: 'failed', status: 415, error: 'unsupported_media_type', message: 'Request body must be application/json' };
   if (Number(req.headers['content-length'] ?? '0') > BODY_LIMIT_BYTES) return TOO_LARGE;
   const raw = await readRaw(req);
   if (!Buffer.isBuffer(raw)) return raw;

@@ -11,7 +11,12 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Pipeline step 4 (docs/security.md): without a full token, the Host must name this server (DNS-rebinding
  * defence); an unsafe method from a disallowed browser Origin is refused (CSRF defence).
  */
-export function browserGuards(opts: { tokens: TokenConfig; cors: CorsPolicy; bindAddress: string; reportDenial: AuthDeniedReporter }): RequestHandler {
+export function browserGuards(opts: {
+  tokens: TokenConfig;
+  cors: CorsPolicy;
+  bindAddress: string;
+  reportDenial: AuthDeniedReporter;
+}): RequestHandler {
   const loopbackMode = normalizeToken(opts.tokens.fullToken) === undefined;
   return (req: Request, res: Response, next: NextFunction): void => {
     const deny = (reason: 'host_not_allowed' | 'origin_not_allowed', message: string): void => {

@@ -23,7 +23,6 @@ type AckBody = Record<string, unknown> & { ok: boolean };
 /** Most event filter sets, and most single-agent log subscriptions, one socket may hold (flood bound). */
 export const MAX_SUBSCRIPTIONS = 100;
 
-
 /** An EngineError (or refusal) as a failed ack (docs/rest-api.md body + `ok:false`). */
 export function failureAck(err: unknown): AckBody {
   if (err instanceof EngineError) return { ok: false, error: err.code, message: err.message, ...err.details };
@@ -77,7 +76,10 @@ function unsubscribeLogs(): JoinedEventHandler {
 }
 
 function tooManySubscriptions(param: 'agent' | 'filters'): EngineError {
-  return new EngineError('invalid_query', `At most ${MAX_SUBSCRIPTIONS} subscriptions per socket; unsubscribe first.`, { param, limit: MAX_SUBSCRIPTIONS });
+  return new EngineError('invalid_query', `At most ${MAX_SUBSCRIPTIONS} subscriptions per socket; unsubscribe first.`, {
+    param,
+    limit: MAX_SUBSCRIPTIONS,
+  });
 }
 
 const sameFilters = (a: EventFilterSet, b: EventFilterSet): boolean =>
@@ -99,7 +101,10 @@ function subscribeEvents(engine: SwarmService): JoinedEventHandler {
 
 /** The `/swarm` events that need a join (docs/websocket.md); payloads parsed with zod; errors as §4 acks. */
 export function createSwarmHandlers(engine: SwarmService): Record<JoinedEvent, JoinedEventHandler> {
-  const guarded = (h: JoinedEventHandler): JoinedEventHandler => (socket, swarm, payload) => h(socket, swarm, payload).catch(failureAck);
+  const guarded =
+    (h: JoinedEventHandler): JoinedEventHandler =>
+    (socket, swarm, payload) =>
+      h(socket, swarm, payload).catch(failureAck);
   return {
     send_task: guarded(sendTask(engine)),
     get_status: guarded(async (_socket, swarm, payload) => {

@@ -6,7 +6,11 @@ import { JOINED_EVENTS, roomOf } from './socket-events';
 export type { SwarmNamespace, SwarmSocket } from './socket-events';
 
 /** Handler for an event after `join` (`createSwarmHandlers` builds them over the SwarmService). */
-export type JoinedEventHandler = (socket: SwarmSocket, swarm: string, payload: unknown) => Promise<Record<string, unknown> & { ok: boolean }>;
+export type JoinedEventHandler = (
+  socket: SwarmSocket,
+  swarm: string,
+  payload: unknown,
+) => Promise<Record<string, unknown> & { ok: boolean }>;
 
 const fail = (error: string, message: string): { ok: false; error: string; message: string } => ({ ok: false, error, message });
 
@@ -29,7 +33,11 @@ export function splitArgs(args: readonly unknown[]): { payload: unknown; ack: Ac
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set<string>(['join', ...JOINED_EVENTS]);
 
-async function onJoin(socket: SwarmSocket, engine: SwarmService | undefined, payload: unknown): Promise<Record<string, unknown> & { ok: boolean }> {
+async function onJoin(
+  socket: SwarmSocket,
+  engine: SwarmService | undefined,
+  payload: unknown,
+): Promise<Record<string, unknown> & { ok: boolean }> {
   const parsed = JoinCommandSchema.safeParse(payload);
   const known = parsed.success && engine !== undefined && (await engine.hasSwarm(parsed.data.swarm));
   if (!parsed.success || !known) return fail('swarm_not_found', 'No such swarm');

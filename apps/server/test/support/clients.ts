@@ -2,9 +2,7 @@ import { io as ioClient } from 'socket.io-client';
 import type { ManagerOptions, SocketOptions } from 'socket.io-client';
 
 /** Result of a socket.io connect attempt to `/swarm` followed by a `join`. */
-export type SocketOutcome =
-  | { connected: true; ack: Record<string, unknown> | null }
-  | { connected: false; message: string; data: unknown };
+export type SocketOutcome = { connected: true; ack: Record<string, unknown> | null } | { connected: false; message: string; data: unknown };
 
 /** Connects a real socket.io client (websocket only), joins `nope`, closes. */
 export function trySocket(url: string, opts: Partial<ManagerOptions & SocketOptions> = {}, nsp = '/swarm'): Promise<SocketOutcome> {

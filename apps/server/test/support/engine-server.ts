@@ -17,7 +17,10 @@ export interface EngineServer {
   close(): Promise<void>;
 }
 
-export async function startEngineServer(overrides: Partial<ServerConfig> = {}, hostExtra: { agentEntry?: string } = {}): Promise<EngineServer> {
+export async function startEngineServer(
+  overrides: Partial<ServerConfig> = {},
+  hostExtra: { agentEntry?: string } = {},
+): Promise<EngineServer> {
   const dir = tempDir('gs-srv-');
   chmodSync(dir.path, 0o711); // search only: a root test process runs local agents as the agent uid, below home
   const home = join(dir.path, 'home');

@@ -36,7 +36,7 @@ export function processTree(root: number): number[] {
   const parents = new Map<number, number>();
   for (const d of readdirSync('/proc')) if (/^[0-9]+$/.test(d)) parents.set(Number(d), parentOf(d) ?? 0);
   const tree = [root];
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of parents) {
       if (!tree.includes(ppid) || tree.includes(pid)) continue;
@@ -78,7 +78,11 @@ export function openFileText(pid: number): string {
 }
 
 /** Spawns (stdout piped) and resolves once stdout matched `re`; rejects if the process exits first. */
-export function spawnUntil(argv: readonly string[], opts: { env: NodeJS.ProcessEnv; cwd: string }, re: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+export function spawnUntil(
+  argv: readonly string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string },
+  re: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const [file, ...args] = argv as [string, ...string[]];
   const child = spawn(file, args, { shell: false, env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -99,7 +99,8 @@ suite('genswarms-agent end to end through the real runners', () => {
   beforeAll(async () => {
     // Built once, argv only: the sandbox runs the real dist, exactly as the server does.
     const built = buildOnce([path.join(AGENT_DIR, 'tsconfig.lib.json')]);
-    if (built.kind === 'failed' || !existsSync(AGENT_ENTRY)) throw new Error(`agent build failed:\n${built.kind === 'failed' ? built.output : 'no entry'}`);
+    if (built.kind === 'failed' || !existsSync(AGENT_ENTRY))
+      throw new Error(`agent build failed:\n${built.kind === 'failed' ? built.output : 'no entry'}`);
     llm = await startMockLlm({ script: SCRIPT });
   }, 120_000);
 
@@ -122,12 +123,18 @@ suite('genswarms-agent end to end through the real runners', () => {
   });
 
   /** Starts the agent through `runner`, writes one operator task and resolves with its receipt. */
-  async function runOneTurn(runner: Runner, spec: AgentLaunchSpec, ctx: ReturnType<typeof makeContext>): Promise<{ receipt: TurnReceipt; plan: LaunchPlan }> {
+  async function runOneTurn(
+    runner: Runner,
+    spec: AgentLaunchSpec,
+    ctx: ReturnType<typeof makeContext>,
+  ): Promise<{ receipt: TurnReceipt; plan: LaunchPlan }> {
     const plan = runner.plan(spec, ctx);
     handle = await runner.start(plan, ctx);
     handle.onOutput((stream, line) => output.push(`${stream}: ${line}`));
     const exited = new Promise<never>((_resolve, reject) => {
-      handle?.onExit((code, signal) => reject(new Error(`agent exited (${String(code)}/${String(signal)}) before the receipt:\n${output.join('\n')}`)));
+      handle?.onExit((code, signal) =>
+        reject(new Error(`agent exited (${String(code)}/${String(signal)}) before the receipt:\n${output.join('\n')}`)),
+      );
     });
     const turn = newTurnId();
     const prepared = await prepareTurnDir(dirs.workspace, turn);
@@ -140,7 +147,10 @@ suite('genswarms-agent end to end through the real runners', () => {
   }
 
   test.each(ANSWERED.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const ctx = makeContext(dirs.home, { agentEntry: AGENT_ENTRY, llm: { defaultEndpoint: `${llm.url}/v1`, serverApiKey: SERVER_KEY, allowedHosts: [] } });
+    const ctx = makeContext(dirs.home, {
+      agentEntry: AGENT_ENTRY,
+      llm: { defaultEndpoint: `${llm.url}/v1`, serverApiKey: SERVER_KEY, allowedHosts: [] },
+    });
     const spec = makeSpec({
       backend: c.backend,
       network: c.network,
@@ -149,7 +159,10 @@ suite('genswarms-agent end to end through the real runners', () => {
     });
     const { receipt, plan } = await runOneTurn(c.runner(), spec, ctx);
 
-    expect({ receipt, output: output.join('\n') }).toEqual({ receipt: { kind: 'ok', status: 'ok', reply: EXPECTED_REPLY }, output: expect.any(String) });
+    expect({ receipt, output: output.join('\n') }).toEqual({
+      receipt: { kind: 'ok', status: 'ok', reply: EXPECTED_REPLY },
+      output: expect.any(String),
+    });
     expect(plan.notices).toEqual(c.notices);
     expect(plan.env['GENSWARMS_LLM_ENDPOINT']).toBe(c.endpointSeen(llm));
     expect(llm.requests).toHaveLength(1);
@@ -165,7 +178,10 @@ suite('genswarms-agent end to end through the real runners', () => {
   });
 
   it('bwrap runner, network none: no endpoint reaches the agent, which writes an error receipt instead of hanging', async () => {
-    const ctx = makeContext(dirs.home, { agentEntry: AGENT_ENTRY, llm: { defaultEndpoint: `${llm.url}/v1`, serverApiKey: SERVER_KEY, allowedHosts: [] } });
+    const ctx = makeContext(dirs.home, {
+      agentEntry: AGENT_ENTRY,
+      llm: { defaultEndpoint: `${llm.url}/v1`, serverApiKey: SERVER_KEY, allowedHosts: [] },
+    });
     const spec = makeSpec({ backend: 'bwrap', network: 'none', workspace: dirs.workspace });
     const { receipt, plan } = await runOneTurn(createBwrapRunner(), spec, ctx);
 

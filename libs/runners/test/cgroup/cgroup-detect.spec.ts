@@ -1,5 +1,11 @@
 /** Which tracking a host gets: detected from mountinfo, /proc/self/cgroup, the uid and writability, never assumed. */
-import { chooseProcessTracking, describeProcessTracking, detectProcessTracking, parseCgroupMounts, type TrackingProbe } from '../../src/lib/cgroup/cgroup-detect';
+import {
+  chooseProcessTracking,
+  describeProcessTracking,
+  detectProcessTracking,
+  parseCgroupMounts,
+  type TrackingProbe,
+} from '../../src/lib/cgroup/cgroup-detect';
 
 /** A hybrid host like the CI box: v1 controllers plus an empty cgroup2 `unified` mount. */
 const HYBRID_MOUNTINFO = [
@@ -26,7 +32,12 @@ function probe(over: Partial<TrackingProbe> & { files?: Record<string, string>; 
 
 describe('process tracking detection', () => {
   it('hybrid host as root: the empty unified mount is passed over for the v1 freezer', () => {
-    const t = chooseProcessTracking(probe({ writable: ['/sys/fs/cgroup/unified', '/sys/fs/cgroup/freezer', '/sys/fs/cgroup/pids'], files: { '/sys/fs/cgroup/unified/cgroup.controllers': '\n' } }));
+    const t = chooseProcessTracking(
+      probe({
+        writable: ['/sys/fs/cgroup/unified', '/sys/fs/cgroup/freezer', '/sys/fs/cgroup/pids'],
+        files: { '/sys/fs/cgroup/unified/cgroup.controllers': '\n' },
+      }),
+    );
     expect(t).toEqual({ kind: 'cgroup1', root: '/sys/fs/cgroup/freezer', controller: 'freezer' });
   });
 
@@ -37,13 +48,30 @@ describe('process tracking detection', () => {
 
   it('a delegated, writable v2 subtree with pids wins (its root is the server cgroup)', () => {
     const own = '/sys/fs/cgroup/user.slice/genswarms.service';
-    const t = chooseProcessTracking(probe({ mountinfo: V2_MOUNTINFO, procCgroup: V2_CGROUP, euid: 1000, writable: [own], files: { [`${own}/cgroup.controllers`]: 'cpu memory pids\n' } }));
+    const t = chooseProcessTracking(
+      probe({
+        mountinfo: V2_MOUNTINFO,
+        procCgroup: V2_CGROUP,
+        euid: 1000,
+        writable: [own],
+        files: { [`${own}/cgroup.controllers`]: 'cpu memory pids\n' },
+      }),
+    );
     expect(t).toEqual({ kind: 'cgroup2', root: own, controllers: ['cpu', 'memory', 'pids'] });
   });
 
   it.each([
     ['v2 not delegated (not writable), not root', { mountinfo: V2_MOUNTINFO, procCgroup: V2_CGROUP, euid: 1000 }],
-    ['v2 writable but without the pids controller, not root', { mountinfo: V2_MOUNTINFO, procCgroup: V2_CGROUP, euid: 1000, writable: ['/sys/fs/cgroup/user.slice/genswarms.service'], files: { '/sys/fs/cgroup/user.slice/genswarms.service/cgroup.controllers': 'memory\n' } }],
+    [
+      'v2 writable but without the pids controller, not root',
+      {
+        mountinfo: V2_MOUNTINFO,
+        procCgroup: V2_CGROUP,
+        euid: 1000,
+        writable: ['/sys/fs/cgroup/user.slice/genswarms.service'],
+        files: { '/sys/fs/cgroup/user.slice/genswarms.service/cgroup.controllers': 'memory\n' },
+      },
+    ],
     ['v1 only, not root', { euid: 1000, writable: ['/sys/fs/cgroup/freezer'] }],
     ['v1 only, root, read-only hierarchies', { euid: 0 }],
     ['no cgroup mounts at all', { mountinfo: '22 1 0:21 / /proc rw - proc proc rw', procCgroup: '' }],
@@ -60,8 +88,12 @@ describe('process tracking detection', () => {
   });
 
   it('describes each mechanism in one line for doctor', () => {
-    expect(describeProcessTracking({ kind: 'cgroup1', root: '/sys/fs/cgroup/freezer', controller: 'freezer' })).toMatch(/^cgroup v1 freezer \(\/sys\/fs\/cgroup\/freezer\): stop kills every process/);
-    expect(describeProcessTracking({ kind: 'cgroup2', root: '/sys/fs/cgroup/x', controllers: [] })).toMatch(/^cgroup v2 \(\/sys\/fs\/cgroup\/x\)/);
+    expect(describeProcessTracking({ kind: 'cgroup1', root: '/sys/fs/cgroup/freezer', controller: 'freezer' })).toMatch(
+      /^cgroup v1 freezer \(\/sys\/fs\/cgroup\/freezer\): stop kills every process/,
+    );
+    expect(describeProcessTracking({ kind: 'cgroup2', root: '/sys/fs/cgroup/x', controllers: [] })).toMatch(
+      /^cgroup v2 \(\/sys\/fs\/cgroup\/x\)/,
+    );
     expect(detectProcessTracking().kind).toMatch(/^(cgroup1|cgroup2|none)$/); // this host, whatever it is
   });
 });

@@ -7,7 +7,24 @@ const V1: ProcessTracking = { kind: 'cgroup1', root: '/sys/fs/cgroup/freezer', c
 const V2: ProcessTracking = { kind: 'cgroup2', root: '/sys/fs/cgroup/user.slice/genswarms.service', controllers: ['pids'] };
 const HOME = '/srv/genswarms-home';
 
-const HOSTILE: readonly string[] = ['', '.', '..', '../x', 'a/b', '/abs', 'a\0b', 'new\nline', '-leading', '1digit', 'sp ace', '*', 'x'.repeat(65), 'ünï', 'a:b', 'cgroup.procs/..'];
+const HOSTILE: readonly string[] = [
+  '',
+  '.',
+  '..',
+  '../x',
+  'a/b',
+  '/abs',
+  'a\0b',
+  'new\nline',
+  '-leading',
+  '1digit',
+  'sp ace',
+  '*',
+  'x'.repeat(65),
+  'ünï',
+  'a:b',
+  'cgroup.procs/..',
+];
 
 describe('agent cgroup names', () => {
   it.each(HOSTILE)('refuses the swarm name %j (validation_failed), whatever the tracking', (name) => {
@@ -21,7 +38,9 @@ describe('agent cgroup names', () => {
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'docker', '../local'])('refuses the owner %j', (owner) => {
-    expect(() => agentCgroupFor(V1, HOME, owner as 'local', 'swarm', 'agent')).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    expect(() => agentCgroupFor(V1, HOME, owner as 'local', 'swarm', 'agent')).toThrow(
+      expect.objectContaining({ code: 'validation_failed' }),
+    );
   });
 
   it.each([
@@ -31,7 +50,11 @@ describe('agent cgroup names', () => {
     const group = agentCgroupFor(t, HOME, owner, 'Swarm_1', 'agent-2');
     const base = homeCgroupDir(t as Exclude<ProcessTracking, { kind: 'none' }>, HOME);
     expect(base).toMatch(new RegExp(`^${t.root}/genswarms/[0-9a-f]{16}$`));
-    expect(group).toEqual({ tracking: t, dir: path.join(base, owner, 'Swarm_1', 'agent-2'), procsFile: path.join(base, owner, 'Swarm_1', 'agent-2', 'cgroup.procs') });
+    expect(group).toEqual({
+      tracking: t,
+      dir: path.join(base, owner, 'Swarm_1', 'agent-2'),
+      procsFile: path.join(base, owner, 'Swarm_1', 'agent-2', 'cgroup.procs'),
+    });
   });
 
   it('gives two homes different subtrees, and none for `none` tracking', () => {

@@ -17,7 +17,9 @@ const tracking = detectProcessTracking();
 /** The /proc/self/cgroup prefix of the tracking hierarchy (`0::` on v2, `<n>:<controller>:` on v1). */
 function cgroupLine(t: CgroupTracking): string {
   if (t.kind === 'cgroup2') return '0::';
-  const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.split(':')[1]?.split(',').includes(t.controller));
+  const line = readFileSync('/proc/self/cgroup', 'utf8')
+    .split('\n')
+    .find((l) => l.split(':')[1]?.split(',').includes(t.controller));
   return `${line?.split(':')[0] ?? '?'}:${line?.split(':')[1] ?? '?'}:`;
 }
 if (tracking.kind === 'none') console.warn(`SKIPPING cgroup ops specs: ${tracking.reason}`);
@@ -58,7 +60,9 @@ describeTracked('agent cgroups on this host', () => {
 
   it(`fails closed (exit ${CGROUP_EXEC_EXIT_JOIN}) when the group does not exist: the command never runs`, () => {
     const marker = path.join(dirs.root, 'joined-nothing');
-    const r = spawnSync(CGROUP_EXEC_PATH, [path.join(t.root, 'genswarms', 'no-such-home', 'cgroup.procs'), '/usr/bin/touch', marker], { shell: false });
+    const r = spawnSync(CGROUP_EXEC_PATH, [path.join(t.root, 'genswarms', 'no-such-home', 'cgroup.procs'), '/usr/bin/touch', marker], {
+      shell: false,
+    });
     expect(r.status).toBe(CGROUP_EXEC_EXIT_JOIN);
     expect(existsSync(marker)).toBe(false);
   });
@@ -66,10 +70,17 @@ describeTracked('agent cgroups on this host', () => {
   it('joins before exec, passes argv untouched, and adds no PWD to the environment', async () => {
     const g = groupOf('argv');
     await prepareAgentCgroup(g);
-    const run = (argv: string[]): string => spawnSync(CGROUP_EXEC_PATH, [g.procsFile, ...argv], { shell: false, encoding: 'utf8', env: { A: '1' }, cwd: dirs.root }).stdout;
+    const run = (argv: string[]): string =>
+      spawnSync(CGROUP_EXEC_PATH, [g.procsFile, ...argv], { shell: false, encoding: 'utf8', env: { A: '1' }, cwd: dirs.root }).stdout;
     const tail = g.dir.slice(g.dir.indexOf('/genswarms/')); // v2 lines are relative to the cgroup namespace, not to the root
-    expect(run(['/bin/cat', '/proc/self/cgroup']).split('\n').filter((l) => l.startsWith(cgroupLine(t)) && l.endsWith(tail))).toHaveLength(1);
-    expect(JSON.parse(run([process.execPath, '-e', 'console.log(JSON.stringify(process.argv.slice(1)))', 'a b', '', '$(x)', '--']))).toEqual(['a b', '', '$(x)', '--']);
+    expect(
+      run(['/bin/cat', '/proc/self/cgroup'])
+        .split('\n')
+        .filter((l) => l.startsWith(cgroupLine(t)) && l.endsWith(tail)),
+    ).toHaveLength(1);
+    expect(
+      JSON.parse(run([process.execPath, '-e', 'console.log(JSON.stringify(process.argv.slice(1)))', 'a b', '', '$(x)', '--'])),
+    ).toEqual(['a b', '', '$(x)', '--']);
     expect(run(['/usr/bin/env']).trim().split('\n')).toEqual(['A=1']);
   });
 
@@ -93,7 +104,10 @@ describeTracked('agent cgroups on this host', () => {
     await prepareAgentCgroup(g);
     const u = uniqueSleepArg();
     uniques.push(u);
-    spawn(CGROUP_EXEC_PATH, [g.procsFile, '/usr/bin/setsid', '/bin/sleep', u], { shell: false, stdio: 'ignore' }).on('error', () => undefined);
+    spawn(CGROUP_EXEC_PATH, [g.procsFile, '/usr/bin/setsid', '/bin/sleep', u], { shell: false, stdio: 'ignore' }).on(
+      'error',
+      () => undefined,
+    );
     expect(await waitUntil(() => liveSleeps(u).length === 1)).toBe(true);
     await prepareAgentCgroup(g);
     expect(liveSleeps(u)).toEqual([]);

@@ -28,30 +28,45 @@ describe('localEngineSocket', () => {
     expect(localEngineSocket(host)).toBe(socket);
   });
 
-  test.each(['tcp://10.0.0.1:2375', 'tcp://127.0.0.1:2376', 'ssh://user@host', 'npipe:////./pipe/docker', 'unix://relative.sock', 'http://x', 'unix:///a\0b', '/var/run/docker.sock'])(
-    'refuses the remote or malformed engine %j',
-    (host) => {
-      expect(codeOf(() => localEngineSocket(host))).toBe('remote_engine_unsupported');
-    },
-  );
+  test.each([
+    'tcp://10.0.0.1:2375',
+    'tcp://127.0.0.1:2376',
+    'ssh://user@host',
+    'npipe:////./pipe/docker',
+    'unix://relative.sock',
+    'http://x',
+    'unix:///a\0b',
+    '/var/run/docker.sock',
+  ])('refuses the remote or malformed engine %j', (host) => {
+    expect(codeOf(() => localEngineSocket(host))).toBe('remote_engine_unsupported');
+  });
 });
 
 describe('limits', () => {
   test.each([
-    ['512m', 512 * 1024 ** 2], ['2g', 2 * 1024 ** 3], ['65536k', 64 * 1024 ** 2],
+    ['512m', 512 * 1024 ** 2],
+    ['2g', 2 * 1024 ** 3],
+    ['65536k', 64 * 1024 ** 2],
   ])('memory_limit %s is %d bytes', (raw, bytes) => {
     expect(parseMemoryLimit(raw, 'a')).toBe(bytes);
   });
   test.each(['512', '1m', '1.5g', '-1m', '1t', '', '99999999999999g', '__proto__'])('refuses memory_limit %j', (raw) => {
     expect(codeOf(() => parseMemoryLimit(raw, 'a'))).toBe('validation_failed');
   });
-  test.each([[0.5, 500_000_000], [2, 2_000_000_000]])('cpu_limit %d is %d NanoCpus', (cpu, nano) => {
+  test.each([
+    [0.5, 500_000_000],
+    [2, 2_000_000_000],
+  ])('cpu_limit %d is %d NanoCpus', (cpu, nano) => {
     expect(parseCpuLimit(cpu, 'a')).toBe(nano);
   });
   test.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses cpu_limit %p', (cpu) => {
     expect(codeOf(() => parseCpuLimit(cpu, 'a'))).toBe('validation_failed');
   });
-  test.each([['open', 'bridge'], ['none', 'none'], ['isolated', 'none']] as const)('network %s → NetworkMode %s', (net, mode) => {
+  test.each([
+    ['open', 'bridge'],
+    ['none', 'none'],
+    ['isolated', 'none'],
+  ] as const)('network %s → NetworkMode %s', (net, mode) => {
     expect(networkModeFor(net)).toBe(mode);
   });
   it('uses a named network as is', () => {
@@ -64,7 +79,9 @@ describe('docker plan and container spec', () => {
   let ctx: RunnerContext;
   beforeEach(() => {
     dirs = makeDirs();
-    ctx = makeCtx(dirs.home, { llm: { defaultEndpoint: 'http://llm.example:8080/v1', serverApiKey: 'sk-server-SECRET', allowedHosts: ['llm.example'] } });
+    ctx = makeCtx(dirs.home, {
+      llm: { defaultEndpoint: 'http://llm.example:8080/v1', serverApiKey: 'sk-server-SECRET', allowedHosts: ['llm.example'] },
+    });
   });
   afterEach(() => dirs.cleanup());
 
@@ -152,6 +169,8 @@ describe('docker plan and container spec', () => {
 
   it('refuses a socat-less host for isolated agents', () => {
     const c: RunnerContext = { ...ctx, binaries: { ...ctx.binaries, socat: undefined } };
-    expect(codeOf(() => createDockerRunner().plan(makeDockerSpec({ workspace: dirs.workspace, network: 'isolated' }), c))).toBe('egress_unavailable');
+    expect(codeOf(() => createDockerRunner().plan(makeDockerSpec({ workspace: dirs.workspace, network: 'isolated' }), c))).toBe(
+      'egress_unavailable',
+    );
   });
 });

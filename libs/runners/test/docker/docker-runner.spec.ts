@@ -4,7 +4,16 @@ import * as path from 'node:path';
 import type { RunnerContext, RunnerHandle } from '../../src/index';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import type { TestDirs } from './docker-support';
-import { containersWithLabel, describeIfEngine, dockerCli, makeCtx, makeDirs, makeDockerSpec, processesWithArgv, waitFor } from './docker-support';
+import {
+  containersWithLabel,
+  describeIfEngine,
+  dockerCli,
+  makeCtx,
+  makeDirs,
+  makeDockerSpec,
+  processesWithArgv,
+  waitFor,
+} from './docker-support';
 import { readJsonIfWritten } from '../support';
 
 const SERVER_KEY = 'sk-server-SECRET-7f3a';
@@ -48,7 +57,9 @@ describeIfEngine('docker runner against the real engine', () => {
 
   beforeEach(() => {
     dirs = makeDirs();
-    ctx = makeCtx(dirs.home, { llm: { defaultEndpoint: 'http://llm.example/v1', serverApiKey: SERVER_KEY, allowedHosts: ['llm.example'] } });
+    ctx = makeCtx(dirs.home, {
+      llm: { defaultEndpoint: 'http://llm.example/v1', serverApiKey: SERVER_KEY, allowedHosts: ['llm.example'] },
+    });
   });
   afterEach(async () => {
     for (const h of handles.splice(0)) await h.stop({ graceMs: 0 });
@@ -93,7 +104,11 @@ describeIfEngine('docker runner against the real engine', () => {
     expect(processesWithArgv('SECRET')).toEqual([]);
     expect(existsSync(path.join(ctx.home, 'state', 'dswarm', 'a1', '.genswarms', 'env'))).toBe(false);
     expect(JSON.stringify(handle.describe())).not.toContain('SECRET');
-    expect(info.Config).toMatchObject({ User: `${ctx.agent?.uid}:${ctx.agent?.gid}`, WorkingDir: '/workspace', Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'] });
+    expect(info.Config).toMatchObject({
+      User: `${ctx.agent?.uid}:${ctx.agent?.gid}`,
+      WorkingDir: '/workspace',
+      Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'],
+    });
     expect(info.HostConfig).toMatchObject({
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges:true'],
@@ -108,7 +123,12 @@ describeIfEngine('docker runner against the real engine', () => {
   });
 
   it('runs a non-isolated agent with an untrusted endpoint without the API key', async () => {
-    const handle = await start({ workspace: dirs.workspace, network: 'open', endpoint: 'http://untrusted.example/v1', client: { command: ['/usr/bin/node', '-e', REPORT_AND_WAIT] } });
+    const handle = await start({
+      workspace: dirs.workspace,
+      network: 'open',
+      endpoint: 'http://untrusted.example/v1',
+      client: { command: ['/usr/bin/node', '-e', REPORT_AND_WAIT] },
+    });
     const report = await waitFor(() => readJsonIfWritten<{ anyKey: boolean; names: string[] }>(path.join(dirs.workspace, 'report.json')));
     expect(report.anyKey).toBe(false);
     expect(report.names).toContain('GENSWARMS_LLM_ENDPOINT');
@@ -149,21 +169,27 @@ describeIfEngine('docker runner against the real engine', () => {
   });
 
   it('reattaches to a running container by its session label, and not to a gone one', async () => {
-    const handle = await start({ workspace: dirs.workspace, client: { command: ['/usr/bin/node', '-e', 'setInterval(() => console.log("tick"), 200)'] } });
+    const handle = await start({
+      workspace: dirs.workspace,
+      client: { command: ['/usr/bin/node', '-e', 'setInterval(() => console.log("tick"), 200)'] },
+    });
     const fresh = createDockerRunner();
     const again = await fresh.reattach?.(handle.describe(), ctx);
     if (again === null || again === undefined) throw new Error('expected a reattached handle');
     handles.push(again);
     expect(again.describe().containerId).toBe(handle.describe().containerId);
     expect(await again.health()).toBe('running');
-    await waitFor(() => new Promise<true | undefined>((resolve) => {
-      const off = again.onOutput((_s, line) => {
-        if (line === 'tick') {
-          off();
-          resolve(true);
-        }
-      });
-    }));
+    await waitFor(
+      () =>
+        new Promise<true | undefined>((resolve) => {
+          const off = again.onOutput((_s, line) => {
+            if (line === 'tick') {
+              off();
+              resolve(true);
+            }
+          });
+        }),
+    );
     await again.stop({ graceMs: 0 });
     expect(containersWithLabel('genswarms.session', handle.describe().sessionId)).toEqual([]);
     expect(await fresh.reattach?.(handle.describe(), ctx)).toBeNull();

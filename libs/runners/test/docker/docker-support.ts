@@ -23,7 +23,12 @@ function engineUnavailableReason(): string | undefined {
   if (!existsSync('/var/run/docker.sock')) return 'no /var/run/docker.sock (dockerd not running)';
   if (dockerCli(['version', '--format', '{{.Server.Version}}']) === undefined) return 'the docker engine does not answer';
   if (dockerCli(['image', 'inspect', TEST_IMAGE]) !== undefined) return undefined;
-  const built = spawnSync('/bin/bash', [BUILD_SCRIPT, TEST_IMAGE], { shell: false, stdio: 'ignore', env: { PATH: TEST_PATH }, timeout: 300000 });
+  const built = spawnSync('/bin/bash', [BUILD_SCRIPT, TEST_IMAGE], {
+    shell: false,
+    stdio: 'ignore',
+    env: { PATH: TEST_PATH },
+    timeout: 300000,
+  });
   return built.status === 0 ? undefined : `the test image ${TEST_IMAGE} could not be built`;
 }
 

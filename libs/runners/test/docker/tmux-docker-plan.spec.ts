@@ -19,7 +19,9 @@ describeWithTmux('tmux runner docker: plan (pure, no engine needed)', () => {
 
   beforeEach(() => {
     dirs = makeDirs('gs-tdplan-');
-    ctx = makeCtx(dirs.home, { llm: { defaultEndpoint: 'https://llm.example/v1', serverApiKey: 'sk-server', allowedHosts: ['llm.example'] } });
+    ctx = makeCtx(dirs.home, {
+      llm: { defaultEndpoint: 'https://llm.example/v1', serverApiKey: 'sk-server', allowedHosts: ['llm.example'] },
+    });
   });
   afterEach(() => dirs.cleanup());
 

@@ -4,7 +4,16 @@ import * as path from 'node:path';
 import type { RunnerContext, RunnerHandle, SessionDescription } from '../../src/index';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import type { TestDirs } from '../docker/docker-support';
-import { containersWithLabel, describeIfEngine, dockerCli, makeCtx, makeDirs, makeDockerSpec, processesWithArgv, waitFor } from '../docker/docker-support';
+import {
+  containersWithLabel,
+  describeIfEngine,
+  dockerCli,
+  makeCtx,
+  makeDirs,
+  makeDockerSpec,
+  processesWithArgv,
+  waitFor,
+} from '../docker/docker-support';
 import { fetchJson, startMockLlm, stopMockLlm } from './mock-llm-support';
 
 const SOCAT = ['/usr/bin/socat', '/bin/socat'].find((p) => existsSync(p));
@@ -27,7 +36,11 @@ req.on('timeout', () => req.destroy(new Error('timeout')));
 req.on('error', (e) => console.log(JSON.stringify({ ok: false, code: e.code || e.message })));
 req.end(payload);`;
 
-interface Probe { ok: boolean; status?: number; code?: string }
+interface Probe {
+  ok: boolean;
+  status?: number;
+  code?: string;
+}
 
 function probeBridge(containerId: string, upstream: string): Probe {
   const out = dockerCli(['exec', containerId, '/usr/bin/node', '-e', BRIDGE_PROBE, upstream]);
@@ -45,7 +58,13 @@ function socatRecorder(dirs: TestDirs): { path: string; calls(): string[] } {
   const wrapper = path.join(dirs.root, 'socat-recorder');
   writeFileSync(log, '', { mode: 0o600 });
   writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> ${log}\nexec ${SOCAT ?? '/usr/bin/socat'} "$@"\n`, { mode: 0o700 });
-  return { path: wrapper, calls: () => readFileSync(log, 'utf8').split('\n').filter((l) => l.length > 0) };
+  return {
+    path: wrapper,
+    calls: () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.length > 0),
+  };
 }
 
 /** A description as the engine hands it back: a JSON round trip through the store. */
@@ -70,7 +89,9 @@ describeIfSocat('docker: an isolated container is re-adopted after a server rest
     dirs = makeDirs('gs-readopt-');
     llm = await startMockLlm();
     recorder = socatRecorder(dirs);
-    const base = makeCtx(dirs.home, { llm: { defaultEndpoint: `http://127.0.0.1:${llm.port}/v1`, serverApiKey: 'sk-readopt-SECRET', allowedHosts: ['127.0.0.1'] } });
+    const base = makeCtx(dirs.home, {
+      llm: { defaultEndpoint: `http://127.0.0.1:${llm.port}/v1`, serverApiKey: 'sk-readopt-SECRET', allowedHosts: ['127.0.0.1'] },
+    });
     ctx = { ...base, binaries: { ...base.binaries, socat: recorder.path } };
   });
   afterEach(async () => {
@@ -89,7 +110,10 @@ describeIfSocat('docker: an isolated container is re-adopted after a server rest
   /** Runner A starts the agent; then "the server dies": only A's forwarder is SIGKILLed, the container keeps running. */
   async function startThenLoseForwarder(): Promise<SessionDescription> {
     const runnerA = createDockerRunner();
-    const handle = await runnerA.start(runnerA.plan(makeDockerSpec({ workspace: dirs.workspace, swarm: SWARM, agent: AGENT, network: 'isolated', client: IDLE }), ctx), ctx);
+    const handle = await runnerA.start(
+      runnerA.plan(makeDockerSpec({ workspace: dirs.workspace, swarm: SWARM, agent: AGENT, network: 'isolated', client: IDLE }), ctx),
+      ctx,
+    );
     handles.push(handle);
     const id = handle.describe().containerId ?? '';
     await waitFor(() => (probeBridge(id, upstream()).ok ? true : undefined));
@@ -134,12 +158,20 @@ describeIfSocat('docker: an isolated container is re-adopted after a server rest
 
   /** Always three cells (jest would take a missing third one for a `done` callback). */
   type Case = [string, (d: SessionDescription) => unknown, ((c: RunnerContext) => RunnerContext) | null];
-  const withPin = (pin: unknown) => (d: SessionDescription): unknown => ({ ...d, egress: pin });
-  const pinWith = (patch: Record<string, unknown>) => (d: SessionDescription): unknown => ({ ...d, egress: { ...d.egress, ...patch } });
+  const withPin =
+    (pin: unknown) =>
+    (d: SessionDescription): unknown => ({ ...d, egress: pin });
+  const pinWith =
+    (patch: Record<string, unknown>) =>
+    (d: SessionDescription): unknown => ({ ...d, egress: { ...d.egress, ...patch } });
   const refusals: Case[] = [
     ['no egress field', (d) => ({ ...d, egress: undefined }), null],
     ['egress is a string', withPin('http://127.0.0.1:1/v1'), null],
-    ['pin no longer trusted (policy changed)', (d) => d, (c) => ({ ...c, llm: { defaultEndpoint: 'http://llm.example/v1', allowedHosts: ['llm.example'] } })],
+    [
+      'pin no longer trusted (policy changed)',
+      (d) => d,
+      (c) => ({ ...c, llm: { defaultEndpoint: 'http://llm.example/v1', allowedHosts: ['llm.example'] } }),
+    ],
     ['pin moved to an untrusted host', pinWith({ host: 'evil.example' }), null],
     ['host with shell metacharacters', pinWith({ host: '127.0.0.1;touch /tmp/pwn' }), null],
     ['host with socat address syntax', pinWith({ host: '127.0.0.1,fork' }), null],
@@ -154,7 +186,14 @@ describeIfSocat('docker: an isolated container is re-adopted after a server rest
     ['port as a string', pinWith({ port: '80' }), null],
     ['tls as a string', pinWith({ tls: 'false' }), null],
     ['an extra key', pinWith({ url: 'http://evil.example' }), null],
-    ['a __proto__ key', (d) => ({ ...d, egress: JSON.parse(`{"host":"127.0.0.1","port":${d.egress?.port ?? 1},"tls":false,"__proto__":{"polluted":true}}`) as unknown }), null],
+    [
+      'a __proto__ key',
+      (d) => ({
+        ...d,
+        egress: JSON.parse(`{"host":"127.0.0.1","port":${d.egress?.port ?? 1},"tls":false,"__proto__":{"polluted":true}}`) as unknown,
+      }),
+      null,
+    ],
   ];
 
   test.each(refusals)('not adopted (%s): null, container removed, nothing left, nothing spawned', async (_name, mutate, changeCtx) => {
@@ -169,33 +208,45 @@ describeIfSocat('docker: an isolated container is re-adopted after a server rest
   });
 
   const tamperings: Array<[string, (dir: string, root: string) => void]> = [
-    ['replaced by a symlink', (dir, root) => {
-      renameSync(dir, path.join(root, 'moved'));
-      symlinkSync(path.join(root, 'elsewhere'), dir);
-    }],
+    [
+      'replaced by a symlink',
+      (dir, root) => {
+        renameSync(dir, path.join(root, 'moved'));
+        symlinkSync(path.join(root, 'elsewhere'), dir);
+      },
+    ],
     ['opened to group/world (0755)', (dir) => chmodSync(dir, 0o755)],
-    ['llm.sock replaced by a regular file', (dir) => {
-      rmSync(path.join(dir, 'llm.sock'));
-      writeFileSync(path.join(dir, 'llm.sock'), 'x');
-    }],
-    ['llm.sock replaced by a symlink', (dir, root) => {
-      rmSync(path.join(dir, 'llm.sock'));
-      symlinkSync(path.join(root, 'elsewhere', 'keep'), path.join(dir, 'llm.sock'));
-    }],
+    [
+      'llm.sock replaced by a regular file',
+      (dir) => {
+        rmSync(path.join(dir, 'llm.sock'));
+        writeFileSync(path.join(dir, 'llm.sock'), 'x');
+      },
+    ],
+    [
+      'llm.sock replaced by a symlink',
+      (dir, root) => {
+        rmSync(path.join(dir, 'llm.sock'));
+        symlinkSync(path.join(root, 'elsewhere', 'keep'), path.join(dir, 'llm.sock'));
+      },
+    ],
   ];
 
-  test.each(tamperings)('not adopted when the egress directory was tampered with (%s): links not followed, nothing spawned', async (_name, tamper) => {
-    const description = await startThenLoseForwarder();
-    const elsewhere = path.join(dirs.root, 'elsewhere');
-    mkdirSync(elsewhere, { mode: 0o700 });
-    writeFileSync(path.join(elsewhere, 'keep'), 'x');
-    tamper(egressDir(), dirs.root);
-    const spawnedBefore = recorder.calls().length;
-    expect(await createDockerRunner().reattach?.(stored(description), ctx)).toBeNull();
-    expectNothingLeft(description);
-    expect(readFileSync(path.join(elsewhere, 'keep'), 'utf8')).toBe('x');
-    expect(recorder.calls().length).toBe(spawnedBefore);
-  });
+  test.each(tamperings)(
+    'not adopted when the egress directory was tampered with (%s): links not followed, nothing spawned',
+    async (_name, tamper) => {
+      const description = await startThenLoseForwarder();
+      const elsewhere = path.join(dirs.root, 'elsewhere');
+      mkdirSync(elsewhere, { mode: 0o700 });
+      writeFileSync(path.join(elsewhere, 'keep'), 'x');
+      tamper(egressDir(), dirs.root);
+      const spawnedBefore = recorder.calls().length;
+      expect(await createDockerRunner().reattach?.(stored(description), ctx)).toBeNull();
+      expectNothingLeft(description);
+      expect(readFileSync(path.join(elsewhere, 'keep'), 'utf8')).toBe('x');
+      expect(recorder.calls().length).toBe(spawnedBefore);
+    },
+  );
 
   it('not adopted when socat is missing on the restarted host (container and directory removed)', async () => {
     const description = await startThenLoseForwarder();

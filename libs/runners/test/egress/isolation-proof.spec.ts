@@ -8,7 +8,15 @@ import type { AgentLaunchSpec, Runner, RunnerContext, RunnerHandle } from '../..
 import { createBwrapRunner, RunnerError } from '../../src/index';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import type { TestDirs } from '../docker/docker-support';
-import { containersWithLabel, describeIfEngine, makeCtx, makeDirs, makeDockerSpec, processesWithArgv, waitFor } from '../docker/docker-support';
+import {
+  containersWithLabel,
+  describeIfEngine,
+  makeCtx,
+  makeDirs,
+  makeDockerSpec,
+  processesWithArgv,
+  waitFor,
+} from '../docker/docker-support';
 import { readJsonIfWritten } from '../support';
 import { fetchJson, startMockLlm, stopMockLlm } from './mock-llm-support';
 import type { ProbeResult } from './probe-script';
@@ -17,7 +25,10 @@ import { PROBE_SCRIPT } from './probe-script';
 const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 const SOCAT = ['/usr/bin/socat', '/bin/socat'].find((p) => existsSync(p));
 
-interface Recorded { url: string; host: string | undefined }
+interface Recorded {
+  url: string;
+  host: string | undefined;
+}
 
 /** The operator's LLM plus two services the agent must never reach. */
 interface World {
@@ -85,7 +96,12 @@ function probeSpec(base: Partial<AgentLaunchSpec> & Pick<AgentLaunchSpec, 'works
   return makeDockerSpec({ network: 'isolated', client: { command: ['/usr/bin/node', '-e', PROBE_SCRIPT, cfg] }, ...base });
 }
 
-async function runProbe(runner: Runner, spec: AgentLaunchSpec, ctx: RunnerContext, workspace: string): Promise<{ result: ProbeResult; handle: RunnerHandle; output: string[] }> {
+async function runProbe(
+  runner: Runner,
+  spec: AgentLaunchSpec,
+  ctx: RunnerContext,
+  workspace: string,
+): Promise<{ result: ProbeResult; handle: RunnerHandle; output: string[] }> {
   const handle = await runner.start(runner.plan(spec, ctx), ctx);
   const output: string[] = [];
   handle.onOutput((s, line) => output.push(`${s}: ${line}`));
@@ -173,7 +189,8 @@ describeIfEngine('isolation proof: docker (real engine, real socat, the tools mo
 });
 
 const describeIfBwrap = BWRAP !== undefined && SOCAT !== undefined ? describe : describe.skip;
-if (BWRAP === undefined || SOCAT === undefined) console.warn('SKIPPED: bwrap or socat is not installed; the bwrap isolation proof does not run');
+if (BWRAP === undefined || SOCAT === undefined)
+  console.warn('SKIPPED: bwrap or socat is not installed; the bwrap isolation proof does not run');
 
 describeIfBwrap('isolation proof: bwrap (real bwrap, real socat, the tools mock LLM on loopback)', () => {
   let dirs: TestDirs;
@@ -201,7 +218,10 @@ describeIfBwrap('isolation proof: bwrap (real bwrap, real socat, the tools mock 
 
   it('an isolated bwrap agent with an untrusted endpoint is refused and leaves nothing behind', async () => {
     const ctx = worldCtx(dirs, world);
-    const spec = probeSpec({ workspace: dirs.workspace, swarm: 'proofx', agent: 'bw', backend: 'bwrap', endpoint: 'https://evil.example/v1' }, world);
+    const spec = probeSpec(
+      { workspace: dirs.workspace, swarm: 'proofx', agent: 'bw', backend: 'bwrap', endpoint: 'https://evil.example/v1' },
+      world,
+    );
     expect(codeOf(() => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
     expectNothingLeft(ctx, 'proofx', 'bw');
   });

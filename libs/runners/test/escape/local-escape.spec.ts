@@ -20,11 +20,19 @@ afterAll(async () => {
   dirs.cleanup();
 });
 
-async function startEscaping(ctx: RunnerContext, escapes: readonly ((u: string) => string)[], agent = `esc${++agentSeq}`): Promise<{ handle: RunnerHandle; marks: string[]; agent: string }> {
+async function startEscaping(
+  ctx: RunnerContext,
+  escapes: readonly ((u: string) => string)[],
+  agent = `esc${++agentSeq}`,
+): Promise<{ handle: RunnerHandle; marks: string[]; agent: string }> {
   const marks = escapes.map(() => uniqueSleepArg());
   uniques.push(...marks);
   const runner = createLocalRunner();
-  const spec = makeSpec({ workspace: dirs.workspace, agent, client: { command: escapingClient(escapes.map((e, i) => e(marks[i] as string))) } });
+  const spec = makeSpec({
+    workspace: dirs.workspace,
+    agent,
+    client: { command: escapingClient(escapes.map((e, i) => e(marks[i] as string))) },
+  });
   const handle = await runner.start(runner.plan(spec, ctx), ctx);
   handles.push(handle);
   expect(await waitUntil(() => marks.every((m) => liveSleeps(m).length > 0))).toBe(true);
@@ -43,7 +51,10 @@ describeTracked('local runner with cgroup tracking: no escaped process survives'
 
   it('gone when the agent starts again after its client died with the server (recovery, restart)', async () => {
     const ctx = makeContext(dirs.home);
-    const first = await startEscaping(ctx, ESCAPES.map(([, e]) => e));
+    const first = await startEscaping(
+      ctx,
+      ESCAPES.map(([, e]) => e),
+    );
     // What a SIGKILLed server leaves: the client died (pdeathsig), its escapees did not.
     process.kill(first.handle.describe().pid as number, 'SIGKILL');
     expect(await waitUntil(() => first.marks.every((m) => liveSleeps(m).length > 0))).toBe(true);
@@ -55,7 +66,10 @@ describeTracked('local runner with cgroup tracking: no escaped process survives'
 
   it('a recovery reattach adopts nothing and kills what the dead instance left', async () => {
     const ctx = makeContext(dirs.home);
-    const first = await startEscaping(ctx, ESCAPES.map(([, e]) => e));
+    const first = await startEscaping(
+      ctx,
+      ESCAPES.map(([, e]) => e),
+    );
     const description = first.handle.describe();
     process.kill(description.pid as number, 'SIGKILL');
     expect(await createLocalRunner().reattach?.(description, ctx)).toBeNull();

@@ -46,20 +46,33 @@ function expectAgentOwned(workspace: string, stateDir: string): void {
     dirs.cleanup();
   });
 
-  it('headless: bwrap runs as the agent uid and what the client writes (a setuid copy too) is the agent\'s', async () => {
+  it("headless: bwrap runs as the agent uid and what the client writes (a setuid copy too) is the agent's", async () => {
     const runner = createBwrapRunner();
-    const spec = makeSpec({ backend: 'bwrap', network: 'none', workspace: dirs.workspace, client: { command: ['/usr/bin/node', '-e', PROBE] } });
+    const spec = makeSpec({
+      backend: 'bwrap',
+      network: 'none',
+      workspace: dirs.workspace,
+      client: { command: ['/usr/bin/node', '-e', PROBE] },
+    });
     handle = await runner.start(runner.plan(spec, ctx), ctx);
     const probe = await waitFor(() => readJsonIfWritten<{ uid: number }>(path.join(dirs.workspace, 'probe.json')), 20_000);
     expect(probe.uid).toBe(1000); // the sandbox's own view is unchanged
-    expect(readFileSync(`/proc/${handle.describe().pid}/status`, 'utf8')).toContain(`Uid:\t${AGENT.uid}\t${AGENT.uid}\t${AGENT.uid}\t${AGENT.uid}`);
+    expect(readFileSync(`/proc/${handle.describe().pid}/status`, 'utf8')).toContain(
+      `Uid:\t${AGENT.uid}\t${AGENT.uid}\t${AGENT.uid}\t${AGENT.uid}`,
+    );
     expectAgentOwned(dirs.workspace, handle.describe().stateDir);
   });
 
   (haveBinary('tmux') ? it : it.skip)('tmux runner bwrap: the pane starts bwrap as the agent uid', async () => {
     const runner = createTmuxRunner();
     try {
-      const spec = makeSpec({ backend: 'tmux', runner: 'bwrap', network: 'none', workspace: dirs.workspace, client: { command: ['/usr/bin/node', '-e', PROBE] } });
+      const spec = makeSpec({
+        backend: 'tmux',
+        runner: 'bwrap',
+        network: 'none',
+        workspace: dirs.workspace,
+        client: { command: ['/usr/bin/node', '-e', PROBE] },
+      });
       handle = await runner.start(runner.plan(spec, ctx), ctx);
       await waitFor(() => readJsonIfWritten(path.join(dirs.workspace, 'probe.json')), 20_000);
       expectAgentOwned(dirs.workspace, handle.describe().stateDir);

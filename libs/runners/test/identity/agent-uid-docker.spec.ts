@@ -8,7 +8,16 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { RunnerContext, RunnerHandle } from '../../src/index';
 import { createDockerRunner, createTmuxDockerRunner, createTmuxRunner } from '../../src/index';
-import { describeIfEngine, dockerCli, makeCtx, makeDirs, makeDockerSpec, TEST_IMAGE, waitFor, type TestDirs } from '../docker/docker-support';
+import {
+  describeIfEngine,
+  dockerCli,
+  makeCtx,
+  makeDirs,
+  makeDockerSpec,
+  TEST_IMAGE,
+  waitFor,
+  type TestDirs,
+} from '../docker/docker-support';
 import { readJsonIfWritten } from '../support';
 import { makeTestEnv, missingBinaries, tmuxSpec, type TmuxTestEnv } from '../tmux/tmux-support';
 
@@ -74,7 +83,12 @@ function expectAgentOwned(ws: string, stateDir: string, probe: Probe): void {
 
   it('runs the headless container as the agent uid: Config.User, id inside, host ownership, no root setuid', async () => {
     const runner = createDockerRunner();
-    const spec = makeDockerSpec({ workspace: dirs.workspace, swarm: 'uidsw', agent: 'box', client: { command: ['/usr/bin/node', '-e', PROBE] } });
+    const spec = makeDockerSpec({
+      workspace: dirs.workspace,
+      swarm: 'uidsw',
+      agent: 'box',
+      client: { command: ['/usr/bin/node', '-e', PROBE] },
+    });
     const handle = await runner.start(runner.plan(spec, ctx), ctx);
     handles.push(handle);
     expect(configUser('gs-uidsw-box')).toBe(`${AGENT.uid}:${AGENT.gid}`);
@@ -84,7 +98,12 @@ function expectAgentOwned(ws: string, stateDir: string, probe: Probe): void {
   it('runs a default-identity container (no GENSWARMS_AGENT_UID) as a non-zero uid too', async () => {
     const plain = makeCtx(dirs.home);
     const runner = createDockerRunner();
-    const spec = makeDockerSpec({ workspace: dirs.workspace, swarm: 'uidsw', agent: 'dflt', client: { command: ['/usr/bin/node', '-e', PROBE] } });
+    const spec = makeDockerSpec({
+      workspace: dirs.workspace,
+      swarm: 'uidsw',
+      agent: 'dflt',
+      client: { command: ['/usr/bin/node', '-e', PROBE] },
+    });
     const handle = await runner.start(runner.plan(spec, plain), plain);
     handles.push(handle);
     const user = configUser('gs-uidsw-dflt') ?? '';

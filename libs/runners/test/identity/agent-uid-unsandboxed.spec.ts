@@ -34,8 +34,19 @@ function layHome(home: string): { listed: string[]; read: string[] } {
   writeFileSync(path.join(home, 'tmux', 'tmux.sock'), '', { mode: 0o600 });
   mkdirSync(path.join(home, 'state', 'other', 'peer'), { recursive: true, mode: 0o700 });
   writeFileSync(path.join(home, 'state', 'other', 'peer', 'auth.json'), 'token', { mode: 0o600 });
-  const listed = [home, path.join(home, 'tmux'), path.join(home, 'state'), path.join(home, 'state', 'sw'), path.join(home, 'state', 'other', 'peer'), path.join(home, 'workspaces')];
-  const read = [path.join(home, 'genswarms.db'), path.join(home, 'tmux', 'tmux.sock'), path.join(home, 'state', 'other', 'peer', 'auth.json')];
+  const listed = [
+    home,
+    path.join(home, 'tmux'),
+    path.join(home, 'state'),
+    path.join(home, 'state', 'sw'),
+    path.join(home, 'state', 'other', 'peer'),
+    path.join(home, 'workspaces'),
+  ];
+  const read = [
+    path.join(home, 'genswarms.db'),
+    path.join(home, 'tmux', 'tmux.sock'),
+    path.join(home, 'state', 'other', 'peer', 'auth.json'),
+  ];
   return { listed, read };
 }
 
@@ -95,18 +106,21 @@ async function reachOf(workspace: string): Promise<Reach> {
     expect(statSync(path.join(ctx.home, 'tmux')).mode & 0o777).toBe(0o700);
   });
 
-  (missingBinaries(['tmux', 'xargs']).length === 0 ? it : it.skip)('tmux runner none: the pane drops to the agent uid after xargs', async () => {
-    const workspace = path.join(ctx.home, 'workspaces', 'sw', 'me');
-    const runner = createTmuxRunner();
-    try {
-      handle = await runner.start(runner.plan(specFor('tmux', workspace), ctx), ctx);
-      expectConfined(await reachOf(workspace), probes);
-    } finally {
-      await handle?.stop({ graceMs: 200 });
-      handle = undefined;
-      await (await runner.server(ctx)).kill();
-    }
-  });
+  (missingBinaries(['tmux', 'xargs']).length === 0 ? it : it.skip)(
+    'tmux runner none: the pane drops to the agent uid after xargs',
+    async () => {
+      const workspace = path.join(ctx.home, 'workspaces', 'sw', 'me');
+      const runner = createTmuxRunner();
+      try {
+        handle = await runner.start(runner.plan(specFor('tmux', workspace), ctx), ctx);
+        expectConfined(await reachOf(workspace), probes);
+      } finally {
+        await handle?.stop({ graceMs: 200 });
+        handle = undefined;
+        await (await runner.server(ctx)).kill();
+      }
+    },
+  );
 
   it('refuses a workspace outside home that the agent uid cannot reach (unsafe_workspace), and starts nothing', async () => {
     const hidden = path.join(dirs.root, 'private');
@@ -138,8 +152,10 @@ async function reachOf(workspace: string): Promise<Reach> {
     expect(statSync(path.join(real, 'ws')).uid).toBe(0);
   });
 
-  it('refuses a root server\'s local agent when setpriv is missing (binary_missing), before anything exists', () => {
+  it("refuses a root server's local agent when setpriv is missing (binary_missing), before anything exists", () => {
     const noSetpriv: RunnerContext = { ...ctx, binaries: { node: ctx.binaries.node } };
-    expect(() => createLocalRunner().plan(specFor('local', dirs.workspace), noSetpriv)).toThrow(expect.objectContaining({ code: 'binary_missing' }));
+    expect(() => createLocalRunner().plan(specFor('local', dirs.workspace), noSetpriv)).toThrow(
+      expect.objectContaining({ code: 'binary_missing' }),
+    );
   });
 });

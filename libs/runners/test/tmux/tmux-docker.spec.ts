@@ -59,8 +59,24 @@ const HOSTILE: readonly string[] = [
 
 interface Inspect {
   Name: string;
-  Config: { Env: string[] | null; Labels: Record<string, string>; Cmd: string[]; Entrypoint: string[]; User: string; Tty: boolean; OpenStdin: boolean; StdinOnce: boolean };
-  HostConfig: { NetworkMode: string; CapDrop: string[]; ReadonlyRootfs: boolean; Init: boolean; SecurityOpt: string[]; Privileged: boolean };
+  Config: {
+    Env: string[] | null;
+    Labels: Record<string, string>;
+    Cmd: string[];
+    Entrypoint: string[];
+    User: string;
+    Tty: boolean;
+    OpenStdin: boolean;
+    StdinOnce: boolean;
+  };
+  HostConfig: {
+    NetworkMode: string;
+    CapDrop: string[];
+    ReadonlyRootfs: boolean;
+    Init: boolean;
+    SecurityOpt: string[];
+    Privileged: boolean;
+  };
 }
 
 function inspectByName(name: string): Inspect | undefined {
@@ -88,11 +104,19 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
       ...tmuxSpec(env, agent, [NODE_IN_IMAGE, `${CTR_FIXTURES}/echo-argv.js`, ...words], { runner: 'docker', workspace: ws }),
       apiKey: API_KEY,
       ...over,
-      config: { env: { GS_TEST_SECRET: SECRET, PROBE_PATHS: `/run/genswarms/launch:${env.home}` }, extra_ro_binds: [[FIXTURES_DIR, CTR_FIXTURES]], ...over.config },
+      config: {
+        env: { GS_TEST_SECRET: SECRET, PROBE_PATHS: `/run/genswarms/launch:${env.home}` },
+        extra_ro_binds: [[FIXTURES_DIR, CTR_FIXTURES]],
+        ...over.config,
+      },
     };
   }
 
-  async function startEcho(agent: string, words: readonly string[], over: Partial<AgentLaunchSpec> = {}): Promise<{ handle: RunnerHandle; report: EchoReport; ws: string }> {
+  async function startEcho(
+    agent: string,
+    words: readonly string[],
+    over: Partial<AgentLaunchSpec> = {},
+  ): Promise<{ handle: RunnerHandle; report: EchoReport; ws: string }> {
     const ws = await workspaceFor(agent);
     const handle = await runner.start(runner.plan(echoSpec(agent, ws, words, over), env.ctx), env.ctx);
     live.push(handle);
@@ -118,7 +142,10 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
     beforeAll(async () => {
       ws = await workspaceFor('tui');
       const spec: AgentLaunchSpec = {
-        ...tmuxSpec(env, 'tui', [NODE_IN_IMAGE, `${CTR_TOOLS}/fake-tui.js`, '--report', '/workspace/fake-tui.json', '$(id)'], { runner: 'docker', workspace: ws }),
+        ...tmuxSpec(env, 'tui', [NODE_IN_IMAGE, `${CTR_TOOLS}/fake-tui.js`, '--report', '/workspace/fake-tui.json', '$(id)'], {
+          runner: 'docker',
+          workspace: ws,
+        }),
         network: 'none',
         config: { extra_ro_binds: [[path.dirname(FAKE_TUI), CTR_TOOLS]] },
       };
@@ -139,7 +166,9 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
       const content = `hello from the host; $(touch ${PWNED}) #{pane_id}\nsecond line`;
       await handle.deliver({ turnId: 'tdturn1', seq: 1, from: 'planner', content, clientTurnsDir: '/workspace/.genswarms/turns' });
       const turnDir = path.join(ws, '.genswarms', 'turns', 'tdturn1');
-      const done = await waitFor('done.json', async () => (existsSync(path.join(turnDir, 'done.json')) ? await fsp.readFile(path.join(turnDir, 'done.json'), 'utf8') : undefined));
+      const done = await waitFor('done.json', async () =>
+        existsSync(path.join(turnDir, 'done.json')) ? await fsp.readFile(path.join(turnDir, 'done.json'), 'utf8') : undefined,
+      );
       expect(JSON.parse(done)).toEqual({ v: 1, turn: 'tdturn1', status: 'ok' });
       expect(await fsp.readFile(path.join(turnDir, 'reply.md'), 'utf8')).toBe(`fake-tui: ${content}`);
       await waitFor('answered line', () => lines.find((l) => l.startsWith('fake-tui: answered turn tdturn1')));
@@ -177,12 +206,27 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
       const info = inspectByName('gs-sw-echo');
       expect(info).toBeDefined();
       const i = info as Inspect;
-      expect(i.Config).toMatchObject({ Tty: true, OpenStdin: true, StdinOnce: false, Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'] });
+      expect(i.Config).toMatchObject({
+        Tty: true,
+        OpenStdin: true,
+        StdinOnce: false,
+        Entrypoint: ['/run/genswarms/launch', '/root/.genswarms/env'],
+      });
       expect(i.Config.User).toBe(`${env.ctx.agent?.uid}:${env.ctx.agent?.gid}`); // the agent identity, never 0
-      expect(i.HostConfig).toMatchObject({ CapDrop: ['ALL'], ReadonlyRootfs: true, Init: true, Privileged: false, SecurityOpt: ['no-new-privileges:true'] });
+      expect(i.HostConfig).toMatchObject({
+        CapDrop: ['ALL'],
+        ReadonlyRootfs: true,
+        Init: true,
+        Privileged: false,
+        SecurityOpt: ['no-new-privileges:true'],
+      });
       const ours = Object.keys(i.Config.Labels).filter((k) => k !== 'genswarms.content'); // that one is the image's
       expect(ours.sort()).toEqual(['genswarms.agent', 'genswarms.session', 'genswarms.swarm']);
-      expect(i.Config.Labels).toMatchObject({ 'genswarms.swarm': 'sw', 'genswarms.agent': 'echo', 'genswarms.session': started.handle.describe().sessionId });
+      expect(i.Config.Labels).toMatchObject({
+        'genswarms.swarm': 'sw',
+        'genswarms.agent': 'echo',
+        'genswarms.session': started.handle.describe().sessionId,
+      });
       const exposed = JSON.stringify([i.Config.Env, i.Config.Labels, i.Config.Cmd]);
       expect(exposed).not.toContain(SECRET);
       expect(exposed).not.toContain(API_KEY);
@@ -255,7 +299,9 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
 
     it("reports the client's exit through docker start -ai and xargs", async () => {
       const ws = await workspaceFor('exiter');
-      const spec = echoSpec('exiter', ws, ['e'], { config: { env: { FIXTURE_EXIT_CODE: '7' }, extra_ro_binds: [[FIXTURES_DIR, CTR_FIXTURES]] } });
+      const spec = echoSpec('exiter', ws, ['e'], {
+        config: { env: { FIXTURE_EXIT_CODE: '7' }, extra_ro_binds: [[FIXTURES_DIR, CTR_FIXTURES]] },
+      });
       const handle = await runner.start(runner.plan(spec, env.ctx), env.ctx);
       live.push(handle);
       const code = await new Promise<number | null>((resolve) => handle.onExit((c) => resolve(c)));
@@ -279,7 +325,9 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
     it('refuses to start over a running container of the same agent (start_failed) and leaves the first one alone', async () => {
       const { handle } = await startEcho('twice', ['1']);
       const ws = path.join(env.workspace, 'twice');
-      await expect(runner.start(runner.plan(echoSpec('twice', ws, ['2']), env.ctx), env.ctx)).rejects.toMatchObject({ code: 'start_failed' });
+      await expect(runner.start(runner.plan(echoSpec('twice', ws, ['2']), env.ctx), env.ctx)).rejects.toMatchObject({
+        code: 'start_failed',
+      });
       expect(await handle.health()).toBe('running');
       expect(inspectByName('gs-sw-twice')?.Config.Cmd.at(-1)).toBe('1');
     });

@@ -7,7 +7,17 @@ import { tmuxAttachArgv } from '../../src/lib/tmux/attach-argv';
 import { LAUNCHER_PATH } from '../../src/lib/launcher/launcher';
 import { createTmuxRunner, type TmuxInnerRunner } from '../../src/lib/tmux/tmux-runner';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
-import { describeIfBinaries, ECHO_ARGV, FAKE_TUI, makeTestEnv, NODE, readEchoReport, tmuxSpec, waitFor, type TmuxTestEnv } from './tmux-support';
+import {
+  describeIfBinaries,
+  ECHO_ARGV,
+  FAKE_TUI,
+  makeTestEnv,
+  NODE,
+  readEchoReport,
+  tmuxSpec,
+  waitFor,
+  type TmuxTestEnv,
+} from './tmux-support';
 
 describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, teardown, crashes, re-attach', () => {
   let env: TmuxTestEnv;
@@ -147,7 +157,11 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
       },
       prepare: async (plan) => {
         calls.push('prepare');
-        return { entry: LAUNCHER_PATH, words: [path.join(plan.stateDir, '.genswarms', 'env'), NODE, ECHO_ARGV, 'via-inner'], cleanup: async () => void calls.push('cleanup') };
+        return {
+          entry: LAUNCHER_PATH,
+          words: [path.join(plan.stateDir, '.genswarms', 'env'), NODE, ECHO_ARGV, 'via-inner'],
+          cleanup: async () => void calls.push('cleanup'),
+        };
       },
     };
     const withInner = createTmuxRunner({ server: await runner.server(env.ctx), docker: inner });

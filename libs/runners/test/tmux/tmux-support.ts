@@ -62,7 +62,12 @@ export async function makeTestEnv(prefix: string): Promise<TmuxTestEnv> {
 }
 
 /** A tmux agent spec running `command` (runner none by default). */
-export function tmuxSpec(env: TmuxTestEnv, agent: string, command: readonly string[], over: Partial<AgentLaunchSpec> = {}): AgentLaunchSpec {
+export function tmuxSpec(
+  env: TmuxTestEnv,
+  agent: string,
+  command: readonly string[],
+  over: Partial<AgentLaunchSpec> = {},
+): AgentLaunchSpec {
   return {
     swarm: 'sw',
     agent,

@@ -2,10 +2,13 @@ import { extractMarkers } from '@genswarms/engine';
 import { countPrefixes, formatMarkersBench, makeMarkersInput, MARKERS_INPUT_KINDS, runMarkersBench } from './bench-markers';
 
 describe('markers bench', () => {
-  test.each(MARKERS_INPUT_KINDS.flatMap((kind) => [1000, 65536].map((bytes) => [kind, bytes] as const)))('builds a %s input of exactly %d bytes', (kind, bytes) => {
-    const text = makeMarkersInput(kind, bytes);
-    expect(Buffer.byteLength(text)).toBe(bytes);
-  });
+  test.each(MARKERS_INPUT_KINDS.flatMap((kind) => [1000, 65536].map((bytes) => [kind, bytes] as const)))(
+    'builds a %s input of exactly %d bytes',
+    (kind, bytes) => {
+      const text = makeMarkersInput(kind, bytes);
+      expect(Buffer.byteLength(text)).toBe(bytes);
+    },
+  );
 
   it('prose carries a few complete blocks; the hostile shapes are all marker prefixes and yield none', () => {
     expect(extractMarkers(makeMarkersInput('prose', 65536)).blocks.length).toBe(4);

@@ -11,7 +11,12 @@ const MAX_RUNS = 2000;
 
 export type MarkersInputKind = 'prose' | 'unterminated-to' | 'unterminated-broadcast' | 'invalid-headers';
 
-export const MARKERS_INPUT_KINDS: readonly MarkersInputKind[] = Object.freeze(['prose', 'unterminated-to', 'unterminated-broadcast', 'invalid-headers']);
+export const MARKERS_INPUT_KINDS: readonly MarkersInputKind[] = Object.freeze([
+  'prose',
+  'unterminated-to',
+  'unterminated-broadcast',
+  'invalid-headers',
+]);
 
 const PROSE_LINE = 'The critic read the draft again and found two claims without a source; the writer agreed to fix them.\n';
 const PROSE_BLOCK = '<<SWARM_MSG:TO=critic:START>>\nPlease re-check section 2.\n<<SWARM_MSG:END>>\n';
@@ -86,7 +91,16 @@ function measureRow(kind: MarkersInputKind, bytes: number, minSampleMs: number):
   const parseMs = medianMs(() => (sink += extractMarkers(text).replyText.length), minSampleMs);
   const baselineMs = medianMs(() => (sink += countPrefixes(text)), minSampleMs);
   if (sink < 0) throw new Error('unreachable');
-  return { kind, bytes, blocks, parseMs, parseMBps: mbps(bytes, parseMs), baselineMs, baselineMBps: mbps(bytes, baselineMs), ratio: parseMs / baselineMs };
+  return {
+    kind,
+    bytes,
+    blocks,
+    parseMs,
+    parseMBps: mbps(bytes, parseMs),
+    baselineMs,
+    baselineMBps: mbps(bytes, baselineMs),
+    ratio: parseMs / baselineMs,
+  };
 }
 
 /** The raw floor any marker parser pays: one indexOf pass over the text for the marker prefix. */

@@ -93,7 +93,10 @@ async function measureBaseline(workspace: string, armMs: number): Promise<number
     const check = (): void => {
       readFile(join(dir, 'done.json'))
         .then(() => readFile(join(dir, 'reply.md')))
-        .then(() => resolve(), (error: { code?: string }) => (error.code === 'ENOENT' ? undefined : reject(error)));
+        .then(
+          () => resolve(),
+          (error: { code?: string }) => (error.code === 'ENOENT' ? undefined : reject(error)),
+        );
     };
     watcher = watch(dir, () => check());
   });

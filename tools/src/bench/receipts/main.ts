@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   process.stdout.write(`receipts bench: ${result.turns} turns (done.json rename -> result)\n`);
   process.stdout.write(`${row('watchTurn', result.watchTurn)}\n${row('baseline', result.baseline)}\n`);
   process.stdout.write(`ratio      p50 ${result.ratio.p50.toFixed(2)}x  p99 ${result.ratio.p99.toFixed(2)}x\n`);
-  process.stdout.write(`target     p50 <= ${RECEIPT_LATENCY_TARGET_P50_MS} ms, p99 <= ${RECEIPT_LATENCY_TARGET_P99_MS} ms: ${result.meetsTarget ? 'MET' : 'MISSED'}\n`);
+  process.stdout.write(
+    `target     p50 <= ${RECEIPT_LATENCY_TARGET_P50_MS} ms, p99 <= ${RECEIPT_LATENCY_TARGET_P99_MS} ms: ${result.meetsTarget ? 'MET' : 'MISSED'}\n`,
+  );
   process.exitCode = result.meetsTarget ? 0 : 1;
 }
 

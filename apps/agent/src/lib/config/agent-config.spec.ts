@@ -6,7 +6,14 @@ describe('loadAgentConfig', () => {
   it('defaults the turns dir under the workspace and picks no LLM when nothing is set', () => {
     expect(loadAgentConfig(BASE)).toEqual({
       kind: 'ok',
-      config: { swarm: '', agent: 'writer', workspace: '/workspace', turnsDir: '/workspace/.genswarms/turns', topology: [], llm: { kind: 'none' } },
+      config: {
+        swarm: '',
+        agent: 'writer',
+        workspace: '/workspace',
+        turnsDir: '/workspace/.genswarms/turns',
+        topology: [],
+        llm: { kind: 'none' },
+      },
     });
   });
 
@@ -20,8 +27,20 @@ describe('loadAgentConfig', () => {
   });
 
   it('keeps key, upstream host and model for the endpoint', () => {
-    const loaded = loadAgentConfig({ ...BASE, GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:17080/v1', GENSWARMS_LLM_API_KEY: 'k', GENSWARMS_LLM_UPSTREAM_HOST: '[::1]:8443', GENSWARMS_MODEL: 'm' });
-    expect(loaded.kind === 'ok' && loaded.config.llm).toEqual({ kind: 'endpoint', endpoint: 'http://127.0.0.1:17080/v1', apiKey: 'k', upstreamHost: '[::1]:8443', model: 'm' });
+    const loaded = loadAgentConfig({
+      ...BASE,
+      GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:17080/v1',
+      GENSWARMS_LLM_API_KEY: 'k',
+      GENSWARMS_LLM_UPSTREAM_HOST: '[::1]:8443',
+      GENSWARMS_MODEL: 'm',
+    });
+    expect(loaded.kind === 'ok' && loaded.config.llm).toEqual({
+      kind: 'endpoint',
+      endpoint: 'http://127.0.0.1:17080/v1',
+      apiKey: 'k',
+      upstreamHost: '[::1]:8443',
+      model: 'm',
+    });
   });
 });
 

@@ -61,7 +61,9 @@ function loadLlmMode(env: AgentEnv): { kind: 'ok'; mode: LlmMode } | { kind: 'in
   const mock = unsetToUndefined(env['GENSWARMS_MOCK_SCRIPT']);
   if (mock !== undefined) {
     const script = loadMockScript(mock);
-    return script.kind === 'ok' ? { kind: 'ok', mode: { kind: 'mock', script: script.script } } : invalid('GENSWARMS_MOCK_SCRIPT', script.reason);
+    return script.kind === 'ok'
+      ? { kind: 'ok', mode: { kind: 'mock', script: script.script } }
+      : invalid('GENSWARMS_MOCK_SCRIPT', script.reason);
   }
   const endpoint = unsetToUndefined(env['GENSWARMS_LLM_ENDPOINT']);
   if (endpoint === undefined) return { kind: 'ok', mode: { kind: 'none' } };
@@ -69,7 +71,8 @@ function loadLlmMode(env: AgentEnv): { kind: 'ok'; mode: LlmMode } | { kind: 'in
   const apiKey = unsetToUndefined(env['GENSWARMS_LLM_API_KEY']);
   if (apiKey !== undefined && /[\r\n\0]/.test(apiKey)) return invalid('GENSWARMS_LLM_API_KEY', 'contains a control character');
   const upstreamHost = unsetToUndefined(env['GENSWARMS_LLM_UPSTREAM_HOST']);
-  if (upstreamHost !== undefined && !UPSTREAM_HOST_RE.test(upstreamHost)) return invalid('GENSWARMS_LLM_UPSTREAM_HOST', 'must be host or host:port');
+  if (upstreamHost !== undefined && !UPSTREAM_HOST_RE.test(upstreamHost))
+    return invalid('GENSWARMS_LLM_UPSTREAM_HOST', 'must be host or host:port');
   const model = unsetToUndefined(env['GENSWARMS_MODEL']);
   return { kind: 'ok', mode: { kind: 'endpoint', endpoint, apiKey, upstreamHost, model } };
 }

@@ -11,7 +11,11 @@ describe('loadMockScript', () => {
     ['a missing response', '[{"match":"a"}]', '0.response: required'],
     ['a numeric match', '[{"match":1,"response":"b"}]', '0.match: expected a string'],
     ['an invalid regex', '[{"match":"/(/","response":"b"}]', '0.match: invalid regular expression'],
-    ['too many entries', JSON.stringify(new Array(MOCK_SCRIPT_MAX_ENTRIES + 1).fill({ match: 'a', response: 'b' })), '(root): more than 10000 items'],
+    [
+      'too many entries',
+      JSON.stringify(new Array(MOCK_SCRIPT_MAX_ENTRIES + 1).fill({ match: 'a', response: 'b' })),
+      '(root): more than 10000 items',
+    ],
   ])('%s → %s', (_name, raw, expected) => {
     const loaded = loadMockScript(raw);
     expect(loaded.kind === 'ok' ? 'ok' : loaded.reason).toBe(expected);

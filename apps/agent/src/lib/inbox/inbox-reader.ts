@@ -69,9 +69,11 @@ export async function readInboxItem(inboxDir: string, entry: InboxEntry): Promis
     return { kind: 'skipped', reason: 'malformed JSON' };
   }
   const parsed = validate(InboxItemSchema, json);
-  if (parsed.kind === 'invalid') return { kind: 'skipped', reason: `malformed item (${parsed.path === '' ? '(root)' : parsed.path}: ${parsed.reason})` };
+  if (parsed.kind === 'invalid')
+    return { kind: 'skipped', reason: `malformed item (${parsed.path === '' ? '(root)' : parsed.path}: ${parsed.reason})` };
   const item = parsed.value;
-  if (Number(item.seq) !== entry.seq || item.from !== entry.from) return { kind: 'skipped', reason: 'seq/from disagree with the file name' };
+  if (Number(item.seq) !== entry.seq || item.from !== entry.from)
+    return { kind: 'skipped', reason: 'seq/from disagree with the file name' };
   return { kind: 'ok', item: { file: entry.file, seq: entry.seq, from: item.from, content: item.content, turn: item.turn } };
 }
 

@@ -21,7 +21,10 @@ describe('requestChatCompletion against misbehaving servers', () => {
     server = undefined;
   });
 
-  async function ask(handler: (req: IncomingMessage, res: ServerResponse) => void, extra: { maxBytes?: number; timeoutMs?: number; apiKey?: string; signal?: AbortSignal } = {}): Promise<ChatResult> {
+  async function ask(
+    handler: (req: IncomingMessage, res: ServerResponse) => void,
+    extra: { maxBytes?: number; timeoutMs?: number; apiKey?: string; signal?: AbortSignal } = {},
+  ): Promise<ChatResult> {
     const started = await serve(handler);
     server = started.server;
     return requestChatCompletion({ url: started.url, messages: MESSAGES, signal: extra.signal ?? new AbortController().signal, ...extra });
@@ -31,11 +34,15 @@ describe('requestChatCompletion against misbehaving servers', () => {
     ['a body that is not JSON', (_q: IncomingMessage, s: ServerResponse) => s.end('<html>'), 'llm response is not JSON'],
     ['JSON without choices', (_q: IncomingMessage, s: ServerResponse) => s.end('{"choices":[]}'), 'llm response has no choices[0].message'],
     ['an oversized body', (_q: IncomingMessage, s: ServerResponse) => s.end('x'.repeat(2048)), 'llm response larger than 1024 bytes'],
-    ['a connection closed mid-response', (_q: IncomingMessage, s: ServerResponse) => {
-      s.writeHead(200, { 'content-length': '100' });
-      s.write('{"choi');
-      setImmediate(() => s.destroy());
-    }, 'llm response interrupted'],
+    [
+      'a connection closed mid-response',
+      (_q: IncomingMessage, s: ServerResponse) => {
+        s.writeHead(200, { 'content-length': '100' });
+        s.write('{"choi');
+        setImmediate(() => s.destroy());
+      },
+      'llm response interrupted',
+    ],
   ])('reports %s as an error', async (_name, handler, error) => {
     expect(await ask(handler, { maxBytes: 1024 })).toEqual({ kind: 'error', error });
   });
@@ -45,10 +52,13 @@ describe('requestChatCompletion against misbehaving servers', () => {
   });
 
   it('scrubs the key from an echoed error body', async () => {
-    const result = await ask((req, res) => {
-      res.writeHead(401);
-      res.end(`bad key ${String(req.headers['authorization'])}`);
-    }, { apiKey: 'sk-live-1' });
+    const result = await ask(
+      (req, res) => {
+        res.writeHead(401);
+        res.end(`bad key ${String(req.headers['authorization'])}`);
+      },
+      { apiKey: 'sk-live-1' },
+    );
     expect(result).toEqual({ kind: 'error', error: 'llm request failed: HTTP 401: bad key Bearer [REDACTED]' });
   });
 
@@ -62,6 +72,9 @@ describe('requestChatCompletion against misbehaving servers', () => {
     const started = await serve(() => undefined);
     const { url } = started;
     await new Promise((resolve) => started.server.close(resolve));
-    expect(await requestChatCompletion({ url, messages: MESSAGES, signal: new AbortController().signal })).toEqual({ kind: 'error', error: 'llm request failed: ECONNREFUSED' });
+    expect(await requestChatCompletion({ url, messages: MESSAGES, signal: new AbortController().signal })).toEqual({
+      kind: 'error',
+      error: 'llm request failed: ECONNREFUSED',
+    });
   });
 });

@@ -38,12 +38,17 @@ const CompletionSchema = object(
 /** POSTs `{model?, messages}` with node:http(s) (so `Host` can be set) and returns the first choice's text. */
 export async function requestChatCompletion(req: ChatRequest): Promise<ChatResult> {
   const body = JSON.stringify(req.model === undefined ? { messages: req.messages } : { model: req.model, messages: req.messages });
-  const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body) };
+  const headers: OutgoingHttpHeaders = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'content-length': Buffer.byteLength(body),
+  };
   if (req.apiKey !== undefined) headers['authorization'] = `Bearer ${req.apiKey}`;
   if (req.upstreamHost !== undefined) headers['host'] = req.upstreamHost;
   const raw = await send(req, headers, body);
   if (raw.kind !== 'ok') return raw;
-  if (raw.status < 200 || raw.status > 299) return { kind: 'error', error: `llm request failed: HTTP ${raw.status}${excerpt(raw.body, req.apiKey)}` };
+  if (raw.status < 200 || raw.status > 299)
+    return { kind: 'error', error: `llm request failed: HTTP ${raw.status}${excerpt(raw.body, req.apiKey)}` };
   return parseCompletion(raw.body);
 }
 
@@ -64,12 +69,19 @@ function send(req: ChatRequest, headers: OutgoingHttpHeaders, body: string): Pro
     };
     const outgoing = requestFn(req.url, { method: 'POST', headers }, (res) => {
       readBounded(res, maxBytes).then(
-        (text) => settle(text === null ? { kind: 'error', error: `llm response larger than ${maxBytes} bytes` } : { kind: 'ok', status: res.statusCode ?? 0, body: text }),
+        (text) =>
+          settle(
+            text === null
+              ? { kind: 'error', error: `llm response larger than ${maxBytes} bytes` }
+              : { kind: 'ok', status: res.statusCode ?? 0, body: text },
+          ),
         // expected: a broken response stream is the 'interrupted' error result
         () => settle({ kind: 'error', error: 'llm response interrupted' }),
       );
     });
-    outgoing.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'error', error: `llm request failed: ${error.code ?? 'network error'}` }));
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ kind: 'error', error: `llm request failed: ${error.code ?? 'network error'}` }),
+    );
     outgoing.on('close', () => {
       clearTimeout(timer);
       req.signal.removeEventListener('abort', onAbort);

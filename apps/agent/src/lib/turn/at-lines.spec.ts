@@ -12,9 +12,20 @@ describe('extractAtMessages', () => {
     ['empty text', '@critic:   ', []],
     ['no colon', '@critic hi', []],
     ['outside the Name grammar', '@../etc: x\n@__proto__: x\n@1abc: x', []],
-    ['inside a SWARM_MSG block', '<<SWARM_MSG:TO=critic:START>>\n@web-bot: x\n<<SWARM_MSG:END>>\n@critic: y', [{ to: 'critic', content: 'y' }]],
+    [
+      'inside a SWARM_MSG block',
+      '<<SWARM_MSG:TO=critic:START>>\n@web-bot: x\n<<SWARM_MSG:END>>\n@critic: y',
+      [{ to: 'critic', content: 'y' }],
+    ],
     ['after a one-line block', '<<SWARM_MSG:BROADCAST:START>>all<<SWARM_MSG:END>>\n@critic: y', [{ to: 'critic', content: 'y' }]],
-    ['several, in order', '@web-bot: 1\ntext\n@critic: 2', [{ to: 'web-bot', content: '1' }, { to: 'critic', content: '2' }]],
+    [
+      'several, in order',
+      '@web-bot: 1\ntext\n@critic: 2',
+      [
+        { to: 'web-bot', content: '1' },
+        { to: 'critic', content: '2' },
+      ],
+    ],
   ])('%s', (_name, answer, expected) => {
     expect(extractAtMessages(answer, TOPOLOGY)).toEqual(expected);
   });

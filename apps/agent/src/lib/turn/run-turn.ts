@@ -21,7 +21,12 @@ export type TurnResult =
  * drain sees them); write reply.md (answer kept verbatim: SWARM_MSG markers are extracted by the
  * host) and done.json.
  */
-export async function runTurn(config: AgentConfig, item: InboxItem, signal: AbortSignal, outboxCounter: { next: number }): Promise<TurnResult> {
+export async function runTurn(
+  config: AgentConfig,
+  item: InboxItem,
+  signal: AbortSignal,
+  outboxCounter: { next: number },
+): Promise<TurnResult> {
   if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'already_done' };
   const messages = buildMessages(config, item);
   const answer = await produceAnswer(config.llm, messages, item.content, signal);
@@ -33,5 +38,10 @@ export async function runTurn(config: AgentConfig, item: InboxItem, signal: Abor
   }
   const outbox = await writeOutboxMessages(config.workspace, extractAtMessages(answer.text, config.topology), outboxCounter);
   await writeReceipt(config.turnsDir, item.turn, { kind: 'ok', reply: answer.text });
-  return { kind: 'answered', status: 'ok', outbox, detail: outbox < 0 ? '.outbox is not a real directory: @name lines not sent' : undefined };
+  return {
+    kind: 'answered',
+    status: 'ok',
+    outbox,
+    detail: outbox < 0 ? '.outbox is not a real directory: @name lines not sent' : undefined,
+  };
 }

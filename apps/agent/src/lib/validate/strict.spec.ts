@@ -57,7 +57,12 @@ describe('literal, oneOf, optional, nullable', () => {
     ['literal, true', literal(1), true, '(root): expected 1'],
     ['oneOf first', oneOf(integer(), string({ pattern: /^[0-9]+$/ })), 3, 'ok'],
     ['oneOf second', oneOf(integer(), string({ pattern: /^[0-9]+$/ })), '3', 'ok'],
-    ['oneOf neither', oneOf(integer(), string({ pattern: /^[0-9]+$/ })), '3x', '(root): expected an integer, or does not match the required pattern'],
+    [
+      'oneOf neither',
+      oneOf(integer(), string({ pattern: /^[0-9]+$/ })),
+      '3x',
+      '(root): expected an integer, or does not match the required pattern',
+    ],
     ['optional absent', optional(string()), undefined, 'ok'],
     ['optional null', optional(string()), null, '(root): expected a string'],
     ['nullable null', nullable(string()), null, 'ok'],
@@ -108,7 +113,13 @@ describe('object', () => {
     ['an array', [{ a: 'x' }], '(root): expected an object'],
     ['a Date', new Date(0), '(root): expected an object'],
     ['a Map', new Map([['a', 'x']]), '(root): expected an object'],
-    ['a class instance', new (class { a = 'x'; })(), '(root): expected an object'],
+    [
+      'a class instance',
+      new (class {
+        a = 'x';
+      })(),
+      '(root): expected an object',
+    ],
     ['keys only on the prototype', Object.create({ a: 'x' }) as unknown, '(root): expected an object'],
     ['a string', 'a', '(root): expected an object'],
   ])('strict: %s → %s', (_name, value, expected) => {
@@ -135,17 +146,60 @@ describe('object', () => {
 
   it('nests paths', () => {
     const nested = object({ choices: arrayOf(object({ message: object({ content: string() }, 'loose') }, 'loose'), { min: 1 }) }, 'loose');
-    expect(reasonOf(nested, { choices: [{ message: { content: 'x' } }, { message: { content: 2 } }] })).toBe('choices.1.message.content: expected a string');
+    expect(reasonOf(nested, { choices: [{ message: { content: 'x' } }, { message: { content: 2 } }] })).toBe(
+      'choices.1.message.content: expected a string',
+    );
   });
 });
 
 describe('validate never throws on hostile values', () => {
   const strict = object({ a: string() }, 'strict');
   test.each<[string, () => unknown]>([
-    ['a throwing getter', () => Object.defineProperty({}, 'a', { enumerable: true, get: () => { throw new Error('boom'); } })],
-    ['a Proxy whose traps throw', () => new Proxy({}, { ownKeys: () => { throw new Error('boom'); }, getPrototypeOf: () => { throw new Error('boom'); } })],
-    ['a Proxy posing as a plain object', () => new Proxy({ a: 'x' }, { get: () => { throw new Error('boom'); } })],
-    ['a revoked Proxy', () => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; }],
+    [
+      'a throwing getter',
+      () =>
+        Object.defineProperty({}, 'a', {
+          enumerable: true,
+          get: () => {
+            throw new Error('boom');
+          },
+        }),
+    ],
+    [
+      'a Proxy whose traps throw',
+      () =>
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error('boom');
+            },
+            getPrototypeOf: () => {
+              throw new Error('boom');
+            },
+          },
+        ),
+    ],
+    [
+      'a Proxy posing as a plain object',
+      () =>
+        new Proxy(
+          { a: 'x' },
+          {
+            get: () => {
+              throw new Error('boom');
+            },
+          },
+        ),
+    ],
+    [
+      'a revoked Proxy',
+      () => {
+        const p = Proxy.revocable({}, {});
+        p.revoke();
+        return p.proxy;
+      },
+    ],
   ])('%s → invalid, not an exception', (_name, make) => {
     const value = make();
     expect(() => validate(strict, value)).not.toThrow();

@@ -21,7 +21,10 @@ export const agentsRoute: RouteModule = {
     if (engine === undefined) return;
     const swarmOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 's', 'swarm');
     const agentOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 'a', 'agent');
-    router.get('/api/swarms/:s/agents', handle(async (req) => ({ body: redactSecrets(await engine.listAgents(swarmOf(req))) })));
+    router.get(
+      '/api/swarms/:s/agents',
+      handle(async (req) => ({ body: redactSecrets(await engine.listAgents(swarmOf(req))) })),
+    );
     router.post(
       '/api/swarms/:s/agents',
       handle(async (req) => {
@@ -29,8 +32,14 @@ export const agentsRoute: RouteModule = {
         return { status: 201, body: await engine.addAgent(swarm, parseAddAgentCommand(req.body)) };
       }),
     );
-    router.get('/api/swarms/:s/agents/:a', handle(async (req) => ({ body: redactSecrets(await engine.getAgent(swarmOf(req), agentOf(req))) })));
-    router.delete('/api/swarms/:s/agents/:a', handle(async (req) => ({ body: await engine.removeAgent(swarmOf(req), agentOf(req)) })));
+    router.get(
+      '/api/swarms/:s/agents/:a',
+      handle(async (req) => ({ body: redactSecrets(await engine.getAgent(swarmOf(req), agentOf(req))) })),
+    );
+    router.delete(
+      '/api/swarms/:s/agents/:a',
+      handle(async (req) => ({ body: await engine.removeAgent(swarmOf(req), agentOf(req)) })),
+    );
     router.post(
       '/api/swarms/:s/agents/:a/task',
       handle(async (req) => {
@@ -39,8 +48,14 @@ export const agentsRoute: RouteModule = {
         return { body: await engine.sendTask(swarm, agent, task) };
       }),
     );
-    router.post('/api/swarms/:s/agents/:a/restart', handle(async (req) => ({ body: await engine.restartAgent(swarmOf(req), agentOf(req)) })));
-    router.post('/api/swarms/:s/agents/:a/resume', handle(async (req) => ({ body: await engine.resumeAgent(swarmOf(req), agentOf(req)) })));
+    router.post(
+      '/api/swarms/:s/agents/:a/restart',
+      handle(async (req) => ({ body: await engine.restartAgent(swarmOf(req), agentOf(req)) })),
+    );
+    router.post(
+      '/api/swarms/:s/agents/:a/resume',
+      handle(async (req) => ({ body: await engine.resumeAgent(swarmOf(req), agentOf(req)) })),
+    );
     router.post(
       '/api/swarms/:s/agents/:base/scale',
       handle(async (req) => {

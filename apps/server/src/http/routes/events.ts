@@ -31,7 +31,10 @@ export const eventsRoute: RouteModule = {
   register(router, ctx): void {
     const engine = ctx.engine;
     if (engine === undefined) return;
-    router.get('/api/events', handle(async (req) => ({ body: redactSecrets(await engine.queryEvents(parseEventQuery(eventQuery(req)))) })));
+    router.get(
+      '/api/events',
+      handle(async (req) => ({ body: redactSecrets(await engine.queryEvents(parseEventQuery(eventQuery(req)))) })),
+    );
     router.get(
       '/api/swarms/:s/events',
       handle(async (req) => {

@@ -18,7 +18,10 @@ export const objectsRoute: RouteModule = {
     if (engine === undefined) return;
     const swarmOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 's', 'swarm');
     const objectOf = (req: Parameters<typeof nameParam>[0]): string => nameParam(req, 'o', 'object');
-    router.get('/api/swarms/:s/objects', handle(async (req) => ({ body: redactSecrets(await engine.listObjects(swarmOf(req))) })));
+    router.get(
+      '/api/swarms/:s/objects',
+      handle(async (req) => ({ body: redactSecrets(await engine.listObjects(swarmOf(req))) })),
+    );
     router.post(
       '/api/swarms/:s/objects',
       handle(async (req) => {
@@ -26,8 +29,14 @@ export const objectsRoute: RouteModule = {
         return { status: 201, body: await engine.addObject(swarm, parseAddObjectCommand(req.body)) };
       }),
     );
-    router.get('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: redactSecrets(await engine.getObject(swarmOf(req), objectOf(req))) })));
-    router.delete('/api/swarms/:s/objects/:o', handle(async (req) => ({ body: await engine.removeObject(swarmOf(req), objectOf(req)) })));
+    router.get(
+      '/api/swarms/:s/objects/:o',
+      handle(async (req) => ({ body: redactSecrets(await engine.getObject(swarmOf(req), objectOf(req))) })),
+    );
+    router.delete(
+      '/api/swarms/:s/objects/:o',
+      handle(async (req) => ({ body: await engine.removeObject(swarmOf(req), objectOf(req)) })),
+    );
     router.patch(
       '/api/swarms/:s/objects/:o/config',
       handle(async (req) => {

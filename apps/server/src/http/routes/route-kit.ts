@@ -5,8 +5,7 @@ import { sendError } from '../send-error';
 
 /** What a handler returns: a status (default 200) and a JSON body, or a raw text body with its type. */
 export type Reply =
-  | { readonly status?: number; readonly body: unknown }
-  | { readonly status?: number; readonly text: string; readonly contentType: string };
+  { readonly status?: number; readonly body: unknown } | { readonly status?: number; readonly text: string; readonly contentType: string };
 
 /** Sends an EngineError as its §4 body with its own status; false for anything else. */
 export function sendEngineError(res: Response, err: unknown): boolean {

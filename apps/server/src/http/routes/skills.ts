@@ -11,7 +11,13 @@ export const skillsRoute: RouteModule = {
   register(router, ctx): void {
     const engine = ctx.engine;
     if (engine === undefined) return;
-    router.get('/api/skills', handle(async () => ({ body: await engine.listSkills() })));
-    router.get('/api/skills/:name', handle(async (req) => ({ body: await engine.readSkill(pathParam(req, 'name')) })));
+    router.get(
+      '/api/skills',
+      handle(async () => ({ body: await engine.listSkills() })),
+    );
+    router.get(
+      '/api/skills/:name',
+      handle(async (req) => ({ body: await engine.readSkill(pathParam(req, 'name')) })),
+    );
   },
 };

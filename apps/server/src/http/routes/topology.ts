@@ -9,7 +9,10 @@ export const topologyRoute: RouteModule = {
   register(router, ctx): void {
     const engine = ctx.engine;
     if (engine === undefined) return;
-    router.get('/api/swarms/:s/topology', handle(async (req) => ({ body: await engine.getTopology(nameParam(req, 's', 'swarm')) })));
+    router.get(
+      '/api/swarms/:s/topology',
+      handle(async (req) => ({ body: await engine.getTopology(nameParam(req, 's', 'swarm')) })),
+    );
     router.patch(
       '/api/swarms/:s/topology',
       handle(async (req) => {

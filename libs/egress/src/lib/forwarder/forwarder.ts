@@ -85,7 +85,13 @@ async function waitForSocket(run: Running, socketPath: string): Promise<void> {
  * orchestrator leaves no forwarder behind (its sandbox dies with it too). `client` (optional): the
  * uid:gid that connects (a root server's agent identity): the socket is chowned to it, the directory 0710.
  */
-export async function startForwarder(opts: { socat: string; dir: string; target: EgressTarget; setpriv?: string; client?: SocketClient }): Promise<Forwarder> {
+export async function startForwarder(opts: {
+  socat: string;
+  dir: string;
+  target: EgressTarget;
+  setpriv?: string;
+  client?: SocketClient;
+}): Promise<Forwarder> {
   if (!isAbsolute(opts.socat)) throw new EgressError('egress_unavailable', 'socat path must be absolute');
   if (opts.setpriv !== undefined && !isAbsolute(opts.setpriv)) throw new EgressError('egress_unavailable', 'setpriv path must be absolute');
   const socketPath = join(opts.dir, EGRESS_SOCKET_NAME);

@@ -19,7 +19,10 @@ function refusal(fn: () => unknown): EgressError {
 
 describe('planEgress', () => {
   test.each([
-    ['http://llm.internal:8080/v1?x=1', { host: 'llm.internal', port: 8080, tls: false, pathAndQuery: '/v1?x=1', upstreamHost: 'llm.internal:8080' }],
+    [
+      'http://llm.internal:8080/v1?x=1',
+      { host: 'llm.internal', port: 8080, tls: false, pathAndQuery: '/v1?x=1', upstreamHost: 'llm.internal:8080' },
+    ],
     ['https://API.Example.com/v1', { host: 'api.example.com', port: 443, tls: true, pathAndQuery: '/v1', upstreamHost: 'api.example.com' }],
     ['http://127.0.0.1', { host: '127.0.0.1', port: 80, tls: false, pathAndQuery: '', upstreamHost: '127.0.0.1' }],
     ['https://h.example:443/', { host: 'h.example', port: 443, tls: true, pathAndQuery: '', upstreamHost: 'h.example' }],

@@ -40,7 +40,10 @@ function targetFromUrl(endpoint: string): EgressTarget {
     url = new URL(endpoint);
     host = hostOf(endpoint);
   } catch (cause) {
-    throw new EgressError('endpoint_not_allowed', 'the effective endpoint is not an http(s) URL', { cause, endpoint: safeHostOf(endpoint) });
+    throw new EgressError('endpoint_not_allowed', 'the effective endpoint is not an http(s) URL', {
+      cause,
+      endpoint: safeHostOf(endpoint),
+    });
   }
   const scheme = url.protocol;
   if (scheme !== 'http:' && scheme !== 'https:') {

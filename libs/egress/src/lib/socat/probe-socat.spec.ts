@@ -18,7 +18,13 @@ describe('socat version parsing', () => {
   });
 
   test.each([
-    ['1.7.4', true], ['1.7.4.4', true], ['1.8.0.0', true], ['2.0.0', true], ['1.7.3.4', false], ['1.6.9', false], ['0.9.9', false],
+    ['1.7.4', true],
+    ['1.7.4.4', true],
+    ['1.8.0.0', true],
+    ['2.0.0', true],
+    ['1.7.3.4', false],
+    ['1.6.9', false],
+    ['0.9.9', false],
   ])('%s >= 1.7.4 is %p', (v, ok) => {
     expect(isVersionAtLeast(v, [1, 7, 4])).toBe(ok);
   });

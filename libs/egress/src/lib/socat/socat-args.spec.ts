@@ -51,8 +51,22 @@ describe('buildHostSocatArgs', () => {
   });
 
   test.each([
-    'a,fork', 'a!!exec:sh', 'a b', 'a:1', "a'b", 'a"b', 'a\nb', 'a\0b', 'ä.example', '', '[::1', '[::1],x', 'exec:/bin/sh',
-    '__proto__,x', '*', '..,/',
+    'a,fork',
+    'a!!exec:sh',
+    'a b',
+    'a:1',
+    "a'b",
+    'a"b',
+    'a\nb',
+    'a\0b',
+    'ä.example',
+    '',
+    '[::1',
+    '[::1],x',
+    'exec:/bin/sh',
+    '__proto__,x',
+    '*',
+    '..,/',
   ])('refuses the hostile host %j', (host) => {
     expect(codeOf(() => buildHostSocatArgs('/h/llm.sock', target(host)))).toBe('endpoint_not_allowed');
   });
@@ -62,7 +76,13 @@ describe('buildHostSocatArgs', () => {
   });
 
   test.each([
-    'relative/llm.sock', '/h,fork/llm.sock', '/h!!x/llm.sock', '/h:x/llm.sock', '/h x/llm.sock', '/h/../llm.sock', '/h\0/llm.sock',
+    'relative/llm.sock',
+    '/h,fork/llm.sock',
+    '/h!!x/llm.sock',
+    '/h:x/llm.sock',
+    '/h x/llm.sock',
+    '/h/../llm.sock',
+    '/h\0/llm.sock',
     `/${'a'.repeat(120)}/llm.sock`,
   ])('refuses the socket path %j', (sock) => {
     expect(codeOf(() => buildHostSocatArgs(sock, target('h.example')))).toBe('egress_unavailable');

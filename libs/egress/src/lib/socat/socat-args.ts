@@ -30,7 +30,8 @@ export interface SocketClient {
 }
 
 function socketId(n: number): string {
-  if (!Number.isSafeInteger(n) || n < 1 || n > 2147483647) throw new EgressError('egress_unavailable', 'the socket client uid/gid must be an integer from 1 to 2147483647');
+  if (!Number.isSafeInteger(n) || n < 1 || n > 2147483647)
+    throw new EgressError('egress_unavailable', 'the socket client uid/gid must be an integer from 1 to 2147483647');
   return String(n);
 }
 

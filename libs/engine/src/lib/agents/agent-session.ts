@@ -74,13 +74,27 @@ export class AgentSession implements TurnHost, OutboxOwner {
   }
 
   // ---- the narrow views (TurnHost, OutboxOwner) over the swarm this session runs in ----
-  get swarm(): string { return this.host.swarm; }
-  get store(): Store { return this.host.store; }
-  get events(): EventBus { return this.host.events; }
-  get pushes(): PushHub { return this.host.pushes; }
-  get clock(): Clock { return this.host.clock; }
-  get routing(): RoutingHost { return this.host.routing; }
-  get receiptPollMs(): number | undefined { return this.host.receiptPollMs; }
+  get swarm(): string {
+    return this.host.swarm;
+  }
+  get store(): Store {
+    return this.host.store;
+  }
+  get events(): EventBus {
+    return this.host.events;
+  }
+  get pushes(): PushHub {
+    return this.host.pushes;
+  }
+  get clock(): Clock {
+    return this.host.clock;
+  }
+  get routing(): RoutingHost {
+    return this.host.routing;
+  }
+  get receiptPollMs(): number | undefined {
+    return this.host.receiptPollMs;
+  }
 
   agentConfig(): AgentConfig | undefined {
     return this.host.agentConfig(this.name);
@@ -105,13 +119,20 @@ export class AgentSession implements TurnHost, OutboxOwner {
     this.attention = attention;
     this.lastActivity = this.now();
     await this.host.store.setSessionState(this.host.swarm, this.name, state, attention, this.lastActivity);
-    if (previous !== state) this.host.pushes.push(this.host.swarm, { type: 'agent_status', payload: { agent: this.name, state, previous } });
+    if (previous !== state)
+      this.host.pushes.push(this.host.swarm, { type: 'agent_status', payload: { agent: this.name, state, previous } });
   }
 
   async persist(description: SessionDescription | null): Promise<void> {
     await this.host.store.upsertSession({
-      swarm: this.host.swarm, agent: this.name, state: this.state, needsAttention: this.attention,
-      description, workspace: this.workspace, startedAt: this.startedAt, lastActivity: this.lastActivity,
+      swarm: this.host.swarm,
+      agent: this.name,
+      state: this.state,
+      needsAttention: this.attention,
+      description,
+      workspace: this.workspace,
+      startedAt: this.startedAt,
+      lastActivity: this.lastActivity,
     });
   }
 
@@ -122,7 +143,13 @@ export class AgentSession implements TurnHost, OutboxOwner {
     this.state = 'starting';
     this.seqFloor = await inboxSeqFloor(this.workspace);
     await this.persist(null);
-    await this.host.events.emit({ type: 'agent_started', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} is starting.`, metadata: { backend: this.spec.backend } });
+    await this.host.events.emit({
+      type: 'agent_started',
+      swarm: this.host.swarm,
+      agent: this.name,
+      message: `Agent ${this.name} is starting.`,
+      metadata: { backend: this.spec.backend },
+    });
     try {
       this.handle = reattached ?? (await this.host.runners.get(plan.spec.backend).start(plan, this.host.runnerContext));
     } catch (e) {
@@ -139,7 +166,12 @@ export class AgentSession implements TurnHost, OutboxOwner {
 
   private async emitNotice(notice: string): Promise<void> {
     if (notice === 'api_key_withheld' || notice === 'unsafe_bypass_enabled') {
-      await this.host.events.emit({ type: notice, swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name}: ${notice.replace(/_/g, ' ')}.` });
+      await this.host.events.emit({
+        type: notice,
+        swarm: this.host.swarm,
+        agent: this.name,
+        message: `Agent ${this.name}: ${notice.replace(/_/g, ' ')}.`,
+      });
     }
   }
 
@@ -155,7 +187,13 @@ export class AgentSession implements TurnHost, OutboxOwner {
   /** Recovery: the session resumes an in-flight turn instead of going idle. */
   async becomeBusyWith(turn: TurnRow, redeliver: boolean): Promise<void> {
     await this.setState('busy');
-    await this.host.events.emit({ type: 'agent_ready', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} re-attached; resuming turn ${turn.id}.`, metadata: { turn: turn.id } });
+    await this.host.events.emit({
+      type: 'agent_ready',
+      swarm: this.host.swarm,
+      agent: this.name,
+      message: `Agent ${this.name} re-attached; resuming turn ${turn.id}.`,
+      metadata: { turn: turn.id },
+    });
     this.startOutboxPoll();
     this.resumeTurn(turn, redeliver);
   }
@@ -178,7 +216,13 @@ export class AgentSession implements TurnHost, OutboxOwner {
     if (this.state === 'failed' || this.state === 'stopped') return;
     this.stopTimers();
     await this.setState('failed');
-    await this.host.events.emit({ type: 'agent_failed', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} failed.`, metadata: { reason, ...metadata } });
+    await this.host.events.emit({
+      type: 'agent_failed',
+      swarm: this.host.swarm,
+      agent: this.name,
+      message: `Agent ${this.name} failed.`,
+      metadata: { reason, ...metadata },
+    });
   }
 
   /**
@@ -196,21 +240,31 @@ export class AgentSession implements TurnHost, OutboxOwner {
       return;
     }
     this.kicking = true;
-    void this.dispatchLoop().then(() => {
-      this.dispatchFailing = false;
-    }, (e: unknown) => this.dispatchFailed(e)).finally(() => {
-      this.kicking = false;
-      if (this.kickAgain) {
-        this.kickAgain = false;
-        this.kick();
-      }
-    });
+    void this.dispatchLoop()
+      .then(
+        () => {
+          this.dispatchFailing = false;
+        },
+        (e: unknown) => this.dispatchFailed(e),
+      )
+      .finally(() => {
+        this.kicking = false;
+        if (this.kickAgain) {
+          this.kickAgain = false;
+          this.kick();
+        }
+      });
   }
 
   private async dispatchLoop(): Promise<void> {
     if (this.state !== 'idle' || this.closed) return;
     const turn = await this.host.store.dispatchNext({
-      swarm: this.host.swarm, agent: this.name, turnId: newTurnId(), now: this.now(), messagesOnly: this.awaiting, seqFloor: this.seqFloor,
+      swarm: this.host.swarm,
+      agent: this.name,
+      turnId: newTurnId(),
+      now: this.now(),
+      messagesOnly: this.awaiting,
+      seqFloor: this.seqFloor,
     });
     if (turn === null) return;
     this.state = 'busy';
@@ -277,14 +331,19 @@ export class AgentSession implements TurnHost, OutboxOwner {
     this.outboxTimer?.cancel();
     const tick = (): void => {
       if (this.closed) return;
-      void this.drainOutbox(this.turns.currentId()).then(() => {
-        this.outboxFailing = false;
-      }, async (e: unknown) => {
-        if (!this.outboxFailing) await this.report('outbox_poll', e);
-        this.outboxFailing = true;
-      }).finally(() => {
-        if (!this.closed) this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
-      });
+      void this.drainOutbox(this.turns.currentId())
+        .then(
+          () => {
+            this.outboxFailing = false;
+          },
+          async (e: unknown) => {
+            if (!this.outboxFailing) await this.report('outbox_poll', e);
+            this.outboxFailing = true;
+          },
+        )
+        .finally(() => {
+          if (!this.closed) this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
+        });
     };
     this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
   }

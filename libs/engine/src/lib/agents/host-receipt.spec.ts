@@ -23,13 +23,18 @@ describe('writeHostReceipt (the host-made done.json of a turn the engine ended)'
   it('writes {"v":1,"turn","status":"error","error"} as a regular 0600 file, creating the turn dir', async () => {
     expect(await writeHostReceipt(ws, TURN, TURN_CANCELLED_ERROR)).toBe(true);
     const done = path.join(turnDir(), 'done.json');
-    expect(JSON.parse(fs.readFileSync(done, 'utf8'))).toEqual({ v: 1, turn: TURN, status: 'error', error: 'cancelled by the orchestrator' });
+    expect(JSON.parse(fs.readFileSync(done, 'utf8'))).toEqual({
+      v: 1,
+      turn: TURN,
+      status: 'error',
+      error: 'cancelled by the orchestrator',
+    });
     const st = fs.lstatSync(done);
     expect(st.isFile()).toBe(true);
     expect(st.mode & 0o777).toBe(0o600);
   });
 
-  it("keeps a done.json the client already wrote (the turn is just as over)", async () => {
+  it('keeps a done.json the client already wrote (the turn is just as over)', async () => {
     fs.mkdirSync(turnDir(), { recursive: true });
     fs.writeFileSync(path.join(turnDir(), 'done.json'), '{"v":1,"turn":"x","status":"ok"}');
     expect(await writeHostReceipt(ws, TURN, TURN_CANCELLED_ERROR)).toBe(true);
@@ -38,18 +43,27 @@ describe('writeHostReceipt (the host-made done.json of a turn the engine ended)'
 
   test.each([
     ['.genswarms is a symlink to a directory outside', (): void => fs.symlinkSync(outside, path.join(ws, '.genswarms'))],
-    ['turns is a symlink to a directory outside', (): void => {
-      fs.mkdirSync(path.join(ws, '.genswarms'));
-      fs.symlinkSync(outside, path.join(ws, '.genswarms', 'turns'));
-    }],
-    ['the turn dir is a symlink to a directory outside', (): void => {
-      fs.mkdirSync(path.join(ws, '.genswarms', 'turns'), { recursive: true });
-      fs.symlinkSync(outside, turnDir());
-    }],
-    ['the turn dir is a regular file', (): void => {
-      fs.mkdirSync(path.join(ws, '.genswarms', 'turns'), { recursive: true });
-      fs.writeFileSync(turnDir(), 'x');
-    }],
+    [
+      'turns is a symlink to a directory outside',
+      (): void => {
+        fs.mkdirSync(path.join(ws, '.genswarms'));
+        fs.symlinkSync(outside, path.join(ws, '.genswarms', 'turns'));
+      },
+    ],
+    [
+      'the turn dir is a symlink to a directory outside',
+      (): void => {
+        fs.mkdirSync(path.join(ws, '.genswarms', 'turns'), { recursive: true });
+        fs.symlinkSync(outside, turnDir());
+      },
+    ],
+    [
+      'the turn dir is a regular file',
+      (): void => {
+        fs.mkdirSync(path.join(ws, '.genswarms', 'turns'), { recursive: true });
+        fs.writeFileSync(turnDir(), 'x');
+      },
+    ],
   ])('refuses when %s and writes nothing anywhere', async (_what, plant) => {
     plant();
     expect(await writeHostReceipt(ws, TURN, TURN_CANCELLED_ERROR)).toBe(false);

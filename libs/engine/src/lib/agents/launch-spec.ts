@@ -1,12 +1,30 @@
 /** Builds the runner's AgentLaunchSpec from one agent of the effective (§13) config. */
 import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
-import { isRunnerError, parseNetworkMode, type AgentLaunchSpec, type BackendConfig, type BackendKind, type InnerRunner } from '@genswarms/runners';
+import {
+  isRunnerError,
+  parseNetworkMode,
+  type AgentLaunchSpec,
+  type BackendConfig,
+  type BackendKind,
+  type InnerRunner,
+} from '@genswarms/runners';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { EngineError, PLAN_ERROR_CODES, isEngineErrorCode } from '../errors/engine-error';
 
 const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock'];
-const BACKEND_KEYS = ['env', 'client_source', 'nix_package', 'memory_limit', 'cpu_limit', 'pids_limit', 'extra_ro_binds', 'extra_rw_binds', 'extra_path', 'agent_binary_path'] as const;
+const BACKEND_KEYS = [
+  'env',
+  'client_source',
+  'nix_package',
+  'memory_limit',
+  'cpu_limit',
+  'pids_limit',
+  'extra_ro_binds',
+  'extra_rw_binds',
+  'extra_path',
+  'agent_binary_path',
+] as const;
 
 /** The default workspace of an agent: `<home>/workspaces/<swarm>/<agent>`. */
 export function defaultWorkspace(home: string, swarm: string, agent: string): string {
@@ -44,7 +62,8 @@ export function toEngineError(error: unknown, agent: string): EngineError {
 export function backendKindOf(agent: AgentConfig): BackendKind {
   const type = viewBackend(agent.backend).type;
   const kind = RUNNER_BACKENDS.find((k) => k === type);
-  if (kind === undefined) throw new EngineError('remote_engine_unsupported', `Backend ${type} is not available in this build.`, { agent: agent.name });
+  if (kind === undefined)
+    throw new EngineError('remote_engine_unsupported', `Backend ${type} is not available in this build.`, { agent: agent.name });
   return kind;
 }
 
@@ -83,6 +102,9 @@ export function buildLaunchSpec(swarm: string, agent: AgentConfig, workspaceReal
 
 /** Where the client sees the turns directory. */
 export function clientTurnsDir(spec: AgentLaunchSpec): string {
-  const sandboxed = spec.backend === 'bwrap' || spec.backend === 'docker' || (spec.backend === 'tmux' && spec.runner !== undefined && spec.runner !== 'none');
+  const sandboxed =
+    spec.backend === 'bwrap' ||
+    spec.backend === 'docker' ||
+    (spec.backend === 'tmux' && spec.runner !== undefined && spec.runner !== 'none');
   return sandboxed ? '/workspace/.genswarms/turns' : path.join(spec.workspace, '.genswarms', 'turns');
 }

@@ -7,7 +7,12 @@ import type { OutboxOwner, TurnSends } from './session-ports';
 
 function tracker(s: OutboxOwner, explicit: TurnSends | undefined): { send(to: string): void; broadcast(): void } {
   if (explicit !== undefined) {
-    return { send: (to) => explicit.sentTo.add(to), broadcast: () => { explicit.broadcast = true; } };
+    return {
+      send: (to) => explicit.sentTo.add(to),
+      broadcast: () => {
+        explicit.broadcast = true;
+      },
+    };
   }
   return { send: (to) => s.noteSend(to), broadcast: () => s.noteBroadcast() };
 }
@@ -24,7 +29,14 @@ async function routeOne(s: OutboxOwner, msg: OutboxMessage, turnId: string | nul
       await routeBroadcast(routing, { from: s.name, content: msg.content, turn: turnId });
       return;
     case 'ask':
-      await routeAsk(routing, { from: s.name, to: msg.to, content: msg.content, replyTo: msg.replyTo, turn: turnId, workspaceReal: s.workspace });
+      await routeAsk(routing, {
+        from: s.name,
+        to: msg.to,
+        content: msg.content,
+        replyTo: msg.replyTo,
+        turn: turnId,
+        workspaceReal: s.workspace,
+      });
       return;
   }
 }
@@ -33,7 +45,10 @@ async function routeOne(s: OutboxOwner, msg: OutboxMessage, turnId: string | nul
 export async function drainAndRoute(s: OutboxOwner, turnId: string | null, sends?: TurnSends): Promise<void> {
   const emitRejected = (reason: string, file?: string): Promise<unknown> =>
     s.events.emit({
-      type: 'outbox_rejected', swarm: s.swarm, agent: s.name, message: `Outbox entry of ${s.name} rejected (${reason}).`,
+      type: 'outbox_rejected',
+      swarm: s.swarm,
+      agent: s.name,
+      message: `Outbox entry of ${s.name} rejected (${reason}).`,
       metadata: { reason, ...(file === undefined ? {} : { file }) },
     });
   const track = tracker(s, sends);
@@ -57,13 +72,20 @@ export async function drainAndRoute(s: OutboxOwner, turnId: string | null, sends
  */
 export async function discardOutbox(s: OutboxOwner, turnId: string): Promise<void> {
   let count = 0;
-  await drainOutbox(s.workspace, () => {
-    count += 1;
-    return Promise.resolve();
-  }, s.outboxMemo);
+  await drainOutbox(
+    s.workspace,
+    () => {
+      count += 1;
+      return Promise.resolve();
+    },
+    s.outboxMemo,
+  );
   if (count === 0) return;
   await s.events.emit({
-    type: 'outbox_rejected', swarm: s.swarm, agent: s.name, message: `${count} outbox entr${count === 1 ? 'y' : 'ies'} of ${s.name} dropped: turn ${turnId} was cancelled.`,
+    type: 'outbox_rejected',
+    swarm: s.swarm,
+    agent: s.name,
+    message: `${count} outbox entr${count === 1 ? 'y' : 'ies'} of ${s.name} dropped: turn ${turnId} was cancelled.`,
     metadata: { reason: 'turn_cancelled', turn: turnId, count },
   });
 }
@@ -103,6 +125,12 @@ async function deliverReplyTo(s: OutboxOwner, turnId: string, sink: string, repl
   const out = await obj.deliver({ swarm: s.swarm, object: sink, from: s.name, content: replyText, type: 'direct' });
   if (out.kind === 'ok') await routeObjectResult(s.routing, sink, out.result, 1);
   else if (out.kind === 'failed') {
-    await s.events.emit({ type: 'object_error', swarm: s.swarm, agent: sink, message: `Object ${sink} failed to handle a reply.`, metadata: { error: out.error } });
+    await s.events.emit({
+      type: 'object_error',
+      swarm: s.swarm,
+      agent: sink,
+      message: `Object ${sink} failed to handle a reply.`,
+      metadata: { error: out.error },
+    });
   }
 }

@@ -38,15 +38,34 @@ export class TurnRunner {
     if (this.current !== null) this.current.broadcast = true;
   }
 
-  private emit(type: 'turn_started' | 'turn_completed' | 'turn_failed' | 'turn_timeout' | 'receipt_rejected' | 'agent_needs_attention' | 'auto_deliver_skipped', message: string, metadata: Record<string, unknown>): Promise<unknown> {
+  private emit(
+    type:
+      | 'turn_started'
+      | 'turn_completed'
+      | 'turn_failed'
+      | 'turn_timeout'
+      | 'receipt_rejected'
+      | 'agent_needs_attention'
+      | 'auto_deliver_skipped',
+    message: string,
+    metadata: Record<string, unknown>,
+  ): Promise<unknown> {
     return this.host.events.emit({ type, swarm: this.host.swarm, agent: this.host.name, message, metadata });
   }
 
   async run(turn: TurnRow, opts: { fresh: boolean; redeliver?: boolean }): Promise<void> {
-    const cur: Current = { id: turn.id, abort: new AbortController(), timer: null, expired: turn.timedOut, sentTo: new Set(), broadcast: false };
+    const cur: Current = {
+      id: turn.id,
+      abort: new AbortController(),
+      timer: null,
+      expired: turn.timedOut,
+      sentTo: new Set(),
+      broadcast: false,
+    };
     this.current = cur;
     if (opts.fresh) {
-      if (!turn.delivered) await this.emit('turn_started', `Turn ${turn.id} started.`, { turn: turn.id, item_id: turn.itemId, from: turn.from });
+      if (!turn.delivered)
+        await this.emit('turn_started', `Turn ${turn.id} started.`, { turn: turn.id, item_id: turn.itemId, from: turn.from });
       if (!(await this.deliver(turn, true, cur))) return;
     } else if (opts.redeliver === true && !(await this.deliver(turn, false, cur))) {
       return;
@@ -55,7 +74,10 @@ export class TurnRunner {
     this.armTimeout(turn, cur);
     let receipt: TurnReceipt;
     try {
-      receipt = await watchTurn(this.host.workspace, turn.id, { signal: cur.abort.signal, ...(this.host.receiptPollMs === undefined ? {} : { pollMs: this.host.receiptPollMs }) });
+      receipt = await watchTurn(this.host.workspace, turn.id, {
+        signal: cur.abort.signal,
+        ...(this.host.receiptPollMs === undefined ? {} : { pollMs: this.host.receiptPollMs }),
+      });
     } catch (e) {
       if (cur.abort.signal.aborted) return; // the turn was cancelled or the engine dropped it
       throw e; // a watcher failure fails the turn (AgentSession.turnFailed)
@@ -86,7 +108,13 @@ export class TurnRunner {
       }
     }
     try {
-      await this.host.handle?.deliver({ turnId: turn.id, seq: turn.seq, from: turn.from, content: turn.content, clientTurnsDir: clientTurnsDir(this.host.spec) });
+      await this.host.handle?.deliver({
+        turnId: turn.id,
+        seq: turn.seq,
+        from: turn.from,
+        content: turn.content,
+        clientTurnsDir: clientTurnsDir(this.host.spec),
+      });
     } catch (e) {
       if (this.current === cur) await this.finish(turn, DELIVERY_FAILED_ERROR, failureCode(e));
       return false;
@@ -110,7 +138,10 @@ export class TurnRunner {
     if (this.current !== cur || !(await this.host.store.markTurnTimedOut(turn.id))) return;
     cur.expired = true;
     await this.emit('turn_timeout', `Turn ${turn.id} exceeded ${limit} ms.`, { turn: turn.id, turn_timeout_ms: limit });
-    this.host.pushes.push(this.host.swarm, { type: 'turn_completed', payload: { agent: this.host.name, turn: turn.id, status: 'timed_out', reply_preview: null } });
+    this.host.pushes.push(this.host.swarm, {
+      type: 'turn_completed',
+      payload: { agent: this.host.name, turn: turn.id, status: 'timed_out', reply_preview: null },
+    });
   }
 
   private async complete(turn: TurnRow, cur: Current, receipt: Exclude<TurnReceipt, { kind: 'pending' }>): Promise<void> {
@@ -122,18 +153,38 @@ export class TurnRunner {
     }
     const status = receipt.status === 'ok' ? 'completed' : 'error';
     const preview = receipt.reply === null ? null : contentPreview(receipt.reply.trim());
-    if (!(await this.host.store.finishTurn(turn.id, { status, error: receipt.error ?? null, replyPreview: preview, completedAt: this.host.now() }))) return;
+    if (
+      !(await this.host.store.finishTurn(turn.id, {
+        status,
+        error: receipt.error ?? null,
+        replyPreview: preview,
+        completedAt: this.host.now(),
+      }))
+    )
+      return;
     this.current = null;
     if (cur.expired) {
       if (this.host.agentConfig()?.reply_to !== undefined) {
-        await this.emit('auto_deliver_skipped', `Late receipt of turn ${turn.id}: nothing routed.`, { turn: turn.id, reason: 'turn_expired' });
+        await this.emit('auto_deliver_skipped', `Late receipt of turn ${turn.id}: nothing routed.`, {
+          turn: turn.id,
+          reason: 'turn_expired',
+        });
       }
     } else {
       const type = status === 'completed' ? 'turn_completed' : 'turn_failed';
-      await this.emit(type, `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`, { turn: turn.id, ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }) });
+      await this.emit(type, `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`, {
+        turn: turn.id,
+        ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }),
+      });
       this.host.pushes.push(this.host.swarm, {
         type: 'turn_completed',
-        payload: { agent: this.host.name, turn: turn.id, status, ...(receipt.error === undefined ? {} : { error: receipt.error }), reply_preview: preview },
+        payload: {
+          agent: this.host.name,
+          turn: turn.id,
+          status,
+          ...(receipt.error === undefined ? {} : { error: receipt.error }),
+          reply_preview: preview,
+        },
       });
       await this.host.routeCompletion(turn.id, receipt.reply ?? '', { sentTo: cur.sentTo, broadcast: cur.broadcast });
     }
@@ -166,9 +217,20 @@ export class TurnRunner {
       cur.abort.abort();
     }
     await writeHostReceipt(this.host.workspace, turn.id, ENGINE_FAILED_ERROR);
-    if (!(await this.host.store.finishTurn(turn.id, { status: 'error', error: ENGINE_FAILED_ERROR, replyPreview: null, completedAt: this.host.now() }))) return;
+    if (
+      !(await this.host.store.finishTurn(turn.id, {
+        status: 'error',
+        error: ENGINE_FAILED_ERROR,
+        replyPreview: null,
+        completedAt: this.host.now(),
+      }))
+    )
+      return;
     await this.emit('turn_failed', `Turn ${turn.id} failed inside the engine.`, { turn: turn.id, error: ENGINE_FAILED_ERROR });
-    this.host.pushes.push(this.host.swarm, { type: 'turn_completed', payload: { agent: this.host.name, turn: turn.id, status: 'error', error: ENGINE_FAILED_ERROR, reply_preview: null } });
+    this.host.pushes.push(this.host.swarm, {
+      type: 'turn_completed',
+      payload: { agent: this.host.name, turn: turn.id, status: 'error', error: ENGINE_FAILED_ERROR, reply_preview: null },
+    });
   }
 
   /**
@@ -188,7 +250,11 @@ export class TurnRunner {
   /** One `turn_failed` (level info, `status: cancelled`) per cancelled turn (docs/observability.md has no turn_cancelled). */
   emitCancelled(turnId: string): Promise<unknown> {
     return this.host.events.emit({
-      type: 'turn_failed', level: 'info', swarm: this.host.swarm, agent: this.host.name, message: `Turn ${turnId} cancelled.`,
+      type: 'turn_failed',
+      level: 'info',
+      swarm: this.host.swarm,
+      agent: this.host.name,
+      message: `Turn ${turnId} cancelled.`,
       metadata: { turn: turnId, status: 'cancelled', error: TURN_CANCELLED_ERROR },
     });
   }
@@ -197,7 +263,11 @@ export class TurnRunner {
   private async reject(turn: TurnRow, reason: string, file?: string): Promise<void> {
     this.current = null;
     await this.host.store.finishTurn(turn.id, { status: 'rejected', reason, completedAt: this.host.now() });
-    await this.emit('receipt_rejected', `Receipt of turn ${turn.id} rejected (${reason}).`, { turn: turn.id, reason, ...(file === undefined ? {} : { file }) });
+    await this.emit('receipt_rejected', `Receipt of turn ${turn.id} rejected (${reason}).`, {
+      turn: turn.id,
+      reason,
+      ...(file === undefined ? {} : { file }),
+    });
     await this.host.setState('needs_attention', { reason, turn: turn.id });
     await this.emit('agent_needs_attention', `Agent ${this.host.name} needs attention (${reason}).`, { turn: turn.id, reason });
     this.host.pushes.push(this.host.swarm, { type: 'needs_attention', payload: { agent: this.host.name, turn: turn.id, reason } });

@@ -70,7 +70,11 @@ export type AddObjectCommand = z.infer<typeof AddObjectCommandSchema>;
 /** `POST /api/swarms/:s/agents/:base/scale`. No upper bound: above the cap is the engine's `agent_cap_exceeded`. */
 export const ScaleCommandSchema = z
   .strictObject({
-    count: z.number().min(0).refine((n) => Number.isInteger(n), 'expected an integer').describe('Wanted number of instances of the base agent'),
+    count: z
+      .number()
+      .min(0)
+      .refine((n) => Number.isInteger(n), 'expected an integer')
+      .describe('Wanted number of instances of the base agent'),
   })
   .meta({ id: 'ScaleCommand' })
   .describe('Scale an agent group to a number of instances');
@@ -158,8 +162,12 @@ const nameValue = (what: string) => queryValue(z.string().regex(NAME_RE, 'malfor
  */
 export const EventQueryCommandSchema = z
   .object({
-    level: queryValue(z.enum(EVENT_LEVELS as [EventLevel, ...EventLevel[]], { error: `expected one of ${EVENT_LEVELS.join(', ')}` })).describe('Only events of this level'),
-    category: queryValue(z.enum(EVENT_CATEGORY_NAMES as [EventCategory, ...EventCategory[]], { error: `expected one of ${EVENT_CATEGORY_NAMES.join(', ')}` })).describe('Only events of this category'),
+    level: queryValue(
+      z.enum(EVENT_LEVELS as [EventLevel, ...EventLevel[]], { error: `expected one of ${EVENT_LEVELS.join(', ')}` }),
+    ).describe('Only events of this level'),
+    category: queryValue(
+      z.enum(EVENT_CATEGORY_NAMES as [EventCategory, ...EventCategory[]], { error: `expected one of ${EVENT_CATEGORY_NAMES.join(', ')}` }),
+    ).describe('Only events of this category'),
     swarm: nameValue('Only events of this swarm'),
     agent: nameValue('Only events of this agent or object'),
     event_type: queryValue(z.string().regex(EVENT_TYPE_RE, 'malformed value')).describe('Only events of this type'),

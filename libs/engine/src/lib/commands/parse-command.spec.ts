@@ -60,7 +60,9 @@ describe('edge command parsers refuse malformed bodies with the documented codes
   });
 
   it('names the offending list of a new agent', () => {
-    expect(refusal(() => parseAddAgentCommand({ name: 'a', incoming: [1] })).details).toEqual({ issues: [{ path: 'incoming', message: 'expected a list of names' }] });
+    expect(refusal(() => parseAddAgentCommand({ name: 'a', incoming: [1] })).details).toEqual({
+      issues: [{ path: 'incoming', message: 'expected a list of names' }],
+    });
   });
 
   it('issues carry paths and messages, never the offending values', () => {
@@ -71,11 +73,20 @@ describe('edge command parsers refuse malformed bodies with the documented codes
 
 describe('edge command parsers hand the engine typed values', () => {
   it('normalises edges to [from, to] pairs', () => {
-    expect(parseTopologyPatchCommand({ add: [['a', 'b'], { from: 'b', to: 'a' }] })).toEqual({ add: [['a', 'b'], ['b', 'a']] });
+    expect(parseTopologyPatchCommand({ add: [['a', 'b'], { from: 'b', to: 'a' }] })).toEqual({
+      add: [
+        ['a', 'b'],
+        ['b', 'a'],
+      ],
+    });
   });
 
   it('keeps an agent config beside its edges', () => {
-    expect(parseAddAgentCommand({ name: 'a', backend: { type: 'mock' }, connections: ['b'] })).toEqual({ name: 'a', backend: { type: 'mock' }, connections: ['b'] });
+    expect(parseAddAgentCommand({ name: 'a', backend: { type: 'mock' }, connections: ['b'] })).toEqual({
+      name: 'a',
+      backend: { type: 'mock' },
+      connections: ['b'],
+    });
   });
 
   it('ignores object edge lists that are not lists, as before', () => {
@@ -116,7 +127,12 @@ describe('the event query is parsed with EventQueryCommandSchema', () => {
   });
 
   it('accepts integers as numbers or text and defaults the limit', () => {
-    expect(parseEventQuery({ limit: 5, since_id: '7', level: 'error', swarm: 's', ignored: 'x' } as Record<string, unknown>)).toEqual({ limit: 5, since_id: 7, level: 'error', swarm: 's' });
+    expect(parseEventQuery({ limit: 5, since_id: '7', level: 'error', swarm: 's', ignored: 'x' } as Record<string, unknown>)).toEqual({
+      limit: 5,
+      since_id: 7,
+      level: 'error',
+      swarm: 's',
+    });
     expect(parseEventQuery({})).toEqual({ limit: 100 });
   });
 });

@@ -70,7 +70,9 @@ export function parseAddAgentCommand(body: unknown): AddAgentCommand {
   if (parsed.success) return parsed.data;
   refuseBadName(parsed.error);
   const where = String(parsed.error.issues[0]?.path[0] ?? '');
-  throw new EngineError('validation_failed', 'expected a list of names', { issues: [{ path: where, message: 'expected a list of names' }] });
+  throw new EngineError('validation_failed', 'expected a list of names', {
+    issues: [{ path: where, message: 'expected a list of names' }],
+  });
 }
 
 export function parseAddObjectCommand(body: unknown): AddObjectCommand {

@@ -45,8 +45,26 @@ describe('parseEventQuery', () => {
   it('defaults limit to 100 and accepts every documented param', () => {
     expect(parseEventQuery({})).toEqual({ limit: 100 });
     expect(
-      parseEventQuery({ level: 'error', category: 'routing', swarm: 's-1', agent: 'a_b', event_type: 'turn_failed', minutes: '5', limit: '1000', since_id: '0' }),
-    ).toEqual({ level: 'error', category: 'routing', swarm: 's-1', agent: 'a_b', event_type: 'turn_failed', minutes: 5, limit: 1000, since_id: 0 });
+      parseEventQuery({
+        level: 'error',
+        category: 'routing',
+        swarm: 's-1',
+        agent: 'a_b',
+        event_type: 'turn_failed',
+        minutes: '5',
+        limit: '1000',
+        since_id: '0',
+      }),
+    ).toEqual({
+      level: 'error',
+      category: 'routing',
+      swarm: 's-1',
+      agent: 'a_b',
+      event_type: 'turn_failed',
+      minutes: 5,
+      limit: 1000,
+      since_id: 0,
+    });
   });
 
   test.each([
@@ -78,7 +96,17 @@ describe('parseEventQuery', () => {
 });
 
 describe('filter sets', () => {
-  const ev = { id: 1, timestamp: '', level: 'warning', category: 'routing', swarm: 's', agent: 'a', event_type: 'invalid_route', message: '', metadata: {} } as StoredEvent;
+  const ev = {
+    id: 1,
+    timestamp: '',
+    level: 'warning',
+    category: 'routing',
+    swarm: 's',
+    agent: 'a',
+    event_type: 'invalid_route',
+    message: '',
+    metadata: {},
+  } as StoredEvent;
   it('matches when every key of any set equals the event field', () => {
     expect(matchesAnyFilter(ev, [{}])).toBe(true);
     expect(matchesAnyFilter(ev, [{ level: 'error' }, { agent: 'a', category: 'routing' }])).toBe(true);
@@ -114,7 +142,10 @@ describe('EventBus', () => {
     });
     const long = 'x'.repeat(300);
     const e = await bus.emit({
-      type: 'message_routed', swarm: 's', agent: 'a', message: 'Routed.',
+      type: 'message_routed',
+      swarm: 's',
+      agent: 'a',
+      message: 'Routed.',
       metadata: { content_preview: long, content: long, api_key: 'sk-secret', nested: { token: 'tok' }, to: 'b' },
     });
     off();
@@ -127,7 +158,15 @@ describe('EventBus', () => {
       ['swarm_started', 'warning', 'swarm'],
       ['message_routed', 'info', 'routing'],
     ]);
-    expect(toLogEntry(e)).toEqual({ id: e.id, timestamp: e.timestamp, level: 'info', agent: 'a', event_type: 'message_routed', message: 'Routed.', metadata: e.metadata });
+    expect(toLogEntry(e)).toEqual({
+      id: e.id,
+      timestamp: e.timestamp,
+      level: 'info',
+      agent: 'a',
+      event_type: 'message_routed',
+      message: 'Routed.',
+      metadata: e.metadata,
+    });
   });
 
   it('scoped queries fix swarm and agent', async () => {

@@ -34,7 +34,15 @@ export interface LogEntry {
 }
 
 export function toLogEntry(e: StoredEvent): LogEntry {
-  return { id: e.id, timestamp: e.timestamp, level: e.level, agent: e.agent, event_type: e.event_type, message: e.message, metadata: e.metadata };
+  return {
+    id: e.id,
+    timestamp: e.timestamp,
+    level: e.level,
+    agent: e.agent,
+    event_type: e.event_type,
+    message: e.message,
+    metadata: e.metadata,
+  };
 }
 
 const FULL_CONTENT_KEYS = new Set(['content', 'reply', 'reply_text', 'env', 'token', 'api_key']);
@@ -89,7 +97,10 @@ export class EventBus {
     this.logLine('engine_error', failureLogMeta(input));
     try {
       await this.emit({
-        type: 'engine_error', swarm: input.swarm, agent: input.agent, message: `Internal failure in ${input.where} (${code}).`,
+        type: 'engine_error',
+        swarm: input.swarm,
+        agent: input.agent,
+        message: `Internal failure in ${input.where} (${code}).`,
         metadata: { where: input.where, code, ...input.metadata },
       });
     } catch (e) {
@@ -114,7 +125,10 @@ export class EventBus {
   }
 
   /** Validates §17 params (throws `invalid_query` with `param`); `scope` fixes swarm/agent for scoped routes. */
-  async query(raw: EventQueryInput, scope: { swarm?: string; agent?: string } = {}): Promise<{ events: StoredEvent[]; query: ParsedEventQuery }> {
+  async query(
+    raw: EventQueryInput,
+    scope: { swarm?: string; agent?: string } = {},
+  ): Promise<{ events: StoredEvent[]; query: ParsedEventQuery }> {
     const parsed = parseEventQuery({ ...raw, ...scope });
     const events = await this.store.queryEvents(toStoreQuery(parsed, this.clock.now()));
     return { events, query: parsed };

@@ -6,15 +6,7 @@
 
 /** Where an internal failure happened: the `where` of an `engine_error` event. */
 export type FailureSite =
-  | 'dispatch'
-  | 'turn'
-  | 'turn_settle'
-  | 'turn_timeout'
-  | 'outbox_poll'
-  | 'outbox_discard'
-  | 'agent_exit'
-  | 'agent_stop'
-  | 'recovery';
+  'dispatch' | 'turn' | 'turn_settle' | 'turn_timeout' | 'outbox_poll' | 'outbox_discard' | 'agent_exit' | 'agent_stop' | 'recovery';
 
 /** The sink of engine log lines; a winston logger fits (`logger.error(message, meta)`). */
 export interface EngineLog {
@@ -55,7 +47,11 @@ export interface FailureInput {
 export function failureLogMeta(input: FailureInput): Record<string, unknown> {
   const detail = input.error instanceof Error ? input.error.message.slice(0, LOG_DETAIL_MAX_CHARS) : undefined;
   return {
-    where: input.where, code: failureCode(input.error), swarm: input.swarm, agent: input.agent, ...input.metadata,
+    where: input.where,
+    code: failureCode(input.error),
+    swarm: input.swarm,
+    agent: input.agent,
+    ...input.metadata,
     ...(detail === undefined ? {} : { detail }),
   };
 }

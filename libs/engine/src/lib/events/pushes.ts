@@ -8,10 +8,32 @@ export interface TopologyEntry {
 
 export type EnginePush =
   | { readonly type: 'agent_output'; readonly payload: { agent: string; stream: 'stdout' | 'stderr'; content: string } }
-  | { readonly type: 'message_routed'; readonly payload: { timestamp: string; swarm: string; from: string; to: string; type: 'direct' | 'ask'; content_preview: string } }
-  | { readonly type: 'message_broadcast'; readonly payload: { timestamp: string; swarm: string; from: string; to: readonly string[]; type: 'broadcast'; content_preview: string } }
+  | {
+      readonly type: 'message_routed';
+      readonly payload: { timestamp: string; swarm: string; from: string; to: string; type: 'direct' | 'ask'; content_preview: string };
+    }
+  | {
+      readonly type: 'message_broadcast';
+      readonly payload: {
+        timestamp: string;
+        swarm: string;
+        from: string;
+        to: readonly string[];
+        type: 'broadcast';
+        content_preview: string;
+      };
+    }
   | { readonly type: 'agent_status'; readonly payload: { agent: string; state: string; previous: string | null } }
-  | { readonly type: 'turn_completed'; readonly payload: { agent: string; turn: string; status: 'completed' | 'error' | 'timed_out'; error?: string; reply_preview: string | null } }
+  | {
+      readonly type: 'turn_completed';
+      readonly payload: {
+        agent: string;
+        turn: string;
+        status: 'completed' | 'error' | 'timed_out';
+        error?: string;
+        reply_preview: string | null;
+      };
+    }
   | { readonly type: 'needs_attention'; readonly payload: { agent: string; turn: string | null; reason: string } }
   | { readonly type: 'swarm_started'; readonly payload: { swarm: string; status: 'running' | 'error' } }
   | { readonly type: 'swarm_stopped'; readonly payload: { swarm: string } }

@@ -25,15 +25,28 @@ export function countPatchKeys(value: unknown, budget = PATCH_MAX_KEYS + 1): num
 
 /** Returns the checked patch or throws the first refusal (1)-(5). */
 export function checkConfigPatch(handler: ObjectHandler, patch: unknown): Record<string, unknown> {
-  if (!isRecord(patch)) throw new EngineError('validation_failed', 'config must be an object.', { issues: [{ path: 'config', message: 'expected an object' }] });
-  const forbidden = Object.keys(patch).filter((k) => HOST_ESCAPE_KEYS.includes(k)).sort();
+  if (!isRecord(patch))
+    throw new EngineError('validation_failed', 'config must be an object.', {
+      issues: [{ path: 'config', message: 'expected an object' }],
+    });
+  const forbidden = Object.keys(patch)
+    .filter((k) => HOST_ESCAPE_KEYS.includes(k))
+    .sort();
   if (forbidden.length > 0) {
-    throw new EngineError('forbidden_config_keys', 'Host-escape keys are not accepted from a dynamic mutation.', { keys: [...new Set(forbidden)] }, { status: 422 });
+    throw new EngineError(
+      'forbidden_config_keys',
+      'Host-escape keys are not accepted from a dynamic mutation.',
+      { keys: [...new Set(forbidden)] },
+      { status: 422 },
+    );
   }
-  if (countPatchKeys(patch) > PATCH_MAX_KEYS) throw new EngineError('patch_too_large', 'The patch has more than 200 keys.', { limit: PATCH_MAX_KEYS });
+  if (countPatchKeys(patch) > PATCH_MAX_KEYS)
+    throw new EngineError('patch_too_large', 'The patch has more than 200 keys.', { limit: PATCH_MAX_KEYS });
   const schema = handler.configSchema;
   if (schema === undefined) throw new EngineError('no_config_schema', 'This object handler has no config schema.');
-  const immutable = Object.keys(patch).filter((k) => !Object.prototype.hasOwnProperty.call(schema, k) || schema[k]?.mutable !== true).sort();
+  const immutable = Object.keys(patch)
+    .filter((k) => !Object.prototype.hasOwnProperty.call(schema, k) || schema[k]?.mutable !== true)
+    .sort();
   if (immutable.length > 0) throw new EngineError('immutable_keys', 'These config keys are not mutable.', { keys: immutable });
   return patch;
 }

@@ -40,7 +40,6 @@ export interface ObjectHandler {
   readonly configSchema?: Readonly<Record<string, ConfigKeySpec>>;
 }
 
-
 /** Handlers by name (a Map: names may come from configs). */
 export class HandlerRegistry {
   private readonly handlers = new Map<string, ObjectHandler>();

@@ -9,9 +9,23 @@ describe('encodeObjectState', () => {
   });
 
   test.each([
-    ['a cycle', ((): unknown => { const a: unknown[] = []; a.push(a); return a; })()],
+    [
+      'a cycle',
+      ((): unknown => {
+        const a: unknown[] = [];
+        a.push(a);
+        return a;
+      })(),
+    ],
     ['a BigInt', { v: BigInt(2) }],
-    ['a throwing toJSON', { toJSON: (): never => { throw new Error('no'); } }],
+    [
+      'a throwing toJSON',
+      {
+        toJSON: (): never => {
+          throw new Error('no');
+        },
+      },
+    ],
     ['a function', (): void => undefined],
     ['a symbol', Symbol('s')],
   ])('never throws on %s', (_what, state) => {

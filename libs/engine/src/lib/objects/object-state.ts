@@ -11,7 +11,8 @@ export type EncodedObjectState =
   | { readonly kind: 'too_large'; readonly bytes: number }
   | { readonly kind: 'not_serializable'; readonly error: string };
 
-export type DecodedObjectState = { readonly kind: 'ok'; readonly state: unknown } | { readonly kind: 'invalid'; readonly reason: 'too_large' | 'unparsable' };
+export type DecodedObjectState =
+  { readonly kind: 'ok'; readonly state: unknown } | { readonly kind: 'invalid'; readonly reason: 'too_large' | 'unparsable' };
 
 const POISON_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 

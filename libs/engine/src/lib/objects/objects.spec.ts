@@ -30,7 +30,12 @@ describe('checkConfigPatch (docs/rest-api.md order)', () => {
   test.each([
     ['not an object', counter, ['step'], ['validation_failed', 400]],
     ['null', counter, null, ['validation_failed', 400]],
-    ['host-escape key even if schema says mutable', { ...counter, configSchema: { extra_path: { mutable: true } } }, { extra_path: ['/'] }, ['forbidden_config_keys', 422]],
+    [
+      'host-escape key even if schema says mutable',
+      { ...counter, configSchema: { extra_path: { mutable: true } } },
+      { extra_path: ['/'] },
+      ['forbidden_config_keys', 422],
+    ],
     ['host-escape before size', counter, { extra_ro_binds: [], big: Array.from({ length: 300 }, () => 1) }, ['forbidden_config_keys', 422]],
     ['more than 200 keys at all depths', counter, { step: Array.from({ length: 201 }, () => 1) }, ['patch_too_large', 400]],
     ['size before schema', recorder, { a: Array.from({ length: 201 }, () => 1) }, ['patch_too_large', 400]],

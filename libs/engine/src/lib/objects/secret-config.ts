@@ -50,7 +50,11 @@ export interface OverlayView {
  * Overlay events with object configs masked: `add_object` by its own handler, `update_config` by the
  * handler its target has at that point (seed objects, then every earlier `add_object`).
  */
-export function redactOverlay(handlers: HandlerRegistry, seedObjects: ReadonlyMap<string, string>, events: readonly OverlayView[]): unknown[] {
+export function redactOverlay(
+  handlers: HandlerRegistry,
+  seedObjects: ReadonlyMap<string, string>,
+  events: readonly OverlayView[],
+): unknown[] {
   const handlerOf = new Map(seedObjects);
   return events.map((e) => {
     const p = e.payload;

@@ -40,7 +40,13 @@ export function envelopeFromReply(corr: string, reply: unknown, durationMs: numb
   if (typeof err === 'object') {
     const e = err as { code?: unknown; message?: unknown; type?: unknown };
     const code = typeof e.code === 'string' ? e.code : 'unknown';
-    return failure(corr, code, typeof e.message === 'string' ? e.message : code, (typeof e.type === 'string' ? e.type : 'unknown') as ErrorType, durationMs);
+    return failure(
+      corr,
+      code,
+      typeof e.message === 'string' ? e.message : code,
+      (typeof e.type === 'string' ? e.type : 'unknown') as ErrorType,
+      durationMs,
+    );
   }
   const code = String(err);
   return failure(corr, code, code, 'unknown', durationMs);
@@ -59,7 +65,10 @@ async function computeEnvelope(host: RoutingHost, input: AskInput, corr: string)
   const kindOf = (n: string): ReturnType<RoutingHost['kindOf']> => host.kindOf(n);
   if (!host.topology.hasEdge(input.from, input.to) && !isSystemObject(input.to, kindOf)) {
     await host.events.emit({
-      type: 'invalid_route', swarm: host.swarm, agent: input.from, message: `Ask ${input.from} → ${input.to} is not in the topology.`,
+      type: 'invalid_route',
+      swarm: host.swarm,
+      agent: input.from,
+      message: `Ask ${input.from} → ${input.to} is not in the topology.`,
       metadata: { from: input.from, to: input.to, allowed_targets: host.topology.targets(input.from), type: 'ask' },
     });
     return failure(corr, 'route_denied', 'no edge to this object', 'permanent');
@@ -76,7 +85,13 @@ async function computeEnvelope(host: RoutingHost, input: AskInput, corr: string)
     case 'error_state':
       return failure(corr, 'object_error_state', 'the object is in error state', 'transient');
     case 'failed':
-      await host.events.emit({ type: 'object_error', swarm: host.swarm, agent: obj.name, message: `Object ${obj.name} failed to answer an ask.`, metadata: { error: out.error } });
+      await host.events.emit({
+        type: 'object_error',
+        swarm: host.swarm,
+        agent: obj.name,
+        message: `Object ${obj.name} failed to answer an ask.`,
+        metadata: { error: out.error },
+      });
       return failure(corr, 'handler_error', 'the handler threw', 'unknown', Date.now() - started);
     case 'ok':
       await announceDelivered(host, { from: input.from, to: input.to, turn: input.turn }, 'ask', { correlation_id: corr });
@@ -119,7 +134,10 @@ export type AskOutcome = { kind: 'dropped' } | { kind: 'replied'; envelope: AskE
 export async function routeAsk(host: RoutingHost, input: AskInput): Promise<AskOutcome> {
   if (!isCorrelationId(input.replyTo)) {
     await host.events.emit({
-      type: 'outbox_rejected', swarm: host.swarm, agent: input.from, message: 'Ask dropped: invalid correlation id.',
+      type: 'outbox_rejected',
+      swarm: host.swarm,
+      agent: input.from,
+      message: 'Ask dropped: invalid correlation id.',
       metadata: { reason: 'invalid_correlation_id', to: input.to },
     });
     return { kind: 'dropped' };
@@ -127,7 +145,8 @@ export async function routeAsk(host: RoutingHost, input: AskInput): Promise<AskO
   const corr = input.replyTo;
   const envelope = await computeEnvelope(host, input, corr);
   // Every directory below the (verified) workspace is pinned on the way down: nothing lands outside it.
-  const written = (await writeFileUnder(input.workspaceReal, [INBOX_DIR, REPLIES_DIR], `${corr}.json`, JSON.stringify(envelope))).kind === 'ok';
+  const written =
+    (await writeFileUnder(input.workspaceReal, [INBOX_DIR, REPLIES_DIR], `${corr}.json`, JSON.stringify(envelope))).kind === 'ok';
   const repliesDir = path.join(input.workspaceReal, INBOX_DIR, REPLIES_DIR);
   if (written) await pruneReplies(repliesDir, host.clock.now().getTime());
   return { kind: 'replied', envelope, written };

@@ -13,11 +13,26 @@ function reference(text: string): ReturnType<typeof extractMarkers> {
   return { blocks, replyText: text.replace(REFERENCE_RE, '').trim() };
 }
 
-const TOKENS = ['<<SWARM_MSG:TO=a:START>>', '<<SWARM_MSG:TO=web-bot:START>>', '<<SWARM_MSG:BROADCAST:START>>', '<<SWARM_MSG:END>>', '<<SWARM_MSG:', 'TO=1x:START>>', '<<SWARM_MSG:TO=', 'END>>', '\n', '\r\n', ' ', 'x', '<<'];
+const TOKENS = [
+  '<<SWARM_MSG:TO=a:START>>',
+  '<<SWARM_MSG:TO=web-bot:START>>',
+  '<<SWARM_MSG:BROADCAST:START>>',
+  '<<SWARM_MSG:END>>',
+  '<<SWARM_MSG:',
+  'TO=1x:START>>',
+  '<<SWARM_MSG:TO=',
+  'END>>',
+  '\n',
+  '\r\n',
+  ' ',
+  'x',
+  '<<',
+];
 
 describe('extractMarkers', () => {
   it('extracts directed and broadcast blocks in order and leaves the reply text', () => {
-    const text = 'Intro\n<<SWARM_MSG:TO=web-bot:START>>\nhello bot\n<<SWARM_MSG:END>>\nmiddle\r\n<<SWARM_MSG:BROADCAST:START>>\r\nto all<<SWARM_MSG:END>> tail ';
+    const text =
+      'Intro\n<<SWARM_MSG:TO=web-bot:START>>\nhello bot\n<<SWARM_MSG:END>>\nmiddle\r\n<<SWARM_MSG:BROADCAST:START>>\r\nto all<<SWARM_MSG:END>> tail ';
     expect(extractMarkers(text)).toEqual({
       blocks: [
         { kind: 'to', to: 'web-bot', content: 'hello bot' },
@@ -38,23 +53,43 @@ describe('extractMarkers', () => {
 
   test.each([
     ['empty body dropped', '<<SWARM_MSG:TO=a:START>>  \n <<SWARM_MSG:END>>', [], ''],
-    ['name with a space is not a marker', '<<SWARM_MSG:TO=a b:START>>x<<SWARM_MSG:END>>', [], '<<SWARM_MSG:TO=a b:START>>x<<SWARM_MSG:END>>'],
-    ['name starting with a digit is not a marker', '<<SWARM_MSG:TO=1a:START>>x<<SWARM_MSG:END>>', [], '<<SWARM_MSG:TO=1a:START>>x<<SWARM_MSG:END>>'],
+    [
+      'name with a space is not a marker',
+      '<<SWARM_MSG:TO=a b:START>>x<<SWARM_MSG:END>>',
+      [],
+      '<<SWARM_MSG:TO=a b:START>>x<<SWARM_MSG:END>>',
+    ],
+    [
+      'name starting with a digit is not a marker',
+      '<<SWARM_MSG:TO=1a:START>>x<<SWARM_MSG:END>>',
+      [],
+      '<<SWARM_MSG:TO=1a:START>>x<<SWARM_MSG:END>>',
+    ],
     ['unterminated block stays text', '<<SWARM_MSG:TO=a:START>>x', [], '<<SWARM_MSG:TO=a:START>>x'],
-    ['path traversal name is not a marker', '<<SWARM_MSG:TO=../x:START>>x<<SWARM_MSG:END>>', [], '<<SWARM_MSG:TO=../x:START>>x<<SWARM_MSG:END>>'],
+    [
+      'path traversal name is not a marker',
+      '<<SWARM_MSG:TO=../x:START>>x<<SWARM_MSG:END>>',
+      [],
+      '<<SWARM_MSG:TO=../x:START>>x<<SWARM_MSG:END>>',
+    ],
   ])('%s', (_name, text, blocks, replyText) => {
     expect(extractMarkers(text)).toEqual({ blocks, replyText });
   });
 
   it('keeps only one newline after START', () => {
-    expect(extractMarkers('<<SWARM_MSG:TO=a:START>>\n\n  body\n<<SWARM_MSG:END>>').blocks).toEqual([{ kind: 'to', to: 'a', content: 'body' }]);
+    expect(extractMarkers('<<SWARM_MSG:TO=a:START>>\n\n  body\n<<SWARM_MSG:END>>').blocks).toEqual([
+      { kind: 'to', to: 'a', content: 'body' },
+    ]);
   });
 
   it('matches the contract grammar (a global regex) on any mix of marker fragments', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }), (parts) => {
-      const text = parts.join('');
-      expect(extractMarkers(text)).toEqual(reference(text));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(extractMarkers(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   // The former global regex took 35-65 s of blocked event loop on each of the first two (measured);

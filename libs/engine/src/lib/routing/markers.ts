@@ -1,5 +1,6 @@
 /** docs/messaging.md: message marker blocks in reply.md. */
-export type MarkerBlock = { readonly kind: 'to'; readonly to: string; readonly content: string } | { readonly kind: 'broadcast'; readonly content: string };
+export type MarkerBlock =
+  { readonly kind: 'to'; readonly to: string; readonly content: string } | { readonly kind: 'broadcast'; readonly content: string };
 
 export interface ExtractedMarkers {
   readonly blocks: readonly MarkerBlock[];

@@ -4,15 +4,26 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { classifyOutboxMessage, drainOutbox, newOutboxMemo, type OutboxEntry, type OutboxMemo, type OutboxMessage } from './outbox';
 
-type Collected = { kind: string; reason?: string; processed?: number; aborted?: boolean; messages: OutboxMessage[]; rejected: { file: string; reason: string }[] };
+type Collected = {
+  kind: string;
+  reason?: string;
+  processed?: number;
+  aborted?: boolean;
+  messages: OutboxMessage[];
+  rejected: { file: string; reason: string }[];
+};
 
 /** One drain, collecting what it handed over (in order). */
 async function drain(ws: string, memo?: OutboxMemo): Promise<Collected> {
   const entries: OutboxEntry[] = [];
-  const r = await drainOutbox(ws, (e) => {
-    entries.push(e);
-    return Promise.resolve();
-  }, memo);
+  const r = await drainOutbox(
+    ws,
+    (e) => {
+      entries.push(e);
+      return Promise.resolve();
+    },
+    memo,
+  );
   return {
     ...r,
     messages: entries.flatMap((e) => (e.kind === 'message' ? [e.message] : [])),
@@ -127,13 +138,25 @@ describe('drainOutbox', () => {
     test.each([
       ['a FIFO', (p: string): void => void spawnSync('/usr/bin/mkfifo', [p], { shell: false }), 'receipt_not_regular'],
       ['an empty directory', (p: string): void => fs.mkdirSync(p), 'receipt_not_regular'],
-      ['invalid UTF-8 content', (p: string): void => fs.writeFileSync(p, Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 'invalid_shape'],
-      ['a hard link to a file elsewhere', (p: string): void => {
-        const victim = path.join(elsewhere(), 'v.json');
-        fs.writeFileSync(victim, JSON.stringify({ to: 'x', content: 'secret' }));
-        fs.linkSync(victim, p);
-      }, 'receipt_not_regular'],
-      ['JSON with constructor', (p: string): void => fs.writeFileSync(p, '{"to":"b","content":"x","constructor":{"prototype":{"a":1}}}'), 'invalid_shape'],
+      [
+        'invalid UTF-8 content',
+        (p: string): void => fs.writeFileSync(p, Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])),
+        'invalid_shape',
+      ],
+      [
+        'a hard link to a file elsewhere',
+        (p: string): void => {
+          const victim = path.join(elsewhere(), 'v.json');
+          fs.writeFileSync(victim, JSON.stringify({ to: 'x', content: 'secret' }));
+          fs.linkSync(victim, p);
+        },
+        'receipt_not_regular',
+      ],
+      [
+        'JSON with constructor',
+        (p: string): void => fs.writeFileSync(p, '{"to":"b","content":"x","constructor":{"prototype":{"a":1}}}'),
+        'invalid_shape',
+      ],
       ['a target naming ..', (p: string): void => fs.writeFileSync(p, '{"to":"..","content":"x"}'), 'invalid_shape'],
     ])('%s is rejected and removed', async (_n, make, reason) => {
       fs.mkdirSync(outbox);

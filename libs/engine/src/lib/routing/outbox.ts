@@ -29,7 +29,10 @@ const DOT = 0x2e;
 const AskSchema = z.strictObject({
   to: NAME,
   content: z.string().describe('message text'),
-  reply_to: z.unknown().refine((v) => v !== null && v !== undefined, 'an ask needs a correlation id').describe('correlation id'),
+  reply_to: z
+    .unknown()
+    .refine((v) => v !== null && v !== undefined, 'an ask needs a correlation id')
+    .describe('correlation id'),
 });
 const DirectSchema = z.strictObject({
   to: NAME,
@@ -46,7 +49,9 @@ export type OutboxMessage =
   | { readonly kind: 'direct'; readonly file: string; readonly to: string; readonly content: string }
   | { readonly kind: 'broadcast'; readonly file: string; readonly content: string };
 
-export type OutboxEntry = { readonly kind: 'message'; readonly message: OutboxMessage } | { readonly kind: 'rejected'; readonly file: string; readonly reason: string };
+export type OutboxEntry =
+  | { readonly kind: 'message'; readonly message: OutboxMessage }
+  | { readonly kind: 'rejected'; readonly file: string; readonly reason: string };
 
 export type OutboxDrain =
   | { readonly kind: 'empty' }
@@ -128,17 +133,34 @@ async function openPinned(dir: string, id: DirId): Promise<fsp.FileHandle | null
 async function listJson(pinned: string): Promise<Buffer[]> {
   // expected: an unlistable pinned dir lists nothing this poll; the next poll retries
   const raw = await fsp.readdir(pinned, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
-  return raw.filter((n) => n.length > JSON_SUFFIX.length && n[0] !== DOT && n.subarray(n.length - JSON_SUFFIX.length).equals(JSON_SUFFIX)).sort(Buffer.compare);
+  return raw
+    .filter((n) => n.length > JSON_SUFFIX.length && n[0] !== DOT && n.subarray(n.length - JSON_SUFFIX.length).equals(JSON_SUFFIX))
+    .sort(Buffer.compare);
 }
 
 /** Removes the entry itself (never a link target) inside the pinned directory; false when it is still there. */
 async function removeEntry(pinned: string, raw: Buffer): Promise<boolean> {
   const p = Buffer.concat([Buffer.from(`${pinned}/`), raw]);
   // expected: the boolean is the answer; an undeletable entry is memoised and reported once
-  const gone = await fsp.unlink(p).then(() => true, () => false);
+  const gone = await fsp.unlink(p).then(
+    () => true,
+    () => false,
+  );
   if (gone) return true;
-  // expected: as above; an entry that vanished meanwhile counts as removed
-  return fsp.rmdir(p).then(() => true, () => (fsp.lstat(p).then(() => false, () => true)));
+  // expected: as above; a directory entry is tried with rmdir, and one that vanished meanwhile counts as removed
+  return fsp.rmdir(p).then(
+    () => true,
+    () => isGone(p),
+  );
+}
+
+/** True when nothing is at `p` any more. */
+function isGone(p: Buffer): Promise<boolean> {
+  // expected: lstat failing is the answer (the entry is gone)
+  return fsp.lstat(p).then(
+    () => false,
+    () => true,
+  );
 }
 
 async function entryKey(pinned: string, raw: Buffer): Promise<string | null> {
@@ -150,7 +172,10 @@ async function entryKey(pinned: string, raw: Buffer): Promise<string | null> {
 async function readEntry(dir: string, name: string | null): Promise<OutboxEntry | 'missing'> {
   if (name === null) return { kind: 'rejected', file: '(invalid utf-8 name)', reason: 'invalid_name' };
   // expected: a read the receipts checks refuse (or that fails) is a rejected entry
-  const read = await readUntrustedFile(dir, name, OUTBOX_FILE_MAX_BYTES).catch(() => ({ kind: 'refused' as const, reason: 'invalid_name' }));
+  const read = await readUntrustedFile(dir, name, OUTBOX_FILE_MAX_BYTES).catch(() => ({
+    kind: 'refused' as const,
+    reason: 'invalid_name',
+  }));
   if (read.kind === 'missing') return 'missing';
   if (read.kind === 'refused') return { kind: 'rejected', file: name, reason: read.reason };
   const message = classifyOutboxMessage(name, parseUtf8Json(read.data));
@@ -158,7 +183,11 @@ async function readEntry(dir: string, name: string | null): Promise<OutboxEntry 
 }
 
 /** Drains the outbox of a workspace (its real path), handing each entry to `onEntry` in order. */
-export async function drainOutbox(workspaceReal: string, onEntry: (entry: OutboxEntry) => Promise<void>, memo: OutboxMemo = newOutboxMemo()): Promise<OutboxDrain> {
+export async function drainOutbox(
+  workspaceReal: string,
+  onEntry: (entry: OutboxEntry) => Promise<void>,
+  memo: OutboxMemo = newOutboxMemo(),
+): Promise<OutboxDrain> {
   const dir = path.join(workspaceReal, OUTBOX_DIR);
   const id = await outboxIdentity(dir);
   if (id === 'missing') return { kind: 'empty' };
@@ -172,7 +201,13 @@ export async function drainOutbox(workspaceReal: string, onEntry: (entry: Outbox
   }
 }
 
-async function drainPinned(dir: string, pinned: string, id: DirId, onEntry: (entry: OutboxEntry) => Promise<void>, memo: OutboxMemo): Promise<OutboxDrain> {
+async function drainPinned(
+  dir: string,
+  pinned: string,
+  id: DirId,
+  onEntry: (entry: OutboxEntry) => Promise<void>,
+  memo: OutboxMemo,
+): Promise<OutboxDrain> {
   const names = await listJson(pinned);
   if (names.length === 0) return { kind: 'empty' };
   const stillStuck = new Set<string>();

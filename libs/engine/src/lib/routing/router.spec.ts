@@ -43,7 +43,12 @@ describe('router', () => {
     const inbox: Harness['inbox'] = [];
     const awaiting: string[] = [];
     const host: RoutingHost = {
-      swarm: 's', topology: new Topology(edges), events, pushes: pushHub, store, clock: SYSTEM_CLOCK,
+      swarm: 's',
+      topology: new Topology(edges),
+      events,
+      pushes: pushHub,
+      store,
+      clock: SYSTEM_CLOCK,
       kindOf: (n): NodeKind | undefined => (agents.includes(n) ? 'agent' : objs.has(n) ? 'object' : undefined),
       enqueueMessage: async (agent, from, content) => {
         inbox.push({ agent, from, content });
@@ -77,7 +82,10 @@ describe('router', () => {
   });
 
   it('an allowed route delivers once, logs once, pushes, and marks awaiting when an edge leads back', async () => {
-    h = await harness(['a', 'b'], {}, [['a', 'b'], ['b', 'a']]);
+    h = await harness(['a', 'b'], {}, [
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
     expect(await routeDirect(h.host, { from: 'a', to: 'b', content: 'hi', turn: 't1' })).toBe('routed');
     expect(h.inbox).toEqual([{ agent: 'b', from: 'a', content: 'hi' }]);
     expect(await h.store.listMessages('s', 10)).toMatchObject([{ from: 'a', to: 'b', type: 'direct', content_preview: 'hi', turn: 't1' }]);
@@ -90,12 +98,20 @@ describe('router', () => {
     await routeDirect(h.host, { from: 'a', to: 'b', content: 'secret body', turn: 't1' });
     const events = await h.store.queryEvents({ limit: 100, sinceId: 0 });
     expect(events.map((e) => e.event_type)).toEqual(['message_routed', 'message_delivered']);
-    expect(events[1]).toMatchObject({ category: 'agent', level: 'info', agent: 'b', metadata: { from: 'a', to: 'b', type: 'direct', turn: 't1', item_id: 'item_1' } });
+    expect(events[1]).toMatchObject({
+      category: 'agent',
+      level: 'info',
+      agent: 'b',
+      metadata: { from: 'a', to: 'b', type: 'direct', turn: 't1', item_id: 'item_1' },
+    });
     expect(JSON.stringify(events[1]?.metadata)).not.toContain('secret body');
   });
 
   it('no message_delivered for a denied route, an absent target, or a full inbox', async () => {
-    h = await harness(['a', 'b'], {}, [['a', 'ghost'], ['b', 'a']]);
+    h = await harness(['a', 'b'], {}, [
+      ['a', 'ghost'],
+      ['b', 'a'],
+    ]);
     await routeDirect(h.host, { from: 'a', to: 'b', content: 'x', turn: null });
     await routeDirect(h.host, { from: 'a', to: 'ghost', content: 'x', turn: null });
     const full: RoutingHost = { ...h.host, enqueueMessage: async () => ({ kind: 'full' }) };
@@ -104,10 +120,18 @@ describe('router', () => {
   });
 
   it('a broadcast delivers to each target: one message_delivered per agent and per object that took it', async () => {
-    h = await harness(['a', 'b', 'c'], { rec: 'recorder' }, [['a', 'b'], ['a', 'rec'], ['a', 'c']]);
+    h = await harness(['a', 'b', 'c'], { rec: 'recorder' }, [
+      ['a', 'b'],
+      ['a', 'rec'],
+      ['a', 'c'],
+    ]);
     await routeBroadcast(h.host, { from: 'a', content: 'all', turn: null });
     const delivered = (await h.store.queryEvents({ limit: 100, sinceId: 0 })).filter((e) => e.event_type === 'message_delivered');
-    expect(delivered.map((e) => [e.agent, e.metadata['type']])).toEqual([['b', 'broadcast'], ['rec', 'broadcast'], ['c', 'broadcast']]);
+    expect(delivered.map((e) => [e.agent, e.metadata['type']])).toEqual([
+      ['b', 'broadcast'],
+      ['rec', 'broadcast'],
+      ['c', 'broadcast'],
+    ]);
   });
 
   it('an allowed but absent target is target_not_found', async () => {
@@ -125,7 +149,11 @@ describe('router', () => {
   });
 
   it('broadcast reaches each adjacency target once, never system objects without an edge', async () => {
-    h = await harness(['a', 'b', 'c'], { metrics: 'metrics', rec: 'recorder' }, [['a', 'b'], ['a', 'rec'], ['a', 'c']]);
+    h = await harness(['a', 'b', 'c'], { metrics: 'metrics', rec: 'recorder' }, [
+      ['a', 'b'],
+      ['a', 'rec'],
+      ['a', 'c'],
+    ]);
     expect(await routeBroadcast(h.host, { from: 'a', content: 'all', turn: null })).toEqual(['b', 'rec', 'c']);
     expect(h.inbox.map((i) => i.agent)).toEqual(['b', 'c']);
     expect(h.objects.get('metrics')?.state).toEqual({ total: 0, by_sender: {} });
@@ -134,7 +162,10 @@ describe('router', () => {
   });
 
   it('object sends obey topology (echo replies only along an edge)', async () => {
-    h = await harness(['a'], { e: 'echo' }, [['a', 'e'], ['e', 'a']]);
+    h = await harness(['a'], { e: 'echo' }, [
+      ['a', 'e'],
+      ['e', 'a'],
+    ]);
     await routeDirect(h.host, { from: 'a', to: 'e', content: 'ping', turn: null });
     expect(h.inbox).toEqual([{ agent: 'a', from: 'e', content: 'ping' }]);
     await h.store.close();
@@ -147,10 +178,29 @@ describe('router', () => {
   });
 
   describe('asks', () => {
-    const throwing: ObjectHandler = { init: () => null, onMessage: (_m, s) => ({ state: s }), onAsk: () => { throw new Error('x'); } };
-    const erroring: ObjectHandler = { init: () => null, onMessage: (_m, s) => ({ state: s }), onAsk: (_m, s) => ({ state: s, reply: { error: { code: 'busy', type: 'transient' } } }) };
-    const stringError: ObjectHandler = { init: () => null, onMessage: (_m, s) => ({ state: s }), onAsk: (_m, s) => ({ state: s, reply: { error: 'nope' } }) };
-    const broken: ObjectHandler = { init: () => { throw new Error('bad init'); }, onMessage: (_m, s) => ({ state: s }) };
+    const throwing: ObjectHandler = {
+      init: () => null,
+      onMessage: (_m, s) => ({ state: s }),
+      onAsk: () => {
+        throw new Error('x');
+      },
+    };
+    const erroring: ObjectHandler = {
+      init: () => null,
+      onMessage: (_m, s) => ({ state: s }),
+      onAsk: (_m, s) => ({ state: s, reply: { error: { code: 'busy', type: 'transient' } } }),
+    };
+    const stringError: ObjectHandler = {
+      init: () => null,
+      onMessage: (_m, s) => ({ state: s }),
+      onAsk: (_m, s) => ({ state: s, reply: { error: 'nope' } }),
+    };
+    const broken: ObjectHandler = {
+      init: () => {
+        throw new Error('bad init');
+      },
+      onMessage: (_m, s) => ({ state: s }),
+    };
 
     test.each([
       ['reply without error', 'e', { ok: true, result: 'q', error: null }],
@@ -158,13 +208,20 @@ describe('router', () => {
       ['error object', 'busy', { ok: false, result: null, error: { code: 'busy', message: 'busy', type: 'transient' } }],
       ['error string', 'str', { ok: false, result: null, error: { code: 'nope', message: 'nope', type: 'unknown' } }],
       ['handler throws', 'thr', { ok: false, result: null, error: { code: 'handler_error', type: 'unknown' } }],
-      ['object in error state', 'broken', { ok: false, result: null, error: { code: 'object_error_state', type: 'transient' }, duration_ms: 0 }],
+      [
+        'object in error state',
+        'broken',
+        { ok: false, result: null, error: { code: 'object_error_state', type: 'transient' }, duration_ms: 0 },
+      ],
       ['no edge', 'noedge', { ok: false, error: { code: 'route_denied', type: 'permanent' }, duration_ms: 0 }],
       ['absent node', 'ghost', { ok: false, error: { code: 'target_not_found', type: 'permanent' } }],
       ['agent target', 'b', { ok: false, error: { code: 'not_an_object', type: 'permanent' } }],
     ])('%s', async (_n, to, expected) => {
-      h = await harness(['a', 'b'], { e: 'echo', tk: 'tick', busy: erroring, str: stringError, thr: throwing, broken, noedge: 'echo' },
-        ['e', 'tk', 'busy', 'str', 'thr', 'broken', 'ghost', 'b'].map((t): [string, string] => ['a', t]));
+      h = await harness(
+        ['a', 'b'],
+        { e: 'echo', tk: 'tick', busy: erroring, str: stringError, thr: throwing, broken, noedge: 'echo' },
+        ['e', 'tk', 'busy', 'str', 'thr', 'broken', 'ghost', 'b'].map((t): [string, string] => ['a', t]),
+      );
       const ws = fs.mkdtempSync(path.join(home, 'ws-'));
       const out = await routeAsk(h.host, { from: 'a', to, content: 'q', replyTo: 'corr-1', turn: null, workspaceReal: ws });
       expect(out).toMatchObject({ kind: 'replied', written: true, envelope: { ...expected, timeout: false, correlation_id: 'corr-1' } });
@@ -173,19 +230,26 @@ describe('router', () => {
       expect(h.awaiting).toEqual([]);
     });
 
-    test.each([['..'], ['.'], ['a/b'], [''], ['x'.repeat(129)], [null], [5], ['a\0b']])('drops an invalid correlation id %p with no file', async (corr) => {
-      h = await harness(['a'], { e: 'echo' }, [['a', 'e']]);
-      const ws = fs.mkdtempSync(path.join(home, 'ws-'));
-      expect(await routeAsk(h.host, { from: 'a', to: 'e', content: 'q', replyTo: corr, turn: null, workspaceReal: ws })).toEqual({ kind: 'dropped' });
-      expect(fs.existsSync(path.join(ws, '.inbox'))).toBe(false);
-    });
+    test.each([['..'], ['.'], ['a/b'], [''], ['x'.repeat(129)], [null], [5], ['a\0b']])(
+      'drops an invalid correlation id %p with no file',
+      async (corr) => {
+        h = await harness(['a'], { e: 'echo' }, [['a', 'e']]);
+        const ws = fs.mkdtempSync(path.join(home, 'ws-'));
+        expect(await routeAsk(h.host, { from: 'a', to: 'e', content: 'q', replyTo: corr, turn: null, workspaceReal: ws })).toEqual({
+          kind: 'dropped',
+        });
+        expect(fs.existsSync(path.join(ws, '.inbox'))).toBe(false);
+      },
+    );
 
     it('refuses to write through a symlinked .inbox', async () => {
       h = await harness(['a'], { e: 'echo' }, [['a', 'e']]);
       const ws = fs.mkdtempSync(path.join(home, 'ws-'));
       const elsewhere = fs.mkdtempSync(path.join(home, 'elsewhere-'));
       fs.symlinkSync(elsewhere, path.join(ws, '.inbox'));
-      expect(await routeAsk(h.host, { from: 'a', to: 'e', content: 'q', replyTo: 'c', turn: null, workspaceReal: ws })).toMatchObject({ written: false });
+      expect(await routeAsk(h.host, { from: 'a', to: 'e', content: 'q', replyTo: 'c', turn: null, workspaceReal: ws })).toMatchObject({
+        written: false,
+      });
       expect(fs.readdirSync(elsewhere)).toEqual([]);
     });
 
@@ -203,14 +267,20 @@ describe('router', () => {
     });
 
     test.each([
-      ['replies', (ws: string, victim: string): void => {
-        fs.mkdirSync(path.join(ws, '.inbox'));
-        fs.symlinkSync(victim, path.join(ws, '.inbox', 'replies'));
-      }],
-      ['.inbox', (ws: string, victim: string): void => {
-        fs.mkdirSync(path.join(victim, 'replies'));
-        fs.symlinkSync(victim, path.join(ws, '.inbox'));
-      }],
+      [
+        'replies',
+        (ws: string, victim: string): void => {
+          fs.mkdirSync(path.join(ws, '.inbox'));
+          fs.symlinkSync(victim, path.join(ws, '.inbox', 'replies'));
+        },
+      ],
+      [
+        '.inbox',
+        (ws: string, victim: string): void => {
+          fs.mkdirSync(path.join(victim, 'replies'));
+          fs.symlinkSync(victim, path.join(ws, '.inbox'));
+        },
+      ],
     ])('pruning never deletes through a %s swapped for a link after the write', async (_n, swap) => {
       h = await harness(['a'], { e: 'echo' }, [['a', 'e']]);
       const ws = fs.mkdtempSync(path.join(home, 'ws-'));
@@ -224,7 +294,8 @@ describe('router', () => {
       }
       await pruneReplies(path.join(ws, '.inbox', 'replies'), Date.now());
       expect(fs.readFileSync(path.join(victim, 'precious.json'), 'utf8')).toBe('keep');
-      if (fs.existsSync(path.join(victim, 'replies'))) expect(fs.readFileSync(path.join(victim, 'replies', 'precious.json'), 'utf8')).toBe('keep');
+      if (fs.existsSync(path.join(victim, 'replies')))
+        expect(fs.readFileSync(path.join(victim, 'replies', 'precious.json'), 'utf8')).toBe('keep');
     });
 
     it('pruning removes an old link itself, never its target, and leaves directories', async () => {

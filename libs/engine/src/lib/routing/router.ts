@@ -47,16 +47,27 @@ function expectsReply(host: RoutingHost, from: string, to: string): boolean {
 
 async function denied(host: RoutingHost, from: string, to: string): Promise<'denied'> {
   await host.events.emit({
-    type: 'invalid_route', swarm: host.swarm, agent: from, message: `Route ${from} → ${to} is not in the topology; message dropped.`,
+    type: 'invalid_route',
+    swarm: host.swarm,
+    agent: from,
+    message: `Route ${from} → ${to} is not in the topology; message dropped.`,
     metadata: { from, to, allowed_targets: host.topology.targets(from) },
   });
   return 'denied';
 }
 
 /** docs/observability.md `message_delivered`: the message is in the agent's inbox, or the object's handler took it. */
-export async function announceDelivered(host: RoutingHost, input: { from: string; to: string; turn: string | null }, type: 'direct' | 'ask' | 'broadcast', extra: Record<string, unknown> = {}): Promise<void> {
+export async function announceDelivered(
+  host: RoutingHost,
+  input: { from: string; to: string; turn: string | null },
+  type: 'direct' | 'ask' | 'broadcast',
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   await host.events.emit({
-    type: 'message_delivered', swarm: host.swarm, agent: input.to, message: `Message from ${input.from} delivered to ${input.to}.`,
+    type: 'message_delivered',
+    swarm: host.swarm,
+    agent: input.to,
+    message: `Message from ${input.from} delivered to ${input.to}.`,
     metadata: { from: input.from, to: input.to, type, turn: input.turn, ...extra },
   });
 }
@@ -70,7 +81,10 @@ async function handOver(host: RoutingHost, kind: NodeKind, input: SendInput, typ
       return 'ok';
     }
     await host.events.emit({
-      type: 'inbox_full', swarm: host.swarm, agent: input.to, message: `Inbox of ${input.to} is full; message from ${input.from} dropped.`,
+      type: 'inbox_full',
+      swarm: host.swarm,
+      agent: input.to,
+      message: `Inbox of ${input.to} is full; message from ${input.from} dropped.`,
       metadata: { from: input.from, limit: 1000 },
     });
     return 'full';
@@ -80,7 +94,13 @@ async function handOver(host: RoutingHost, kind: NodeKind, input: SendInput, typ
   const out = await obj.deliver({ swarm: host.swarm, object: obj.name, from: input.from, content: input.content, type });
   if (out.kind === 'ok') await announceDelivered(host, input, type);
   if (out.kind === 'failed') {
-    await host.events.emit({ type: 'object_error', swarm: host.swarm, agent: obj.name, message: `Object ${obj.name} failed to handle a message.`, metadata: { error: out.error } });
+    await host.events.emit({
+      type: 'object_error',
+      swarm: host.swarm,
+      agent: obj.name,
+      message: `Object ${obj.name} failed to handle a message.`,
+      metadata: { error: out.error },
+    });
   } else if (out.kind === 'ok') {
     await routeObjectResult(host, obj.name, out.result, (input.depth ?? 0) + 1);
   }
@@ -89,9 +109,11 @@ async function handOver(host: RoutingHost, kind: NodeKind, input: SendInput, typ
 
 export async function routeObjectResult(host: RoutingHost, object: string, result: MessageResult, depth: number): Promise<void> {
   if (depth > MAX_ROUTE_DEPTH) return;
-  const sends = result.send === undefined ? [] : Array.isArray(result.send) ? result.send : [result.send as { to: string; content: string }];
+  const sends =
+    result.send === undefined ? [] : Array.isArray(result.send) ? result.send : [result.send as { to: string; content: string }];
   for (const s of sends) {
-    if (typeof s?.to === 'string' && typeof s.content === 'string') await routeDirect(host, { from: object, to: s.to, content: s.content, turn: null, depth });
+    if (typeof s?.to === 'string' && typeof s.content === 'string')
+      await routeDirect(host, { from: object, to: s.to, content: s.content, turn: null, depth });
   }
   if (typeof result.broadcast === 'string') await routeBroadcast(host, { from: object, content: result.broadcast, turn: null, depth });
 }
@@ -99,12 +121,26 @@ export async function routeObjectResult(host: RoutingHost, object: string, resul
 async function logAndAnnounce(host: RoutingHost, input: SendInput, type: 'direct' | 'ask'): Promise<void> {
   const timestamp = host.clock.now().toISOString();
   const preview = contentPreview(input.content);
-  await host.store.appendMessage({ timestamp, swarm: host.swarm, from: input.from, to: input.to, type, content_preview: preview, turn: input.turn });
+  await host.store.appendMessage({
+    timestamp,
+    swarm: host.swarm,
+    from: input.from,
+    to: input.to,
+    type,
+    content_preview: preview,
+    turn: input.turn,
+  });
   await host.events.emit({
-    type: 'message_routed', swarm: host.swarm, agent: input.from, message: `Message routed ${input.from} → ${input.to}.`,
+    type: 'message_routed',
+    swarm: host.swarm,
+    agent: input.from,
+    message: `Message routed ${input.from} → ${input.to}.`,
     metadata: { from: input.from, to: input.to, type, content_preview: preview, turn: input.turn },
   });
-  host.pushes.push(host.swarm, { type: 'message_routed', payload: { timestamp, swarm: host.swarm, from: input.from, to: input.to, type, content_preview: preview } });
+  host.pushes.push(host.swarm, {
+    type: 'message_routed',
+    payload: { timestamp, swarm: host.swarm, from: input.from, to: input.to, type, content_preview: preview },
+  });
 }
 
 /** Checks topology and existence, then logs; returns the target kind when the send may proceed. */
@@ -113,7 +149,10 @@ export async function gateSend(host: RoutingHost, input: SendInput): Promise<Nod
   const kind = host.kindOf(input.to);
   if (kind === undefined) {
     await host.events.emit({
-      type: 'target_not_found', swarm: host.swarm, agent: input.from, message: `Target ${input.to} does not exist; message dropped.`,
+      type: 'target_not_found',
+      swarm: host.swarm,
+      agent: input.from,
+      message: `Target ${input.to} does not exist; message dropped.`,
       metadata: { from: input.from, to: input.to },
     });
     return 'target_not_found';
@@ -138,12 +177,26 @@ export async function routeBroadcast(host: RoutingHost, input: Omit<SendInput, '
   const targets = host.topology.targets(input.from).filter((t) => host.kindOf(t) !== undefined);
   const timestamp = host.clock.now().toISOString();
   const preview = contentPreview(input.content);
-  await host.store.appendMessage({ timestamp, swarm: host.swarm, from: input.from, to: targets, type: 'broadcast', content_preview: preview, turn: input.turn });
+  await host.store.appendMessage({
+    timestamp,
+    swarm: host.swarm,
+    from: input.from,
+    to: targets,
+    type: 'broadcast',
+    content_preview: preview,
+    turn: input.turn,
+  });
   await host.events.emit({
-    type: 'message_broadcast', swarm: host.swarm, agent: input.from, message: `Broadcast from ${input.from} to ${targets.length} target(s).`,
+    type: 'message_broadcast',
+    swarm: host.swarm,
+    agent: input.from,
+    message: `Broadcast from ${input.from} to ${targets.length} target(s).`,
     metadata: { from: input.from, to: targets, content_preview: preview, turn: input.turn },
   });
-  host.pushes.push(host.swarm, { type: 'message_broadcast', payload: { timestamp, swarm: host.swarm, from: input.from, to: targets, type: 'broadcast', content_preview: preview } });
+  host.pushes.push(host.swarm, {
+    type: 'message_broadcast',
+    payload: { timestamp, swarm: host.swarm, from: input.from, to: targets, type: 'broadcast', content_preview: preview },
+  });
   if (host.kindOf(input.from) === 'agent' && targets.some((t) => expectsReply(host, input.from, t))) host.markAwaiting(input.from);
   for (const to of targets) {
     const kind = host.kindOf(to);

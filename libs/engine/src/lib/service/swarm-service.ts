@@ -5,7 +5,13 @@
  * `EngineError` whose `code`/`status` the edge turns 1:1 into an error body. `Engine` implements it;
  * edge tests pass a `Partial<SwarmService>` fake.
  */
-import type { AddAgentCommand, AddObjectCommand, MessageCommand, ObjectConfigPatchCommand, TopologyPatch } from '../commands/command-schemas';
+import type {
+  AddAgentCommand,
+  AddObjectCommand,
+  MessageCommand,
+  ObjectConfigPatchCommand,
+  TopologyPatch,
+} from '../commands/command-schemas';
 import type { SnapshotFormat } from '../commands/parse-command';
 import type { LogLine } from '../agents/agent-session';
 import type { EventFilterSet, ParsedEventQuery } from '../events/event-query';
@@ -19,26 +25,84 @@ import type { Snapshot } from '../swarms/object-ops';
 import type { PauseResult } from '../swarms/swarm-pause';
 import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from '../swarms/status';
 
-export interface SwarmCreated { readonly status: 'created'; readonly swarm_name: string }
-export interface SwarmStopped { readonly status: 'stopped' | 'purged'; readonly swarm_name: string }
-export interface SwarmRestarted { readonly status: 'restarted'; readonly swarm_name: string; readonly delete_data: boolean }
-export interface TaskSent { readonly status: 'sent'; readonly agent: string; readonly id: string; readonly queued: number }
-export interface MessageRouted { readonly status: 'routed'; readonly from: string; readonly to: string; readonly swarm: string }
-export interface NodeAdded { readonly status: 'added'; readonly name: string }
-export interface NodeRemoved { readonly status: 'removed'; readonly name: string }
-export interface AgentResumed { readonly status: 'resumed'; readonly agent: string; readonly state: 'idle' }
-export interface AgentRestarted { readonly status: 'restarted'; readonly agent: string }
+export interface SwarmCreated {
+  readonly status: 'created';
+  readonly swarm_name: string;
+}
+export interface SwarmStopped {
+  readonly status: 'stopped' | 'purged';
+  readonly swarm_name: string;
+}
+export interface SwarmRestarted {
+  readonly status: 'restarted';
+  readonly swarm_name: string;
+  readonly delete_data: boolean;
+}
+export interface TaskSent {
+  readonly status: 'sent';
+  readonly agent: string;
+  readonly id: string;
+  readonly queued: number;
+}
+export interface MessageRouted {
+  readonly status: 'routed';
+  readonly from: string;
+  readonly to: string;
+  readonly swarm: string;
+}
+export interface NodeAdded {
+  readonly status: 'added';
+  readonly name: string;
+}
+export interface NodeRemoved {
+  readonly status: 'removed';
+  readonly name: string;
+}
+export interface AgentResumed {
+  readonly status: 'resumed';
+  readonly agent: string;
+  readonly state: 'idle';
+}
+export interface AgentRestarted {
+  readonly status: 'restarted';
+  readonly agent: string;
+}
 export interface ScaleResult {
   readonly status: 'ok';
   readonly result: { readonly added: string[]; readonly removed: string[]; readonly failed: { name: string; reason: string }[] };
 }
-export interface TopologyPatched { readonly status: 'ok'; readonly added: number; readonly removed: number }
-export interface ObjectDetail { readonly object: { readonly name: string; readonly handler: string; readonly config: unknown }; readonly state: string }
-export interface ObjectConfigUpdated { readonly status: 'updated'; readonly object: string; readonly keys: string[] }
-export interface OverlayView { readonly swarm: string; readonly events: unknown[] }
-export interface OverlayCleared { readonly status: 'cleared'; readonly swarm: string }
-export interface EventPage { readonly events: StoredEvent[]; readonly count: number; readonly query: ParsedEventQuery }
-export interface SkillDocument { readonly name: string; readonly content: string; readonly size: number }
+export interface TopologyPatched {
+  readonly status: 'ok';
+  readonly added: number;
+  readonly removed: number;
+}
+export interface ObjectDetail {
+  readonly object: { readonly name: string; readonly handler: string; readonly config: unknown };
+  readonly state: string;
+}
+export interface ObjectConfigUpdated {
+  readonly status: 'updated';
+  readonly object: string;
+  readonly keys: string[];
+}
+export interface OverlayView {
+  readonly swarm: string;
+  readonly events: unknown[];
+}
+export interface OverlayCleared {
+  readonly status: 'cleared';
+  readonly swarm: string;
+}
+export interface EventPage {
+  readonly events: StoredEvent[];
+  readonly count: number;
+  readonly query: ParsedEventQuery;
+}
+export interface SkillDocument {
+  readonly name: string;
+  readonly content: string;
+  readonly size: number;
+}
 
 export interface SwarmService {
   // ---- swarms ----

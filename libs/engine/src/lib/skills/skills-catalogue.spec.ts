@@ -49,9 +49,12 @@ describe('readSkill', () => {
     expect(await readSkill(root, 'notes')).toEqual({ kind: 'ok', name: 'notes', content: '# notes', size: 7 });
   });
 
-  test.each([[''], ['.'], ['..'], ['a/b'], ['../secret'], ['..\\x'], ['x\0y'], ['/etc/passwd'], ['leak'], ['leak.md']])('%j → invalid_name', async (name) => {
-    expect(await readSkill(root, name)).toEqual({ kind: 'invalid_name' });
-  });
+  test.each([[''], ['.'], ['..'], ['a/b'], ['../secret'], ['..\\x'], ['x\0y'], ['/etc/passwd'], ['leak'], ['leak.md']])(
+    '%j → invalid_name',
+    async (name) => {
+      expect(await readSkill(root, name)).toEqual({ kind: 'invalid_name' });
+    },
+  );
 
   test.each([['missing'], ['big'], ['fifo'], ['__proto__'], ['constructor'], ['$(id)'], ['a;b']])('%j → not_found', async (name) => {
     expect(await readSkill(root, name)).toEqual({ kind: 'not_found' });

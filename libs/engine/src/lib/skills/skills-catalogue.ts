@@ -14,10 +14,7 @@ export interface SkillEntry {
   readonly category: string;
 }
 
-export type SkillRead =
-  | { kind: 'ok'; name: string; content: string; size: number }
-  | { kind: 'invalid_name' }
-  | { kind: 'not_found' };
+export type SkillRead = { kind: 'ok'; name: string; content: string; size: number } | { kind: 'invalid_name' } | { kind: 'not_found' };
 
 export const SKILL_MAX_BYTES = 262144;
 const MAX_DEPTH = 3;
@@ -44,7 +41,11 @@ async function walk(rootReal: string, rel: string, depth: number, out: SkillEntr
     // Dirent types are lstat types: symlinks are neither files nor directories here, so never followed.
     if (entry.isDirectory()) await walk(rootReal, relPath, depth + 1, out);
     else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-      out.push({ name: entry.name.slice(0, -3), relative_path: relPath, category: rel === '' ? TOP_CATEGORY : (rel.split('/')[0] ?? TOP_CATEGORY) });
+      out.push({
+        name: entry.name.slice(0, -3),
+        relative_path: relPath,
+        category: rel === '' ? TOP_CATEGORY : (rel.split('/')[0] ?? TOP_CATEGORY),
+      });
     }
   }
 }
@@ -86,7 +87,9 @@ export async function readSkill(root: string, name: string): Promise<SkillRead> 
   }
   const entry = (await listSkills(rootReal)).find((s) => s.name === name.replace(/\.md$/i, ''));
   if (entry === undefined) return { kind: 'not_found' };
-  return (await readIn(path.join(rootReal, path.dirname(entry.relative_path)), path.basename(entry.relative_path))) ?? { kind: 'not_found' };
+  return (
+    (await readIn(path.join(rootReal, path.dirname(entry.relative_path)), path.basename(entry.relative_path))) ?? { kind: 'not_found' }
+  );
 }
 
 /** `{skills, count}` for the catalogue route. */

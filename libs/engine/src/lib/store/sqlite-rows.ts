@@ -1,7 +1,19 @@
 /** Row <-> record mapping for the SQLite store (columns are snake_case, records camelCase). */
 import type {
-  EventCategory, EventLevel, InboxItemRow, ItemKind, MessageRow, ObjectStateRow, OverlayEventRow, SessionRow, SessionState,
-  StoredEvent, SwarmRow, SwarmStatus, TurnRow, TurnStatus,
+  EventCategory,
+  EventLevel,
+  InboxItemRow,
+  ItemKind,
+  MessageRow,
+  ObjectStateRow,
+  OverlayEventRow,
+  SessionRow,
+  SessionState,
+  StoredEvent,
+  SwarmRow,
+  SwarmStatus,
+  TurnRow,
+  TurnStatus,
 } from './store';
 
 export type Raw = Record<string, unknown>;

@@ -21,14 +21,32 @@ describe('SqliteStore', () => {
   });
 
   async function idleSession(agent = 'a'): Promise<void> {
-    await store.upsertSession({ swarm: 's', agent, state: 'idle', needsAttention: null, description: null, workspace: null, startedAt: NOW, lastActivity: NOW });
+    await store.upsertSession({
+      swarm: 's',
+      agent,
+      state: 'idle',
+      needsAttention: null,
+      description: null,
+      workspace: null,
+      startedAt: NOW,
+      lastActivity: NOW,
+    });
   }
 
   it('creates genswarms.db with mode 0600 in WAL mode and records the schema version', async () => {
     const st = fs.statSync(path.join(home, 'genswarms.db'));
     expect(st.mode & 0o777).toBe(0o600);
     expect(store.schemaVersion).toBe(MIGRATIONS.length);
-    await store.insertEvent({ timestamp: NOW, level: 'info', category: 'system', swarm: null, agent: null, event_type: 'x', message: 'm', metadata: {} });
+    await store.insertEvent({
+      timestamp: NOW,
+      level: 'info',
+      category: 'system',
+      swarm: null,
+      agent: null,
+      event_type: 'x',
+      message: 'm',
+      metadata: {},
+    });
     expect(fs.existsSync(path.join(home, 'genswarms.db-wal'))).toBe(true);
   });
 
@@ -56,7 +74,16 @@ describe('SqliteStore', () => {
     const r1 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i1', kind: 'task', from: '_operator', content: 'x', now: NOW, limit: 2 });
     const r2 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i2', kind: 'message', from: 'b', content: 'y', now: NOW, limit: 2 });
     const r3 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i3', kind: 'task', from: '_operator', content: 'z', now: NOW, limit: 2 });
-    const other = await store.enqueue({ swarm: 's', agent: 'b', id: 'i4', kind: 'task', from: '_operator', content: 'z', now: NOW, limit: 2 });
+    const other = await store.enqueue({
+      swarm: 's',
+      agent: 'b',
+      id: 'i4',
+      kind: 'task',
+      from: '_operator',
+      content: 'z',
+      now: NOW,
+      limit: 2,
+    });
     expect(r1).toMatchObject({ kind: 'ok', queued: 1, item: { id: 'i1' } });
     expect(r2).toMatchObject({ kind: 'ok', queued: 2, item: { id: 'i2' } });
     expect(r3).toEqual({ kind: 'full', limit: 2 });
@@ -65,12 +92,32 @@ describe('SqliteStore', () => {
 
   it('assigns per-agent seqs from 1 at dispatch, in dispatch order, above the floor when one is given', async () => {
     await idleSession();
-    for (const [id, kind] of [['i1', 'task'], ['i2', 'message'], ['i3', 'task']] as const) {
-      await store.enqueue({ swarm: 's', agent: 'a', id, kind, from: kind === 'task' ? '_operator' : 'b', content: id, now: NOW, limit: 10 });
+    for (const [id, kind] of [
+      ['i1', 'task'],
+      ['i2', 'message'],
+      ['i3', 'task'],
+    ] as const) {
+      await store.enqueue({
+        swarm: 's',
+        agent: 'a',
+        id,
+        kind,
+        from: kind === 'task' ? '_operator' : 'b',
+        content: id,
+        now: NOW,
+        limit: 10,
+      });
     }
     const seqOf = async (turnId: string, messagesOnly: boolean, seqFloor?: number): Promise<[string | undefined, number | undefined]> => {
       await store.setSessionState('s', 'a', 'idle', null, NOW);
-      const t = await store.dispatchNext({ swarm: 's', agent: 'a', turnId, now: NOW, messagesOnly, ...(seqFloor === undefined ? {} : { seqFloor }) });
+      const t = await store.dispatchNext({
+        swarm: 's',
+        agent: 'a',
+        turnId,
+        now: NOW,
+        messagesOnly,
+        ...(seqFloor === undefined ? {} : { seqFloor }),
+      });
       return [t?.itemId, t?.seq];
     };
     expect(await seqOf('t1', true)).toEqual(['i2', 1]);
@@ -96,7 +143,9 @@ describe('SqliteStore', () => {
     await store.enqueue({ swarm: 's', agent: 'a', id: 'i1', kind: 'task', from: '_operator', content: 'x', now: NOW, limit: 10 });
     expect(await store.dispatchNext({ swarm: 's', agent: 'a', turnId: 't1', now: NOW, messagesOnly: true })).toBeNull();
     await store.enqueue({ swarm: 's', agent: 'a', id: 'i2', kind: 'message', from: 'b', content: 'y', now: NOW, limit: 10 });
-    expect(await store.dispatchNext({ swarm: 's', agent: 'a', turnId: 't1', now: NOW, messagesOnly: true })).toMatchObject({ itemId: 'i2' });
+    expect(await store.dispatchNext({ swarm: 's', agent: 'a', turnId: 't1', now: NOW, messagesOnly: true })).toMatchObject({
+      itemId: 'i2',
+    });
   });
 
   it('finishTurn finishes a turn only once and keeps timed_out status for a late receipt', async () => {
@@ -115,7 +164,15 @@ describe('SqliteStore', () => {
     for (let i = 0; i < 1005; i += 1) {
       await store.appendMessage({ timestamp: NOW, swarm: 's', from: 'a', to: 'b', type: 'direct', content_preview: `m${i}`, turn: null });
     }
-    await store.appendMessage({ timestamp: NOW, swarm: 'other', from: 'a', to: ['b', 'c'], type: 'broadcast', content_preview: 'x', turn: null });
+    await store.appendMessage({
+      timestamp: NOW,
+      swarm: 'other',
+      from: 'a',
+      to: ['b', 'c'],
+      type: 'broadcast',
+      content_preview: 'x',
+      turn: null,
+    });
     const all = await store.listMessages('s', 5000);
     expect(all).toHaveLength(1000);
     expect(all[0]?.content_preview).toBe('m1004');
@@ -134,7 +191,16 @@ describe('SqliteStore', () => {
 
   it('queries events newest first, or after since_id oldest first, with filters', async () => {
     for (const [i, type] of ['a_one', 'b_two', 'a_one'].entries()) {
-      await store.insertEvent({ timestamp: NOW, level: 'info', category: 'agent', swarm: 's', agent: `x${i}`, event_type: type, message: 'm', metadata: { i } });
+      await store.insertEvent({
+        timestamp: NOW,
+        level: 'info',
+        category: 'agent',
+        swarm: 's',
+        agent: `x${i}`,
+        event_type: type,
+        message: 'm',
+        metadata: { i },
+      });
     }
     expect((await store.queryEvents({ limit: 10 })).map((e) => e.id)).toEqual([3, 2, 1]);
     expect((await store.queryEvents({ limit: 10, sinceId: 1 })).map((e) => e.id)).toEqual([2, 3]);
@@ -159,7 +225,13 @@ describe('SqliteStore', () => {
     await store.saveObjectState('s', 'c', '{"count":2}', meta);
     await store.saveObjectState('s', 'd', '{}', { handler: 'tick', updatedAt: NOW });
     await store.saveObjectState('t', 'c', '{"count":9}', meta);
-    expect(await store.getObjectState('s', 'c')).toEqual({ swarm: 's', object: 'c', handler: 'counter', stateJson: '{"count":2}', updatedAt: NOW });
+    expect(await store.getObjectState('s', 'c')).toEqual({
+      swarm: 's',
+      object: 'c',
+      handler: 'counter',
+      stateJson: '{"count":2}',
+      updatedAt: NOW,
+    });
     expect(await store.pruneObjectStates('s', ['c', "x' OR 1=1 --"])).toBe(1);
     expect(await store.getObjectState('s', 'd')).toBeNull();
     await store.deleteObjectState('s', 'c');
@@ -167,7 +239,7 @@ describe('SqliteStore', () => {
     expect(await store.getObjectState('t', 'c')).not.toBeNull();
   });
 
-  test.each([[false], [true]])('deleteSwarmData (purge %s) drops the swarm\'s object states only', async (purge) => {
+  test.each([[false], [true]])("deleteSwarmData (purge %s) drops the swarm's object states only", async (purge) => {
     await store.saveObjectState('s', 'c', '1', { handler: 'counter', updatedAt: NOW });
     await store.saveObjectState('t', 'c', '2', { handler: 'counter', updatedAt: NOW });
     await store.deleteSwarmData('s', { purge });
@@ -188,7 +260,11 @@ describe('SqliteStore on a database of the previous schema (v2)', () => {
       old.exec(m.sql);
       old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, NOW);
     }
-    old.prepare("INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES ('s', '{\"name\":\"s\"}', NULL, 'running', ?, NULL)").run(NOW);
+    old
+      .prepare(
+        "INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES ('s', '{\"name\":\"s\"}', NULL, 'running', ?, NULL)",
+      )
+      .run(NOW);
     old.close();
     const store = SqliteStore.open(home);
     try {

@@ -5,8 +5,23 @@ import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
 import { toEvent, toItem, toMessage, toObjectState, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
 import type {
-  AttentionInfo, DispatchRequest, EnqueueResult, EventQuery, InboxItemRow, MessageRow, NewEvent, ObjectStateRow, OverlayEventRow,
-  SessionRow, SessionState, Store, StoredEvent, SwarmRow, SwarmStatus, TurnFinish, TurnRow,
+  AttentionInfo,
+  DispatchRequest,
+  EnqueueResult,
+  EventQuery,
+  InboxItemRow,
+  MessageRow,
+  NewEvent,
+  ObjectStateRow,
+  OverlayEventRow,
+  SessionRow,
+  SessionState,
+  Store,
+  StoredEvent,
+  SwarmRow,
+  SwarmStatus,
+  TurnFinish,
+  TurnRow,
 } from './store';
 import { EVENTS_KEEP, MESSAGE_LOG_KEEP } from './store';
 
@@ -127,14 +142,28 @@ export class SqliteStore implements Store {
          started_at = excluded.started_at, last_activity = excluded.last_activity`,
       )
       .run(
-        row.swarm, row.agent, row.state, row.needsAttention?.reason ?? null, row.needsAttention?.turn ?? null,
-        JSON.stringify(row.description ?? null), row.workspace, row.startedAt, row.lastActivity,
+        row.swarm,
+        row.agent,
+        row.state,
+        row.needsAttention?.reason ?? null,
+        row.needsAttention?.turn ?? null,
+        JSON.stringify(row.description ?? null),
+        row.workspace,
+        row.startedAt,
+        row.lastActivity,
       );
   }
 
-  async setSessionState(swarm: string, agent: string, state: SessionState, attention: AttentionInfo | null, at: string): Promise<SessionState | null> {
+  async setSessionState(
+    swarm: string,
+    agent: string,
+    state: SessionState,
+    attention: AttentionInfo | null,
+    at: string,
+  ): Promise<SessionState | null> {
     return this.db.transaction((): SessionState | null => {
-      const prev = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as { state: SessionState } | undefined;
+      const prev = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as
+        { state: SessionState } | undefined;
       if (prev === undefined) return null;
       this.db
         .prepare('UPDATE sessions SET state = ?, attention_reason = ?, attention_turn = ?, last_activity = ? WHERE swarm = ? AND agent = ?')
@@ -156,7 +185,16 @@ export class SqliteStore implements Store {
     this.db.prepare('DELETE FROM sessions WHERE swarm = ? AND agent = ?').run(swarm, agent);
   }
 
-  async enqueue(input: { swarm: string; agent: string; id: string; kind: 'task' | 'message'; from: string; content: string; now: string; limit: number }): Promise<EnqueueResult> {
+  async enqueue(input: {
+    swarm: string;
+    agent: string;
+    id: string;
+    kind: 'task' | 'message';
+    from: string;
+    content: string;
+    now: string;
+    limit: number;
+  }): Promise<EnqueueResult> {
     return this.db.transaction((): EnqueueResult => {
       const queued = this.countInbox(input.swarm, input.agent);
       if (queued >= input.limit) return { kind: 'full', limit: input.limit };
@@ -164,7 +202,15 @@ export class SqliteStore implements Store {
       this.db
         .prepare('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)')
         .run(input.id, input.swarm, input.agent, input.kind, input.from, input.content, input.now);
-      const item: InboxItemRow = { id: input.id, swarm: input.swarm, agent: input.agent, kind: input.kind, from: input.from, content: input.content, createdAt: input.now };
+      const item: InboxItemRow = {
+        id: input.id,
+        swarm: input.swarm,
+        agent: input.agent,
+        kind: input.kind,
+        from: input.from,
+        content: input.content,
+        createdAt: input.now,
+      };
       return { kind: 'ok', item, queued: queued + 1 };
     })();
   }
@@ -175,10 +221,13 @@ export class SqliteStore implements Store {
   }
 
   private nextSeq(swarm: string, agent: string, floor: number): number {
-    const r = this.db.prepare('SELECT last_seq FROM inbox_seq WHERE swarm = ? AND agent = ?').get(swarm, agent) as { last_seq: number } | undefined;
+    const r = this.db.prepare('SELECT last_seq FROM inbox_seq WHERE swarm = ? AND agent = ?').get(swarm, agent) as
+      { last_seq: number } | undefined;
     const seq = Math.max(r?.last_seq ?? 0, floor) + 1;
     this.db
-      .prepare('INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, ?) ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = excluded.last_seq')
+      .prepare(
+        'INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, ?) ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = excluded.last_seq',
+      )
       .run(swarm, agent, seq);
     return seq;
   }
@@ -192,15 +241,17 @@ export class SqliteStore implements Store {
   }
 
   async dropInbox(swarm: string, agent: string | null): Promise<number> {
-    const r = agent === null
-      ? this.db.prepare('DELETE FROM inbox_items WHERE swarm = ?').run(swarm)
-      : this.db.prepare('DELETE FROM inbox_items WHERE swarm = ? AND agent = ?').run(swarm, agent);
+    const r =
+      agent === null
+        ? this.db.prepare('DELETE FROM inbox_items WHERE swarm = ?').run(swarm)
+        : this.db.prepare('DELETE FROM inbox_items WHERE swarm = ? AND agent = ?').run(swarm, agent);
     return r.changes;
   }
 
   async dispatchNext(req: DispatchRequest): Promise<TurnRow | null> {
     return this.db.transaction((): TurnRow | null => {
-      const session = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(req.swarm, req.agent) as { state: string } | undefined;
+      const session = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(req.swarm, req.agent) as
+        { state: string } | undefined;
       if (session?.state !== 'idle') return null;
       const kindClause = req.messagesOnly ? "AND kind = 'message'" : '';
       const r = this.db
@@ -216,7 +267,9 @@ export class SqliteStore implements Store {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
         )
         .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
-      this.db.prepare("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
+      this.db
+        .prepare("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?")
+        .run(req.now, req.swarm, req.agent);
       return toTurn(this.db.prepare('SELECT * FROM turns WHERE id = ?').get(req.turnId) as Raw);
     })();
   }
@@ -231,7 +284,9 @@ export class SqliteStore implements Store {
   }
 
   async markTurnTimedOut(id: string): Promise<boolean> {
-    const r = this.db.prepare("UPDATE turns SET status = 'timed_out', timed_out = 1 WHERE id = ? AND status = 'running' AND final = 0").run(id);
+    const r = this.db
+      .prepare("UPDATE turns SET status = 'timed_out', timed_out = 1 WHERE id = ? AND status = 'running' AND final = 0")
+      .run(id);
     return r.changes === 1;
   }
 
@@ -252,14 +307,20 @@ export class SqliteStore implements Store {
   }
 
   async listTurns(swarm: string, agent: string, limit: number): Promise<TurnRow[]> {
-    return (this.db.prepare('SELECT * FROM turns WHERE swarm = ? AND agent = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(swarm, agent, limit) as Raw[]).map(toTurn);
+    return (
+      this.db
+        .prepare('SELECT * FROM turns WHERE swarm = ? AND agent = ? ORDER BY started_at DESC, rowid DESC LIMIT ?')
+        .all(swarm, agent, limit) as Raw[]
+    ).map(toTurn);
   }
 
   async appendOverlayEvent(swarm: string, op: string, payload: Readonly<Record<string, unknown>>, at: string): Promise<OverlayEventRow> {
     return this.db.transaction((): OverlayEventRow => {
       const r = this.db.prepare('SELECT MAX(seq) AS s FROM overlay_events WHERE swarm = ?').get(swarm) as { s: number | null };
       const seq = (r.s ?? 0) + 1;
-      this.db.prepare('INSERT INTO overlay_events (swarm, seq, op, payload, timestamp) VALUES (?, ?, ?, ?, ?)').run(swarm, seq, op, JSON.stringify(payload), at);
+      this.db
+        .prepare('INSERT INTO overlay_events (swarm, seq, op, payload, timestamp) VALUES (?, ?, ?, ?, ?)')
+        .run(swarm, seq, op, JSON.stringify(payload), at);
       return { swarm, seq, op, payload, timestamp: at };
     })();
   }
@@ -279,7 +340,9 @@ export class SqliteStore implements Store {
         .run(msg.timestamp, msg.swarm, msg.from, JSON.stringify(msg.to), msg.type, msg.content_preview, msg.turn);
       const id = Number(r.lastInsertRowid);
       this.db
-        .prepare('DELETE FROM messages WHERE swarm = ? AND id <= (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?)')
+        .prepare(
+          'DELETE FROM messages WHERE swarm = ? AND id <= (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
+        )
         .run(msg.swarm, msg.swarm, MESSAGE_LOG_KEEP);
       return { ...msg, id };
     })();
@@ -290,10 +353,17 @@ export class SqliteStore implements Store {
   }
 
   async listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]> {
-    return (this.db.prepare('SELECT * FROM messages WHERE swarm = ? AND "from" = ? ORDER BY id DESC LIMIT ?').all(swarm, from, limit) as Raw[]).map(toMessage);
+    return (
+      this.db.prepare('SELECT * FROM messages WHERE swarm = ? AND "from" = ? ORDER BY id DESC LIMIT ?').all(swarm, from, limit) as Raw[]
+    ).map(toMessage);
   }
 
-  async saveObjectState(swarm: string, object: string, stateJson: string, meta: { readonly handler: string; readonly updatedAt: string }): Promise<void> {
+  async saveObjectState(
+    swarm: string,
+    object: string,
+    stateJson: string,
+    meta: { readonly handler: string; readonly updatedAt: string },
+  ): Promise<void> {
     this.db
       .prepare(
         `INSERT INTO object_states (swarm, object, handler, state, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -319,7 +389,9 @@ export class SqliteStore implements Store {
 
   async insertEvent(e: NewEvent): Promise<StoredEvent> {
     const r = this.db
-      .prepare('INSERT INTO events (timestamp, level, category, swarm, agent, event_type, message, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO events (timestamp, level, category, swarm, agent, event_type, message, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(e.timestamp, e.level, e.category, e.swarm, e.agent, e.event_type, e.message, JSON.stringify(e.metadata));
     const id = Number(r.lastInsertRowid);
     if (id > EVENTS_KEEP) this.db.prepare('DELETE FROM events WHERE id <= ?').run(id - EVENTS_KEEP);

@@ -169,13 +169,28 @@ export interface Store {
 
   upsertSession(row: SessionRow): Promise<void>;
   /** Sets the state (and attention info); returns the previous state or null when no session. */
-  setSessionState(swarm: string, agent: string, state: SessionState, attention: AttentionInfo | null, at: string): Promise<SessionState | null>;
+  setSessionState(
+    swarm: string,
+    agent: string,
+    state: SessionState,
+    attention: AttentionInfo | null,
+    at: string,
+  ): Promise<SessionState | null>;
   getSession(swarm: string, agent: string): Promise<SessionRow | null>;
   listSessions(swarm: string): Promise<SessionRow[]>;
   deleteSession(swarm: string, agent: string): Promise<void>;
 
   /** Appends an item unless `limit` items are already queued (its seq is assigned at dispatch). */
-  enqueue(input: { swarm: string; agent: string; id: string; kind: ItemKind; from: string; content: string; now: string; limit: number }): Promise<EnqueueResult>;
+  enqueue(input: {
+    swarm: string;
+    agent: string;
+    id: string;
+    kind: ItemKind;
+    from: string;
+    content: string;
+    now: string;
+    limit: number;
+  }): Promise<EnqueueResult>;
   inboxSize(swarm: string, agent: string): Promise<number>;
   listInbox(swarm: string, agent: string): Promise<InboxItemRow[]>;
   /** Drops every queued item of the agent (or of the whole swarm when agent is null); returns the count. */
@@ -210,7 +225,12 @@ export interface Store {
   listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]>;
 
   /** Inserts or replaces the state of one object. */
-  saveObjectState(swarm: string, object: string, stateJson: string, meta: { readonly handler: string; readonly updatedAt: string }): Promise<void>;
+  saveObjectState(
+    swarm: string,
+    object: string,
+    stateJson: string,
+    meta: { readonly handler: string; readonly updatedAt: string },
+  ): Promise<void>;
   getObjectState(swarm: string, object: string): Promise<ObjectStateRow | null>;
   deleteObjectState(swarm: string, object: string): Promise<void>;
   /** Deletes the states of the swarm's objects not named in `keep`; returns the count. */

@@ -40,8 +40,14 @@ export type HistoryEntry = ReceivedEntry | SentEntry;
 
 function fromTurn(t: TurnRow): ReceivedEntry {
   return {
-    direction: 'received', timestamp: t.receivedAt ?? t.startedAt, id: t.itemId, kind: t.kind, from: t.from,
-    content_preview: contentPreview(t.content), turn: t.id, status: t.status,
+    direction: 'received',
+    timestamp: t.receivedAt ?? t.startedAt,
+    id: t.itemId,
+    kind: t.kind,
+    from: t.from,
+    content_preview: contentPreview(t.content),
+    turn: t.id,
+    status: t.status,
   };
 }
 
@@ -50,10 +56,22 @@ function fromMessage(m: MessageRow): SentEntry {
 }
 
 /** `{history}` newest first, at most `limit` (1-1000, default 100; the edge checks the range). */
-export async function agentHistory(ctx: EngineContext, swarm: string, agent: string, limit = HISTORY_DEFAULT): Promise<{ history: HistoryEntry[] }> {
+export async function agentHistory(
+  ctx: EngineContext,
+  swarm: string,
+  agent: string,
+  limit = HISTORY_DEFAULT,
+): Promise<{ history: HistoryEntry[] }> {
   await assertKnownAgent(ctx, swarm, agent);
   const queued = (await ctx.store.listInbox(swarm, agent)).map((i): ReceivedEntry => ({
-    direction: 'received', timestamp: i.createdAt, id: i.id, kind: i.kind, from: i.from, content_preview: contentPreview(i.content), turn: null, status: 'queued',
+    direction: 'received',
+    timestamp: i.createdAt,
+    id: i.id,
+    kind: i.kind,
+    from: i.from,
+    content_preview: contentPreview(i.content),
+    turn: null,
+    status: 'queued',
   }));
   const turns = (await ctx.store.listTurns(swarm, agent, limit)).map(fromTurn);
   const sent = (await ctx.store.listMessagesFrom(swarm, agent, limit)).map(fromMessage);

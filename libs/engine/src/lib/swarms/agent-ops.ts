@@ -20,7 +20,12 @@ export function sessionOf(rt: SwarmRuntime, agent: string): AgentSession {
   return s;
 }
 
-export async function sendTask(ctx: EngineContext, swarm: string, agent: string, task: string): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
+export async function sendTask(
+  ctx: EngineContext,
+  swarm: string,
+  agent: string,
+  task: string,
+): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
   const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') {
     // §15: a stopped swarm still in the store is known; its agents are stopped (§14.8: 409), never queued.
@@ -33,20 +38,48 @@ export async function sendTask(ctx: EngineContext, swarm: string, agent: string,
     throw new EngineError('agent_not_ready', `Agent ${agent} is ${s.state}.`, { agent, state: s.state });
   }
   if (s.state === 'needs_attention') {
-    throw new EngineError('needs_attention', `Agent ${agent} needs attention; resume or restart it first.`, { agent, reason: s.attention?.reason ?? 'unknown' });
+    throw new EngineError('needs_attention', `Agent ${agent} needs attention; resume or restart it first.`, {
+      agent,
+      reason: s.attention?.reason ?? 'unknown',
+    });
   }
-  const r = await ctx.store.enqueue({ swarm, agent, id: newItemId(), kind: 'task', from: OPERATOR_FROM, content: task, now: ctx.clock.now().toISOString(), limit: INBOX_LIMIT });
+  const r = await ctx.store.enqueue({
+    swarm,
+    agent,
+    id: newItemId(),
+    kind: 'task',
+    from: OPERATOR_FROM,
+    content: task,
+    now: ctx.clock.now().toISOString(),
+    limit: INBOX_LIMIT,
+  });
   if (r.kind === 'full') {
-    await ctx.events.emit({ type: 'inbox_full', swarm, agent, message: `Inbox of ${agent} is full; task refused.`, metadata: { limit: r.limit } });
+    await ctx.events.emit({
+      type: 'inbox_full',
+      swarm,
+      agent,
+      message: `Inbox of ${agent} is full; task refused.`,
+      metadata: { limit: r.limit },
+    });
     throw new EngineError('inbox_full', `The inbox of ${agent} is full.`, { agent, limit: r.limit });
   }
-  await ctx.events.emit({ type: 'task_sent', swarm, agent, message: `Task queued for ${agent}.`, metadata: { item_id: r.item.id, queued: r.queued, content_preview: task } });
+  await ctx.events.emit({
+    type: 'task_sent',
+    swarm,
+    agent,
+    message: `Task queued for ${agent}.`,
+    metadata: { item_id: r.item.id, queued: r.queued, content_preview: task },
+  });
   s.kick();
   return { status: 'sent', agent, id: r.item.id, queued: r.queued };
 }
 
 /** POST /message: fire-and-forget; answers whether or not the route is allowed. */
-export async function sendMessage(ctx: EngineContext, swarm: string, msg: MessageCommand): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
+export async function sendMessage(
+  ctx: EngineContext,
+  swarm: string,
+  msg: MessageCommand,
+): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
   const rt = ctx.runtimes.running(swarm);
   const { from, to, content } = msg;
   await routeDirect(rt, { from, to, content, turn: null });
@@ -67,7 +100,8 @@ export async function listAgents(ctx: EngineContext, swarm: string): Promise<{ a
   const view = await swarmView(ctx, swarm);
   const agents: AgentStatus[] = [];
   if (view.kind === 'stored') {
-    for (const a of view.stored.agents) agents.push(await agentStatus(ctx.store, swarm, a, a.name, undefined, await ctx.store.getSession(swarm, a.name)));
+    for (const a of view.stored.agents)
+      agents.push(await agentStatus(ctx.store, swarm, a, a.name, undefined, await ctx.store.getSession(swarm, a.name)));
     return { agents };
   }
   const rt = view.rt;
@@ -83,9 +117,14 @@ export async function assertKnownAgent(ctx: EngineContext, swarm: string, agent:
   return undefined;
 }
 
-export async function resumeAgent(ctx: EngineContext, swarm: string, agent: string): Promise<{ status: 'resumed'; agent: string; state: 'idle' }> {
+export async function resumeAgent(
+  ctx: EngineContext,
+  swarm: string,
+  agent: string,
+): Promise<{ status: 'resumed'; agent: string; state: 'idle' }> {
   const s = sessionOf(ctx.runtimes.running(swarm), agent);
-  if (s.state !== 'needs_attention') throw new EngineError('invalid_state', `Agent ${agent} is ${s.state}, not needs_attention.`, { agent, state: s.state });
+  if (s.state !== 'needs_attention')
+    throw new EngineError('invalid_state', `Agent ${agent} is ${s.state}, not needs_attention.`, { agent, state: s.state });
   await s.setState('idle');
   await ctx.events.emit({ type: 'agent_resumed', swarm, agent, message: `Agent ${agent} resumed by the operator.` });
   s.kick();
@@ -123,9 +162,15 @@ export async function listTurns(ctx: EngineContext, swarm: string, agent: string
   const rows = await ctx.store.listTurns(swarm, agent, limit);
   return {
     turns: rows.map((t) => ({
-      id: t.id, item_id: t.itemId, from: t.from, status: t.status,
-      ...(t.reason === null ? {} : { reason: t.reason }), ...(t.error === null ? {} : { error: t.error }),
-      started_at: t.startedAt, completed_at: t.completedAt, reply_preview: t.replyPreview,
+      id: t.id,
+      item_id: t.itemId,
+      from: t.from,
+      status: t.status,
+      ...(t.reason === null ? {} : { reason: t.reason }),
+      ...(t.error === null ? {} : { error: t.error }),
+      started_at: t.startedAt,
+      completed_at: t.completedAt,
+      reply_preview: t.replyPreview,
     })),
   };
 }

@@ -26,10 +26,20 @@ export function irToEngineError(error: IrError, opts: { objectPatch?: boolean } 
   const mapped = mapIrErrorToHttp(error, opts);
   const { error: code, message, name, ...details } = mapped.body;
   const agent = AGENT_CODES.has(error.code) && typeof name === 'string' ? { agent: name } : {};
-  return new EngineError(isEngineErrorCode(code) ? code : 'ir_validation_failed', message, { ...details, ...agent }, { status: mapped.status });
+  return new EngineError(
+    isEngineErrorCode(code) ? code : 'ir_validation_failed',
+    message,
+    { ...details, ...agent },
+    { status: mapped.status },
+  );
 }
 
-export async function applyRuntimeOps(ctx: EngineContext, rt: SwarmRuntime, ops: readonly PendingOp[], opts: { objectPatch?: boolean } = {}): Promise<AppliedOps> {
+export async function applyRuntimeOps(
+  ctx: EngineContext,
+  rt: SwarmRuntime,
+  ops: readonly PendingOp[],
+  opts: { objectPatch?: boolean } = {},
+): Promise<AppliedOps> {
   const overlay = await ctx.store.listOverlay(rt.swarm);
   let seq = overlay.reduce((m, e) => Math.max(m, e.seq), 0);
   let state = rt.state;

@@ -6,11 +6,29 @@ import { gateStart, NAME_RE } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import { EventBus, type EventListener } from '../events/event-bus';
 import { toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
-import type { AddAgentCommand, AddObjectCommand, MessageCommand, ObjectConfigPatchCommand, TopologyPatch } from '../commands/command-schemas';
+import type {
+  AddAgentCommand,
+  AddObjectCommand,
+  MessageCommand,
+  ObjectConfigPatchCommand,
+  TopologyPatch,
+} from '../commands/command-schemas';
 import type { SnapshotFormat } from '../commands/parse-command';
 import type {
-  AgentRestarted, AgentResumed, EventPage, MessageRouted, NodeAdded, NodeRemoved, ObjectConfigUpdated, ObjectDetail, OverlayCleared, OverlayView,
-  ScaleResult, SwarmService, TaskSent, TopologyPatched,
+  AgentRestarted,
+  AgentResumed,
+  EventPage,
+  MessageRouted,
+  NodeAdded,
+  NodeRemoved,
+  ObjectConfigUpdated,
+  ObjectDetail,
+  OverlayCleared,
+  OverlayView,
+  ScaleResult,
+  SwarmService,
+  TaskSent,
+  TopologyPatched,
 } from '../service/swarm-service';
 import type { LogLine } from '../agents/agent-session';
 import type { TopologyEntry } from '../events/pushes';
@@ -59,7 +77,12 @@ export class Engine implements SwarmService {
     this.events = new EventBus(this.store, this.clock, opts.log);
     this.handlers = opts.handlers ?? createHandlerRegistry();
     this.ctx = {
-      store: this.store, events: this.events, pushes: this.pushes, clock: this.clock, handlers: this.handlers, runtimes: this.swarms,
+      store: this.store,
+      events: this.events,
+      pushes: this.pushes,
+      clock: this.clock,
+      handlers: this.handlers,
+      runtimes: this.swarms,
       limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100 },
       paths: { home: opts.home, configDir: opts.configDir, skillsRoot: opts.skillsRoot ?? path.join(opts.home, 'skills') },
       runtimeDeps: () => this.runtimeDeps(),
@@ -81,9 +104,15 @@ export class Engine implements SwarmService {
 
   runtimeDeps(): ConstructorParameters<typeof SwarmRuntime>[0] {
     return {
-      store: this.store, events: this.events, pushes: this.pushes, clock: this.clock, runners: this.opts.runners,
-      runnerContext: this.opts.runnerContext, agentPathsOutside: (swarm) => [...this.swarms.values()].filter((rt) => rt.swarm !== swarm).flatMap((rt) => rt.agentPaths()),
-      outboxPollMs: this.opts.outboxPollMs ?? OUTBOX_POLL_MS, awaitingMs: this.opts.awaitingMs ?? AWAITING_MS,
+      store: this.store,
+      events: this.events,
+      pushes: this.pushes,
+      clock: this.clock,
+      runners: this.opts.runners,
+      runnerContext: this.opts.runnerContext,
+      agentPathsOutside: (swarm) => [...this.swarms.values()].filter((rt) => rt.swarm !== swarm).flatMap((rt) => rt.agentPaths()),
+      outboxPollMs: this.opts.outboxPollMs ?? OUTBOX_POLL_MS,
+      awaitingMs: this.opts.awaitingMs ?? AWAITING_MS,
       ...(this.opts.receiptPollMs === undefined ? {} : { receiptPollMs: this.opts.receiptPollMs }),
     };
   }
@@ -110,7 +139,14 @@ export class Engine implements SwarmService {
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
     const plans = await planAll(rt, this.opts.home, gate.effective.agents);
     this.swarms.add(rt);
-    await this.store.upsertSwarm({ name: rt.swarm, config: gate.config, baseDir, status: 'starting', startedAt: rt.startedAt, stoppedAt: null });
+    await this.store.upsertSwarm({
+      name: rt.swarm,
+      config: gate.config,
+      baseDir,
+      status: 'starting',
+      startedAt: rt.startedAt,
+      stoppedAt: null,
+    });
     await startObjects(rt, this.handlers, gate.effective.objects ?? []);
     for (const plan of plans.values()) await launchAgent(rt, plan);
     await markRunning(this.ctx, rt);
@@ -123,8 +159,11 @@ export class Engine implements SwarmService {
       const rt = this.swarms.get(r.name);
       const cfg = r.config as { agents?: unknown[]; objects?: unknown[] };
       return {
-        name: r.name, status: rt?.status ?? r.status, started_at: rt?.startedAt ?? r.startedAt,
-        agent_count: rt?.effective.agents.length ?? cfg.agents?.length ?? 0, object_count: rt?.effective.objects?.length ?? cfg.objects?.length ?? 0,
+        name: r.name,
+        status: rt?.status ?? r.status,
+        started_at: rt?.startedAt ?? r.startedAt,
+        agent_count: rt?.effective.agents.length ?? cfg.agents?.length ?? 0,
+        object_count: rt?.effective.objects?.length ?? cfg.objects?.length ?? 0,
       };
     });
     return { swarms };
@@ -154,7 +193,10 @@ export class Engine implements SwarmService {
   }
 
   /** Stop then start from the stored seed config (+ overlay); `deleteData` first removes events, messages, turns and default dirs. */
-  async restartSwarm(swarm: string, opts: { deleteData?: boolean } = {}): Promise<{ status: 'restarted'; swarm_name: string; delete_data: boolean }> {
+  async restartSwarm(
+    swarm: string,
+    opts: { deleteData?: boolean } = {},
+  ): Promise<{ status: 'restarted'; swarm_name: string; delete_data: boolean }> {
     assertName('swarm', swarm);
     const row = await this.store.getSwarm(swarm);
     if (row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
@@ -206,7 +248,10 @@ export class Engine implements SwarmService {
       const { events } = await this.queryEvents({ ...set, swarm, limit });
       for (const e of events) seen.set(e.id, e);
     }
-    return [...seen.entries()].sort(([a], [b]) => a - b).slice(-limit).map(([, e]) => e);
+    return [...seen.entries()]
+      .sort(([a], [b]) => a - b)
+      .slice(-limit)
+      .map(([, e]) => e);
   }
 
   async listMessages(swarm: string, limit = 100): Promise<{ messages: MessageRow[] }> {
@@ -250,27 +295,71 @@ export class Engine implements SwarmService {
   }
 
   // ---- agents (docs/rest-api.md) ----
-  sendTask(swarm: string, agent: string, task: string): Promise<TaskSent> { return agentOps.sendTask(this.ctx, swarm, agent, task); }
-  sendMessage(swarm: string, body: MessageCommand): Promise<MessageRouted> { return agentOps.sendMessage(this.ctx, swarm, body); }
-  getAgent(swarm: string, agent: string): Promise<AgentStatus> { return agentOps.getAgent(this.ctx, swarm, agent); }
-  listAgents(swarm: string): Promise<{ agents: AgentStatus[] }> { return agentOps.listAgents(this.ctx, swarm); }
-  resumeAgent(swarm: string, agent: string): Promise<AgentResumed> { return agentOps.resumeAgent(this.ctx, swarm, agent); }
-  restartAgent(swarm: string, agent: string): Promise<AgentRestarted> { return agentOps.restartAgent(this.ctx, swarm, agent); }
-  listTurns(swarm: string, agent: string, limit?: number): Promise<{ turns: TurnView[] }> { return agentOps.listTurns(this.ctx, swarm, agent, limit); }
-  agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }> { return agentOps.agentLogs(this.ctx, swarm, agent); }
-  agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> { return agentHistory(this.ctx, swarm, agent, limit); }
-  addAgent(swarm: string, body: AddAgentCommand): Promise<NodeAdded> { return nodeOps.addAgent(this.ctx, swarm, body); }
-  removeAgent(swarm: string, agent: string): Promise<NodeRemoved> { return nodeOps.removeAgent(this.ctx, swarm, agent); }
-  scaleAgents(swarm: string, base: string, count: number): Promise<ScaleResult> { return nodeOps.scaleAgents(this.ctx, swarm, base, count); }
-  getTopology(swarm: string): Promise<{ topology: readonly TopologyEntry[] }> { return nodeOps.getTopology(this.ctx, swarm); }
-  patchTopology(swarm: string, body: TopologyPatch): Promise<TopologyPatched> { return nodeOps.patchTopology(this.ctx, swarm, body); }
+  sendTask(swarm: string, agent: string, task: string): Promise<TaskSent> {
+    return agentOps.sendTask(this.ctx, swarm, agent, task);
+  }
+  sendMessage(swarm: string, body: MessageCommand): Promise<MessageRouted> {
+    return agentOps.sendMessage(this.ctx, swarm, body);
+  }
+  getAgent(swarm: string, agent: string): Promise<AgentStatus> {
+    return agentOps.getAgent(this.ctx, swarm, agent);
+  }
+  listAgents(swarm: string): Promise<{ agents: AgentStatus[] }> {
+    return agentOps.listAgents(this.ctx, swarm);
+  }
+  resumeAgent(swarm: string, agent: string): Promise<AgentResumed> {
+    return agentOps.resumeAgent(this.ctx, swarm, agent);
+  }
+  restartAgent(swarm: string, agent: string): Promise<AgentRestarted> {
+    return agentOps.restartAgent(this.ctx, swarm, agent);
+  }
+  listTurns(swarm: string, agent: string, limit?: number): Promise<{ turns: TurnView[] }> {
+    return agentOps.listTurns(this.ctx, swarm, agent, limit);
+  }
+  agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
+    return agentOps.agentLogs(this.ctx, swarm, agent);
+  }
+  agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> {
+    return agentHistory(this.ctx, swarm, agent, limit);
+  }
+  addAgent(swarm: string, body: AddAgentCommand): Promise<NodeAdded> {
+    return nodeOps.addAgent(this.ctx, swarm, body);
+  }
+  removeAgent(swarm: string, agent: string): Promise<NodeRemoved> {
+    return nodeOps.removeAgent(this.ctx, swarm, agent);
+  }
+  scaleAgents(swarm: string, base: string, count: number): Promise<ScaleResult> {
+    return nodeOps.scaleAgents(this.ctx, swarm, base, count);
+  }
+  getTopology(swarm: string): Promise<{ topology: readonly TopologyEntry[] }> {
+    return nodeOps.getTopology(this.ctx, swarm);
+  }
+  patchTopology(swarm: string, body: TopologyPatch): Promise<TopologyPatched> {
+    return nodeOps.patchTopology(this.ctx, swarm, body);
+  }
   // ---- objects, overlay, snapshot ----
-  listObjects(swarm: string): Promise<{ objects: ObjectStatus[] }> { return objectOps.listObjects(this.ctx, swarm); }
-  getObject(swarm: string, name: string): Promise<ObjectDetail> { return objectOps.getObject(this.ctx, swarm, name); }
-  addObject(swarm: string, body: AddObjectCommand): Promise<NodeAdded> { return objectOps.addObject(this.ctx, swarm, body); }
-  removeObject(swarm: string, name: string): Promise<NodeRemoved> { return objectOps.removeObject(this.ctx, swarm, name); }
-  patchObjectConfig(swarm: string, name: string, body: ObjectConfigPatchCommand): Promise<ObjectConfigUpdated> { return objectOps.patchObjectConfig(this.ctx, swarm, name, body); }
-  getOverlay(swarm: string): Promise<OverlayView> { return objectOps.getOverlay(this.ctx, swarm); }
-  clearOverlay(swarm: string): Promise<OverlayCleared> { return objectOps.clearOverlay(this.ctx, swarm); }
-  snapshot(swarm: string, format?: SnapshotFormat): Promise<Snapshot> { return objectOps.snapshot(this.ctx, swarm, format); }
+  listObjects(swarm: string): Promise<{ objects: ObjectStatus[] }> {
+    return objectOps.listObjects(this.ctx, swarm);
+  }
+  getObject(swarm: string, name: string): Promise<ObjectDetail> {
+    return objectOps.getObject(this.ctx, swarm, name);
+  }
+  addObject(swarm: string, body: AddObjectCommand): Promise<NodeAdded> {
+    return objectOps.addObject(this.ctx, swarm, body);
+  }
+  removeObject(swarm: string, name: string): Promise<NodeRemoved> {
+    return objectOps.removeObject(this.ctx, swarm, name);
+  }
+  patchObjectConfig(swarm: string, name: string, body: ObjectConfigPatchCommand): Promise<ObjectConfigUpdated> {
+    return objectOps.patchObjectConfig(this.ctx, swarm, name, body);
+  }
+  getOverlay(swarm: string): Promise<OverlayView> {
+    return objectOps.getOverlay(this.ctx, swarm);
+  }
+  clearOverlay(swarm: string): Promise<OverlayCleared> {
+    return objectOps.clearOverlay(this.ctx, swarm);
+  }
+  snapshot(swarm: string, format?: SnapshotFormat): Promise<Snapshot> {
+    return objectOps.snapshot(this.ctx, swarm, format);
+  }
 }

@@ -40,7 +40,12 @@ export async function launchAgent(rt: SwarmRuntime, plan: LaunchPlan, keep: Atte
  * Starts an object. With `restore` (swarm start, restart, recovery) a saved state of the same handler
  * is taken instead of running `init`; a new object (`addObject`) always runs `init`.
  */
-export async function startObject(rt: SwarmRuntime, handlers: HandlerRegistry, o: ObjectConfig, opts: { restore: boolean }): Promise<ObjectInstance> {
+export async function startObject(
+  rt: SwarmRuntime,
+  handlers: HandlerRegistry,
+  o: ObjectConfig,
+  opts: { restore: boolean },
+): Promise<ObjectInstance> {
   const handler = handlers.get(o.handler);
   if (handler === undefined) throw new EngineError('invalid_handler', `Handler ${o.handler} is not registered.`, { handler: o.handler });
   const inst = new ObjectInstance(o.name, o.handler, handler, (o.config ?? {}) as Record<string, unknown>);
@@ -50,14 +55,29 @@ export async function startObject(rt: SwarmRuntime, handlers: HandlerRegistry, o
   const r = restored ? { ok: true as const } : await inst.start();
   await rt.events.emit(
     r.ok
-      ? { type: 'object_started', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} started${restored ? ' with its saved state' : ''}.`, metadata: { handler: o.handler, restored } }
-      : { type: 'object_error', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} failed to initialise.`, metadata: { handler: o.handler, error: r.error } },
+      ? {
+          type: 'object_started',
+          swarm: rt.swarm,
+          agent: o.name,
+          message: `Object ${o.name} started${restored ? ' with its saved state' : ''}.`,
+          metadata: { handler: o.handler, restored },
+        }
+      : {
+          type: 'object_error',
+          swarm: rt.swarm,
+          agent: o.name,
+          message: `Object ${o.name} failed to initialise.`,
+          metadata: { handler: o.handler, error: r.error },
+        },
   );
   return inst;
 }
 
 /** Starts the swarm's objects, restoring saved states; states of objects no longer configured are dropped. */
 export async function startObjects(rt: SwarmRuntime, handlers: HandlerRegistry, objects: readonly ObjectConfig[]): Promise<void> {
-  await rt.store.pruneObjectStates(rt.swarm, objects.map((o) => o.name));
+  await rt.store.pruneObjectStates(
+    rt.swarm,
+    objects.map((o) => o.name),
+  );
   for (const o of objects) await startObject(rt, handlers, o, { restore: true });
 }

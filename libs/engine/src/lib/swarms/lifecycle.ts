@@ -10,8 +10,12 @@ export async function markRunning(ctx: EngineContext, rt: SwarmRuntime): Promise
   await ctx.store.setSwarmStatus(rt.swarm, 'running', ctx.clock.now().toISOString());
   const failed = [...rt.agents.values()].filter((s) => s.state === 'failed').map((s) => s.name);
   await ctx.events.emit({
-    type: 'swarm_started', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} started.`,
-    metadata: { agents: rt.agents.size, objects: rt.objects.size, failed }, ...(failed.length > 0 ? { level: 'warning' as const } : {}),
+    type: 'swarm_started',
+    swarm: rt.swarm,
+    agent: null,
+    message: `Swarm ${rt.swarm} started.`,
+    metadata: { agents: rt.agents.size, objects: rt.objects.size, failed },
+    ...(failed.length > 0 ? { level: 'warning' as const } : {}),
   });
   ctx.pushes.push(rt.swarm, { type: 'swarm_started', payload: { swarm: rt.swarm, status: 'running' } });
 }
@@ -30,7 +34,13 @@ export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise
   }
   const dropped = await ctx.store.dropInbox(rt.swarm, null);
   if (dropped > 0) {
-    await ctx.events.emit({ type: 'inbox_dropped', swarm: rt.swarm, agent: null, message: `${dropped} queued item(s) dropped by the stop.`, metadata: { count: dropped } });
+    await ctx.events.emit({
+      type: 'inbox_dropped',
+      swarm: rt.swarm,
+      agent: null,
+      message: `${dropped} queued item(s) dropped by the stop.`,
+      metadata: { count: dropped },
+    });
   }
   rt.status = 'stopped';
   ctx.runtimes.delete(rt.swarm);
@@ -42,5 +52,6 @@ export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise
 /** 404 `swarm_not_found` unless the swarm is running or known to the store. */
 export async function assertKnownSwarm(ctx: EngineContext, swarm: string): Promise<void> {
   assertName('swarm', swarm);
-  if (!ctx.runtimes.has(swarm) && (await ctx.store.getSwarm(swarm)) === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
+  if (!ctx.runtimes.has(swarm) && (await ctx.store.getSwarm(swarm)) === null)
+    throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
 }

@@ -23,11 +23,16 @@ export async function addAgent(ctx: EngineContext, swarm: string, cmd: AddAgentC
   const rt = ctx.runtimes.running(swarm);
   const { connections = [], incoming = [], ...raw } = cmd;
   const limit = effectiveAgentCap(rt.state, { maxAgents: ctx.limits.maxAgents });
-  if (rt.state.agents.length + 1 > limit) throw new EngineError('agent_cap_exceeded', 'The swarm agent cap would be exceeded.', { count: rt.state.agents.length + 1, limit });
+  if (rt.state.agents.length + 1 > limit)
+    throw new EngineError('agent_cap_exceeded', 'The swarm agent cap would be exceeded.', { count: rt.state.agents.length + 1, limit });
   const keys = forbiddenKeysOfAgent(raw);
-  if (keys.length > 0) throw new EngineError('forbidden_config_keys', 'Host-escape keys are not accepted from a dynamic mutation.', { keys });
+  if (keys.length > 0)
+    throw new EngineError('forbidden_config_keys', 'Host-escape keys are not accepted from a dynamic mutation.', { keys });
   const parsed = AgentSchema.safeParse(raw);
-  if (!parsed.success) throw new EngineError('validation_failed', 'The agent does not match the schema.', { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) });
+  if (!parsed.success)
+    throw new EngineError('validation_failed', 'The agent does not match the schema.', {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    });
   const agent = resolveAgentPaths(parsed.data, rt.baseDir ?? ctx.paths.configDir);
   const [irAgent] = configToState({ name: swarm, agents: [agent] }).agents;
   const ops: PendingOp[] = [{ op: 'add_agent', payload: irAgent as unknown as Rec }, ...edgeOps(agent.name, connections, incoming)];
@@ -44,7 +49,11 @@ export async function addAgent(ctx: EngineContext, swarm: string, cmd: AddAgentC
 
 function resolveAgentPaths(a: AgentConfig, baseDir: string): AgentConfig {
   const abs = (p: string): string => (path.isAbsolute(p) ? p : path.resolve(baseDir, p));
-  return { ...a, ...(a.workspace === undefined ? {} : { workspace: abs(a.workspace) }), ...(a.skills === undefined ? {} : { skills: a.skills.map(abs) }) };
+  return {
+    ...a,
+    ...(a.workspace === undefined ? {} : { workspace: abs(a.workspace) }),
+    ...(a.skills === undefined ? {} : { skills: a.skills.map(abs) }),
+  };
 }
 
 export async function removeAgent(ctx: EngineContext, swarm: string, agent: string): Promise<{ status: 'removed'; name: string }> {
@@ -61,7 +70,12 @@ export async function removeAgent(ctx: EngineContext, swarm: string, agent: stri
   return { status: 'removed', name: agent };
 }
 
-export async function scaleAgents(ctx: EngineContext, swarm: string, base: string, count: number): Promise<{ status: 'ok'; result: { added: string[]; removed: string[]; failed: { name: string; reason: string }[] } }> {
+export async function scaleAgents(
+  ctx: EngineContext,
+  swarm: string,
+  base: string,
+  count: number,
+): Promise<{ status: 'ok'; result: { added: string[]; removed: string[]; failed: { name: string; reason: string }[] } }> {
   const rt = ctx.runtimes.running(swarm);
   const before = new Set(rt.state.agents.map((a) => a.name));
   const applied = await applyRuntimeOps(ctx, rt, [{ op: 'scale_agent_group', payload: { base_name: base, target_count: count } }]);
@@ -94,7 +108,11 @@ export async function getTopology(ctx: EngineContext, swarm: string): Promise<{ 
   return { topology: view.kind === 'running' ? view.rt.topology.entries() : view.stored.topology };
 }
 
-export async function patchTopology(ctx: EngineContext, swarm: string, patch: TopologyPatch): Promise<{ status: 'ok'; added: number; removed: number }> {
+export async function patchTopology(
+  ctx: EngineContext,
+  swarm: string,
+  patch: TopologyPatch,
+): Promise<{ status: 'ok'; added: number; removed: number }> {
   const rt = ctx.runtimes.running(swarm);
   const add = (patch.add ?? []).map(([f, t]) => [f, t] as [string, string]);
   const remove = (patch.remove ?? []).map(([f, t]) => [f, t] as [string, string]);

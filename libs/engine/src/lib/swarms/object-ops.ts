@@ -31,30 +31,54 @@ export async function listObjects(ctx: EngineContext, swarm: string): Promise<{ 
 }
 
 /** `{object: {name, handler, config}, state}`; the config redacted by key name and by the handler's `secret` keys. */
-export async function getObject(ctx: EngineContext, swarm: string, name: string): Promise<{ object: { name: string; handler: string; config: unknown }; state: string }> {
+export async function getObject(
+  ctx: EngineContext,
+  swarm: string,
+  name: string,
+): Promise<{ object: { name: string; handler: string; config: unknown }; state: string }> {
   const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') {
     const o = storedObject(view.stored, name);
-    return { object: { name: o.name, handler: o.handler, config: redactObjectConfig(ctx.handlers, o.handler, o.config ?? {}) }, state: 'stopped' };
+    return {
+      object: { name: o.name, handler: o.handler, config: redactObjectConfig(ctx.handlers, o.handler, o.config ?? {}) },
+      state: 'stopped',
+    };
   }
   const o = objectOf(view.rt, name);
-  return { object: { name: o.name, handler: o.handlerName, config: redactObjectConfig(ctx.handlers, o.handlerName, o.config) }, state: o.lifecycle };
+  return {
+    object: { name: o.name, handler: o.handlerName, config: redactObjectConfig(ctx.handlers, o.handlerName, o.config) },
+    state: o.lifecycle,
+  };
 }
 
 /** The command was parsed at the edge (name); the handler and the object fields are checked here (gate). */
 export async function addObject(ctx: EngineContext, swarm: string, cmd: AddObjectCommand): Promise<{ status: 'added'; name: string }> {
   const rt = ctx.runtimes.running(swarm);
   const { connections, incoming, ...raw } = cmd;
-  if (typeof raw['handler'] !== 'string' || !ctx.handlers.has(raw['handler'])) throw new EngineError('invalid_handler', 'The handler is not registered with this engine.');
+  if (typeof raw['handler'] !== 'string' || !ctx.handlers.has(raw['handler']))
+    throw new EngineError('invalid_handler', 'The handler is not registered with this engine.');
   const parsed = ObjectSchema.safeParse(raw);
-  if (!parsed.success) throw new EngineError('validation_failed', 'The object does not match the schema.', { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) });
+  if (!parsed.success)
+    throw new EngineError('validation_failed', 'The object does not match the schema.', {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    });
   const o = parsed.data;
   const names = (v: readonly unknown[] | undefined): string[] => (v ?? []).filter((n): n is string => typeof n === 'string');
-  const payload = { name: o.name, handler: { ref: `handler:${o.handler}`, kind: 'code' }, ...(o.config === undefined ? {} : { config: o.config }) };
+  const payload = {
+    name: o.name,
+    handler: { ref: `handler:${o.handler}`, kind: 'code' },
+    ...(o.config === undefined ? {} : { config: o.config }),
+  };
   const applied = await applyRuntimeOps(ctx, rt, [{ op: 'add_object', payload }, ...edgeOps(o.name, names(connections), names(incoming))]);
   await applied.commit();
   await startObject(rt, ctx.handlers, o, { restore: false });
-  await ctx.events.emit({ type: 'object_added', swarm, agent: o.name, message: `Object ${o.name} added.`, metadata: { handler: o.handler } });
+  await ctx.events.emit({
+    type: 'object_added',
+    swarm,
+    agent: o.name,
+    message: `Object ${o.name} added.`,
+    metadata: { handler: o.handler },
+  });
   return { status: 'added', name: o.name };
 }
 
@@ -71,19 +95,38 @@ export async function removeObject(ctx: EngineContext, swarm: string, name: stri
 }
 
 /** §15 PATCH: checks (1)-(5) in order, then restart with {...old, ...patch}; a failing init restores the old config. */
-export async function patchObjectConfig(ctx: EngineContext, swarm: string, name: string, cmd: ObjectConfigPatchCommand): Promise<{ status: 'updated'; object: string; keys: string[] }> {
+export async function patchObjectConfig(
+  ctx: EngineContext,
+  swarm: string,
+  name: string,
+  cmd: ObjectConfigPatchCommand,
+): Promise<{ status: 'updated'; object: string; keys: string[] }> {
   const rt = ctx.runtimes.running(swarm);
   const o = objectOf(rt, name);
   const patch = checkConfigPatch(o.handler, cmd.config);
-  const applied = await applyRuntimeOps(ctx, rt, [{ op: 'update_config', payload: { target: name, config: patch } }], { objectPatch: true });
+  const applied = await applyRuntimeOps(ctx, rt, [{ op: 'update_config', payload: { target: name, config: patch } }], {
+    objectPatch: true,
+  });
   const r = await o.reconfigure({ ...o.config, ...patch });
   if (!r.ok) {
-    await ctx.events.emit({ type: 'object_error', swarm, agent: name, message: `Object ${name} rejected the new config; old config kept.`, metadata: { error: r.error } });
+    await ctx.events.emit({
+      type: 'object_error',
+      swarm,
+      agent: name,
+      message: `Object ${name} rejected the new config; old config kept.`,
+      metadata: { error: r.error },
+    });
     throw new EngineError('object_init_failed', 'The object could not start with this config; the old config is kept.', { object: name });
   }
   await applied.commit();
   const keys = Object.keys(patch).sort();
-  await ctx.events.emit({ type: 'object_config_updated', swarm, agent: name, message: `Object ${name} config updated.`, metadata: { keys } });
+  await ctx.events.emit({
+    type: 'object_config_updated',
+    swarm,
+    agent: name,
+    message: `Object ${name} config updated.`,
+    metadata: { keys },
+  });
   return { status: 'updated', object: name, keys };
 }
 

@@ -11,8 +11,21 @@ import type { SwarmRuntime } from './swarm-runtime';
 
 export type StateProblem = 'object_state_too_large' | 'object_state_not_serializable' | 'object_state_invalid' | 'object_state_save_failed';
 
-function warn(rt: SwarmRuntime, object: string, reason: StateProblem, message: string, extra: Record<string, unknown> = {}): Promise<unknown> {
-  return rt.events.emit({ type: 'object_error', level: 'warning', swarm: rt.swarm, agent: object, message, metadata: { reason, ...extra } });
+function warn(
+  rt: SwarmRuntime,
+  object: string,
+  reason: StateProblem,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Promise<unknown> {
+  return rt.events.emit({
+    type: 'object_error',
+    level: 'warning',
+    swarm: rt.swarm,
+    agent: object,
+    message,
+    metadata: { reason, ...extra },
+  });
 }
 
 /** The persister of one runtime; a failure to save is reported once until a save succeeds again. */
@@ -23,7 +36,11 @@ export function objectStatePersister(rt: SwarmRuntime): StatePersister {
     let problem: StateProblem | null = null;
     let code: string | null = null;
     try {
-      if (enc.kind === 'ok') await rt.store.saveObjectState(rt.swarm, inst.name, enc.json, { handler: inst.handlerName, updatedAt: rt.clock.now().toISOString() });
+      if (enc.kind === 'ok')
+        await rt.store.saveObjectState(rt.swarm, inst.name, enc.json, {
+          handler: inst.handlerName,
+          updatedAt: rt.clock.now().toISOString(),
+        });
       else {
         problem = enc.kind === 'too_large' ? 'object_state_too_large' : 'object_state_not_serializable';
         await rt.store.deleteObjectState(rt.swarm, inst.name);
@@ -52,7 +69,13 @@ export async function restoreObjectState(rt: SwarmRuntime, inst: ObjectInstance)
   if (row === null || row.handler !== inst.handlerName) return false;
   const parsed = parseObjectState(row.stateJson);
   if (parsed.kind === 'invalid') {
-    await warn(rt, inst.name, 'object_state_invalid', `Saved state of object ${inst.name} is unusable (${parsed.reason}); init runs again.`, { detail: parsed.reason });
+    await warn(
+      rt,
+      inst.name,
+      'object_state_invalid',
+      `Saved state of object ${inst.name} is unusable (${parsed.reason}); init runs again.`,
+      { detail: parsed.reason },
+    );
     return false;
   }
   inst.restore(parsed.state);

@@ -44,7 +44,8 @@ async function namedWorkspaces(ports: PurgePorts, swarm: string, fallbackSeed: u
   const effective = gateStart(row?.config ?? fallbackSeed, { baseDir, overlayEvents: overlay });
   const written = [...seed.config.agents, ...(effective.kind === 'ok' ? effective.effective.agents : [])].map((a) => a.workspace);
   // an agent added and removed again at runtime is in no config any more; its IR payload keeps `config.workspace`
-  for (const e of overlay) if (e.op === 'add_agent' && isRecord(e.payload['config'])) written.push(stringOrUndefined(e.payload['config']['workspace']));
+  for (const e of overlay)
+    if (e.op === 'add_agent' && isRecord(e.payload['config'])) written.push(stringOrUndefined(e.payload['config']['workspace']));
   for (const s of await store.listSessions(swarm)) {
     if (s.workspace !== null && s.workspace !== defaultWorkspace(paths.home, swarm, s.agent)) written.push(s.workspace);
   }

@@ -71,7 +71,11 @@ async function stopLeftover(rt: SwarmRuntime, description: unknown): Promise<voi
   const desc = isDescription(description) ? description : null;
   const handle = desc === null ? null : await reattach(rt, desc, desc.backend);
   // A leftover that cannot be stopped may run on unowned: reported, recovery goes on.
-  await handle?.stop({ graceMs: 2000 }).catch((e: unknown) => rt.events.reportFailure({ where: 'recovery', swarm: rt.swarm, agent: null, error: e, metadata: { step: 'stop_leftover' } }));
+  await handle
+    ?.stop({ graceMs: 2000 })
+    .catch((e: unknown) =>
+      rt.events.reportFailure({ where: 'recovery', swarm: rt.swarm, agent: null, error: e, metadata: { step: 'stop_leftover' } }),
+    );
 }
 
 async function cancelWithReceipt(session: AgentSession, turnId: string): Promise<string> {
@@ -80,24 +84,47 @@ async function cancelWithReceipt(session: AgentSession, turnId: string): Promise
 }
 
 async function settleEnded(session: AgentSession, turn: TurnRow, hostError: string): Promise<void> {
-  if ((await session.turns.settleFromHostReceipt(turn, hostError)) && hostError === TURN_CANCELLED_ERROR) await session.settleCancelled(turn.id);
+  if ((await session.turns.settleFromHostReceipt(turn, hostError)) && hostError === TURN_CANCELLED_ERROR)
+    await session.settleCancelled(turn.id);
 }
 
 function placeholderSpec(swarm: string, agent: string): ConstructorParameters<typeof AgentSession>[2] {
-  return { swarm, agent, backend: 'mock', client: 'genswarms-agent', network: 'open', workspace: '/nonexistent', skills: [], unsafeBypass: false, topologyTargets: [], config: {}, backendOpts: {} };
+  return {
+    swarm,
+    agent,
+    backend: 'mock',
+    client: 'genswarms-agent',
+    network: 'open',
+    workspace: '/nonexistent',
+    skills: [],
+    unsafeBypass: false,
+    topologyTargets: [],
+    config: {},
+    backendOpts: {},
+  };
 }
 
 /** The stored seed config ⊕ overlay through the start gate, as a start would see it. */
 async function gateStored(ctx: EngineContext, row: SwarmRow): Promise<ReturnType<typeof gateStart>> {
   const overlay = toOverlayEvents(await ctx.store.listOverlay(row.name));
-  return gateStart(row.config, { ...(row.baseDir === null ? {} : { baseDir: row.baseDir }), handlers: ctx.handlers.names(), overlayEvents: overlay });
+  return gateStart(row.config, {
+    ...(row.baseDir === null ? {} : { baseDir: row.baseDir }),
+    handlers: ctx.handlers.names(),
+    overlayEvents: overlay,
+  });
 }
 
 export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<void> {
   const gate = await gateStored(ctx, row);
   if (gate.kind === 'refused') {
     await ctx.store.setSwarmStatus(row.name, 'error', ctx.clock.now().toISOString());
-    await ctx.events.emit({ type: 'swarm_start_failed', swarm: row.name, agent: null, message: `Swarm ${row.name} could not be recovered.`, metadata: { error: gate.error } });
+    await ctx.events.emit({
+      type: 'swarm_start_failed',
+      swarm: row.name,
+      agent: null,
+      message: `Swarm ${row.name} could not be recovered.`,
+      metadata: { error: gate.error },
+    });
     return;
   }
   const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, gate.state, row.config, row.baseDir);
@@ -105,7 +132,13 @@ export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<v
   ctx.runtimes.add(rt);
   await startObjects(rt, ctx.handlers, gate.effective.objects ?? []);
   const open = await ctx.store.listOpenTurns(rt.swarm);
-  for (const a of gate.effective.agents) await recoverAgent(ctx, rt, a.name, open.find((t) => t.agent === a.name));
+  for (const a of gate.effective.agents)
+    await recoverAgent(
+      ctx,
+      rt,
+      a.name,
+      open.find((t) => t.agent === a.name),
+    );
   await markRunning(ctx, rt);
 }
 
@@ -118,17 +151,32 @@ export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<v
 export async function finishInterruptedStop(ctx: EngineContext, row: SwarmRow): Promise<void> {
   const gate = await gateStored(ctx, row);
   // A config the gate now refuses still gets its leftovers stopped: an empty state, agents from the store.
-  const state: SwarmState = gate.kind === 'refused' ? { v: 1, kind: 'swarm.state', name: row.name, phase: 'desired', agents: [], objects: [], topology: [], options: {} } : gate.state;
+  const state: SwarmState =
+    gate.kind === 'refused'
+      ? { v: 1, kind: 'swarm.state', name: row.name, phase: 'desired', agents: [], objects: [], topology: [], options: {} }
+      : gate.state;
   const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, state, row.config, row.baseDir);
   ctx.runtimes.add(rt);
   const open = await ctx.store.listOpenTurns(rt.swarm);
   for (const sessionRow of await ctx.store.listSessions(rt.swarm)) {
-    await adoptToStop(ctx, rt, sessionRow.agent, sessionRow.description, open.find((t) => t.agent === sessionRow.agent));
+    await adoptToStop(
+      ctx,
+      rt,
+      sessionRow.agent,
+      sessionRow.description,
+      open.find((t) => t.agent === sessionRow.agent),
+    );
   }
   await stopRuntime(ctx, rt);
 }
 
-async function adoptToStop(ctx: EngineContext, rt: SwarmRuntime, name: string, description: unknown, openTurn: TurnRow | undefined): Promise<void> {
+async function adoptToStop(
+  ctx: EngineContext,
+  rt: SwarmRuntime,
+  name: string,
+  description: unknown,
+  openTurn: TurnRow | undefined,
+): Promise<void> {
   const desc = isDescription(description) ? description : null;
   const config = rt.agentConfig(name);
   // expected: a config that no longer plans is stopped through its stored description instead

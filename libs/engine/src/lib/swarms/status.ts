@@ -52,7 +52,14 @@ function clientLabel(a: AgentConfig | undefined): string {
   return typeof c === 'string' ? c : 'command';
 }
 
-export async function agentStatus(store: Store, swarm: string, config: AgentConfig | undefined, name: string, s: AgentSession | undefined, row: SessionRow | null): Promise<AgentStatus> {
+export async function agentStatus(
+  store: Store,
+  swarm: string,
+  config: AgentConfig | undefined,
+  name: string,
+  s: AgentSession | undefined,
+  row: SessionRow | null,
+): Promise<AgentStatus> {
   return {
     name,
     swarm,
@@ -72,21 +79,38 @@ export async function agentStatus(store: Store, swarm: string, config: AgentConf
 export async function runtimeDetail(rt: SwarmRuntime): Promise<SwarmDetail> {
   const agents: AgentStatus[] = [];
   for (const a of rt.effective.agents) agents.push(await agentStatus(rt.store, rt.swarm, a, a.name, rt.agents.get(a.name), null));
-  const objects = (rt.effective.objects ?? []).map((o) => ({ name: o.name, handler: o.handler, state: rt.objects.get(o.name)?.lifecycle ?? 'stopped' }));
+  const objects = (rt.effective.objects ?? []).map((o) => ({
+    name: o.name,
+    handler: o.handler,
+    state: rt.objects.get(o.name)?.lifecycle ?? 'stopped',
+  }));
   return {
-    name: rt.swarm, status: rt.status, started_at: rt.startedAt, agent_count: agents.length, object_count: objects.length,
-    agents, objects, topology: rt.topology.entries(),
+    name: rt.swarm,
+    status: rt.status,
+    started_at: rt.startedAt,
+    agent_count: agents.length,
+    object_count: objects.length,
+    agents,
+    objects,
+    topology: rt.topology.entries(),
   };
 }
 
 /** Detail of a stopped swarm still in the store: its configured agents (with their last session row), objects and topology. */
 export async function storedDetail(store: Store, stored: StoredSwarm): Promise<SwarmDetail> {
   const agents: AgentStatus[] = [];
-  for (const a of stored.agents) agents.push(await agentStatus(store, stored.name, a, a.name, undefined, await store.getSession(stored.name, a.name)));
+  for (const a of stored.agents)
+    agents.push(await agentStatus(store, stored.name, a, a.name, undefined, await store.getSession(stored.name, a.name)));
   const objects = stored.objects.map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' }));
   return {
-    name: stored.name, status: stored.status, started_at: stored.startedAt, agent_count: agents.length, object_count: objects.length,
-    agents, objects, topology: stored.topology,
+    name: stored.name,
+    status: stored.status,
+    started_at: stored.startedAt,
+    agent_count: agents.length,
+    object_count: objects.length,
+    agents,
+    objects,
+    topology: stored.topology,
   };
 }
 

@@ -39,7 +39,12 @@ export async function storedSwarm(ctx: EngineContext, swarm: string): Promise<St
   const gate = withOverlay.kind === 'ok' ? withOverlay : gateStart(row.config);
   const base = { name: swarm, status: row.status, startedAt: row.startedAt };
   if (gate.kind !== 'ok') return { ...base, agents: [], objects: [], topology: [] };
-  return { ...base, agents: gate.effective.agents, objects: gate.effective.objects ?? [], topology: new Topology(gate.state.topology).entries() };
+  return {
+    ...base,
+    agents: gate.effective.agents,
+    objects: gate.effective.objects ?? [],
+    topology: new Topology(gate.state.topology).entries(),
+  };
 }
 
 /** The agent's stored config, or 404 `agent_not_found`. */

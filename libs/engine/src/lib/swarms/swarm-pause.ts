@@ -32,8 +32,19 @@ function isSwarmPauser(runner: Runner): runner is Runner & SwarmPauser {
 }
 
 async function runnerFailure(ctx: EngineContext, swarm: string, action: string, reason: string, cause?: unknown): Promise<EngineError> {
-  await ctx.events.emit({ type: 'runner_error', swarm, agent: null, message: `Could not ${action} the swarm's containers.`, metadata: { action, reason } });
-  return new EngineError('runner_error', `The docker runner could not ${action} the swarm.`, { reason }, cause === undefined ? undefined : { cause });
+  await ctx.events.emit({
+    type: 'runner_error',
+    swarm,
+    agent: null,
+    message: `Could not ${action} the swarm's containers.`,
+    metadata: { action, reason },
+  });
+  return new EngineError(
+    'runner_error',
+    `The docker runner could not ${action} the swarm.`,
+    { reason },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** Pauses (`paused: true`) or resumes every docker-backed agent of a running swarm. */

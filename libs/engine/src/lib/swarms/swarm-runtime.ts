@@ -74,17 +74,37 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
     return out;
   }
 
-  get store(): Store { return this.deps.store; }
-  get events(): EventBus { return this.deps.events; }
-  get pushes(): PushHub { return this.deps.pushes; }
-  get clock(): Clock { return this.deps.clock; }
-  get runners(): RunnerRegistry { return this.deps.runners; }
+  get store(): Store {
+    return this.deps.store;
+  }
+  get events(): EventBus {
+    return this.deps.events;
+  }
+  get pushes(): PushHub {
+    return this.deps.pushes;
+  }
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+  get runners(): RunnerRegistry {
+    return this.deps.runners;
+  }
   /** The engine's runner context, plus the other agents' directories as protected paths. */
-  get runnerContext(): RunnerContext { return this.ctx; }
-  get receiptPollMs(): number | undefined { return this.deps.receiptPollMs; }
-  get outboxPollMs(): number { return this.deps.outboxPollMs; }
-  get awaitingMs(): number { return this.deps.awaitingMs; }
-  get routing(): RoutingHost { return this; }
+  get runnerContext(): RunnerContext {
+    return this.ctx;
+  }
+  get receiptPollMs(): number | undefined {
+    return this.deps.receiptPollMs;
+  }
+  get outboxPollMs(): number {
+    return this.deps.outboxPollMs;
+  }
+  get awaitingMs(): number {
+    return this.deps.awaitingMs;
+  }
+  get routing(): RoutingHost {
+    return this;
+  }
 
   /** Replaces the effective state (after an accepted op) and rebuilds the topology. */
   setState(state: SwarmState): void {
@@ -112,7 +132,16 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
   }
 
   async enqueueMessage(agent: string, from: string, content: string): Promise<EnqueueOutcome> {
-    const r = await this.store.enqueue({ swarm: this.swarm, agent, id: newItemId(), kind: 'message', from, content, now: this.clock.now().toISOString(), limit: INBOX_LIMIT });
+    const r = await this.store.enqueue({
+      swarm: this.swarm,
+      agent,
+      id: newItemId(),
+      kind: 'message',
+      from,
+      content,
+      now: this.clock.now().toISOString(),
+      limit: INBOX_LIMIT,
+    });
     if (r.kind === 'full') return { kind: 'full' };
     const session = this.agents.get(agent);
     session?.clearAwaiting();

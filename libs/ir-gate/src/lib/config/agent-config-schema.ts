@@ -4,7 +4,14 @@ import { z } from 'zod';
 export const ENV_KEY_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Agent fields that config→IR stores inside `config` (§12.5); a config may not use them itself. */
 export const AGENT_FIELDS_IN_CONFIG = [
-  'client', 'endpoint', 'api_key', 'network', 'workspace', 'unsafe_bypass', 'reply_to', 'turn_timeout_ms',
+  'client',
+  'endpoint',
+  'api_key',
+  'network',
+  'workspace',
+  'unsafe_bypass',
+  'reply_to',
+  'turn_timeout_ms',
 ] as const;
 
 function isReservedEnvKey(key: string): boolean {
@@ -32,11 +39,21 @@ export const AgentConfigSchema = z
       .regex(/^\/nix\/store\/[^/\0]+/, 'must be a /nix/store path')
       .optional()
       .describe('Nix store path of the client (required with host_nix)'),
-    memory_limit: z.string().regex(/^[0-9]+[kmg]$/, 'must look like 512m or 2g').optional().describe('Memory limit'),
+    memory_limit: z
+      .string()
+      .regex(/^[0-9]+[kmg]$/, 'must look like 512m or 2g')
+      .optional()
+      .describe('Memory limit'),
     cpu_limit: z.number().positive().finite().optional().describe('CPU limit (> 0)'),
     pids_limit: z.number().int().min(16).optional().describe('Process limit (integer >= 16)'),
-    extra_ro_binds: z.array(z.tuple([HostPath, HostPath])).optional().describe('Host-escape: [[hostPath, sandboxPath]] read-only'),
-    extra_rw_binds: z.array(z.tuple([HostPath, HostPath])).optional().describe('Host-escape: [[hostPath, sandboxPath]] read-write'),
+    extra_ro_binds: z
+      .array(z.tuple([HostPath, HostPath]))
+      .optional()
+      .describe('Host-escape: [[hostPath, sandboxPath]] read-only'),
+    extra_rw_binds: z
+      .array(z.tuple([HostPath, HostPath]))
+      .optional()
+      .describe('Host-escape: [[hostPath, sandboxPath]] read-write'),
     extra_path: z.array(HostPath).optional().describe('Host-escape: host dirs bound read-only and appended to PATH'),
     agent_binary_path: HostPath.optional().describe('Host-escape: host path replacing the client executable'),
   })

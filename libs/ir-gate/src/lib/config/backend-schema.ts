@@ -10,7 +10,10 @@ export const DEFAULT_DOCKER_IMAGE = 'genswarms/agent:latest';
 /** Default backend when `backend` is absent. */
 export const DEFAULT_BACKEND: BackendType = 'bwrap';
 
-const NoNulString = z.string().min(1).refine((s) => !s.includes('\0'), 'must not contain NUL');
+const NoNulString = z
+  .string()
+  .min(1)
+  .refine((s) => !s.includes('\0'), 'must not contain NUL');
 
 export const BackendObjectSchema = z
   .strictObject({

@@ -196,9 +196,16 @@ describe('swarm config schema (docs/configuration.md)', () => {
   });
 
   test('summarises a valid config', () => {
-    const r = validateConfig(swarm([agent(), { name: 'b' }], { objects: [{ name: 'o', handler: 'h' }], topology: [['a', 'b'], { from: 'b', to: 'o' }] }));
+    const r = validateConfig(
+      swarm([agent(), { name: 'b' }], { objects: [{ name: 'o', handler: 'h' }], topology: [['a', 'b'], { from: 'b', to: 'o' }] }),
+    );
     expect(r.kind === 'ok' && r.summary).toEqual({
-      name: 's', agent_count: 2, object_count: 1, edge_count: 2, agents: ['a', 'b'], objects: ['o'],
+      name: 's',
+      agent_count: 2,
+      object_count: 1,
+      edge_count: 2,
+      agents: ['a', 'b'],
+      objects: ['o'],
     });
   });
 

@@ -14,10 +14,13 @@ function hasForbiddenKey(json: string): boolean {
 describe('config entry points never throw', () => {
   test('validateConfig on arbitrary values', () => {
     fc.assert(
-      fc.property(fc.anything({ withNullPrototype: true, withObjectString: true, withBoxedValues: true, withMap: true, withSet: true }), (x) => {
-        const r = validateConfig(x);
-        expect(['ok', 'invalid']).toContain(r.kind);
-      }),
+      fc.property(
+        fc.anything({ withNullPrototype: true, withObjectString: true, withBoxedValues: true, withMap: true, withSet: true }),
+        (x) => {
+          const r = validateConfig(x);
+          expect(['ok', 'invalid']).toContain(r.kind);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -7,8 +7,7 @@ export type ConfigFormat = 'json' | 'yaml' | 'yml';
 export type ConfigLoadErrorCode = 'config_parse_error' | 'config_too_large' | 'unsupported_format';
 /** Result of reading config text. Messages carry line/column, never paths or contents. */
 export type ConfigLoad =
-  | { kind: 'ok'; value: unknown }
-  | { kind: 'invalid'; code: ConfigLoadErrorCode; message: string; line?: number; column?: number };
+  { kind: 'ok'; value: unknown } | { kind: 'invalid'; code: ConfigLoadErrorCode; message: string; line?: number; column?: number };
 
 function invalid(code: ConfigLoadErrorCode, message: string, at?: { line: number; column: number }): ConfigLoad {
   return at === undefined ? { kind: 'invalid', code, message } : { kind: 'invalid', code, message, ...at };
@@ -44,7 +43,14 @@ const YAML_PROBLEMS: Readonly<Record<string, string>> = {
 
 function parseYaml(text: string): ConfigLoad {
   try {
-    const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, merge: false, resolveKnownTags: false, prettyErrors: true, strict: true });
+    const doc = parseDocument(text, {
+      schema: 'core',
+      uniqueKeys: true,
+      merge: false,
+      resolveKnownTags: false,
+      prettyErrors: true,
+      strict: true,
+    });
     const problem = doc.errors[0] ?? doc.warnings[0];
     if (problem !== undefined) {
       const pos = problem.linePos?.[0];

@@ -6,7 +6,12 @@ import { NameSchema } from './names';
 export const ObjectSchema = z
   .strictObject({
     name: NameSchema,
-    handler: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'must be printable').describe('A registered handler name'),
+    handler: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^\p{Cc}]+$/u, 'must be printable')
+      .describe('A registered handler name'),
     config: z.record(z.string(), z.unknown()).optional().describe('Handler config (free-form)'),
   })
   .describe('An object (a stateful handler node)');

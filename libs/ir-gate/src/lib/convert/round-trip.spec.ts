@@ -15,7 +15,16 @@ describe('config ⇄ IR (docs/ir.md)', () => {
     const config = valid({
       name: 's',
       agents: [
-        { name: 'a', model: 'x/y', skills: ['/s/k'], network: 'none', api_key: 'k', turn_timeout_ms: 5, reply_to: 'o', config: { topic: 1 } },
+        {
+          name: 'a',
+          model: 'x/y',
+          skills: ['/s/k'],
+          network: 'none',
+          api_key: 'k',
+          turn_timeout_ms: 5,
+          reply_to: 'o',
+          config: { topic: 1 },
+        },
         { name: 'b', backend: 'docker' },
         { name: 'c', backend: { type: 'docker', image: 'img:1' } },
         { name: 'd', backend: { type: 'ssh', host: 'u@h' } },
@@ -45,13 +54,19 @@ describe('config ⇄ IR (docs/ir.md)', () => {
     ]);
     expect(s.agents[1]?.model).toEqual({ ref: 'model:default' });
     expect(s.objects).toEqual([{ name: 'o', handler: { ref: 'handler:recorder', kind: 'code' }, config: { n: 1 } }]);
-    expect(s.topology).toEqual([['a', 'b'], ['b', 'a']]);
+    expect(s.topology).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
     const back = stateToConfig(s);
     expect(back.agents[4]).toEqual({ name: 'e', backend: { type: 'tmux', runner: 'docker', image: 'i', opts: { q: 1 } }, client: 'codex' });
     expect(back.agents[1]).toEqual({ name: 'b', backend: 'docker' });
     expect(back.agents[0]?.model).toBe('x/y');
     expect(back.agents[1]?.model).toBeUndefined();
-    expect(back.topology).toEqual([['a', 'b'], ['b', 'a']]);
+    expect(back.topology).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
     expect(validateConfig(back).kind).toBe('ok');
   });
 
@@ -73,15 +88,13 @@ describe('config ⇄ IR (docs/ir.md)', () => {
     },
     { requiredKeys: [] },
   );
-  const configArb = fc
-    .uniqueArray(nameArb, { minLength: 1, maxLength: 5 })
-    .chain((names) =>
-      fc.record({
-        name: fc.constant('swarm'),
-        agents: fc.tuple(...names.map((n) => agentArb.map((a) => ({ name: n, ...a })))),
-        topology: fc.array(fc.tuple(fc.constantFrom(...names), fc.constantFrom(...names)), { maxLength: 6 }),
-      }),
-    );
+  const configArb = fc.uniqueArray(nameArb, { minLength: 1, maxLength: 5 }).chain((names) =>
+    fc.record({
+      name: fc.constant('swarm'),
+      agents: fc.tuple(...names.map((n) => agentArb.map((a) => ({ name: n, ...a })))),
+      topology: fc.array(fc.tuple(fc.constantFrom(...names), fc.constantFrom(...names)), { maxLength: 6 }),
+    }),
+  );
 
   test('config → IR → config → IR is stable and valid', () => {
     fc.assert(

@@ -14,7 +14,8 @@ function refToBackend(r: Ref): BackendOut {
   const runner = opts?.['runner'];
   if (opts !== undefined) delete opts['runner'];
   const scheme = refScheme(r.ref);
-  const type: BackendType = scheme === 'oci' ? 'docker' : (BACKEND_TYPES as readonly string[]).includes(r.ref) ? (r.ref as BackendType) : 'bwrap';
+  const type: BackendType =
+    scheme === 'oci' ? 'docker' : (BACKEND_TYPES as readonly string[]).includes(r.ref) ? (r.ref as BackendType) : 'bwrap';
   const image = scheme === 'oci' ? r.ref.slice(4) : r.image;
   const out: Record<string, unknown> = { type };
   if (image !== undefined && !(type === 'docker' && image === DEFAULT_DOCKER_IMAGE)) out['image'] = image;

@@ -38,30 +38,65 @@ describe('fold (docs/ir.md)', () => {
   });
 
   test('removing a node removes its edges', () => {
-    const s = okState(fold(two(), [ev('add_topology_edges', { edges: [['o', 'a'], ['b', 'o']] }), ev('remove_object', { name: 'o' })]));
+    const s = okState(
+      fold(two(), [
+        ev('add_topology_edges', {
+          edges: [
+            ['o', 'a'],
+            ['b', 'o'],
+          ],
+        }),
+        ev('remove_object', { name: 'o' }),
+      ]),
+    );
     expect(s.topology).toEqual([['a', 'b']]);
     const s2 = okState(fold(two(), [ev('remove_agent', { name: 'b' })]));
     expect(s2.topology).toEqual([]);
   });
 
   test('adds only missing edges and ignores absent removals', () => {
-    const s = okState(fold(two(), [ev('add_topology_edges', { edges: [['a', 'b'], ['b', 'a'], ['b', 'a']] }), ev('remove_topology_edges', { edges: [['o', 'o'], ['a', 'b']] })]));
+    const s = okState(
+      fold(two(), [
+        ev('add_topology_edges', {
+          edges: [
+            ['a', 'b'],
+            ['b', 'a'],
+            ['b', 'a'],
+          ],
+        }),
+        ev('remove_topology_edges', {
+          edges: [
+            ['o', 'o'],
+            ['a', 'b'],
+          ],
+        }),
+      ]),
+    );
     expect(s.topology).toEqual([['b', 'a']]);
   });
 
   test('set_options and update_config merge shallowly', () => {
     const seed = irState([irAgent('a', { config: { k: 1, n: { x: 1 } } })], { options: { max_agents: 5, y: 1 } });
-    const s = okState(fold(seed, [ev('set_options', { options: { max_agents: 7 } }), ev('update_config', { target: 'a', config: { n: { z: 2 } } })]));
+    const s = okState(
+      fold(seed, [ev('set_options', { options: { max_agents: 7 } }), ev('update_config', { target: 'a', config: { n: { z: 2 } } })]),
+    );
     expect(s.options).toEqual({ max_agents: 7, y: 1 });
     expect(s.agents[0]?.config).toEqual({ k: 1, n: { z: 2 } });
   });
 
   test('bump_package replaces the digest when it matches from', () => {
-    const seed = irState([irAgent('a', { body: { ref: 'swarmidx:pkg', kind: 'data', digest: 'sha256:01' }, model: { policy: { ref: 'swarmidx:p', kind: 'data', digest: 'sha256:aa' } } })]);
-    const s = okState(fold(seed, [
-      ev('bump_package', { target: 'a', field: 'body', from: 'sha256:01', to: 'sha256:02' }),
-      ev('bump_package', { target: 'a', field: 'model', from: 'sha256:aa', to: 'sha256:bb' }),
-    ]));
+    const seed = irState([
+      irAgent('a', {
+        body: { ref: 'swarmidx:pkg', kind: 'data', digest: 'sha256:01' },
+        model: { policy: { ref: 'swarmidx:p', kind: 'data', digest: 'sha256:aa' } },
+      }),
+    ]);
+    const s = okState(
+      fold(seed, [
+        ev('bump_package', { target: 'a', field: 'body', from: 'sha256:01', to: 'sha256:02' }),
+        ev('bump_package', { target: 'a', field: 'model', from: 'sha256:aa', to: 'sha256:bb' }),
+      ]),
+    );
     expect(s.agents[0]?.body.digest).toBe('sha256:02');
     expect(s.agents[0]?.model).toEqual({ policy: { ref: 'swarmidx:p', kind: 'data', digest: 'sha256:bb' } });
     const r = fold(seed, [ev('bump_package', { target: 'a', field: 'body', from: 'sha256:ff', to: 'sha256:02' }, 9)]);
@@ -69,7 +104,11 @@ describe('fold (docs/ir.md)', () => {
   });
 
   test('refuses an invalid seed, invalid events and non-monotonic seqs', () => {
-    expect(fold({ ...two(), v: 2 } as unknown as SwarmState, [])).toMatchObject({ kind: 'error', seq: null, error: { code: 'unsupported_version' } });
+    expect(fold({ ...two(), v: 2 } as unknown as SwarmState, [])).toMatchObject({
+      kind: 'error',
+      seq: null,
+      error: { code: 'unsupported_version' },
+    });
     expect(fold(two(), [{ seq: 1, op: 'nuke', payload: {} } as unknown as OverlayEvent])).toMatchObject({ error: { code: 'unknown_op' } });
     const r = fold(two(), [ev('set_options', { options: {} }, 5), ev('set_options', { options: {} }, 5)]);
     expect(r).toMatchObject({ kind: 'error', seq: 5, error: { code: 'non_monotonic_seq', prev: 5 } });
@@ -91,11 +130,19 @@ describe('materialize and compact', () => {
     const events = [ev('add_agent', irAgent('c') as never, 1)];
     const viaDoc = materialize(two(), overlay(events) as never);
     expect(viaDoc).toEqual(materialize(two(), events));
-    expect(materialize(two(), { ...overlay(events), kind: 'x' } as never)).toMatchObject({ kind: 'error', seq: null, error: { code: 'wrong_kind' } });
+    expect(materialize(two(), { ...overlay(events), kind: 'x' } as never)).toMatchObject({
+      kind: 'error',
+      seq: null,
+      error: { code: 'wrong_kind' },
+    });
   });
 
   test('compact splits at seq and keeps the result', () => {
-    const events = [ev('add_agent', irAgent('c') as never, 1), ev('add_topology_edges', { edges: [['c', 'a']] }, 2), ev('remove_agent', { name: 'b' }, 3)];
+    const events = [
+      ev('add_agent', irAgent('c') as never, 1),
+      ev('add_topology_edges', { edges: [['c', 'a']] }, 2),
+      ev('remove_agent', { name: 'b' }, 3),
+    ];
     const c = compact(two(), events, 2);
     if (c.kind !== 'ok') throw new Error('compact failed');
     expect(c.remaining.map((e) => e.seq)).toEqual([3]);

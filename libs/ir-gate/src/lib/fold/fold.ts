@@ -60,7 +60,10 @@ export function compact(seed: SwarmState, overlay: SwarmOverlay | readonly Overl
   const events = eventsOf(overlay);
   const bad = validateEvents(events);
   if (bad !== null) return { kind: 'error', seq: bad.seq, error: bad.error };
-  const folded = fold(seed, events.filter((e) => e.seq <= at));
+  const folded = fold(
+    seed,
+    events.filter((e) => e.seq <= at),
+  );
   if (folded.kind === 'error') return folded;
   return { kind: 'ok', checkpoint: folded.state, remaining: events.filter((e) => e.seq > at).map((e) => structuredClone(e)) };
 }

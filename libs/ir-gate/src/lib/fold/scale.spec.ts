@@ -17,18 +17,40 @@ describe('scale_agent_group (docs/ir.md)', () => {
   });
 
   test('base → N instances copied from base, base removed, edges fanned out', () => {
-    const seed = irState([irAgent('w', { config: { k: 1 } }), irAgent('boss')], { topology: [['boss', 'w'], ['w', 'boss'], ['w', 'w']] });
+    const seed = irState([irAgent('w', { config: { k: 1 } }), irAgent('boss')], {
+      topology: [
+        ['boss', 'w'],
+        ['w', 'boss'],
+        ['w', 'w'],
+      ],
+    });
     const s = scale(seed, 'w', 2);
     expect(s.agents.map((a) => a.name)).toEqual(['w_1', 'w_2', 'boss']);
     expect(s.agents[0]).toEqual({ ...irAgent('w', { config: { k: 1 } }), name: 'w_1' });
-    expect(s.topology).toEqual([['boss', 'w_1'], ['boss', 'w_2'], ['w_1', 'boss'], ['w_2', 'boss'], ['w_1', 'w_1'], ['w_2', 'w_2']]);
+    expect(s.topology).toEqual([
+      ['boss', 'w_1'],
+      ['boss', 'w_2'],
+      ['w_1', 'boss'],
+      ['w_2', 'boss'],
+      ['w_1', 'w_1'],
+      ['w_2', 'w_2'],
+    ]);
   });
 
   test('keeps existing instances unchanged and drops higher ones', () => {
-    const seed = irState([irAgent('w_1', { config: { keep: 1 } }), irAgent('w_3', { config: { t: 3 } }), irAgent('x')], { topology: [['w_3', 'x']] });
+    const seed = irState([irAgent('w_1', { config: { keep: 1 } }), irAgent('w_3', { config: { t: 3 } }), irAgent('x')], {
+      topology: [['w_3', 'x']],
+    });
     const s = scale(seed, 'w', 2);
-    expect(s.agents.map((a) => [a.name, a.config])).toEqual([['w_1', { keep: 1 }], ['w_2', { keep: 1 }], ['x', {}]]);
-    expect(s.topology).toEqual([['w_1', 'x'], ['w_2', 'x']]);
+    expect(s.agents.map((a) => [a.name, a.config])).toEqual([
+      ['w_1', { keep: 1 }],
+      ['w_2', { keep: 1 }],
+      ['x', {}],
+    ]);
+    expect(s.topology).toEqual([
+      ['w_1', 'x'],
+      ['w_2', 'x'],
+    ]);
   });
 
   test('template is the lowest-numbered member (numerically) when base is absent', () => {
@@ -37,7 +59,13 @@ describe('scale_agent_group (docs/ir.md)', () => {
   });
 
   test('N = 0 removes the group and its edges', () => {
-    const seed = irState([irAgent('w'), irAgent('w_2'), irAgent('x')], { topology: [['x', 'w'], ['w_2', 'x'], ['x', 'x']] });
+    const seed = irState([irAgent('w'), irAgent('w_2'), irAgent('x')], {
+      topology: [
+        ['x', 'w'],
+        ['w_2', 'x'],
+        ['x', 'x'],
+      ],
+    });
     const s = scale(seed, 'w', 0);
     expect(s.agents.map((a) => a.name)).toEqual(['x']);
     expect(s.topology).toEqual([['x', 'x']]);
@@ -50,7 +78,10 @@ describe('scale_agent_group (docs/ir.md)', () => {
 
   test('refuses an instance name held by an object', () => {
     const seed = irState([irAgent('w')], { objects: [irObject('w_2')] });
-    expect(fold(seed, [ev('scale_agent_group', { base_name: 'w', target_count: 2 }, 1)])).toMatchObject({ kind: 'error', error: { code: 'object_exists', name: 'w_2' } });
+    expect(fold(seed, [ev('scale_agent_group', { base_name: 'w', target_count: 2 }, 1)])).toMatchObject({
+      kind: 'error',
+      error: { code: 'object_exists', name: 'w_2' },
+    });
   });
 
   test('refuses instance names longer than 64 chars', () => {

@@ -33,7 +33,9 @@ describe('gateStart (docs/ir.md, without the runner plan)', () => {
   test('an overlay that no longer applies is ir_validation_failed with the seq', () => {
     const events: OverlayEvent[] = [{ seq: 4, op: 'remove_agent', payload: { name: 'ghost' } }];
     expect(gateStart(cfg([{ name: 'a' }]), { overlayEvents: events })).toMatchObject({
-      kind: 'refused', error: 'ir_validation_failed', issues: [{ code: 'agent_not_found', seq: 4 }],
+      kind: 'refused',
+      error: 'ir_validation_failed',
+      issues: [{ code: 'agent_not_found', seq: 4 }],
     });
   });
 
@@ -65,7 +67,9 @@ describe('gateStart (docs/ir.md, without the runner plan)', () => {
   });
 
   test('checks the network of agents added by the overlay too', () => {
-    const events: OverlayEvent[] = [{ seq: 1, op: 'add_agent', payload: irAgent('b', { backend: { ref: 'local' }, config: { network: 'none' } }) as never }];
+    const events: OverlayEvent[] = [
+      { seq: 1, op: 'add_agent', payload: irAgent('b', { backend: { ref: 'local' }, config: { network: 'none' } }) as never },
+    ];
     expect(gateStart(cfg([{ name: 'a' }]), { overlayEvents: events })).toMatchObject({ error: 'unsupported_network', agent: 'b' });
   });
 });
@@ -93,7 +97,12 @@ describe('mapIrErrorToHttp (docs/ir.md)', () => {
 
   test('keeps details and uses 422 for the object config PATCH', () => {
     expect(mapIrErrorToHttp({ code: 'agent_cap_exceeded', count: 4, limit: 3 }).body).toMatchObject({ count: 4, limit: 3 });
-    expect(mapIrErrorToHttp({ code: 'forbidden_config_keys', keys: ['a'] }, { objectPatch: true })).toMatchObject({ status: 422, body: { keys: ['a'] } });
-    expect(mapIrErrorToHttp({ code: 'slot_type_mismatch', slot: 'body' }).body.issues).toEqual([{ code: 'slot_type_mismatch', slot: 'body' }]);
+    expect(mapIrErrorToHttp({ code: 'forbidden_config_keys', keys: ['a'] }, { objectPatch: true })).toMatchObject({
+      status: 422,
+      body: { keys: ['a'] },
+    });
+    expect(mapIrErrorToHttp({ code: 'slot_type_mismatch', slot: 'body' }).body.issues).toEqual([
+      { code: 'slot_type_mismatch', slot: 'body' },
+    ]);
   });
 });

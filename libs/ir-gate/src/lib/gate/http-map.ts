@@ -27,14 +27,24 @@ export function mapIrErrorToHttp(error: IrError, opts: { objectPatch?: boolean }
     case 'target_not_found':
       return { status: 404, body: { error: 'object_not_found', message: 'object not found', ...nameOf(error) } };
     case 'agent_cap_exceeded':
-      return { status: 400, body: { error: 'agent_cap_exceeded', message: 'the swarm agent cap would be exceeded', ...pick(error, ['count', 'limit']) } };
+      return {
+        status: 400,
+        body: { error: 'agent_cap_exceeded', message: 'the swarm agent cap would be exceeded', ...pick(error, ['count', 'limit']) },
+      };
     case 'forbidden_config_keys':
       return {
         status: opts.objectPatch === true ? 422 : 400,
-        body: { error: 'forbidden_config_keys', message: 'host-escape keys are not accepted from a dynamic mutation', ...pick(error, ['keys']) },
+        body: {
+          error: 'forbidden_config_keys',
+          message: 'host-escape keys are not accepted from a dynamic mutation',
+          ...pick(error, ['keys']),
+        },
       };
     case 'unknown_edge_endpoint':
-      return { status: 400, body: { error: 'unknown_edge_endpoint', message: 'an edge names an unknown node', ...pick(error, ['endpoint']) } };
+      return {
+        status: 400,
+        body: { error: 'unknown_edge_endpoint', message: 'an edge names an unknown node', ...pick(error, ['endpoint']) },
+      };
     case 'invalid_count':
       return { status: 400, body: { error: 'invalid_count', message: 'count must be an integer >= 0' } };
     case 'invalid_name':

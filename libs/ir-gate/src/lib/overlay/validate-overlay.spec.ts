@@ -2,7 +2,12 @@ import { irAgent, irObject } from '../test-support/fixtures';
 import { validateEvent, validateOverlay } from './validate-overlay';
 
 const overlay = (patch: Record<string, unknown> = {}): Record<string, unknown> => ({
-  v: 1, kind: 'swarm.overlay', swarm: 's', apply: 'incremental', events: [], ...patch,
+  v: 1,
+  kind: 'swarm.overlay',
+  swarm: 's',
+  apply: 'incremental',
+  events: [],
+  ...patch,
 });
 const e = (op: string, payload: unknown, seq = 1): unknown => ({ seq, op, payload });
 
@@ -29,11 +34,7 @@ describe('validateOverlay (docs/ir.md)', () => {
     expect(validateOverlay(x)?.code).toBe(code);
   });
 
-  test.each([
-    [[2, 1]],
-    [[1, 1]],
-    [[1, 3, 2]],
-  ])('refuses non-monotonic seqs %j', (seqs) => {
+  test.each([[[2, 1]], [[1, 1]], [[1, 3, 2]]])('refuses non-monotonic seqs %j', (seqs) => {
     const events = seqs.map((s) => e('set_options', { options: {} }, s));
     const err = validateOverlay(overlay({ events }));
     expect(err?.code).toBe('non_monotonic_seq');
@@ -80,6 +81,9 @@ describe('validateOverlay (docs/ir.md)', () => {
   });
 
   test('invalid_digest names the key', () => {
-    expect(validateEvent(e('bump_package', { target: 'a', field: 'body', from: 'sha256:01', to: 'x' }))).toEqual({ code: 'invalid_digest', key: 'to' });
+    expect(validateEvent(e('bump_package', { target: 'a', field: 'body', from: 'sha256:01', to: 'x' }))).toEqual({
+      code: 'invalid_digest',
+      key: 'to',
+    });
   });
 });

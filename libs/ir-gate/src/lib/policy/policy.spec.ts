@@ -13,14 +13,20 @@ describe('op policy (docs/ir.md)', () => {
     expect(r.kind).toBe('ok');
     if (r.kind !== 'ok') return;
     expect(applyOp(r.state, e('add_agent', irAgent('m') as never, 2))).toEqual({
-      kind: 'error', seq: 2, error: { code: 'agent_cap_exceeded', count: 4, limit: 3 },
+      kind: 'error',
+      seq: 2,
+      error: { code: 'agent_cap_exceeded', count: 4, limit: 3 },
     });
   });
 
   test('cap order: options.max_agents, then the server value, then 100', () => {
     expect(applyOp(irState(agents(1)), e('add_agent', irAgent('n') as never), { maxAgents: 1 })).toMatchObject({ error: { limit: 1 } });
-    expect(applyOp(irState(agents(1), { options: { max_agents: 5 } }), e('add_agent', irAgent('n') as never), { maxAgents: 1 }).kind).toBe('ok');
-    expect(applyOp(irState(agents(100)), e('add_agent', irAgent('n') as never))).toMatchObject({ error: { code: 'agent_cap_exceeded', limit: 100 } });
+    expect(applyOp(irState(agents(1), { options: { max_agents: 5 } }), e('add_agent', irAgent('n') as never), { maxAgents: 1 }).kind).toBe(
+      'ok',
+    );
+    expect(applyOp(irState(agents(100)), e('add_agent', irAgent('n') as never))).toMatchObject({
+      error: { code: 'agent_cap_exceeded', limit: 100 },
+    });
   });
 
   test('scale counts agents outside the group', () => {
@@ -47,17 +53,28 @@ describe('op policy (docs/ir.md)', () => {
   test('skills are a host-escape key: a mutation could bind any readable host path as a skill', () => {
     expect(HOST_ESCAPE_KEYS).toContain('skills');
     const payload = { ...irAgent('n'), overrides: { skills: ['/home/x/.genswarms/tmux'] } };
-    expect(applyOp(irState([]), e('add_agent', payload))).toEqual({ kind: 'error', seq: 1, error: { code: 'forbidden_config_keys', keys: ['skills'] } });
+    expect(applyOp(irState([]), e('add_agent', payload))).toEqual({
+      kind: 'error',
+      seq: 1,
+      error: { code: 'forbidden_config_keys', keys: ['skills'] },
+    });
   });
   const cases = HOST_ESCAPE_KEYS.flatMap((k) => places.map(([where, make]) => [k, where, make] as const));
 
   test.each(cases)('add_agent refuses %s at %s', (key, _where, make) => {
-    expect(applyOp(irState(agents(1)), e('add_agent', make(key)))).toEqual({ kind: 'error', seq: 1, error: { code: 'forbidden_config_keys', keys: [key] } });
+    expect(applyOp(irState(agents(1)), e('add_agent', make(key)))).toEqual({
+      kind: 'error',
+      seq: 1,
+      error: { code: 'forbidden_config_keys', keys: [key] },
+    });
   });
 
   test('reports all keys from the three places sorted and unique', () => {
     const payload = {
-      ...irAgent('n', { config: { extra_path: [], agent_binary_path: '/x' }, backend: { ref: 'bwrap', opts: { extra_rw_binds: [], extra_path: [] } } }),
+      ...irAgent('n', {
+        config: { extra_path: [], agent_binary_path: '/x' },
+        backend: { ref: 'bwrap', opts: { extra_rw_binds: [], extra_path: [] } },
+      }),
       extra_ro_binds: [],
     };
     expect(applyOp(irState([]), e('add_agent', payload as never))).toMatchObject({
@@ -67,7 +84,9 @@ describe('op policy (docs/ir.md)', () => {
 
   test.each(HOST_ESCAPE_KEYS.map((k) => [k]))('update_config refuses %s at the patch top level', (key) => {
     const s = irState([], { objects: [irObject('o')] });
-    expect(applyOp(s, e('update_config', { target: 'o', config: { [key]: 1, ok: 2 } }))).toMatchObject({ error: { code: 'forbidden_config_keys', keys: [key] } });
+    expect(applyOp(s, e('update_config', { target: 'o', config: { [key]: 1, ok: 2 } }))).toMatchObject({
+      error: { code: 'forbidden_config_keys', keys: [key] },
+    });
   });
 
   test('update_config with all keys reports them sorted; nested ones are not top level', () => {
@@ -87,7 +106,11 @@ describe('op policy (docs/ir.md)', () => {
   test('applyOverlay stops at the first refusal and changes nothing', () => {
     const s: SwarmState = irState(agents(1), { options: { max_agents: 2 } });
     const before = JSON.stringify(s);
-    const r = applyOverlay(s, [e('add_agent', irAgent('n') as never, 1), e('add_agent', irAgent('m') as never, 2), e('remove_agent', { name: 'a0' }, 3)]);
+    const r = applyOverlay(s, [
+      e('add_agent', irAgent('n') as never, 1),
+      e('add_agent', irAgent('m') as never, 2),
+      e('remove_agent', { name: 'a0' }, 3),
+    ]);
     expect(r).toMatchObject({ kind: 'error', seq: 2, error: { code: 'agent_cap_exceeded' } });
     expect(JSON.stringify(s)).toBe(before);
     expect(applyOverlay(s, [e('set_options', {}, 2), e('set_options', { options: {} }, 1)])).toMatchObject({ kind: 'error' });

@@ -8,11 +8,19 @@ describe('planReconcile (docs/ir.md)', () => {
   test('orders start, start_object, restart, restart_object, add_edge, remove_edge, stop, stop_object', () => {
     const observed = irState([irAgent('keep'), irAgent('changed'), irAgent('gone')], {
       objects: [irObject('o_keep'), irObject('o_changed'), irObject('o_gone')],
-      topology: [['keep', 'gone'], ['keep', 'changed'], ['gone', 'keep']],
+      topology: [
+        ['keep', 'gone'],
+        ['keep', 'changed'],
+        ['gone', 'keep'],
+      ],
     });
     const desired = irState([irAgent('new'), irAgent('keep'), irAgent('changed', { config: { x: 1 } })], {
       objects: [irObject('o_new'), irObject('o_keep'), irObject('o_changed', 'other')],
-      topology: [['keep', 'changed'], ['new', 'keep'], ['keep', 'new']],
+      topology: [
+        ['keep', 'changed'],
+        ['new', 'keep'],
+        ['keep', 'new'],
+      ],
     });
     const plan = planReconcile(desired, observed);
     expect(plan).toEqual<ReconcileAction[]>([
@@ -51,7 +59,10 @@ describe('planReconcile (docs/ir.md)', () => {
     const name = fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/);
     fc.assert(
       fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 6 }), fc.jsonValue(), (names, cfg) => {
-        const s = irState(names.map((n) => irAgent(n, { config: { cfg } })), { topology: names.map((n) => [n, names[0] as string]) });
+        const s = irState(
+          names.map((n) => irAgent(n, { config: { cfg } })),
+          { topology: names.map((n) => [n, names[0] as string]) },
+        );
         expect(planReconcile(s, structuredClone(s))).toEqual([]);
       }),
     );

@@ -43,8 +43,16 @@ export interface SwarmState {
 }
 
 export const OP_NAMES = [
-  'add_agent', 'add_object', 'remove_agent', 'remove_object', 'add_topology_edges',
-  'remove_topology_edges', 'scale_agent_group', 'bump_package', 'set_options', 'update_config',
+  'add_agent',
+  'add_object',
+  'remove_agent',
+  'remove_object',
+  'add_topology_edges',
+  'remove_topology_edges',
+  'scale_agent_group',
+  'bump_package',
+  'set_options',
+  'update_config',
 ] as const;
 export type OpName = (typeof OP_NAMES)[number];
 

@@ -44,7 +44,11 @@ describe('validateState (docs/ir.md)', () => {
     ['body without kind', { body: { ref: 'inline:a' } }, { code: 'slot_type_mismatch', slot: 'body' }],
     ['model not object', { model: 'gpt' }, { code: 'invalid_model_slot' }],
     ['model swarmidx', { model: { ref: 'swarmidx:m', kind: 'data' } }, { code: 'slot_type_mismatch', slot: 'model' }],
-    ['policy model as code', { model: { policy: { ref: 'swarmidx:p', kind: 'code' } } }, { code: 'slot_type_mismatch', slot: 'model.policy' }],
+    [
+      'policy model as code',
+      { model: { policy: { ref: 'swarmidx:p', kind: 'code' } } },
+      { code: 'slot_type_mismatch', slot: 'model.policy' },
+    ],
     ['backend swarmidx', { backend: { ref: 'swarmidx:b', kind: 'data' } }, { code: 'slot_type_mismatch', slot: 'backend' }],
     ['backend bad ref', { backend: { ref: 'nope' } }, { code: 'invalid_ref_string', slot: 'backend' }],
     ['overrides not object', { overrides: [] }, { code: 'invalid', field: 'overrides' }],
@@ -70,6 +74,17 @@ describe('validateState (docs/ir.md)', () => {
   });
 
   test('allows cycles', () => {
-    expect(validateState(with_({ agents: [irAgent('a'), irAgent('b')], topology: [['a', 'b'], ['b', 'a'], ['a', 'a']] }))).toBeNull();
+    expect(
+      validateState(
+        with_({
+          agents: [irAgent('a'), irAgent('b')],
+          topology: [
+            ['a', 'b'],
+            ['b', 'a'],
+            ['a', 'a'],
+          ],
+        }),
+      ),
+    ).toBeNull();
   });
 });

@@ -53,9 +53,7 @@ export function findDuplicateName(names: readonly string[]): string | null {
 }
 
 function checkReferences(x: Record<string, unknown>): IrError | null {
-  const names = [...(x['agents'] as Array<{ name: string }>), ...((own(x, 'objects') ?? []) as Array<{ name: string }>)].map(
-    (n) => n.name,
-  );
+  const names = [...(x['agents'] as Array<{ name: string }>), ...((own(x, 'objects') ?? []) as Array<{ name: string }>)].map((n) => n.name);
   const dup = findDuplicateName(names);
   if (dup !== null) return { code: 'duplicate_name', name: dup };
   const known = new Set(names);

@@ -27,7 +27,10 @@ function load(): Loaded {
     return { kind: 'ok', addon: require(PROCCTL_ADDON_PATH) as NativeProcctl };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { kind: 'missing', reason: `cannot load ${PROCCTL_ADDON_PATH} (${typeof code === 'string' ? code : 'load error'}); run npm rebuild @genswarms/procctl` };
+    return {
+      kind: 'missing',
+      reason: `cannot load ${PROCCTL_ADDON_PATH} (${typeof code === 'string' ? code : 'load error'}); run npm rebuild @genswarms/procctl`,
+    };
   }
 }
 

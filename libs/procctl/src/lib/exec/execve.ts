@@ -9,7 +9,11 @@ export function buildEnvBlock(env: Readonly<Record<string, string | undefined>>)
   const words: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (!ENV_NAME_RE.test(name) || value.includes('\0')) throw new ProcctlError('invalid_argument', `environment variable ${JSON.stringify(name.replace(/\0/g, '\\0'))} cannot be passed to execve`);
+    if (!ENV_NAME_RE.test(name) || value.includes('\0'))
+      throw new ProcctlError(
+        'invalid_argument',
+        `environment variable ${JSON.stringify(name.replace(/\0/g, '\\0'))} cannot be passed to execve`,
+      );
     words.push(`${name}=${value}`);
   }
   return words;
@@ -20,11 +24,17 @@ export function buildEnvBlock(env: Readonly<Record<string, string | undefined>>)
  * program gets exactly `argv` and `env`, and of the open descriptors only stdio and `inheritFds`.
  * Returns only by throwing (`invalid_argument`, `syscall_failed`, `addon_missing`).
  */
-export function execve(file: string, argv: readonly string[], env: Readonly<Record<string, string | undefined>>, opts: { inheritFds?: readonly number[] } = {}): never {
+export function execve(
+  file: string,
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  opts: { inheritFds?: readonly number[] } = {},
+): never {
   if (!path.isAbsolute(file)) throw new ProcctlError('invalid_argument', 'execve needs an absolute file');
   if (file.includes('\0') || argv.some((w) => w.includes('\0'))) throw new ProcctlError('invalid_argument', 'execve argument contains NUL');
   const fds = opts.inheritFds ?? [];
-  if (fds.some((fd) => !Number.isInteger(fd) || fd < 3)) throw new ProcctlError('invalid_argument', 'inherited descriptors must be integers >= 3');
+  if (fds.some((fd) => !Number.isInteger(fd) || fd < 3))
+    throw new ProcctlError('invalid_argument', 'inherited descriptors must be integers >= 3');
   const addon = nativeAddon();
   checkErrno('execve', addon.execve(file, [...argv], buildEnvBlock(env), [...fds]));
   throw new ProcctlError('syscall_failed', 'execve returned');

@@ -22,7 +22,8 @@ function writeAll(fd: number, bytes: Buffer): void {
     try {
       off += writeSync(fd, bytes, off, bytes.length - off);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') throw new ProcctlError('handover_too_large', 'secret handover does not fit the pipe buffer');
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN')
+        throw new ProcctlError('handover_too_large', 'secret handover does not fit the pipe buffer');
       throw new ProcctlError('syscall_failed', `handover write failed: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { cause: err });
     }
   }

@@ -45,7 +45,11 @@ function readFd(fd: number, timeoutMs: number): Promise<{ kind: 'ok'; bytes: Buf
  * pipe: `none` without `GENSWARMS_SECRETS_FD`, else reads that descriptor once, closes it, and
  * accepts only `names`. Call it before starting any child (the descriptor is inheritable).
  */
-export async function readSecretHandover(env: Readonly<Record<string, string | undefined>>, names: readonly string[], opts: { timeoutMs?: number } = {}): Promise<SecretHandoverRead> {
+export async function readSecretHandover(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[],
+  opts: { timeoutMs?: number } = {},
+): Promise<SecretHandoverRead> {
   const raw = env[SECRET_HANDOVER_FD_ENV];
   if (raw === undefined) return { kind: 'none' };
   const fd = FD_RE.test(raw) ? Number(raw) : NaN;

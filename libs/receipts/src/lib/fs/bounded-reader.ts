@@ -21,10 +21,7 @@ export interface FileStamp {
   readonly ino: bigint;
 }
 
-export type BoundedRead =
-  | { kind: 'ok'; data: Buffer; stamp: FileStamp }
-  | { kind: 'missing' }
-  | { kind: 'refused'; reason: FileReason };
+export type BoundedRead = { kind: 'ok'; data: Buffer; stamp: FileStamp } | { kind: 'missing' } | { kind: 'refused'; reason: FileReason };
 
 /**
  * docs/receipts.md steps 2-7 for `<chain tip>/<name>`. `chain` is the caller's lstat snapshot of every

@@ -81,7 +81,14 @@ function assertComponents(components: readonly string[]): void {
     throw new ReceiptError('invalid_path', `components must be an array of at most ${MAX_PATH_COMPONENTS} names`);
   }
   for (const c of components as readonly unknown[]) {
-    const ok = typeof c === 'string' && c.length > 0 && Buffer.byteLength(c) <= 255 && !c.includes('/') && !c.includes('\0') && c !== '.' && c !== '..';
+    const ok =
+      typeof c === 'string' &&
+      c.length > 0 &&
+      Buffer.byteLength(c) <= 255 &&
+      !c.includes('/') &&
+      !c.includes('\0') &&
+      c !== '.' &&
+      c !== '..';
     if (!ok) throw new ReceiptError('invalid_path', 'each path component must be a plain name (no "/", NUL, "." or "..")');
   }
 }

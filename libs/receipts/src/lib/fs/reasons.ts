@@ -1,11 +1,6 @@
 /** Why a receipt (or any untrusted file) was refused. docs/receipts.md reason codes. */
 export type ReceiptReason =
-  | 'receipt_symlink'
-  | 'receipt_replaced'
-  | 'receipt_not_regular'
-  | 'receipt_too_large'
-  | 'receipt_malformed'
-  | 'receipt_turn_mismatch';
+  'receipt_symlink' | 'receipt_replaced' | 'receipt_not_regular' | 'receipt_too_large' | 'receipt_malformed' | 'receipt_turn_mismatch';
 
 /** Every reason code, in contract order (for docs and exhaustive tests). */
 export const RECEIPT_REASONS: readonly ReceiptReason[] = Object.freeze([

@@ -22,7 +22,12 @@ export type SafeWrite = { kind: 'ok'; path: string } | { kind: 'refused'; reason
  * it). Nothing is ever created outside the root, whatever the agent swaps meanwhile.
  * Any doubt → `{kind:'refused', reason:'inbox_unsafe'}`. Throws only for a bad root/component/name.
  */
-export async function writeFileUnder(rootReal: string, components: readonly string[], name: string, data: string | Buffer): Promise<SafeWrite> {
+export async function writeFileUnder(
+  rootReal: string,
+  components: readonly string[],
+  name: string,
+  data: string | Buffer,
+): Promise<SafeWrite> {
   assertPlainName(name);
   const walk = await openPinnedDir(rootReal, components);
   if (walk.kind === 'refused') return refuse(walk.detail);

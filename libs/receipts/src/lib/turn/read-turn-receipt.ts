@@ -29,7 +29,11 @@ export async function readTurnReceipt(workspaceReal: string, turnId: string, bou
   return (await attemptTurnReceipt(workspaceReal, turnId, bounds)).receipt;
 }
 
-export async function attemptTurnReceipt(workspaceReal: string, turnId: string, partialBounds?: Partial<ReceiptBounds>): Promise<TurnAttempt> {
+export async function attemptTurnReceipt(
+  workspaceReal: string,
+  turnId: string,
+  partialBounds?: Partial<ReceiptBounds>,
+): Promise<TurnAttempt> {
   const paths = turnDirChain(workspaceReal, turnId);
   const bounds = resolveBounds(partialBounds);
   const dirs = await snapshotDirChain(paths);
@@ -44,7 +48,12 @@ export async function attemptTurnReceipt(workspaceReal: string, turnId: string, 
   return readReply(dirs.chain, parsed.done, done.stamp, bounds.replyMaxBytes);
 }
 
-async function readReply(chain: readonly DirIdentity[], done: DoneRecord, doneStamp: FileStamp, replyMaxBytes: number): Promise<TurnAttempt> {
+async function readReply(
+  chain: readonly DirIdentity[],
+  done: DoneRecord,
+  doneStamp: FileStamp,
+  replyMaxBytes: number,
+): Promise<TurnAttempt> {
   const reply = await readBoundedFile(chain, REPLY_FILE, replyMaxBytes);
   if (reply.kind === 'refused') return { receipt: { kind: 'refused', reason: reply.reason, file: REPLY_FILE } };
   if (reply.kind === 'missing') {

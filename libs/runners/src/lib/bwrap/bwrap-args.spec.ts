@@ -1,11 +1,30 @@
 import type { LaunchPlan, RunnerContext } from '../port';
 import { buildBwrapArgs } from './bwrap-args';
 
-const ctx = { home: '/gs', serverUid: 0, serverGid: 0, binaries: { node: '/usr/bin/node' }, agentEntry: '/a/main.js', llm: { allowedHosts: [] } } as RunnerContext;
+const ctx = {
+  home: '/gs',
+  serverUid: 0,
+  serverGid: 0,
+  binaries: { node: '/usr/bin/node' },
+  agentEntry: '/a/main.js',
+  llm: { allowedHosts: [] },
+} as RunnerContext;
 
 function plan(network: LaunchPlan['spec']['network']): LaunchPlan {
   return {
-    spec: { swarm: 's', agent: 'a', backend: 'bwrap', client: 'genswarms-agent', network, workspace: '/w', skills: [], unsafeBypass: false, topologyTargets: [], config: {}, backendOpts: {} },
+    spec: {
+      swarm: 's',
+      agent: 'a',
+      backend: 'bwrap',
+      client: 'genswarms-agent',
+      network,
+      workspace: '/w',
+      skills: [],
+      unsafeBypass: false,
+      topologyTargets: [],
+      config: {},
+      backendOpts: {},
+    },
     sessionId: 'x',
     stateDir: '/gs/state/s/a',
     clientArgv: ['/usr/bin/node', '/run/genswarms/agent/main.js'],
@@ -20,8 +39,25 @@ function plan(network: LaunchPlan['spec']['network']): LaunchPlan {
 }
 
 const BASE = [
-  '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup-try',
-  '--uid', '1000', '--gid', '1000', '--clearenv', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--chdir', '/workspace',
+  '--die-with-parent',
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-uts',
+  '--unshare-ipc',
+  '--unshare-cgroup-try',
+  '--uid',
+  '1000',
+  '--gid',
+  '1000',
+  '--clearenv',
+  '--proc',
+  '/proc',
+  '--dev',
+  '/dev',
+  '--tmpfs',
+  '/tmp',
+  '--chdir',
+  '/workspace',
 ];
 const BINDS = ['--ro-bind', '/usr', '/usr', '--bind', '/w', '/workspace', '--bind', '/gs/state/s/a', '/root'];
 const TAIL = ['--', '/run/genswarms/launch', '/root/.genswarms/env', '/usr/bin/node', '/run/genswarms/agent/main.js'];

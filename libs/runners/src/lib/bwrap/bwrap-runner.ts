@@ -71,7 +71,10 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace, ...(plan.egress === undefined ? [] : [plan.egress.dir])]);
     envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
     // A root server starts bwrap as the agent uid: the sandbox's uid 1000 then maps to the agent, never to root.
-    const [file, ...args] = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: true })] as [string, ...string[]];
+    const [file, ...args] = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: true })] as [
+      string,
+      ...string[],
+    ];
     const child = spawn(file, args, {
       shell: false,
       detached: true, // own process group; --die-with-parent ends the sandbox with bwrap

@@ -11,7 +11,10 @@ import { egressDirFor } from '../sandbox/mounts';
  * `endpoint_not_allowed` (host only), none → `endpoint_not_configured`, no socat → `egress_unavailable`.
  * Nothing is created here.
  */
-export function planIsolatedEgress(spec: AgentLaunchSpec, ctx: RunnerContext): { target: EgressTarget; egress: NonNullable<LaunchPlan['egress']> } {
+export function planIsolatedEgress(
+  spec: AgentLaunchSpec,
+  ctx: RunnerContext,
+): { target: EgressTarget; egress: NonNullable<LaunchPlan['egress']> } {
   let target: EgressTarget;
   try {
     target = planEgress({ ...(spec.endpoint === undefined ? {} : { agentEndpoint: spec.endpoint }), policy: endpointPolicyOf(ctx) });
@@ -19,17 +22,30 @@ export function planIsolatedEgress(spec: AgentLaunchSpec, ctx: RunnerContext): {
     throw toRunnerError(err, spec.agent);
   }
   if (ctx.binaries.socat === undefined) {
-    throw new RunnerError('egress_unavailable', 'socat is not installed: isolated agents cannot start (fail-closed)', { agent: spec.agent });
+    throw new RunnerError('egress_unavailable', 'socat is not installed: isolated agents cannot start (fail-closed)', {
+      agent: spec.agent,
+    });
   }
   const dir = egressDirFor(ctx.home, spec.swarm, spec.agent);
-  return { target, egress: { host: target.host, port: target.port, tls: target.tls, dir, pathAndQuery: target.pathAndQuery, upstreamHost: target.upstreamHost } };
+  return {
+    target,
+    egress: {
+      host: target.host,
+      port: target.port,
+      tls: target.tls,
+      dir,
+      pathAndQuery: target.pathAndQuery,
+      upstreamHost: target.upstreamHost,
+    },
+  };
 }
 
 /** At start, before anything else exists: socat ≥ 1.7.4, then the forwarder pinned to the plan's target. */
 export async function startIsolatedEgress(plan: LaunchPlan, ctx: RunnerContext): Promise<Forwarder> {
   const egress = plan.egress;
   const socat = ctx.binaries.socat;
-  if (egress === undefined || socat === undefined) throw new RunnerError('egress_unavailable', 'no egress plan for an isolated agent', { agent: plan.spec.agent });
+  if (egress === undefined || socat === undefined)
+    throw new RunnerError('egress_unavailable', 'no egress plan for an isolated agent', { agent: plan.spec.agent });
   const probe = await probeSocat(socat);
   if (!probe.ok) throw new RunnerError('egress_unavailable', `socat unusable: ${probe.reason}`, { agent: plan.spec.agent });
   const target: EgressTarget = {
@@ -41,7 +57,13 @@ export async function startIsolatedEgress(plan: LaunchPlan, ctx: RunnerContext):
   };
   try {
     // docker and bwrap both run the client as the agent identity: the socket is handed to it
-    return await startForwarder({ socat, dir: egress.dir, target, ...egressClientOf(ctx), ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
+    return await startForwarder({
+      socat,
+      dir: egress.dir,
+      target,
+      ...egressClientOf(ctx),
+      ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }),
+    });
   } catch (err) {
     throw toRunnerError(err, plan.spec.agent);
   }
@@ -52,7 +74,11 @@ function toRunnerError(err: unknown, agent: string): RunnerError {
   const endpoint = (err as EgressError & { endpoint?: string }).endpoint;
   switch (err.code) {
     case 'endpoint_not_allowed':
-      return new RunnerError('endpoint_not_allowed', err.message, { agent, details: { agent, ...(endpoint === undefined ? {} : { endpoint }) }, cause: err });
+      return new RunnerError('endpoint_not_allowed', err.message, {
+        agent,
+        details: { agent, ...(endpoint === undefined ? {} : { endpoint }) },
+        cause: err,
+      });
     case 'endpoint_not_configured':
       return new RunnerError('endpoint_not_configured', err.message, { agent, details: { agent }, cause: err });
     case 'egress_unavailable':

@@ -33,13 +33,20 @@ export function homeCgroupDir(tracking: CgroupTracking, home: string): string {
  * Pure: the agent's group, or undefined when this host tracks by no cgroup. Path components come from
  * validated Names only (no `/`, `.`, `..`, NUL): anything else is `validation_failed`, never a path.
  */
-export function agentCgroupFor(tracking: ProcessTracking | undefined, home: string, owner: CgroupOwner, swarm: string, agent: string): AgentCgroup | undefined {
+export function agentCgroupFor(
+  tracking: ProcessTracking | undefined,
+  home: string,
+  owner: CgroupOwner,
+  swarm: string,
+  agent: string,
+): AgentCgroup | undefined {
   if (!OWNERS.has(owner) || !NAME_RE.test(swarm) || !NAME_RE.test(agent)) {
     throw new RunnerError('validation_failed', 'cgroup names are built from validated swarm and agent Names only', { details: { owner } });
   }
   if (tracking === undefined || tracking.kind === 'none') return undefined;
   const base = homeCgroupDir(tracking, home);
   const dir = path.join(base, owner, swarm, agent);
-  if (path.dirname(path.dirname(path.dirname(dir))) !== base) throw new RunnerError('validation_failed', 'cgroup path escaped its home subtree');
+  if (path.dirname(path.dirname(path.dirname(dir))) !== base)
+    throw new RunnerError('validation_failed', 'cgroup path escaped its home subtree');
   return { tracking, dir, procsFile: path.join(dir, 'cgroup.procs') };
 }

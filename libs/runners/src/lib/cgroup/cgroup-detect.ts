@@ -57,7 +57,12 @@ export function parseCgroupMounts(mountinfo: string): Mount[] {
     const root = l[3];
     const mountPoint = l[4];
     if ((fsType !== 'cgroup' && fsType !== 'cgroup2') || root === undefined || mountPoint === undefined) continue;
-    mounts.push({ root: unescapeMountField(root), mountPoint: unescapeMountField(mountPoint), fsType, superOptions: (superOpts ?? '').split(',') });
+    mounts.push({
+      root: unescapeMountField(root),
+      mountPoint: unescapeMountField(mountPoint),
+      fsType,
+      superOptions: (superOpts ?? '').split(','),
+    });
   }
   return mounts;
 }
@@ -83,13 +88,20 @@ function underMount(mount: Mount, cgPath: string): string | undefined {
   return path.join(mount.mountPoint, cgPath.slice(mount.root.length));
 }
 
-function detectV2(mounts: readonly Mount[], procCgroup: ReturnType<typeof parseProcCgroup>, probe: TrackingProbe): ProcessTracking | string {
+function detectV2(
+  mounts: readonly Mount[],
+  procCgroup: ReturnType<typeof parseProcCgroup>,
+  probe: TrackingProbe,
+): ProcessTracking | string {
   const mount = mounts.find((m) => m.fsType === 'cgroup2');
   if (mount === undefined) return 'no cgroup2 mount';
   if (procCgroup.v2 === undefined) return 'not in a cgroup2 hierarchy';
   const own = underMount(mount, procCgroup.v2);
   if (own === undefined || !probe.isWritableDir(own)) return `cgroup2: the server's cgroup is not writable (no delegation)`;
-  const controllers = (probe.readFile(path.join(own, 'cgroup.controllers')) ?? '').trim().split(/\s+/).filter((c) => c !== '');
+  const controllers = (probe.readFile(path.join(own, 'cgroup.controllers')) ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((c) => c !== '');
   const missing = V2_REQUIRED_CONTROLLERS.filter((c) => !controllers.includes(c));
   if (missing.length > 0) return `cgroup2: ${own} lacks the ${missing.join(', ')} controller`;
   return { kind: 'cgroup2', root: own, controllers };

@@ -61,7 +61,8 @@ async function blockForks(group: AgentCgroup): Promise<void> {
     await writeControl(group.dir, 'pids.max', '0');
     return;
   }
-  const frozen = t.kind === 'cgroup1' ? await writeControl(group.dir, 'freezer.state', 'FROZEN') : await writeControl(group.dir, 'cgroup.freeze', '1');
+  const frozen =
+    t.kind === 'cgroup1' ? await writeControl(group.dir, 'freezer.state', 'FROZEN') : await writeControl(group.dir, 'cgroup.freeze', '1');
   if (!frozen) return;
   const deadline = Date.now() + FREEZE_WAIT_MS;
   while (Date.now() < deadline && !(await isFrozen(group))) await sleep(CGROUP_POLL_MS);
@@ -101,7 +102,9 @@ async function killMembers(group: AgentCgroup, timeoutMs: number): Promise<void>
   for (;;) {
     if ((await readCgroupPids(group)).length === 0) return;
     if (Date.now() > deadline) {
-      throw new RunnerError('runner_error', "processes of the agent's cgroup survived SIGKILL", { details: { left: (await readCgroupPids(group)).length } });
+      throw new RunnerError('runner_error', "processes of the agent's cgroup survived SIGKILL", {
+        details: { left: (await readCgroupPids(group)).length },
+      });
     }
     if (group.tracking.kind !== 'cgroup2' || !(await writeControl(group.dir, 'cgroup.kill', '1'))) {
       await blockForks(group);
@@ -121,7 +124,8 @@ export async function prepareAgentCgroup(group: AgentCgroup): Promise<void> {
       break;
     } catch (err) {
       // a concurrent stop removed an empty parent between the two mkdirs: try again
-      if (errCode(err) !== 'ENOENT' || attempt >= MKDIR_ATTEMPTS) throw new RunnerError('start_failed', "the agent's cgroup could not be created", { cause: err });
+      if (errCode(err) !== 'ENOENT' || attempt >= MKDIR_ATTEMPTS)
+        throw new RunnerError('start_failed', "the agent's cgroup could not be created", { cause: err });
     }
   }
   await allowForks(group);

@@ -50,7 +50,12 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     throw new RunnerError('binary_missing', 'node was not found as an absolute executable');
   }
   if (!path.isAbsolute(input.agentEntry)) throw new RunnerError('validation_failed', 'agentEntry must be an absolute path');
-  const agent = resolveAgentIdentity({ serverUid: input.uid, serverGid: input.gid, ...optNum('uid', input.agentUid), ...optNum('gid', input.agentGid) });
+  const agent = resolveAgentIdentity({
+    serverUid: input.uid,
+    serverGid: input.gid,
+    ...optNum('uid', input.agentUid),
+    ...optNum('gid', input.agentGid),
+  });
   if (agent.kind === 'invalid') throw new RunnerError('validation_failed', `${agent.variable}: ${agent.reason}`);
   const binaries = {
     node,

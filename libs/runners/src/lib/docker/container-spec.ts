@@ -76,12 +76,22 @@ export interface ContainerSpecOptions {
  * Pure: the Engine API create body of docs/runners.md for a docker plan. `Env` is always empty:
  * values reach the client only through the 0600 env file the launcher reads and deletes.
  */
-export function buildContainerSpec(plan: LaunchPlan, ctx: RunnerContext, image: string, opts: ContainerSpecOptions = {}): ContainerCreateSpec {
+export function buildContainerSpec(
+  plan: LaunchPlan,
+  ctx: RunnerContext,
+  image: string,
+  opts: ContainerSpecOptions = {},
+): ContainerCreateSpec {
   const tty = opts.tty ?? false;
   const { spec } = plan;
   const memory = parseMemoryLimit(spec.config.memory_limit, spec.agent);
   const nanoCpus = parseCpuLimit(spec.config.cpu_limit, spec.agent);
-  const mounts: DockerBindMount[] = plan.mounts.map((m) => ({ Type: 'bind', Source: m.host, Target: m.sandbox, ReadOnly: m.access === 'ro' }));
+  const mounts: DockerBindMount[] = plan.mounts.map((m) => ({
+    Type: 'bind',
+    Source: m.host,
+    Target: m.sandbox,
+    ReadOnly: m.access === 'ro',
+  }));
   return {
     name: containerNameFor(spec.swarm, spec.agent),
     Image: image,

@@ -84,7 +84,11 @@ export interface DockerPort {
   pause(id: string): Promise<void>;
   unpause(id: string): Promise<void>;
   /** Follows demultiplexed output (from the start when `sinceSeconds` is 0) until the container stops. */
-  logs(id: string, onChunk: (stream: LogStream, chunk: Buffer) => void, opts: { sinceSeconds: number; onEnd?: () => void }): Promise<LogFollow>;
+  logs(
+    id: string,
+    onChunk: (stream: LogStream, chunk: Buffer) => void,
+    opts: { sinceSeconds: number; onEnd?: () => void },
+  ): Promise<LogFollow>;
   /** Containers (also stopped) whose labels include every `key=value` given. */
   listByLabels(labels: Readonly<Record<string, string>>): Promise<readonly ContainerSummary[]>;
 }

@@ -49,8 +49,10 @@ export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner
   return {
     kind: 'docker',
     plan: (spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan => planDockerLaunch(spec, ctx, defaultImage),
-    start: (plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> => startContainer(portFor(ctx.dockerHost), plan, ctx, defaultImage, active),
-    reattach: (description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> => reattachContainer(portFor(ctx.dockerHost), description, ctx, active),
+    start: (plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> =>
+      startContainer(portFor(ctx.dockerHost), plan, ctx, defaultImage, active),
+    reattach: (description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> =>
+      reattachContainer(portFor(ctx.dockerHost), description, ctx, active),
     pauseSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, true),
     resumeSwarm: (swarm: string): Promise<number> => setSwarmPaused(portFor(opts.dockerHost), swarm, false),
   };
@@ -65,7 +67,13 @@ async function removeByName(port: DockerPort, name: string): Promise<void> {
   if (old !== undefined) await port.remove(old.id);
 }
 
-async function startContainer(port: DockerPort, plan: LaunchPlan, ctx: RunnerContext, defaultImage: string, active: ActiveSessions): Promise<RunnerHandle> {
+async function startContainer(
+  port: DockerPort,
+  plan: LaunchPlan,
+  ctx: RunnerContext,
+  defaultImage: string,
+  active: ActiveSessions,
+): Promise<RunnerHandle> {
   recheckMounts(plan, ctx); // before the engine is touched: a bind source swapped since plan is refused
   const create = buildContainerSpec(plan, ctx, plan.spec.image ?? defaultImage);
   const agent = plan.spec.agent;
@@ -121,7 +129,12 @@ function track(active: ActiveSessions, name: string, handle: DockerHandle): void
  * hostile pin, unsafe directory, no socat) → the container, env file and egress directory are removed
  * and null returned, so the engine starts the agent afresh.
  */
-async function reattachContainer(port: DockerPort, description: SessionDescription, ctx: RunnerContext, active: ActiveSessions): Promise<RunnerHandle | null> {
+async function reattachContainer(
+  port: DockerPort,
+  description: SessionDescription,
+  ctx: RunnerContext,
+  active: ActiveSessions,
+): Promise<RunnerHandle | null> {
   const [found] = await port.listByLabels({ [LABEL_SESSION]: description.sessionId });
   if (found === undefined) return null;
   const state = await port.inspect(found.id);
@@ -139,7 +152,13 @@ async function reattachContainer(port: DockerPort, description: SessionDescripti
     forwarder = readopt.forwarder;
     adopted = { ...adopted, egress: readopt.pin };
   }
-  const handle = new DockerHandle({ port, containerId: found.id, description: adopted, logsSinceSeconds: Math.floor(Date.now() / 1000), ...(forwarder === undefined ? {} : { forwarder }) });
+  const handle = new DockerHandle({
+    port,
+    containerId: found.id,
+    description: adopted,
+    logsSinceSeconds: Math.floor(Date.now() / 1000),
+    ...(forwarder === undefined ? {} : { forwarder }),
+  });
   try {
     await handle.attach();
   } catch (err) {
@@ -151,7 +170,12 @@ async function reattachContainer(port: DockerPort, description: SessionDescripti
 }
 
 /** Not adopted: the container, its env file and (isolated) its egress directory go. */
-async function discardContainer(port: DockerPort, id: string, ctx: RunnerContext, who: { swarm: string | undefined; agent: string | undefined; isolated: boolean }): Promise<null> {
+async function discardContainer(
+  port: DockerPort,
+  id: string,
+  ctx: RunnerContext,
+  who: { swarm: string | undefined; agent: string | undefined; isolated: boolean },
+): Promise<null> {
   await port.stop(id, 0);
   await port.remove(id);
   if (who.swarm !== undefined && who.agent !== undefined) {

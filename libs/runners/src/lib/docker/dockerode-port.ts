@@ -74,7 +74,9 @@ export function createDockerodePort(socketPath: string): DockerPort {
       await docker.getContainer(id).unpause();
     },
     async logs(id, onChunk: (stream: LogStream, chunk: Buffer) => void, opts): Promise<LogFollow> {
-      const stream = (await docker.getContainer(id).logs({ follow: true, stdout: true, stderr: true, since: opts.sinceSeconds })) as NodeJS.ReadableStream & {
+      const stream = (await docker
+        .getContainer(id)
+        .logs({ follow: true, stdout: true, stderr: true, since: opts.sinceSeconds })) as NodeJS.ReadableStream & {
         destroy?: () => void;
       };
       const demux = new LogDemuxer(onChunk);

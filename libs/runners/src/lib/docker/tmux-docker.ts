@@ -53,7 +53,8 @@ export function createTmuxDockerRunner(opts: TmuxDockerOptions = {}): TmuxInnerR
 
 /** Pure: the refusals of the headless docker runner that apply to a pane, and the sandbox mounts (§10.5). */
 export function planTmuxDocker(spec: AgentLaunchSpec, ctx: RunnerContext, base: LaunchPlan, image: string): LaunchPlan {
-  if (spec.backend !== 'tmux' || spec.runner !== 'docker') throw new RunnerError('validation_failed', 'not a tmux+docker agent', { agent: spec.agent });
+  if (spec.backend !== 'tmux' || spec.runner !== 'docker')
+    throw new RunnerError('validation_failed', 'not a tmux+docker agent', { agent: spec.agent });
   localEngineSocket(ctx.dockerHost, spec.agent); // remote_engine_unsupported
   assertNetworkSupported(spec); // open, none, named; isolated → unsupported_network
   if (ctx.binaries.docker === undefined) throw new RunnerError('binary_missing', 'the docker CLI is not installed', { agent: spec.agent });
@@ -87,7 +88,10 @@ async function createPaneContainer(port: DockerPort, plan: LaunchPlan, ctx: Runn
   try {
     return await port.create(create);
   } catch (err) {
-    throw new RunnerError('start_failed', `container ${create.name} could not be created: ${(err as Error).message}`, { agent, cause: err });
+    throw new RunnerError('start_failed', `container ${create.name} could not be created: ${(err as Error).message}`, {
+      agent,
+      cause: err,
+    });
   }
 }
 

@@ -38,7 +38,11 @@ export function endpointPolicyOf(ctx: RunnerContext): EndpointPolicy {
  * The client's environment, built from scratch (docs/runners.md) — never from process.env.
  * Returns notices (`api_key_withheld`) to record as events; values are secrets and never logged.
  */
-export function buildClientEnv(spec: AgentLaunchSpec, ctx: RunnerContext, where: ClientEnvWhere): { env: Record<string, string>; notices: string[] } {
+export function buildClientEnv(
+  spec: AgentLaunchSpec,
+  ctx: RunnerContext,
+  where: ClientEnvWhere,
+): { env: Record<string, string>; notices: string[] } {
   const env: Record<string, string> = Object.create(null) as Record<string, string>;
   const notices: string[] = [];
   env['GENSWARMS_SWARM'] = spec.swarm;
@@ -59,12 +63,19 @@ export function buildClientEnv(spec: AgentLaunchSpec, ctx: RunnerContext, where:
   return { env, notices };
 }
 
-function addLlmVariables(env: Record<string, string>, notices: string[], spec: AgentLaunchSpec, ctx: RunnerContext, where: ClientEnvWhere): void {
+function addLlmVariables(
+  env: Record<string, string>,
+  notices: string[],
+  spec: AgentLaunchSpec,
+  ctx: RunnerContext,
+  where: ClientEnvWhere,
+): void {
   const network = networkLabel(spec.network);
   if (spec.network === 'none') return; // a full cutoff: no endpoint, never any key (docs/security.md)
   const policy = endpointPolicyOf(ctx);
   if (spec.network === 'isolated') {
-    if (where.egress === undefined) throw new RunnerError('endpoint_not_configured', 'isolated agent without an egress pin', { agent: spec.agent });
+    if (where.egress === undefined)
+      throw new RunnerError('endpoint_not_configured', 'isolated agent without an egress pin', { agent: spec.agent });
     env['GENSWARMS_LLM_ENDPOINT'] = sandboxEndpoint(where.egress);
     env['GENSWARMS_LLM_UPSTREAM_HOST'] = where.egress.upstreamHost;
   } else {

@@ -24,7 +24,8 @@ export interface AgentIdentityInput {
   readonly gid?: number;
 }
 
-export type AgentIdentityResolution = { kind: 'ok'; identity: AgentIdentity } | { kind: 'invalid'; variable: 'GENSWARMS_AGENT_UID' | 'GENSWARMS_AGENT_GID'; reason: string };
+export type AgentIdentityResolution =
+  { kind: 'ok'; identity: AgentIdentity } | { kind: 'invalid'; variable: 'GENSWARMS_AGENT_UID' | 'GENSWARMS_AGENT_GID'; reason: string };
 
 /**
  * The uid rule: no agent ever runs as uid 0. A non-root server runs agents as itself (it cannot switch,
@@ -32,8 +33,12 @@ export type AgentIdentityResolution = { kind: 'ok'; identity: AgentIdentity } | 
  * the configured id, else DEFAULT_AGENT_UID:DEFAULT_AGENT_GID (gid defaults to the configured uid).
  */
 export function resolveAgentIdentity(input: AgentIdentityInput): AgentIdentityResolution {
-  for (const [variable, value] of [['GENSWARMS_AGENT_UID', input.uid], ['GENSWARMS_AGENT_GID', input.gid]] as const) {
-    if (value !== undefined && !isAgentId(value)) return { kind: 'invalid', variable, reason: `expected an integer from 1 to ${AGENT_ID_MAX} (never 0: agents do not run as root)` };
+  for (const [variable, value] of [
+    ['GENSWARMS_AGENT_UID', input.uid],
+    ['GENSWARMS_AGENT_GID', input.gid],
+  ] as const) {
+    if (value !== undefined && !isAgentId(value))
+      return { kind: 'invalid', variable, reason: `expected an integer from 1 to ${AGENT_ID_MAX} (never 0: agents do not run as root)` };
   }
   if (input.serverUid !== 0) {
     if (input.uid !== undefined && input.uid !== input.serverUid) {
@@ -84,7 +89,11 @@ export function privilegeDropWords(ctx: RunnerContext, agent: string): readonly 
   if (!needsPrivilegeDrop(ctx)) return [];
   const setpriv = ctx.binaries.setpriv;
   if (setpriv === undefined) {
-    throw new RunnerError('binary_missing', 'setpriv (util-linux) is required to run an unsandboxed agent under the agent uid when the server runs as root', { agent });
+    throw new RunnerError(
+      'binary_missing',
+      'setpriv (util-linux) is required to run an unsandboxed agent under the agent uid when the server runs as root',
+      { agent },
+    );
   }
   const { uid, gid } = agentIdentityOf(ctx);
   return [setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];

@@ -27,7 +27,8 @@ export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly 
   // home's own parents are the operator's (e.g. /root, 0700): checked, never re-moded
   if (dirs.size > 0) await assertAgentCanReach(ctx.home, agentIdentityOf(ctx), 'state_dir_unsafe');
   for (const dir of [...dirs].sort()) await openForAgentGroup(dir, ctx.serverUid, gid);
-  for (const target of targets) if (dirsBetween(ctx.home, target).length === 0) await assertAgentCanReach(target, agentIdentityOf(ctx), 'unsafe_workspace');
+  for (const target of targets)
+    if (dirsBetween(ctx.home, target).length === 0) await assertAgentCanReach(target, agentIdentityOf(ctx), 'unsafe_workspace');
 }
 
 /**
@@ -36,15 +37,24 @@ export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly 
  * (`unsafe_workspace` for a workspace, `state_dir_unsafe` for GENSWARMS_HOME) instead of failing inside the
  * client. Mode bits only (an ACL that grants more is not consulted).
  */
-async function assertAgentCanReach(target: string, agent: { uid: number; gid: number }, code: 'unsafe_workspace' | 'state_dir_unsafe'): Promise<void> {
-  const parts = path.resolve(target).split(path.sep).filter((p) => p.length > 0);
+async function assertAgentCanReach(
+  target: string,
+  agent: { uid: number; gid: number },
+  code: 'unsafe_workspace' | 'state_dir_unsafe',
+): Promise<void> {
+  const parts = path
+    .resolve(target)
+    .split(path.sep)
+    .filter((p) => p.length > 0);
   let dir: string = path.sep;
   for (const part of parts.slice(0, -1)) {
     dir = path.join(dir, part);
     const st = await fsp.stat(dir);
     const bit = st.uid === agent.uid ? 0o100 : st.gid === agent.gid ? 0o010 : 0o001;
     if ((st.mode & bit) === 0) {
-      throw new RunnerError(code, `the agent uid ${agent.uid} cannot reach ${target}: ${dir} denies it search (x)`, { details: { path: dir } });
+      throw new RunnerError(code, `the agent uid ${agent.uid} cannot reach ${target}: ${dir} denies it search (x)`, {
+        details: { path: dir },
+      });
     }
   }
 }
@@ -68,8 +78,10 @@ async function openForAgentGroup(dir: string, serverUid: number, gid: number): P
   }
   try {
     const st = await handle.stat();
-    if (st.uid !== serverUid) throw new RunnerError('state_dir_unsafe', `${dir} is not owned by the server user`, { details: { path: dir } });
-    if (!(await isDescriptorAt(handle, dir))) throw new RunnerError('state_dir_unsafe', `${dir} was replaced while being opened`, { details: { path: dir } });
+    if (st.uid !== serverUid)
+      throw new RunnerError('state_dir_unsafe', `${dir} is not owned by the server user`, { details: { path: dir } });
+    if (!(await isDescriptorAt(handle, dir)))
+      throw new RunnerError('state_dir_unsafe', `${dir} was replaced while being opened`, { details: { path: dir } });
     if (st.gid !== gid) await handle.chown(serverUid, gid);
     if ((st.mode & 0o7777) !== AGENT_TRAVERSAL_MODE) await handle.chmod(AGENT_TRAVERSAL_MODE);
   } finally {

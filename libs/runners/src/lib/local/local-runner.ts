@@ -79,5 +79,8 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await waitSpawned(child, plan.spec.agent);
-  return attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }), ...(release === undefined ? {} : { cleanup: release }) });
+  return attachChild(child, {
+    description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }),
+    ...(release === undefined ? {} : { cleanup: release }),
+  });
 }

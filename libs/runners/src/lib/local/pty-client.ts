@@ -19,7 +19,13 @@ export const PTY_ROWS = 48;
 export function startPtyClient(plan: LaunchPlan, file: string, args: readonly string[], cleanup?: () => Promise<void>): RunnerHandle {
   let term: pty.IPty;
   try {
-    term = pty.spawn(file, [...args], { name: 'xterm-256color', cols: PTY_COLS, rows: PTY_ROWS, cwd: plan.spec.workspace, env: { ...plan.env } });
+    term = pty.spawn(file, [...args], {
+      name: 'xterm-256color',
+      cols: PTY_COLS,
+      rows: PTY_ROWS,
+      cwd: plan.spec.workspace,
+      env: { ...plan.env },
+    });
   } catch (err) {
     throw new RunnerError('start_failed', 'the TUI client could not be started', { agent: plan.spec.agent, cause: err });
   }
@@ -38,7 +44,11 @@ export function startPtyClient(plan: LaunchPlan, file: string, args: readonly st
     term.write('\r');
     return Promise.resolve();
   };
-  return makeHandle(hub, { description: describePlan(plan, { pid: term.pid }), deliver, ...(cleanup === undefined ? {} : { cleanup }) }, term.pid);
+  return makeHandle(
+    hub,
+    { description: describePlan(plan, { pid: term.pid }), deliver, ...(cleanup === undefined ? {} : { cleanup }) },
+    term.pid,
+  );
 }
 
 function signalName(num: number): string {

@@ -28,7 +28,15 @@ export function createMockRunner(): Runner {
 
 function planMock(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   parseMockOpts(spec.backendOpts, spec.agent);
-  return { spec, sessionId: newSessionId(), stateDir: stateDirFor(ctx.home, spec.swarm, spec.agent), clientArgv: [], env: {}, mounts: [], notices: [] };
+  return {
+    spec,
+    sessionId: newSessionId(),
+    stateDir: stateDirFor(ctx.home, spec.swarm, spec.agent),
+    clientArgv: [],
+    env: {},
+    mounts: [],
+    notices: [],
+  };
 }
 
 function startMock(plan: LaunchPlan): Promise<RunnerHandle> {

@@ -51,6 +51,7 @@ export function checkStoredPin(raw: unknown, ctx: RunnerContext): PinCheck {
     // expected: a pin the egress planner refuses is untrusted
     return { kind: 'refused', reason: 'egress_pin_untrusted' };
   }
-  if (target.host !== pin.host || target.port !== pin.port || target.tls !== pin.tls) return { kind: 'refused', reason: 'egress_pin_malformed' };
+  if (target.host !== pin.host || target.port !== pin.port || target.tls !== pin.tls)
+    return { kind: 'refused', reason: 'egress_pin_malformed' };
   return { kind: 'ok', target, pin };
 }

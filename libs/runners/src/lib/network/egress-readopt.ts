@@ -11,7 +11,6 @@ import type { PinRefusal } from './egress-pin';
 import { checkStoredPin } from './egress-pin';
 import { NAME_RE } from '../tmux/tmux-words'; // the one Name pattern (docs/configuration.md)
 
-
 /** Why an isolated session's forwarder was not restarted (the container is then removed). */
 export type ReadoptRefusal = PinRefusal | 'session_mismatch' | 'egress_dir_unsafe' | 'egress_unavailable';
 
@@ -43,7 +42,13 @@ export async function readoptEgress(input: ReadoptInput): Promise<EgressReadopt>
   const socat = ctx.binaries.socat;
   if (socat === undefined || !(await probeSocat(socat)).ok) return { kind: 'refused', reason: 'egress_unavailable' };
   try {
-    const forwarder = await startForwarder({ socat, dir, target: pin.target, ...egressClientOf(ctx), ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }) });
+    const forwarder = await startForwarder({
+      socat,
+      dir,
+      target: pin.target,
+      ...egressClientOf(ctx),
+      ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }),
+    });
     return { kind: 'ok', forwarder, pin: pin.pin };
   } catch {
     // expected: a forwarder that cannot be re-adopted is refused as egress_unavailable
@@ -120,6 +125,6 @@ async function verifyEgressDir(dir: string, ctx: RunnerContext): Promise<void> {
   if (!needsPrivilegeDrop(ctx)) return verifyPrivateDir(dir, ctx.serverUid);
   const st = await lstat(dir);
   if (!st.isDirectory() || st.uid !== ctx.serverUid || st.gid !== agentIdentityOf(ctx).gid || (st.mode & 0o7777) !== 0o710) {
-    throw new Error('egress directory is not the forwarder\'s');
+    throw new Error("egress directory is not the forwarder's");
   }
 }

@@ -2,7 +2,20 @@ import type { AgentLaunchSpec, BackendKind, InnerRunner, NetworkMode } from '../
 import { assertNetworkSupported, parseNetworkMode } from './network-policy';
 
 function spec(backend: BackendKind, network: NetworkMode, runner?: InnerRunner): AgentLaunchSpec {
-  return { swarm: 's', agent: 'a', backend, ...(runner ? { runner } : {}), client: 'genswarms-agent', network, workspace: '/w', skills: [], unsafeBypass: false, topologyTargets: [], config: {}, backendOpts: {} };
+  return {
+    swarm: 's',
+    agent: 'a',
+    backend,
+    ...(runner ? { runner } : {}),
+    client: 'genswarms-agent',
+    network,
+    workspace: '/w',
+    skills: [],
+    unsafeBypass: false,
+    topologyTargets: [],
+    config: {},
+    backendOpts: {},
+  };
 }
 const named = { named: 'web' };
 
@@ -20,7 +33,13 @@ describe('docs/security.md network matrix', () => {
     modes.forEach((mode, i) => {
       const run = (): void => assertNetworkSupported(spec(backend, mode, runner));
       if (expected[i]) expect(run).not.toThrow();
-      else expect(run).toThrow(expect.objectContaining({ code: 'unsupported_network', details: { agent: 'a', network: typeof mode === 'string' ? mode : 'web' } }));
+      else
+        expect(run).toThrow(
+          expect.objectContaining({
+            code: 'unsupported_network',
+            details: { agent: 'a', network: typeof mode === 'string' ? mode : 'web' },
+          }),
+        );
     });
   });
 

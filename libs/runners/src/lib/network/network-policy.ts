@@ -10,7 +10,8 @@ export function parseNetworkMode(raw: string | undefined): NetworkMode {
   const lower = raw.toLowerCase();
   if (lower === 'open' || lower === 'none' || lower === 'isolated') return lower;
   if (lower === 'host') throw new RunnerError('validation_failed', 'network "host" is refused (it shares the host namespace)');
-  if (!NETWORK_NAME_RE.test(raw)) throw new RunnerError('validation_failed', 'network must be open, none, isolated or a Docker network name');
+  if (!NETWORK_NAME_RE.test(raw))
+    throw new RunnerError('validation_failed', 'network must be open, none, isolated or a Docker network name');
   return { named: raw };
 }
 

@@ -14,7 +14,10 @@ export function bypassNotices(argv: readonly string[]): string[] {
 }
 
 /** Metadata safe to store and show: env *names* only, never values (docs/runners.md). */
-export function describePlan(plan: LaunchPlan, extra: Partial<Pick<SessionDescription, 'pid' | 'containerId' | 'tmuxTarget'>> = {}): SessionDescription {
+export function describePlan(
+  plan: LaunchPlan,
+  extra: Partial<Pick<SessionDescription, 'pid' | 'containerId' | 'tmuxTarget'>> = {},
+): SessionDescription {
   return {
     sessionId: plan.sessionId,
     backend: plan.spec.backend,

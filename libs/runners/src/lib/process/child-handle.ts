@@ -17,7 +17,12 @@ export function waitSpawned(child: ChildProcess, agent: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => {
       child.off('spawn', onSpawn);
-      reject(new RunnerError('start_failed', `client could not be started: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { agent, cause: err }));
+      reject(
+        new RunnerError('start_failed', `client could not be started: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, {
+          agent,
+          cause: err,
+        }),
+      );
     };
     const onSpawn = (): void => {
       child.off('error', onError);
@@ -50,7 +55,11 @@ export function attachChild(child: ChildProcess, opts: ChildHandleOptions): Runn
 }
 
 /** Shared handle logic over an OutputHub (also used by the pty handle). */
-export function makeHandle(hub: OutputHub, opts: ChildHandleOptions, pid: number | undefined): RunnerHandle & { lastLines(): readonly string[] } {
+export function makeHandle(
+  hub: OutputHub,
+  opts: ChildHandleOptions,
+  pid: number | undefined,
+): RunnerHandle & { lastLines(): readonly string[] } {
   let stopping: Promise<void> | undefined;
   const stop = async (graceMs: number): Promise<void> => {
     if (!hub.exited && pid !== undefined) await killProcessTree(pid, graceMs);

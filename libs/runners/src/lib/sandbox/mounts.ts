@@ -11,7 +11,17 @@ import { queryNixClosure } from './nix-closure';
 import { assertGeneratedSource, assertSafeHostPath } from './mount-safety';
 
 /** Host system paths bound read-only into bwrap when they exist (docs/runners.md, `client_source: runtime`). */
-export const DEFAULT_SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/lib', '/lib32', '/lib64', '/libx32', '/etc/ssl', '/etc/resolv.conf', '/etc/hosts'];
+export const DEFAULT_SYSTEM_PATHS: readonly string[] = [
+  '/usr',
+  '/bin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc/ssl',
+  '/etc/resolv.conf',
+  '/etc/hosts',
+];
 /** Name resolution files: only with `network: open`. */
 const OPEN_ONLY_PATHS: ReadonlySet<string> = new Set(['/etc/resolv.conf', '/etc/hosts']);
 
@@ -30,7 +40,12 @@ export function egressDirFor(home: string, swarm: string, agent: string): string
  * mount-safety rule (`assertSafeHostPath`) and carries its `origin` for the start-time re-check.
  * Refuses at plan time: `unsafe_workspace`, `unsafe_bind`, `validation_failed` (skills, host_nix). Reads only metadata.
  */
-export function planMounts(spec: AgentLaunchSpec, ctx: RunnerContext, stateDir: string, opts: PlanMountsOptions = {}): readonly MountSpec[] {
+export function planMounts(
+  spec: AgentLaunchSpec,
+  ctx: RunnerContext,
+  stateDir: string,
+  opts: PlanMountsOptions = {},
+): readonly MountSpec[] {
   const includeSystem = opts.includeSystem ?? true;
   const workspace = assertWorkspaceSafe(spec, ctx);
   const mounts: MountSpec[] = [];
@@ -43,7 +58,12 @@ export function planMounts(spec: AgentLaunchSpec, ctx: RunnerContext, stateDir: 
   mounts.push(...extraPathMounts(spec, ctx));
   if (spec.config.client_source === 'host_nix') {
     for (const p of queryNixClosure(ctx.binaries.nixStore, spec.config.nix_package, spec.agent)) {
-      mounts.push({ host: assertSafeHostPath(p, 'nix_closure', spec, ctx), sandbox: p, access: 'ro', origin: { written: p, kind: 'nix_closure' } });
+      mounts.push({
+        host: assertSafeHostPath(p, 'nix_closure', spec, ctx),
+        sandbox: p,
+        access: 'ro',
+        origin: { written: p, kind: 'nix_closure' },
+      });
     }
   }
   if (spec.network === 'isolated') {
@@ -81,7 +101,12 @@ function clientMounts(spec: AgentLaunchSpec, ctx: RunnerContext, includeSystem: 
     if (!path.isAbsolute(binary)) throw new RunnerError('unsafe_bind', 'agent_binary_path must be absolute', { agent: spec.agent });
     const real = assertSafeHostPath(binary, 'agent_binary_path', spec, ctx);
     if (!statSync(real).isFile()) throw new RunnerError('binary_missing', 'agent_binary_path is not a file', { agent: spec.agent });
-    mounts.push({ host: real, sandbox: `${SANDBOX_BIN_DIR}/${path.basename(binary)}`, access: 'ro', origin: { written: binary, kind: 'agent_binary_path' } });
+    mounts.push({
+      host: real,
+      sandbox: `${SANDBOX_BIN_DIR}/${path.basename(binary)}`,
+      access: 'ro',
+      origin: { written: binary, kind: 'agent_binary_path' },
+    });
   } else if (spec.client === 'genswarms-agent') {
     assertGeneratedSource(path.dirname(ctx.agentEntry), ctx, spec.agent);
     mounts.push({ host: path.dirname(ctx.agentEntry), sandbox: SANDBOX_AGENT_DIR, access: 'ro' });
@@ -101,7 +126,12 @@ function extraPathMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[]
   });
 }
 
-function extraBinds(spec: AgentLaunchSpec, ctx: RunnerContext, binds: AgentLaunchSpec['config']['extra_ro_binds'], access: 'ro' | 'rw'): MountSpec[] {
+function extraBinds(
+  spec: AgentLaunchSpec,
+  ctx: RunnerContext,
+  binds: AgentLaunchSpec['config']['extra_ro_binds'],
+  access: 'ro' | 'rw',
+): MountSpec[] {
   return (binds ?? []).map(([host, sandbox]) => {
     assertSandboxPath(sandbox, spec.agent);
     const kind = access === 'ro' ? ('extra_ro_binds' as const) : ('extra_rw_binds' as const);

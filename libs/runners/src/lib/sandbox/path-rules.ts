@@ -19,7 +19,8 @@ export function overlaps(a: string, b: string): boolean {
 
 /** An absolute, normalized sandbox path outside the reserved roots (docs/runners.md) → else `unsafe_bind`. */
 export function assertSandboxPath(sandbox: string, agent: string): void {
-  const bad = (why: string): RunnerError => new RunnerError('unsafe_bind', `sandbox path ${JSON.stringify(sandbox)} ${why}`, { agent, details: { sandbox } });
+  const bad = (why: string): RunnerError =>
+    new RunnerError('unsafe_bind', `sandbox path ${JSON.stringify(sandbox)} ${why}`, { agent, details: { sandbox } });
   if (typeof sandbox !== 'string' || !path.posix.isAbsolute(sandbox)) throw bad('is not absolute');
   if (/[\0\n]/.test(sandbox)) throw bad('contains NUL or newline');
   if (path.posix.normalize(sandbox) !== sandbox || (sandbox.length > 1 && sandbox.endsWith('/'))) throw bad('is not normalized');

@@ -47,9 +47,11 @@ export async function ensureWorkspaceDir(workspace: string, owners?: WorkspaceOw
     const fst = await handle.stat();
     if (fst.ino !== st.ino || fst.dev !== st.dev) throw new RunnerError('unsafe_workspace', 'workspace changed while being checked');
     // a parent swapped for a link since plan must not make us chown some other root-owned directory
-    if (!(await isDescriptorAt(handle, workspace))) throw new RunnerError('unsafe_workspace', 'workspace was moved or reached through a link while being checked');
+    if (!(await isDescriptorAt(handle, workspace)))
+      throw new RunnerError('unsafe_workspace', 'workspace was moved or reached through a link while being checked');
     if (fst.uid === owners.serverUid) await handle.chown(owners.agent.uid, owners.agent.gid);
-    else if (fst.uid !== owners.agent.uid) throw new RunnerError('unsafe_workspace', 'workspace is owned by another user than the server or the agent uid');
+    else if (fst.uid !== owners.agent.uid)
+      throw new RunnerError('unsafe_workspace', 'workspace is owned by another user than the server or the agent uid');
   } finally {
     await handle.close();
   }

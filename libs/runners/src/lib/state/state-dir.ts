@@ -109,13 +109,20 @@ export function assertEnvEntries(env: Readonly<Record<string, string>>): void {
  * O_CREAT|O_EXCL|O_NOFOLLOW 0600, one `KEY=VALUE` per line. Returns the host path. With `owner` (a root
  * server's agent identity) the directory and the file belong to the agent, who reads and deletes it.
  */
-export async function writeEnvFile(stateDir: string, env: Readonly<Record<string, string>>, uid: number = ownUid(), owner?: DirOwner): Promise<string> {
+export async function writeEnvFile(
+  stateDir: string,
+  env: Readonly<Record<string, string>>,
+  uid: number = ownUid(),
+  owner?: DirOwner,
+): Promise<string> {
   assertEnvEntries(env);
   const dir = path.join(stateDir, ENV_FILE_DIR);
   await ensurePrivateDir(dir, uid, owner);
   const file = path.join(dir, ENV_FILE_NAME);
   await removeFileIfPresent(file);
-  const body = Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join('');
+  const body = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}\n`)
+    .join('');
   const handle = await fsp.open(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
   try {
     await assertDescriptorPath(handle, file);

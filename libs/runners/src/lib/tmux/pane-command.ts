@@ -37,7 +37,10 @@ export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch 
       if (bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: plan.spec.agent });
       // A root server starts bwrap itself as the agent uid: its user namespace then maps the sandbox's
       // uid 1000 to the agent, not to root (a setuid file made inside would otherwise be root's on the host).
-      const [entry, ...words] = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: false })] as [string, ...string[]];
+      const [entry, ...words] = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: false })] as [
+        string,
+        ...string[],
+      ];
       return { entry, words };
     }
     case 'docker':

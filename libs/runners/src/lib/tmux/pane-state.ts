@@ -24,7 +24,16 @@ const SIGNAL_NAMES: ReadonlyMap<number, string> = new Map(
 export function parsePaneLine(line: string): PaneState | undefined {
   const f = line.split(' ');
   if (f.length !== 8) return undefined;
-  const [session, window, windowId, paneId, pid, dead, status, signal] = f as [string, string, string, string, string, string, string, string];
+  const [session, window, windowId, paneId, pid, dead, status, signal] = f as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (!/^@\d+$/.test(windowId) || !/^%\d+$/.test(paneId) || !/^\d+$/.test(pid)) return undefined;
   return {
     session,

@@ -36,7 +36,10 @@ export interface TmuxInnerRunner {
    * Side effects before the pane starts (the env file is already written): e.g. create the container.
    * The pane replays `entry` + `words` through the NUL manifest; `cleanup` runs at stop (and on a failed start).
    */
-  prepare(plan: LaunchPlan, ctx: RunnerContext): Promise<{ readonly entry: string; readonly words: readonly string[]; cleanup(): Promise<void> }>;
+  prepare(
+    plan: LaunchPlan,
+    ctx: RunnerContext,
+  ): Promise<{ readonly entry: string; readonly words: readonly string[]; cleanup(): Promise<void> }>;
   /** Optional: after a restart, find the inner resources of a live pane again; null when they are gone. */
   reattach?(description: SessionDescription, ctx: RunnerContext): Promise<{ cleanup(): Promise<void> } | null>;
 }
@@ -103,7 +106,13 @@ function checkPaneLaunch(plan: LaunchPlan, ctx: RunnerContext, xargs: string, la
   xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
 }
 
-async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServer, docker: TmuxInnerRunner | undefined, cgroups: RunnerCgroups): Promise<RunnerHandle> {
+async function startTmux(
+  plan: LaunchPlan,
+  ctx: RunnerContext,
+  server: TmuxServer,
+  docker: TmuxInnerRunner | undefined,
+  cgroups: RunnerCgroups,
+): Promise<RunnerHandle> {
   const { spec } = plan;
   const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
   // Every inner runner runs as the agent identity (bwrap is started by it; docker's User is it).
@@ -126,7 +135,8 @@ async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServe
       launch = prepared;
     }
     if ((spec.runner ?? 'none') === 'none') cleanup = await prepareNoneGroup(server, cgroups, ctx, spec);
-    manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid)).path;
+    manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid))
+      .path;
     const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
     const pane = await server.createWindow(spec.swarm, spec.agent, spec.workspace, argv);
     return new TmuxHandle({
@@ -150,7 +160,12 @@ async function startTmux(plan: LaunchPlan, ctx: RunnerContext, server: TmuxServe
  * runner `none`: the pane's cgroup, emptied of what a dead instance left, and its kill for stop. A live
  * pane on the window is never touched (createWindow refuses to replace it).
  */
-async function prepareNoneGroup(server: TmuxServer, cgroups: RunnerCgroups, ctx: RunnerContext, spec: AgentLaunchSpec): Promise<(() => Promise<void>) | undefined> {
+async function prepareNoneGroup(
+  server: TmuxServer,
+  cgroups: RunnerCgroups,
+  ctx: RunnerContext,
+  spec: AgentLaunchSpec,
+): Promise<(() => Promise<void>) | undefined> {
   const group = cgroups.groupFor(ctx, spec.swarm, spec.agent);
   if (group === undefined) return undefined;
   const pane = await server.findPane(spec.swarm, spec.agent);

@@ -52,14 +52,23 @@ function initialArgv(dockerConfigDir: string): string[] {
   return [
     // A pane's `docker start -ai` (tmux+docker) must not follow the operator's ~/.docker/config.json
     // (a remote currentContext would redirect the attach): panes get an empty private config dir.
-    'set-environment', '-g', 'DOCKER_CONFIG', dockerConfigDir, ';',
+    'set-environment',
+    '-g',
+    'DOCKER_CONFIG',
+    dockerConfigDir,
+    ';',
     ...set('-g', 'update-environment', ''), // no client environment ever reaches a pane
     ...set('-g', 'remain-on-exit', 'on'), // a crashed client stays observable (pane_dead), never respawned
     ...set('-g', 'allow-rename', 'off'), // a pane cannot rename its window (targets stay exact)
     ...set('-g', 'automatic-rename', 'off'),
     ...set('-g', 'set-clipboard', 'off'), // a pane cannot create tmux buffers via OSC 52
     ...set('-s', 'exit-empty', 'off'),
-    'new-session', '-A', '-s', CONTROL_SESSION, '--', CONTROL_PLACEHOLDER,
+    'new-session',
+    '-A',
+    '-s',
+    CONTROL_SESSION,
+    '--',
+    CONTROL_PLACEHOLDER,
   ];
 }
 
@@ -155,9 +164,15 @@ export class TmuxServer {
       ? [tmuxConst('new-window'), ...common, tmuxConst('-t'), tmuxSessionTarget(swarm), ...where, tmuxConst('--'), ...argv]
       : [tmuxConst('new-session'), ...common, tmuxConst('-s'), tmuxName(swarm), ...where, tmuxConst('--'), ...argv];
     // Pipelined: the link is processed before the client can print much, so no output is lost.
-    const link = [...tmuxConsts('link-window', '-d', '-s'), tmuxWindowTarget(swarm, agent), tmuxConst('-t'), tmuxSessionTarget(CONTROL_SESSION)];
+    const link = [
+      ...tmuxConsts('link-window', '-d', '-s'),
+      tmuxWindowTarget(swarm, agent),
+      tmuxConst('-t'),
+      tmuxSessionTarget(CONTROL_SESSION),
+    ];
     const [created, linked] = await Promise.allSettled([this.command(create), this.command(link)]);
-    if (created.status === 'rejected') throw new RunnerError('start_failed', `tmux could not create ${swarm}:${agent}`, { agent, cause: created.reason });
+    if (created.status === 'rejected')
+      throw new RunnerError('start_failed', `tmux could not create ${swarm}:${agent}`, { agent, cause: created.reason });
     const ref = parsePaneRef(created.value[0]);
     if (linked.status === 'rejected' || ref === undefined) {
       await this.killWindow(ref?.paneId);
@@ -178,10 +193,20 @@ export class TmuxServer {
 
   /** Links an existing agent window into the control session again (after a server/orchestrator restart). */
   async ensureLinked(swarm: string, agent: string): Promise<void> {
-    const lines = await this.command([...tmuxConsts('list-windows', '-t'), tmuxSessionTarget(CONTROL_SESSION), tmuxConst('-F'), tmuxFormat('#{window_id}')]);
+    const lines = await this.command([
+      ...tmuxConsts('list-windows', '-t'),
+      tmuxSessionTarget(CONTROL_SESSION),
+      tmuxConst('-F'),
+      tmuxFormat('#{window_id}'),
+    ]);
     const pane = await this.findPane(swarm, agent);
     if (pane === undefined || lines.includes(pane.windowId)) return;
-    await this.command([...tmuxConsts('link-window', '-d', '-s'), tmuxWindowTarget(swarm, agent), tmuxConst('-t'), tmuxSessionTarget(CONTROL_SESSION)]);
+    await this.command([
+      ...tmuxConsts('link-window', '-d', '-s'),
+      tmuxWindowTarget(swarm, agent),
+      tmuxConst('-t'),
+      tmuxSessionTarget(CONTROL_SESSION),
+    ]);
   }
 
   /**

@@ -43,7 +43,7 @@ describe('tmux words', () => {
     ['/a/$(touch /tmp/pwned)', "'/a/$(touch /tmp/pwned)'"],
     ['/a/`id`;b|c&d', "'/a/`id`;b|c&d'"],
     ['/a/#{pane_id}', "'/a/#{pane_id}'"],
-    ['/~/$HOME/"x"/\\', "'/~/$HOME/\"x\"/\\'"],
+    ['/~/$HOME/"x"/\\', '\'/~/$HOME/"x"/\\\''],
     ['/ünï cødé/—', "'/ünï cødé/—'"],
   ])('single-quotes the host path %j', (p, quoted) => {
     expect(tmuxPath(p).text).toBe(quoted);
@@ -57,10 +57,13 @@ describe('tmux words', () => {
     expect(codeOf(() => tmuxConst(c))).toBe('runner_error');
   });
 
-  it.each(['1abc', '_genswarms', '__proto__', 'a;b', 'a b', 'a:b', '=a', 'a.b', '', 'x'.repeat(65), 'a\n', 'ü'])('refuses the Name %j', (n) => {
-    expect(codeOf(() => tmuxName(n))).toBe('validation_failed');
-    expect(codeOf(() => tmuxWindowTarget('sw', n))).toBe('validation_failed');
-  });
+  it.each(['1abc', '_genswarms', '__proto__', 'a;b', 'a b', 'a:b', '=a', 'a.b', '', 'x'.repeat(65), 'a\n', 'ü'])(
+    'refuses the Name %j',
+    (n) => {
+      expect(codeOf(() => tmuxName(n))).toBe('validation_failed');
+      expect(codeOf(() => tmuxWindowTarget('sw', n))).toBe('validation_failed');
+    },
+  );
 
   it('builds exact targets', () => {
     expect(tmuxWindowTarget('Sw-1', 'a_b').text).toBe('=Sw-1:=a_b');

@@ -87,7 +87,7 @@ export function assertQuotablePath(path: string): void {
     throw new RunnerError('unsafe_bind', 'tmux host path must be absolute');
   }
   if (path.includes("'") || CONTROL_RE.test(path)) {
-    throw new RunnerError('unsafe_bind', "tmux host path contains a quote, newline, NUL or control character");
+    throw new RunnerError('unsafe_bind', 'tmux host path contains a quote, newline, NUL or control character');
   }
 }
 
@@ -104,4 +104,3 @@ export function buildTmuxCommand(words: readonly TmuxWord[]): string {
 export function tmuxConsts(...values: readonly string[]): TmuxWord[] {
   return values.map(tmuxConst);
 }
-

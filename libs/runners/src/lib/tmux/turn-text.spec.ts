@@ -2,7 +2,13 @@ import { buildTuiTurnText, neutralizeControls } from './turn-text';
 
 describe('TUI turn text (docs/messaging.md)', () => {
   it('is the header, the content, then the receipt instruction', () => {
-    const text = buildTuiTurnText({ turnId: 't1', seq: 7, from: '_operator', content: 'do $(x)\nnow', clientTurnsDir: '/workspace/.genswarms/turns' });
+    const text = buildTuiTurnText({
+      turnId: 't1',
+      seq: 7,
+      from: '_operator',
+      content: 'do $(x)\nnow',
+      clientTurnsDir: '/workspace/.genswarms/turns',
+    });
     expect(text).toBe(
       '[genswarms] turn t1 — message 7 from _operator:\n' +
         'do $(x)\nnow\n' +

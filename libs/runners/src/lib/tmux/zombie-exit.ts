@@ -20,7 +20,10 @@ const EXIT_CODE_INDEX = 49;
 export function parseZombieStat(line: string, parentPid: number): ZombieExit | undefined {
   const close = line.lastIndexOf(')');
   if (close < 0) return undefined;
-  const fields = line.slice(close + 1).trim().split(' ');
+  const fields = line
+    .slice(close + 1)
+    .trim()
+    .split(' ');
   if (fields[STATE_INDEX] !== 'Z' || fields[PPID_INDEX] !== String(parentPid)) return undefined;
   const raw = fields[EXIT_CODE_INDEX];
   if (raw === undefined || !/^\d+$/.test(raw)) return undefined;

@@ -79,8 +79,7 @@ describe('401 bodies', () => {
     expect(UNAUTHORIZED_BODY).toEqual({ error: 'unauthorized', message: 'Invalid or missing API token' });
     expect(TOKEN_REQUIRED_BODY).toEqual({
       error: 'token_required',
-      message:
-        "API token required for non-local requests. Set GENSWARMS_API_TOKEN on the server and send 'Authorization: Bearer <token>'.",
+      message: "API token required for non-local requests. Set GENSWARMS_API_TOKEN on the server and send 'Authorization: Bearer <token>'.",
     });
   });
 });

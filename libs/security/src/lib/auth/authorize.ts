@@ -20,8 +20,7 @@ export const UNAUTHORIZED_BODY: { error: 'unauthorized'; message: string } = Obj
 /** 401 body for a non-loopback caller while no full token is configured. */
 export const TOKEN_REQUIRED_BODY: { error: 'token_required'; message: string } = Object.freeze({
   error: 'token_required' as const,
-  message:
-    "API token required for non-local requests. Set GENSWARMS_API_TOKEN on the server and send 'Authorization: Bearer <token>'.",
+  message: "API token required for non-local requests. Set GENSWARMS_API_TOKEN on the server and send 'Authorization: Bearer <token>'.",
 });
 
 function authorizeFull(presented: string | undefined, peer: string | undefined, full: string | undefined): AuthDecision {

@@ -19,4 +19,3 @@ export async function resolveConfigDir(raw: string | undefined, cwd: string): Pr
     throw new SecurityError('invalid_config_dir', 'directory does not exist or cannot be resolved', { cause: err });
   }
 }
-

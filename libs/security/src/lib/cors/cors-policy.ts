@@ -53,10 +53,7 @@ function normalizeRequestedHeaders(raw: string | undefined): string | undefined 
  * the requested method and the requested headers (lower-cased, comma-joined, no spaces), no Max-Age.
  * Disallowed origin → no headers.
  */
-export function preflightHeaders(
-  policy: CorsPolicy,
-  req: { origin?: string; method?: string; headers?: string },
-): Record<string, string> {
+export function preflightHeaders(policy: CorsPolicy, req: { origin?: string; method?: string; headers?: string }): Record<string, string> {
   const base = corsHeadersFor(policy, req.origin);
   if (Object.keys(base).length === 0) return {};
   const out: Record<string, string> = { ...base };

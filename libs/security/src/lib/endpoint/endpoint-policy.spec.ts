@@ -11,14 +11,17 @@ describe('hostOf', () => {
     expect(hostOf(url)).toBe(host);
   });
 
-  test.each(['ftp://x.com', 'file:///etc/passwd', 'not a url', '', 'x.com', 'javascript:alert(1)'])('refuses %j with invalid_endpoint', (url) => {
-    expect(() => hostOf(url)).toThrow(SecurityError);
-    try {
-      hostOf(url);
-    } catch (err) {
-      expect((err as SecurityError).code).toBe('invalid_endpoint');
-    }
-  });
+  test.each(['ftp://x.com', 'file:///etc/passwd', 'not a url', '', 'x.com', 'javascript:alert(1)'])(
+    'refuses %j with invalid_endpoint',
+    (url) => {
+      expect(() => hostOf(url)).toThrow(SecurityError);
+      try {
+        hostOf(url);
+      } catch (err) {
+        expect((err as SecurityError).code).toBe('invalid_endpoint');
+      }
+    },
+  );
 });
 
 describe('buildEndpointPolicy', () => {
@@ -80,7 +83,12 @@ describe('decideApiKey', () => {
   const noKey = buildEndpointPolicy({ llmEndpoint: 'https://llm.example/v1' });
   test.each<[string, typeof withKey, { endpoint?: string; apiKey?: string; network: string }, unknown]>([
     ['own key wins', withKey, { apiKey: 'own', endpoint: 'https://evil.example', network: 'open' }, { kind: 'agent_key', key: 'own' }],
-    ['trusted endpoint gets the server key', withKey, { endpoint: 'https://llm.example/x', network: 'open' }, { kind: 'server_key', key: 'server-key' }],
+    [
+      'trusted endpoint gets the server key',
+      withKey,
+      { endpoint: 'https://llm.example/x', network: 'open' },
+      { kind: 'server_key', key: 'server-key' },
+    ],
     ['no endpoint gets the server key', withKey, { network: 'isolated' }, { kind: 'server_key', key: 'server-key' }],
     ['untrusted endpoint: key withheld', withKey, { endpoint: 'https://evil.example', network: 'open' }, { kind: 'withheld' }],
     ['no server key: none', noKey, { endpoint: 'https://evil.example', network: 'open' }, { kind: 'none' }],

@@ -8,10 +8,7 @@ export interface EndpointPolicy {
 }
 
 export type KeyDecision =
-  | { kind: 'agent_key'; key: string }
-  | { kind: 'server_key'; key: string }
-  | { kind: 'withheld' }
-  | { kind: 'none' };
+  { kind: 'agent_key'; key: string } | { kind: 'server_key'; key: string } | { kind: 'withheld' } | { kind: 'none' };
 
 const isSet = (v: string | undefined): v is string => typeof v === 'string' && v.trim() !== '';
 
