@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { createLocalRunner, withParentDeathSignal } from '../src/index';
 import { isProcessAlive as isAlive } from '../src/lib/process/process-tree';
+import { buildLocalLaunchArgv } from '../src/lib/local/local-runner';
+import type { AgentCgroup } from '../src/lib/cgroup/agent-cgroup';
 import { FIXTURES, makeContext, makeSandboxDirs, makeSpec } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -39,6 +41,23 @@ describe('local runner: clients die with the server', () => {
     ]);
     const asServer = { ...ctx, agent: { uid: ctx.serverUid, gid: ctx.serverGid }, binaries: { ...ctx.binaries, setpriv: undefined } };
     expect(withParentDeathSignal(asServer, ['/usr/bin/node'])).toEqual(['/usr/bin/node']);
+  });
+
+  it('the cgroup join runs under the death signal too (a server killed while it runs leaves no orphan)', () => {
+    const ctx = makeContext(dirs.home);
+    const setpriv = ctx.binaries.setpriv as string;
+    const group: AgentCgroup = {
+      tracking: { kind: 'cgroup1', controller: 'freezer', root: '/sys/fs/cgroup/freezer' } as unknown as AgentCgroup['tracking'],
+      dir: '/sys/fs/cgroup/freezer/genswarms/x/local/s/a',
+      procsFile: '/sys/fs/cgroup/freezer/genswarms/x/local/s/a/cgroup.procs',
+    };
+    const argv = buildLocalLaunchArgv(ctx, group, ['/usr/bin/node', 'a b'], 'a');
+    const inner = withParentDeathSignal(ctx, ['/usr/bin/node', 'a b'], 'a');
+    expect(argv.slice(0, 4)).toEqual([setpriv, '--pdeathsig', 'KILL', '--']);
+    expect(argv[4]).toMatch(/\/genswarms-cgroup-exec$/);
+    expect(argv.slice(5)).toEqual([group.procsFile, ...inner]);
+    // Without a cgroup there is no join to cover: the client's own setpriv is first.
+    expect(buildLocalLaunchArgv(ctx, undefined, ['/usr/bin/node'], 'a')).toEqual(withParentDeathSignal(ctx, ['/usr/bin/node'], 'a'));
   });
 
   it('a SIGKILLed server leaves no orphan local client', async () => {

@@ -10,6 +10,7 @@ import { attachChild, waitSpawned } from '../process/child-handle';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { startPtyClient } from './pty-client';
 import { joinCgroupArgv, RunnerCgroups } from '../cgroup/runner-cgroups';
+import type { AgentCgroup } from '../cgroup/agent-cgroup';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
@@ -47,6 +48,23 @@ export function withParentDeathSignal(ctx: RunnerContext, argv: readonly string[
   return [setpriv, '--pdeathsig', 'KILL', ...drop, '--', ...argv];
 }
 
+/**
+ * The local client's whole launch vector: the client behind its setpriv (death signal, and the uid drop of a
+ * root server), behind the cgroup join. The join is a shell script that runs before that setpriv: a leading
+ * `setpriv --pdeathsig KILL` covers it too, so a server killed while the join runs leaves no orphan (the
+ * inner setpriv sets the signal again after its uid switch, which clears it).
+ */
+export function buildLocalLaunchArgv(
+  ctx: RunnerContext,
+  group: AgentCgroup | undefined,
+  clientArgv: readonly string[],
+  agent: string,
+): readonly string[] {
+  const inner = joinCgroupArgv(group, withParentDeathSignal(ctx, clientArgv, agent));
+  const setpriv = ctx.binaries.setpriv;
+  return group === undefined || setpriv === undefined ? inner : [setpriv, '--pdeathsig', 'KILL', '--', ...inner];
+}
+
 function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   if (spec.backend !== 'local') throw new RunnerError('validation_failed', 'not a local agent', { agent: spec.agent });
   assertNetworkSupported(spec);
@@ -68,7 +86,7 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
   const group = cgroups.groupFor(ctx, plan.spec.swarm, plan.spec.agent);
   if (group !== undefined) await cgroups.prepare(ctx, group);
   const release = group === undefined ? undefined : (): Promise<void> => killAgentCgroup(group);
-  const [file, ...args] = joinCgroupArgv(group, withParentDeathSignal(ctx, plan.clientArgv, plan.spec.agent)) as [string, ...string[]];
+  const [file, ...args] = buildLocalLaunchArgv(ctx, group, plan.clientArgv, plan.spec.agent) as [string, ...string[]];
   // A failed spawn leaves an empty group: the next start reuses it, a later runner's first start sweeps it.
   if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args, release);
   const child = spawn(file, args, {
