@@ -60,10 +60,14 @@ function cli(args, env, capture = false) {
   return { code: r.status === null ? 1 : r.status, stdout: r.stdout || '', stderr: r.stderr || '' };
 }
 
-/** A fresh private home: stop a server left by `--keep`, wipe the old home, recreate it 0700. */
+/**
+ * A fresh private home: stop a server left by `--keep`, wipe the old home, recreate it 0700. The demo
+ * directory is search-only for others (0711: nothing in it can be listed, its files are 0600) so that a root
+ * server's agents, which run as the agent uid, can pass through to the 0710 home the server opens for them.
+ */
 function prepareHome(env) {
-  fs.mkdirSync(DEMO_DIR, { recursive: true, mode: 0o700 });
-  fs.chmodSync(DEMO_DIR, 0o700);
+  fs.mkdirSync(DEMO_DIR, { recursive: true, mode: 0o711 });
+  fs.chmodSync(DEMO_DIR, 0o711);
   fs.writeFileSync(path.join(DEMO_DIR, '.gitignore'), '*\n', { mode: 0o600 });
   if (fs.existsSync(HOME)) {
     cli(['down'], env, true);
