@@ -9,6 +9,7 @@ import { makeHarness, mockAgent, waitEvent, type Harness } from './harness';
 function refusingStarts(error: unknown): (real: RunnerRegistry) => RunnerRegistry {
   return (real) => ({
     has: (kind) => real.has(kind),
+    closeAll: (mode) => real.closeAll(mode),
     get: (kind) => (kind === 'mock' ? { ...real.get('mock'), start: () => Promise.reject(error) } : real.get(kind)),
   });
 }

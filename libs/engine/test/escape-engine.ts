@@ -78,11 +78,6 @@ export function openEscapeEngine(home: string): Promise<Engine> {
     agentEntry: path.join(home, 'agent-main.js'),
     llm: { allowedHosts: [] },
   });
-  const base = createRunnerRegistry(ctx);
-  const tmux = createTmuxRunner();
-  const runners: RunnerRegistry = {
-    get: (kind) => (kind === 'tmux' ? tmux : base.get(kind)),
-    has: (kind) => kind === 'tmux' || base.has(kind),
-  };
+  const runners: RunnerRegistry = createRunnerRegistry(ctx, { tmux: createTmuxRunner() });
   return Engine.open({ home, configDir: path.join(home, 'configs'), runners, runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50 });
 }

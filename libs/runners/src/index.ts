@@ -39,6 +39,7 @@ export { createBwrapRunner } from './lib/bwrap/bwrap-runner';
 export { createMockRunner } from './lib/mock/mock-runner';
 export { createRunnerRegistry } from './lib/registry/runner-registry';
 export type { RunnerRegistry } from './lib/registry/runner-registry';
+export type { RunnerCloseMode } from './lib/port';
 export { formatTuiDelivery } from './lib/client/tui-delivery';
 export { createDockerRunner } from './lib/docker/docker-runner';
 export type { DockerRunner, DockerRunnerOptions } from './lib/docker/docker-runner';

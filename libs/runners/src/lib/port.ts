@@ -174,7 +174,16 @@ export interface Runner {
   start(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle>;
   /** After a server restart: re-attach to a pane/container that outlived us, or null if gone. */
   reattach?(description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null>;
+  /**
+   * Optional: release what the runner holds for all its sessions (a tmux control client). `detach` (the
+   * server goes, agents stay for the next start to re-attach) keeps them running; `shutdown` (every swarm
+   * was stopped) may end them. Never throws.
+   */
+  close?(mode: RunnerCloseMode): Promise<void>;
 }
+
+/** How the engine leaves: `detach` keeps reattachable agents running, `shutdown` stopped them all. */
+export type RunnerCloseMode = 'detach' | 'shutdown';
 
 /** Which operator-named setting a host path came from (the mount-safety rule names it in refusals). */
 export type HostPathKind = 'skill' | 'workspace' | 'extra_ro_binds' | 'extra_rw_binds' | 'extra_path' | 'agent_binary_path' | 'nix_closure';

@@ -268,6 +268,7 @@ export class Engine implements SwarmService {
   async close(): Promise<void> {
     for (const rt of this.swarms.values()) for (const s of rt.agents.values()) s.abandon();
     this.swarms.clear();
+    await this.opts.runners.closeAll('detach'); // panes and containers stay for the next start to re-attach
     await this.store.close();
   }
 
@@ -285,12 +286,14 @@ export class Engine implements SwarmService {
       }
     }
     this.swarms.clear();
+    await this.opts.runners.closeAll('detach'); // panes and containers stay for the next start to re-attach
     await this.store.close();
   }
 
   /** Graceful shutdown: stops every swarm, then closes the store. */
   async shutdown(): Promise<void> {
     for (const rt of [...this.swarms.values()]) await stopRuntime(this.ctx, rt);
+    await this.opts.runners.closeAll('shutdown');
     await this.store.close();
   }
 

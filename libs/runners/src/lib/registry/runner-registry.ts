@@ -1,4 +1,4 @@
-import type { BackendKind, Runner, RunnerContext } from '../port';
+import type { BackendKind, Runner, RunnerCloseMode, RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { createBwrapRunner } from '../bwrap/bwrap-runner';
 import { createLocalRunner } from '../local/local-runner';
@@ -8,6 +8,8 @@ export interface RunnerRegistry {
   /** The runner of a backend; `runner_error` if none is registered (e.g. docker without an engine). */
   get(kind: BackendKind): Runner;
   has(kind: BackendKind): boolean;
+  /** Closes every runner that holds shared resources (see `Runner.close`); never throws. */
+  closeAll(mode: RunnerCloseMode): Promise<void>;
 }
 
 /**
@@ -30,5 +32,8 @@ export function createRunnerRegistry(_ctx: RunnerContext, extra: Partial<Record<
       return runner;
     },
     has: (kind) => runners.has(kind),
+    async closeAll(mode) {
+      for (const runner of new Set(runners.values())) await runner.close?.(mode);
+    },
   };
 }

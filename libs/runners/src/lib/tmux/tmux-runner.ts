@@ -65,6 +65,15 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
     },
     reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx), opts.docker, cgroups),
     server: serverFor,
+    close: async (mode) => {
+      const open = current;
+      current = undefined;
+      // expected: a server that never opened holds nothing to close
+      const server = await open?.catch(() => undefined);
+      if (server === undefined || server.control.isClosed) return;
+      // Detach keeps the panes for the next start; after a shutdown no agent pane is left, so the server goes too.
+      await (mode === 'shutdown' ? server.kill() : server.close());
+    },
   };
 }
 

@@ -1,0 +1,89 @@
+/**
+ * The engine releases what its runners hold when it leaves: a shutdown (every swarm stopped) ends the tmux
+ * control client and the tmux server; a detach (agents stay for the next start) ends the control client and
+ * keeps the panes. Before, both left the control client attached: a process that embedded the engine never
+ * exited, and `down` left a tmux server running.
+ */
+import { buildRunnerContext, createTmuxRunner } from '@genswarms/runners';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { liveSleeps, openEscapeEngine, uniqueMarks, waitUntil } from './escape-engine';
+
+const haveTools = ['/usr/bin/tmux', '/usr/bin/xargs'].every((b) => fs.existsSync(b));
+if (!haveTools) console.warn('SKIPPING runner-close specs: tmux or xargs is missing (CI installs them)');
+const describeTmux = haveTools ? describe : describe.skip;
+
+function makeHome(): string {
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gs-engine-close-')));
+  fs.chmodSync(home, 0o700);
+  fs.mkdirSync(path.join(home, 'configs'), { mode: 0o700 });
+  return home;
+}
+
+/** Live processes whose argv names this home's tmux socket: [pid, ppid]. */
+function tmuxProcessesOf(home: string): Array<[number, number]> {
+  const socket = path.join(home, 'tmux', 'tmux.sock');
+  const out: Array<[number, number]> = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(socket)) continue;
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] !== 'Z') out.push([Number(entry), Number(fields[1])]);
+    } catch {
+      // expected: the process exited while we looked
+    }
+  }
+  return out;
+}
+
+const swarmOf = (name: string, mark: string): Record<string, unknown> => ({
+  name,
+  agents: [{ name: 'tmx', backend: { type: 'tmux', runner: 'none' }, client: { command: ['/usr/bin/sleep', mark] } }],
+});
+
+describeTmux('engine: runners are closed when the engine leaves', () => {
+  const homes: string[] = [];
+  afterAll(async () => {
+    for (const home of homes) {
+      const ctx = buildRunnerContext({
+        path: '/usr/bin:/bin',
+        home,
+        uid: 0,
+        gid: 0,
+        agentEntry: '/nonexistent.js',
+        node: process.execPath,
+        llm: { allowedHosts: [] },
+      });
+      if (tmuxProcessesOf(home).length > 0) await (await createTmuxRunner().server(ctx)).kill();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('shutdown ends the control client and the tmux server', async () => {
+    const home = makeHome();
+    homes.push(home);
+    const engine = await openEscapeEngine(home);
+    const [mark] = uniqueMarks();
+    await engine.startSwarm({ config: swarmOf('close-shut', mark) });
+    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    expect(tmuxProcessesOf(home).some(([, ppid]) => ppid === process.pid)).toBe(true); // our control client
+    await engine.shutdown();
+    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    expect(liveSleeps(mark)).toEqual([]);
+  });
+
+  it('detach ends the control client and keeps the agent pane for the next start', async () => {
+    const home = makeHome();
+    homes.push(home);
+    const engine = await openEscapeEngine(home);
+    const [mark] = uniqueMarks();
+    await engine.startSwarm({ config: swarmOf('close-detach', mark) });
+    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    await engine.detach();
+    expect(await waitUntil(() => !tmuxProcessesOf(home).some(([, ppid]) => ppid === process.pid))).toBe(true);
+    expect(liveSleeps(mark).length).toBeGreaterThan(0);
+  });
+});
