@@ -22,7 +22,7 @@ export const scaleCommand: CommandModule = {
   register(program, deps): void {
     program
       .command('scale')
-      .description('Scale <base> to <count> instances (<base>-1 … <base>-N)')
+      .description('Scale <base> to <count> instances (<base>_1 … <base>_N)')
       .argument('<swarm>', 'swarm name')
       .argument('<base>', 'base agent name')
       .argument('<count>', 'instance count, an integer >= 0')
