@@ -31,11 +31,30 @@ export function defaultWorkspace(home: string, swarm: string, agent: string): st
   return path.join(home, 'workspaces', swarm, agent);
 }
 
-/** Creates the workspace (0700) when missing and returns its real path, fixed for the session. */
-export async function resolveWorkspace(home: string, swarm: string, agent: AgentConfig): Promise<string> {
-  const dir = agent.workspace ?? defaultWorkspace(home, swarm, agent.name);
-  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  return fsp.realpath(dir);
+/**
+ * The real path the workspace has, or will have once created, fixed for the session: the deepest
+ * existing ancestor resolved, the missing rest appended. Creates nothing, so a refused plan leaves no
+ * directory behind (`createWorkspace` runs only after every agent of the start or mutation planned).
+ */
+export async function planWorkspace(home: string, swarm: string, agent: AgentConfig): Promise<string> {
+  const dir = path.resolve(agent.workspace ?? defaultWorkspace(home, swarm, agent.name));
+  const missing: string[] = [];
+  for (let at = dir; ; at = path.dirname(at)) {
+    try {
+      return path.join(await fsp.realpath(at), ...missing.reverse());
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(at) === at) throw e;
+      missing.push(path.basename(at));
+    }
+  }
+}
+
+/** Creates a planned workspace (0700) when missing; it must resolve to the real path the plan was made for. */
+export async function createWorkspace(planned: string, agent: string): Promise<void> {
+  await fsp.mkdir(planned, { recursive: true, mode: 0o700 });
+  const real = await fsp.realpath(planned);
+  if (real !== planned)
+    throw new EngineError('unsafe_workspace', 'The workspace changed between planning and creation (a link appeared).', { agent });
 }
 
 export function backendConfigOf(config: Readonly<Record<string, unknown>> | undefined): BackendConfig {

@@ -2,7 +2,7 @@
 import type { AgentConfig, ObjectConfig } from '@genswarms/ir-gate';
 import type { LaunchPlan } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
-import { buildLaunchSpec, resolveWorkspace, toEngineError } from '../agents/launch-spec';
+import { buildLaunchSpec, createWorkspace, planWorkspace, toEngineError } from '../agents/launch-spec';
 import { EngineError } from '../errors/engine-error';
 import type { HandlerRegistry } from '../objects/handler';
 import { ObjectInstance } from '../objects/object-instance';
@@ -10,8 +10,9 @@ import type { AttentionInfo } from '../store/store';
 import { objectStatePersister, restoreObjectState } from './object-state-store';
 import type { SwarmRuntime } from './swarm-runtime';
 
-export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConfig, targets?: readonly string[]): Promise<LaunchPlan> {
-  const workspace = await resolveWorkspace(home, rt.swarm, agent).catch((e: unknown) => {
+/** Plans one agent without touching the disk: the runner plan reads metadata only. */
+export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: AgentConfig, targets?: readonly string[]): Promise<LaunchPlan> {
+  const workspace = await planWorkspace(home, rt.swarm, agent).catch((e: unknown) => {
     throw new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
   });
   const spec = buildLaunchSpec(rt.swarm, agent, workspace, targets ?? rt.topology.targets(agent.name));
@@ -22,10 +23,27 @@ export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConf
   }
 }
 
-/** Plans every agent; the first refusal throws and nothing has been spawned. */
+/** Creates the workspace a plan was made for; only after the plan (and its siblings') passed. */
+export async function prepareWorkspace(plan: LaunchPlan): Promise<void> {
+  await createWorkspace(plan.spec.workspace, plan.spec.agent).catch((e: unknown) => {
+    throw e instanceof EngineError
+      ? e
+      : new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: plan.spec.agent }, { cause: e });
+  });
+}
+
+/** Plans one agent, then creates its workspace: a refused plan creates nothing. */
+export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConfig, targets?: readonly string[]): Promise<LaunchPlan> {
+  const plan = await planAgentOnly(rt, home, agent, targets);
+  await prepareWorkspace(plan);
+  return plan;
+}
+
+/** Plans every agent, then creates their workspaces: the first refusal throws and nothing was created or spawned. */
 export async function planAll(rt: SwarmRuntime, home: string, agents: readonly AgentConfig[]): Promise<Map<string, LaunchPlan>> {
   const plans = new Map<string, LaunchPlan>();
-  for (const a of agents) plans.set(a.name, await planAgent(rt, home, a));
+  for (const a of agents) plans.set(a.name, await planAgentOnly(rt, home, a));
+  for (const plan of plans.values()) await prepareWorkspace(plan);
   return plans;
 }
 

@@ -7,7 +7,7 @@ import type { AddAgentCommand, TopologyPatch } from '../commands/command-schemas
 import { sessionOf } from './agent-ops';
 import { applyRuntimeOps, type PendingOp } from './apply-ops';
 import type { EngineContext } from './engine-context';
-import { launchAgent, planAgent } from './launch';
+import { launchAgent, planAgent, planAll } from './launch';
 import { swarmView } from './stored-view';
 import type { TopologyEntry } from '../events/pushes';
 
@@ -82,11 +82,9 @@ export async function scaleAgents(
   const after = new Set(applied.state.agents.map((a) => a.name));
   const added = [...after].filter((n) => !before.has(n));
   const removed = [...before].filter((n) => !after.has(n));
-  const plans = [];
-  for (const name of added) {
-    const cfg = applied.effective.agents.find((a) => a.name === name);
-    if (cfg !== undefined) plans.push(await planAgent(rt, ctx.paths.home, cfg));
-  }
+  // every new member planned before any workspace is made: a refused plan creates nothing
+  const configs = added.flatMap((name) => applied.effective.agents.filter((a) => a.name === name));
+  const plans = [...(await planAll(rt, ctx.paths.home, configs)).values()];
   await applied.commit();
   for (const name of removed) {
     await rt.agents.get(name)?.stop(null);
