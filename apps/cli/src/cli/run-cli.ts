@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { createApiClient, parseBaseUrl } from '../client/api-client';
+import { createApiClient } from '../client/api-client';
 import type { ApiClient } from '../client/api-client';
+import { resolveBaseUrl } from '../client/base-url';
 import { reportError } from '../client/respond';
 import { COMMANDS } from '../commands';
 import { CLI_VERSION } from '../version';
@@ -38,7 +39,12 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   let client: ApiClient | undefined;
   const deps: CommandDeps = {
     ctx,
-    api: () => (client ??= createApiClient({ baseUrl: parseBaseUrl(ctx.env['GENSWARMS_URL']), token: ctx.env['GENSWARMS_API_TOKEN'] })),
+    api: () => {
+      if (client !== undefined) return client;
+      const base = resolveBaseUrl(ctx.env, ctx.cwd);
+      client = createApiClient({ baseUrl: base.url, source: base.source, token: ctx.env['GENSWARMS_API_TOKEN'] });
+      return client;
+    },
     action:
       (fn) =>
       async (...args) => {

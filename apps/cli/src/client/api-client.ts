@@ -1,5 +1,6 @@
 import { normalizeToken } from '@genswarms/security';
 import { CliError, EXIT } from '../cli/exit-codes';
+import { checkBaseUrl } from './base-url-check';
 
 /** Default server URL (docs/cli.md). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4000';
@@ -12,23 +13,10 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  */
 export function parseBaseUrl(raw: string | undefined): string {
   if (raw === undefined || raw.trim() === '') return DEFAULT_BASE_URL;
-  const value = raw.trim();
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new CliError('invalid_url', 'GENSWARMS_URL must be an http or https URL', EXIT.usage);
-  }
-  const bad =
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    url.hostname === '' ||
-    url.username !== '' ||
-    url.password !== '' ||
-    url.search !== '' ||
-    url.hash !== '';
-  if (bad)
+  const url = checkBaseUrl(raw);
+  if (url === undefined)
     throw new CliError('invalid_url', 'GENSWARMS_URL must be an http or https URL without credentials, query or fragment', EXIT.usage);
-  return value.endsWith('/') ? value.slice(0, -1) : value;
+  return url;
 }
 
 /** An HTTP answer: the parsed JSON body (or undefined) and the raw text, unchanged for `--json`. */
@@ -56,7 +44,13 @@ function parseJson(text: string): unknown {
  * `Authorization: Bearer <token>` only when the token is set and non-empty (verbatim); never printed.
  * Network failures (refused, DNS, timeout) throw CliError exit 3.
  */
-export function createApiClient(opts: { baseUrl: string; token: string | undefined; timeoutMs?: number }): ApiClient {
+export function createApiClient(opts: {
+  baseUrl: string;
+  token: string | undefined;
+  timeoutMs?: number;
+  /** Where baseUrl came from, named in the `unreachable` error (e.g. `URL from GENSWARMS_URL`). */
+  source?: string;
+}): ApiClient {
   const token = normalizeToken(opts.token);
   return {
     baseUrl: opts.baseUrl,
@@ -74,7 +68,8 @@ export function createApiClient(opts: { baseUrl: string; token: string | undefin
         });
       } catch (err) {
         const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-        throw new CliError('unreachable', `cannot reach ${opts.baseUrl} (${cause})`, EXIT.unreachable);
+        const from = opts.source === undefined ? '' : `; ${opts.source}`;
+        throw new CliError('unreachable', `cannot reach ${opts.baseUrl} (${cause}${from})`, EXIT.unreachable);
       }
       const text = await res.text();
       return { status: res.status, text, body: parseJson(text) };

@@ -7,7 +7,8 @@ import type { CliContext } from '../cli/context';
 import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
-import { ensureHome, isAlive, openServerLog, readPid, writePid } from '../daemon/home';
+import { ensureHome, isAlive, openServerLog, readPid, removePid, writePid } from '../daemon/home';
+import { removeServerUrl, writeServerUrl } from '../daemon/server-url';
 import { resolveServerMain } from '../daemon/server-main';
 import { waitReady } from '../daemon/wait-ready';
 
@@ -64,6 +65,8 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
     writeLine(ctx.stdout, `genswarms: already running (pid ${running})`);
     return EXIT.ok;
   }
+  // a URL recorded by an earlier server is stale from here on; it is written again once this one answers.
+  await removeServerUrl(home);
   const log = await openServerLog(home);
   const logOffset = (await log.stat()).size;
   let exited: { code: number | null } | undefined;
@@ -86,8 +89,11 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
   child.unref();
   await writePid(home, child.pid);
   const ready = await waitReady({ home, logOffset, token: normalizeToken(ctx.env['GENSWARMS_API_TOKEN']), exited: () => exited });
+  // a server that did not come up leaves no server.pid (the next `up` or `down` would trust it).
+  if (ready.kind !== 'ready') await removePid(home);
   switch (ready.kind) {
     case 'ready':
+      await writeServerUrl(home, ready.url);
       writeLine(ctx.stdout, `genswarms: server started (pid ${child.pid}) on ${ready.url}`);
       return EXIT.ok;
     case 'exited':

@@ -3,7 +3,9 @@ import { io } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 import type { CliContext } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
-import { parseBaseUrl, REQUEST_TIMEOUT_MS } from '../client/api-client';
+import { REQUEST_TIMEOUT_MS } from '../client/api-client';
+import { resolveBaseUrl } from '../client/base-url';
+import type { BaseUrl } from '../client/base-url';
 
 /** socket.io namespace of the server (docs/websocket.md). */
 export const SWARM_NAMESPACE = '/swarm';
@@ -15,17 +17,17 @@ interface AckBody {
   [key: string]: unknown;
 }
 
-function connectError(err: Error & { data?: { message?: unknown } }, baseUrl: string): CliError {
+function connectError(err: Error & { data?: { message?: unknown } }, base: BaseUrl): CliError {
   if (err.message === 'unauthorized' || err.message === 'token_required') {
     const message = typeof err.data?.message === 'string' ? err.data.message : 'the server refused the socket';
     return new CliError(err.message, message, EXIT.unauthorized);
   }
-  return new CliError('unreachable', `cannot reach ${baseUrl} over socket.io (${err.message})`, EXIT.unreachable);
+  return new CliError('unreachable', `cannot reach ${base.url} over socket.io (${err.message}; ${base.source})`, EXIT.unreachable);
 }
 
 function connect(ctx: CliContext): Promise<Socket> {
-  const baseUrl = parseBaseUrl(ctx.env['GENSWARMS_URL']);
-  const url = new URL(baseUrl);
+  const base = resolveBaseUrl(ctx.env, ctx.cwd);
+  const url = new URL(base.url);
   const token = normalizeToken(ctx.env['GENSWARMS_API_TOKEN']);
   const socket = io(`${url.origin}${SWARM_NAMESPACE}`, {
     path: `${url.pathname.replace(/\/$/, '')}/socket.io`,
@@ -39,7 +41,7 @@ function connect(ctx: CliContext): Promise<Socket> {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (err: Error) => {
       socket.close();
-      reject(connectError(err, baseUrl));
+      reject(connectError(err, base));
     });
   });
 }
