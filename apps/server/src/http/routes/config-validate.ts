@@ -1,8 +1,9 @@
 import * as path from 'node:path';
-import type { Response } from 'express';
 import { z } from 'zod';
+import { EngineError } from '@genswarms/engine';
 import { checkConfinedPath, readConfinedConfig } from '@genswarms/security';
 import type { RouteContext, RouteModule } from '../route-module';
+import { handle } from './route-kit';
 
 const InlineBodySchema = z.strictObject({
   config: z.custom<unknown>((v) => v !== undefined).describe('Inline swarm config object (docs/configuration.md)'),
@@ -23,17 +24,24 @@ const refuse = (error: string, message: string, extra?: Record<string, unknown>)
   body: { valid: false, error, message, ...extra },
 });
 
-function validateValue(ctx: RouteContext, value: unknown, format: string, baseDir: string): Outcome {
+async function validateValue(ctx: RouteContext, value: unknown, format: string, baseDir: string): Promise<Outcome> {
   // The start gate, so a config `POST /api/swarms` would refuse (e.g. tmux + isolated) is invalid here too.
   const result = ctx.validator.gateStart(value, { baseDir });
   if (result.kind === 'refused') {
     const { kind: _kind, error, message, ...details } = result;
     return refuse(error, message, details);
   }
-  return { status: 200, body: { valid: true, format, config: result.summary } };
+  if (ctx.engine === undefined) return { status: 200, body: { valid: true, format, config: result.summary } };
+  // With an engine, every plan-time check start runs (handlers, overlay, each agent's runner plan).
+  try {
+    return { status: 200, body: { valid: true, format, config: await ctx.engine.validateConfig(value, baseDir) } };
+  } catch (err) {
+    if (err instanceof EngineError && err.status < 500) return refuse(err.code, err.message, err.details);
+    throw err;
+  }
 }
 
-function validateText(ctx: RouteContext, text: string | Buffer, format: 'json' | 'yaml' | 'yml', baseDir: string): Outcome {
+async function validateText(ctx: RouteContext, text: string | Buffer, format: 'json' | 'yaml' | 'yml', baseDir: string): Promise<Outcome> {
   const loaded = ctx.validator.parseConfigText(text, format);
   if (loaded.kind === 'invalid') return refuse(loaded.code, loaded.message);
   return validateValue(ctx, loaded.value, format, baseDir);
@@ -61,14 +69,20 @@ async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> 
   return refuse('validation_failed', 'Send exactly one of {config}, {config_path} or {content, format}');
 }
 
-/** `POST /api/config/validate` (docs/rest-api.md): the start gate (schema, IR, §9 networks), `config_path` confined per §7. */
+/**
+ * `POST /api/config/validate` (docs/rest-api.md): every plan-time check of start (schema, IR, handlers,
+ * §9 networks, each agent's runner plan; nothing created), `config_path` confined per §7.
+ */
 export const configValidateRoute: RouteModule = {
   name: 'config-validate',
   endpoints: ['POST /api/config/validate'],
   register(router, ctx): void {
-    router.post('/api/config/validate', async (req, res: Response) => {
-      const outcome = await validateBody(ctx, req.body);
-      res.status(outcome.status).json(outcome.body);
-    });
+    router.post(
+      '/api/config/validate',
+      handle(async (req) => {
+        const outcome = await validateBody(ctx, req.body);
+        return { status: outcome.status, body: outcome.body };
+      }),
+    );
   },
 };

@@ -5,6 +5,7 @@
  * `EngineError` whose `code`/`status` the edge turns 1:1 into an error body. `Engine` implements it;
  * edge tests pass a `Partial<SwarmService>` fake.
  */
+import type { ConfigSummary } from '@genswarms/ir-gate';
 import type {
   AddAgentCommand,
   AddObjectCommand,
@@ -110,6 +111,8 @@ export interface SwarmService {
   /** Whether the swarm is running or known to the store (socket `join`). */
   hasSwarm(swarm: string): Promise<boolean>;
   startSwarm(input: StartInput): Promise<SwarmCreated>;
+  /** Every plan-time check of `startSwarm` on a parsed config, creating nothing; the summary when it would start. */
+  validateConfig(value: unknown, baseDir: string): Promise<ConfigSummary>;
   getSwarm(swarm: string): Promise<SwarmDetail>;
   stopSwarm(swarm: string, opts: { purge?: boolean }): Promise<SwarmStopped>;
   restartSwarm(swarm: string, opts: { deleteData?: boolean }): Promise<SwarmRestarted>;

@@ -2,7 +2,7 @@
  * The engine: swarms that run, route, persist and recover. Per-instance state only; every dependency
  * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto docs/rest-api.md bodies.
  */
-import { gateStart, NAME_RE } from '@genswarms/ir-gate';
+import { gateStart, NAME_RE, type ConfigSummary } from '@genswarms/ir-gate';
 import { EngineError } from '../errors/engine-error';
 import { EventBus, type EventListener } from '../events/event-bus';
 import { toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
@@ -42,7 +42,7 @@ import type { MessageRow, Store, StoredEvent } from '../store/store';
 import { SYSTEM_CLOCK, type Clock } from '../util/clock';
 import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
-import { launchAgent, planAll, startObjects } from './launch';
+import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
 import { purgeSwarmFiles } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
 import { runtimeDetail, storedDetail, type AgentStatus, type ObjectStatus, type SwarmDetail, type SwarmSummary } from './status';
@@ -128,13 +128,7 @@ export class Engine implements SwarmService {
   /** The gate (§12.8): schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
   async startSwarm(input: StartInput): Promise<{ status: 'created'; swarm_name: string }> {
     const { value, baseDir } = await loadStartInput(input, this.opts.configDir);
-    const name = nameOfInput(value);
-    const overlay = name !== null && NAME_RE.test(name) ? toOverlayEvents(await this.store.listOverlay(name)) : [];
-    const gate = gateStart(value, { baseDir, handlers: this.handlers.names(), overlayEvents: overlay });
-    if (gate.kind === 'refused') {
-      const { kind: _k, error, message, ...details } = gate;
-      throw new EngineError(error, message, details);
-    }
+    const gate = await this.gateConfig(value, baseDir);
     if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
     const plans = await planAll(rt, this.opts.home, gate.effective.agents);
@@ -151,6 +145,29 @@ export class Engine implements SwarmService {
     for (const plan of plans.values()) await launchAgent(rt, plan);
     await markRunning(this.ctx, rt);
     return { status: 'created', swarm_name: rt.swarm };
+  }
+
+  /**
+   * Every plan-time check `startSwarm` runs (schema, IR, handlers, stored overlay, network matrix, the
+   * runner plan of every agent), without starting or creating anything: `valid` means start will not
+   * refuse the config for a config reason. Throws the EngineError start would.
+   */
+  async validateConfig(value: unknown, baseDir: string): Promise<ConfigSummary> {
+    const gate = await this.gateConfig(value, baseDir);
+    const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
+    for (const agent of gate.effective.agents) await planAgentOnly(rt, this.opts.home, agent);
+    return gate.summary;
+  }
+
+  private async gateConfig(value: unknown, baseDir: string): Promise<Extract<ReturnType<typeof gateStart>, { kind: 'ok' }>> {
+    const name = nameOfInput(value);
+    const overlay = name !== null && NAME_RE.test(name) ? toOverlayEvents(await this.store.listOverlay(name)) : [];
+    const gate = gateStart(value, { baseDir, handlers: this.handlers.names(), overlayEvents: overlay });
+    if (gate.kind === 'refused') {
+      const { kind: _k, error, message, ...details } = gate;
+      throw new EngineError(error, message, details);
+    }
+    return gate;
   }
 
   async listSwarms(): Promise<{ swarms: SwarmSummary[] }> {

@@ -14,7 +14,9 @@ export function queryNixClosure(nixStore: string | undefined, nixPackage: string
   if (nixPackage === undefined || !isStorePath(nixPackage)) {
     throw new RunnerError('validation_failed', 'host_nix needs nix_package inside /nix/store/', { agent });
   }
-  if (nixStore === undefined) throw new RunnerError('binary_missing', 'nix-store is not installed (host_nix)', { agent });
+  // a config this host cannot run: refused at plan (and by config validate), not a late runner failure
+  if (nixStore === undefined)
+    throw new RunnerError('validation_failed', "client_source host_nix needs Nix, but nix-store is not on the server's PATH", { agent });
   const result = spawnSync(nixStore, ['--query', '--requisites', nixPackage], {
     shell: false,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,78 @@
+/**
+ * `POST /api/config/validate` runs every plan-time check `POST /api/swarms` runs: for each config start
+ * refuses for a config reason, validate answers `valid: false` with the same code, and creates nothing.
+ * Real server on port 0 over a real engine (real runners' plans, real SQLite).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { PLAN_ERROR_CODES } from '@genswarms/engine';
+import { startEngineServer, type EngineServer } from './support/engine-server';
+
+let s: EngineServer;
+beforeAll(async () => {
+  // the agent entry outside GENSWARMS_HOME, so a sandbox plan reaches the check each case is about
+  s = await startEngineServer({}, { agentEntry: join(__dirname, 'fixtures', 'no-agent.js') });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+type Agent = Record<string, unknown>;
+const one = (agent: Agent): Record<string, unknown> => ({ name: 'p', agents: [agent] });
+
+/** [start's refusal code, config]: every config here is schema-valid and refused by start. */
+const CASES: readonly (readonly [string, (home: string) => Record<string, unknown>])[] = [
+  [
+    'validation_failed',
+    () => ({ name: 'p', agents: [{ name: 'a', backend: 'mock' }], objects: [{ name: 'o', handler: 'Totally.Bogus' }] }),
+  ],
+  ['remote_engine_unsupported', () => one({ name: 'a', backend: { type: 'ssh', host: 'box.example' } })],
+  ['remote_engine_unsupported', () => one({ name: 'a', backend: { type: 'apple_container' } })],
+  [
+    'validation_failed',
+    () => one({ name: 'a', backend: 'bwrap', config: { client_source: 'host_nix', nix_package: '/nix/store/abc-pkg' } }),
+  ],
+  ['unsupported_network', () => one({ name: 'a', backend: 'local', network: 'isolated' })],
+  ['endpoint_not_allowed', () => one({ name: 'a', backend: 'bwrap', network: 'isolated', endpoint: 'http://untrusted.example:8080/v1' })],
+  ['endpoint_not_configured', () => one({ name: 'a', backend: 'bwrap', network: 'isolated' })],
+  ['unsafe_workspace', () => one({ name: 'a', backend: 'bwrap', workspace: '/' })],
+  ['unsafe_bind', (home) => one({ name: 'a', backend: 'bwrap', config: { extra_ro_binds: [[home, '/data']] } })],
+  [
+    'bypass_requires_opt_in',
+    () => one({ name: 'a', backend: 'bwrap', client: { command: ['/bin/sh', '--dangerously-skip-permissions'] } }),
+  ],
+];
+
+/** Plan codes no schema-valid config can reach on this host (the reason each is left out). */
+const NOT_REACHABLE_HERE: Readonly<Record<string, string>> = {
+  egress_unavailable: 'socat is installed on the test host',
+  invalid_argv: 'the config schema already refuses empty and NUL words',
+  launch_too_large: 'the config schema caps every field below the launch cap',
+};
+
+describe('config validate refuses every config start refuses at plan time', () => {
+  test.each(CASES)('%s (%#)', async (code, make) => {
+    const config = make(s.home);
+    const started = await request(s.url).post('/api/swarms').send({ config });
+    expect(started.status).toBe(400);
+    expect(started.body).toMatchObject({ error: code });
+    const validated = await request(s.url).post('/api/config/validate').send({ config });
+    expect(validated.status).toBe(400);
+    expect(validated.body).toMatchObject({ valid: false, error: code });
+    expect(existsSync(join(s.home, 'workspaces', 'p'))).toBe(false);
+  });
+
+  it('the table covers every plan refusal code of start', () => {
+    const covered = new Set([...CASES.map(([code]) => code), ...Object.keys(NOT_REACHABLE_HERE)]);
+    for (const code of PLAN_ERROR_CODES) expect([code, covered.has(code)]).toEqual([code, true]);
+  });
+
+  it('a config start accepts stays valid', async () => {
+    const config = { name: 'ok', agents: [{ name: 'a', backend: 'bwrap', network: 'none' }] };
+    const validated = await request(s.url).post('/api/config/validate').send({ config });
+    expect(validated.status).toBe(200);
+    expect(validated.body).toMatchObject({ valid: true });
+    expect(existsSync(join(s.home, 'workspaces', 'ok'))).toBe(false);
+  });
+});
