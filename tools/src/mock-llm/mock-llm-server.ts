@@ -41,7 +41,7 @@ export interface MockLlm {
 /** Starts an OpenAI-compatible mock (`POST /v1/chat/completions`, `GET /v1/models`) on node:http. */
 export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
   const requests: RecordedRequest[] = [];
-  const state = { script: options.script ?? [], delayMs: options.delayMs ?? 0, requests, counter: 0 };
+  const state = { script: options.script ?? [], delayMs: options.delayMs ?? 0, requests, counter: 0, uses: [] as number[] };
   const server = createServer((req, res) => {
     // expected: any failure of the mock is its 500 answer
     handle(state, req, res).catch(() => sendJson(res, 500, { error: { message: 'mock failure' } }));
@@ -57,6 +57,8 @@ interface MockState {
   readonly delayMs: number;
   readonly requests: RecordedRequest[];
   counter: number;
+  /** Replies given per script entry (for `times`). */
+  readonly uses: number[];
 }
 
 async function handle(state: MockState, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -82,17 +84,23 @@ async function handle(state: MockState, req: IncomingMessage, res: ServerRespons
 
 async function answerChat(state: MockState, body: unknown, res: ServerResponse): Promise<void> {
   if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
-  const reply = chooseReply(state.script, lastUserMessage(body));
-  if (reply.kind === 'http_error') return sendJson(res, reply.status, { error: { message: reply.content, type: 'mock_error' } });
+  const reply = chooseReply(state.script, lastUserMessage(body), state.uses);
+  const extra: Record<string, string> = reply.retryAfter === undefined ? {} : { 'retry-after': reply.retryAfter };
+  if (reply.kind === 'http_error') return sendJson(res, reply.status, { error: { message: reply.content, type: 'mock_error' } }, extra);
   state.counter += 1;
-  sendJson(res, 200, {
-    id: `chatcmpl-mock-${state.counter}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: requestedModel(body, MOCK_LLM_MODEL),
-    choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-  });
+  sendJson(
+    res,
+    200,
+    {
+      id: `chatcmpl-mock-${state.counter}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: requestedModel(body, MOCK_LLM_MODEL),
+      choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    },
+    extra,
+  );
 }
 
 /** Reads the body up to the bound; null when it is larger (the rest is drained, not buffered). */
@@ -124,10 +132,10 @@ function copyHeaders(req: IncomingMessage): Record<string, string | string[] | u
   return headers;
 }
 
-function sendJson(res: ServerResponse, status: number, payload: unknown): void {
+function sendJson(res: ServerResponse, status: number, payload: unknown, extra: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent) return;
   const text = JSON.stringify(payload);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...extra, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 

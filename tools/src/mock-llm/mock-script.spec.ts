@@ -30,6 +30,17 @@ describe('mock script matching', () => {
     expect(chooseReply([{ match: 'x', response: 'boom', status: 503 }], 'x')).toEqual({ kind: 'http_error', status: 503, content: 'boom' });
   });
 
+  it('uses an entry with times for its first N matches, then falls through (429 once, then 200)', () => {
+    const script = [
+      { match: 'x', response: 'slow down', status: 429, times: 1, retry_after: '0' },
+      { match: 'x', response: 'ok: {{content}}' },
+    ];
+    const uses: number[] = [];
+    expect(chooseReply(script, 'x', uses)).toEqual({ kind: 'http_error', status: 429, content: 'slow down', retryAfter: '0' });
+    expect(chooseReply(script, 'x', uses)).toEqual({ kind: 'text', content: 'ok: x' });
+    expect(chooseReply(script, 'x', uses)).toEqual({ kind: 'text', content: 'ok: x' });
+  });
+
   test.each([
     ['not an array', { match: 'a', response: 'b' }],
     ['unknown key', [{ match: 'a', response: 'b', extra: 1 }]],
@@ -37,6 +48,9 @@ describe('mock script matching', () => {
     ['missing response', [{ match: 'a' }]],
     ['status outside 400..599', [{ match: 'a', response: 'b', status: 200 }]],
     ['invalid regex', [{ match: '/(/', response: 'b' }]],
+    ['times below 1', [{ match: 'a', response: 'b', times: 0 }]],
+    ['a retry_after with a line break (header injection)', [{ match: 'a', response: 'b', retry_after: '1\r\nx-evil: 1' }]],
+    ['an empty retry_after', [{ match: 'a', response: 'b', retry_after: '' }]],
   ])('rejects a script with %s', (_name, raw) => {
     expect(parseMockScript(raw).kind).toBe('invalid');
   });

@@ -6,6 +6,18 @@ export const MockScriptEntrySchema = z
     match: z.string().describe('Substring of the last user message, or `/regex/flags`.'),
     response: z.string().describe('Reply text; `{{content}}` is replaced by the user message.'),
     status: z.number().int().min(400).max(599).optional().describe('Answer with this HTTP error status instead.'),
+    times: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe('Use this entry for its first N matching requests only, then fall through to later entries (e.g. 429 once, then 200).'),
+    retry_after: z
+      .string()
+      .regex(/^[\x20-\x7e]{1,64}$/, 'must be 1..64 printable ASCII characters (it becomes a header value)')
+      .optional()
+      .describe('Sent verbatim as the Retry-After header of this reply (seconds or an HTTP-date).'),
   })
   .strict();
 export type MockScriptEntry = z.infer<typeof MockScriptEntrySchema>;
@@ -13,7 +25,8 @@ export type MockScriptEntry = z.infer<typeof MockScriptEntrySchema>;
 export const MockScriptSchema = z.array(MockScriptEntrySchema).max(10_000);
 
 /** Reply chosen for one message: scripted text, scripted HTTP error, or the default echo. */
-export type MockReply = { kind: 'text'; content: string } | { kind: 'http_error'; status: number; content: string };
+export type MockReply =
+  { kind: 'text'; content: string; retryAfter?: string } | { kind: 'http_error'; status: number; content: string; retryAfter?: string };
 
 const REGEX_FORM = /^\/(.*)\/([dgimsuvy]*)$/s;
 
@@ -35,12 +48,21 @@ export function renderResponse(template: string, content: string): string {
   return template.split('{{content}}').join(content);
 }
 
-/** Picks the reply for `content`; no entry matches → `mock: <content>`. */
-export function chooseReply(script: readonly MockScriptEntry[], content: string): MockReply {
-  for (const entry of script) {
+/**
+ * Picks the reply for `content`; no entry matches → `mock: <content>`. `uses[i]` counts the replies entry i
+ * gave (the server keeps one array per script); an entry with `times` is skipped once it is used up.
+ */
+export function chooseReply(script: readonly MockScriptEntry[], content: string, uses: number[] = []): MockReply {
+  for (const [i, entry] of script.entries()) {
     if (!isScriptMatch(entry.match, content)) continue;
+    const used = uses[i] ?? 0;
+    if (entry.times !== undefined && used >= entry.times) continue;
+    uses[i] = used + 1;
     const text = renderResponse(entry.response, content);
-    return entry.status === undefined ? { kind: 'text', content: text } : { kind: 'http_error', status: entry.status, content: text };
+    const header = entry.retry_after === undefined ? {} : { retryAfter: entry.retry_after };
+    return entry.status === undefined
+      ? { kind: 'text', content: text, ...header }
+      : { kind: 'http_error', status: entry.status, content: text, ...header };
   }
   return { kind: 'text', content: `mock: ${content}` };
 }

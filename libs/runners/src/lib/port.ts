@@ -49,6 +49,8 @@ export interface AgentLaunchSpec {
   readonly unsafeBypass: boolean;
   /** Outgoing topology targets at start (SWARM_TOPOLOGY). */
   readonly topologyTargets: readonly string[];
+  /** The agent's `turn_timeout_ms` at start (GENSWARMS_TURN_TIMEOUT_MS: the client's retries stay inside it). */
+  readonly turnTimeoutMs?: number;
   readonly config: BackendConfig;
   /** `backend.opts` (mock: `replies`, `delay_ms`). */
   readonly backendOpts: Readonly<Record<string, unknown>>;

@@ -44,6 +44,21 @@ describe('loadAgentConfig', () => {
   });
 });
 
+describe('GENSWARMS_TURN_TIMEOUT_MS', () => {
+  it('is kept as turnTimeoutMs (it bounds LLM retries)', () => {
+    const loaded = loadAgentConfig({ ...BASE, GENSWARMS_TURN_TIMEOUT_MS: '90000' });
+    expect(loaded.kind === 'ok' && loaded.config.turnTimeoutMs).toBe(90000);
+  });
+
+  test.each([['0'], ['-1'], ['1.5'], ['1e3'], ['86400001'], ['99999999999'], ['10 '], ['0x10']])('refuses %j', (value) => {
+    expect(loadAgentConfig({ ...BASE, GENSWARMS_TURN_TIMEOUT_MS: value })).toEqual({
+      kind: 'invalid',
+      variable: 'GENSWARMS_TURN_TIMEOUT_MS',
+      reason: 'must be an integer 1..86400000',
+    });
+  });
+});
+
 describe('parseTopology', () => {
   test.each([
     [undefined, []],

@@ -18,12 +18,17 @@ export interface AgentConfig {
   /** Outgoing targets at start (SWARM_TOPOLOGY), filtered to valid Names. */
   readonly topology: readonly string[];
   readonly llm: LlmMode;
+  /** The host's turn timeout (GENSWARMS_TURN_TIMEOUT_MS): LLM retries never wait past it. */
+  readonly turnTimeoutMs?: number;
 }
 
 export type AgentConfigLoad = { kind: 'ok'; config: AgentConfig } | { kind: 'invalid'; variable: string; reason: string };
 
 /** Env variables the agent reads (once, at start). */
 export type AgentEnv = Readonly<Record<string, string | undefined>>;
+
+/** Largest GENSWARMS_TURN_TIMEOUT_MS (ms): one day, the config's own bound on `turn_timeout_ms`. */
+export const TURN_TIMEOUT_MAX_MS = 86_400_000;
 
 /** `host` or `host:port`, a bracketed IPv6 literal allowed. Checked because it becomes the Host header. */
 const UPSTREAM_HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
@@ -38,6 +43,9 @@ export function loadAgentConfig(env: AgentEnv): AgentConfigLoad {
   if (!isAbsolute(turnsDir)) return invalid('GENSWARMS_TURNS_DIR', 'must be an absolute path');
   const llm = loadLlmMode(env);
   if (llm.kind === 'invalid') return llm;
+  const turnTimeout = unsetToUndefined(env['GENSWARMS_TURN_TIMEOUT_MS']);
+  if (turnTimeout !== undefined && !isTurnTimeoutMs(turnTimeout))
+    return invalid('GENSWARMS_TURN_TIMEOUT_MS', `must be an integer 1..${TURN_TIMEOUT_MAX_MS}`);
   return {
     kind: 'ok',
     config: {
@@ -47,6 +55,7 @@ export function loadAgentConfig(env: AgentEnv): AgentConfigLoad {
       turnsDir,
       topology: parseTopology(env['SWARM_TOPOLOGY']),
       llm: llm.mode,
+      ...(turnTimeout === undefined ? {} : { turnTimeoutMs: Number(turnTimeout) }),
     },
   };
 }
@@ -75,6 +84,10 @@ function loadLlmMode(env: AgentEnv): { kind: 'ok'; mode: LlmMode } | { kind: 'in
     return invalid('GENSWARMS_LLM_UPSTREAM_HOST', 'must be host or host:port');
   const model = unsetToUndefined(env['GENSWARMS_MODEL']);
   return { kind: 'ok', mode: { kind: 'endpoint', endpoint, apiKey, upstreamHost, model } };
+}
+
+function isTurnTimeoutMs(raw: string): boolean {
+  return /^[1-9][0-9]{0,7}$/.test(raw) && Number(raw) <= TURN_TIMEOUT_MAX_MS;
 }
 
 function isHttpUrl(raw: string): boolean {

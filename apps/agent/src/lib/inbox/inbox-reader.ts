@@ -28,6 +28,8 @@ export interface InboxItem {
   readonly from: string;
   readonly content: string;
   readonly turn: string;
+  /** When the engine wrote the item (as sent; may be unparsable): the start of the turn's time budget. */
+  readonly timestamp: string;
 }
 
 export interface InboxEntry {
@@ -74,7 +76,10 @@ export async function readInboxItem(inboxDir: string, entry: InboxEntry): Promis
   const item = parsed.value;
   if (Number(item.seq) !== entry.seq || item.from !== entry.from)
     return { kind: 'skipped', reason: 'seq/from disagree with the file name' };
-  return { kind: 'ok', item: { file: entry.file, seq: entry.seq, from: item.from, content: item.content, turn: item.turn } };
+  return {
+    kind: 'ok',
+    item: { file: entry.file, seq: entry.seq, from: item.from, content: item.content, turn: item.turn, timestamp: item.timestamp },
+  };
 }
 
 function isSender(from: string): boolean {

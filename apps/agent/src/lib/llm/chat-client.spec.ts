@@ -59,7 +59,11 @@ describe('requestChatCompletion against misbehaving servers', () => {
       },
       { apiKey: 'sk-live-1' },
     );
-    expect(result).toEqual({ kind: 'error', error: 'llm request failed: HTTP 401: bad key Bearer [REDACTED]' });
+    expect(result).toEqual({
+      kind: 'error',
+      error: 'llm request failed: HTTP 401: bad key Bearer [REDACTED]',
+      http: { status: 401, retryAfter: undefined },
+    });
   });
 
   it('returns aborted when the signal fires mid-request', async () => {

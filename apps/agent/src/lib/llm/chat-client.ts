@@ -26,8 +26,14 @@ export interface ChatRequest {
   readonly maxBytes?: number;
 }
 
-/** `error` is safe to log and to put in done.json: no key, no response body beyond a short excerpt. */
-export type ChatResult = { kind: 'ok'; content: string } | { kind: 'error'; error: string } | { kind: 'aborted' };
+/**
+ * `error` is safe to log and to put in done.json: no key, no response body beyond a short excerpt.
+ * `http` is set for an HTTP error status (the retry loop decides on it).
+ */
+export type ChatResult =
+  | { kind: 'ok'; content: string }
+  | { kind: 'error'; error: string; http?: { status: number; retryAfter: string | undefined } }
+  | { kind: 'aborted' };
 
 /** Responses are third-party JSON: only the fields used are checked, extra keys are expected. */
 const CompletionSchema = object(
@@ -47,12 +53,15 @@ export async function requestChatCompletion(req: ChatRequest): Promise<ChatResul
   if (req.upstreamHost !== undefined) headers['host'] = req.upstreamHost;
   const raw = await send(req, headers, body);
   if (raw.kind !== 'ok') return raw;
-  if (raw.status < 200 || raw.status > 299)
-    return { kind: 'error', error: `llm request failed: HTTP ${raw.status}${excerpt(raw.body, req.apiKey)}` };
+  if (raw.status < 200 || raw.status > 299) {
+    const error = `llm request failed: HTTP ${raw.status}${excerpt(raw.body, req.apiKey)}`;
+    return { kind: 'error', error, http: { status: raw.status, retryAfter: raw.retryAfter } };
+  }
   return parseCompletion(raw.body);
 }
 
-type RawResult = { kind: 'ok'; status: number; body: string } | { kind: 'error'; error: string } | { kind: 'aborted' };
+type RawResult =
+  { kind: 'ok'; status: number; retryAfter: string | undefined; body: string } | { kind: 'error'; error: string } | { kind: 'aborted' };
 
 function send(req: ChatRequest, headers: OutgoingHttpHeaders, body: string): Promise<RawResult> {
   const maxBytes = req.maxBytes ?? LLM_RESPONSE_MAX_BYTES;
@@ -73,7 +82,7 @@ function send(req: ChatRequest, headers: OutgoingHttpHeaders, body: string): Pro
           settle(
             text === null
               ? { kind: 'error', error: `llm response larger than ${maxBytes} bytes` }
-              : { kind: 'ok', status: res.statusCode ?? 0, body: text },
+              : { kind: 'ok', status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body: text },
           ),
         // expected: a broken response stream is the 'interrupted' error result
         () => settle({ kind: 'error', error: 'llm response interrupted' }),

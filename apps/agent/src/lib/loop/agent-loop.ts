@@ -68,7 +68,7 @@ async function handleEntry(config: AgentConfig, inboxDir: string, entry: InboxEn
   const started = Date.now();
   let result: TurnResult;
   try {
-    result = await runTurn(config, read.item, ctx.signal, ctx.outboxCounter);
+    result = await runTurn(config, read.item, ctx.signal, ctx.outboxCounter, (line) => ctx.log(`${turnPrefix(read.item)} ${line}`));
   } catch (error) {
     ctx.log(`${turnPrefix(read.item)} failed: ${describeError(error)}`);
     return true; // a receipt that cannot be written now will not be writable on a retry loop either

@@ -26,10 +26,12 @@ export async function runTurn(
   item: InboxItem,
   signal: AbortSignal,
   outboxCounter: { next: number },
+  log: (line: string) => void = () => undefined,
 ): Promise<TurnResult> {
   if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'already_done' };
   const messages = buildMessages(config, item);
-  const answer = await produceAnswer(config.llm, messages, item.content, signal);
+  const deadlineMs = turnDeadlineMs(config, item);
+  const answer = await produceAnswer(config.llm, messages, item.content, signal, { deadlineMs, onRetry: log });
   if (answer.kind === 'aborted') return answer;
   if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'ended_meanwhile' };
   if (answer.kind === 'error') {
@@ -44,4 +46,15 @@ export async function runTurn(
     outbox,
     detail: outbox < 0 ? '.outbox is not a real directory: @name lines not sent' : undefined,
   };
+}
+
+/**
+ * When the host's turn timeout (GENSWARMS_TURN_TIMEOUT_MS) ends this turn: the item's write time plus
+ * the timeout. A timestamp that is unparsable or in the future counts from now.
+ */
+function turnDeadlineMs(config: AgentConfig, item: InboxItem): number | undefined {
+  if (config.turnTimeoutMs === undefined) return undefined;
+  const written = Date.parse(item.timestamp);
+  const now = Date.now();
+  return (Number.isNaN(written) || written > now ? now : written) + config.turnTimeoutMs;
 }

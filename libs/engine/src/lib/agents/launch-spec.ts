@@ -114,6 +114,7 @@ export function buildLaunchSpec(swarm: string, agent: AgentConfig, workspaceReal
     skills: agent.skills ?? [],
     unsafeBypass: agent.unsafe_bypass === true,
     topologyTargets: targets,
+    ...(agent.turn_timeout_ms === undefined ? {} : { turnTimeoutMs: agent.turn_timeout_ms }),
     config: backendConfigOf(agent.config as Record<string, unknown> | undefined),
     backendOpts: b.opts ?? {},
   };

@@ -52,6 +52,7 @@ export function buildClientEnv(
   env['SWARM_TOPOLOGY'] = spec.topologyTargets.join(',');
   addLlmVariables(env, notices, spec, ctx, where);
   if (spec.model !== undefined) env['GENSWARMS_MODEL'] = spec.model;
+  if (spec.turnTimeoutMs !== undefined) env['GENSWARMS_TURN_TIMEOUT_MS'] = String(spec.turnTimeoutMs);
   env['GENSWARMS_SKILLS_DIR'] = where.sandbox ? '/skills' : path.join(where.home, 'skills');
   env['HOME'] = where.home;
   env['PATH'] = clientPath(spec);
