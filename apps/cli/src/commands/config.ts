@@ -1,14 +1,23 @@
 import { gateStart } from '@genswarms/ir-gate';
-import type { CommandModule } from '../cli/command-module';
+import type { CommandDeps, CommandModule } from '../cli/command-module';
 import type { CliContext } from '../cli/context';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
-import { loadConfigFile } from '../config/config-file';
+import { loadConfigFile, resolveConfigPaths } from '../config/config-file';
 
 type FileResult =
   | { file: string; valid: true; config: unknown }
-  | { file: string; valid: false; error: string; message: string; issues?: unknown; agent?: string; network?: string };
+  | {
+      file: string;
+      valid: false;
+      error: string;
+      message: string;
+      issues?: unknown;
+      agent?: string;
+      network?: string;
+      [detail: string]: unknown;
+    };
 
 /**
  * The start gate for one file, locally (no server): schema, IR and the §9 network matrix, so a config
@@ -26,6 +35,29 @@ export async function validateFile(file: string, cwd: string): Promise<FileResul
   return { file, valid: true, config: gated.summary };
 }
 
+/**
+ * The same file checked by the server (`POST /api/config/validate`), which runs every plan-time check
+ * `start` runs there (handlers, each agent's runner plan). The local gate runs first; the config goes as
+ * `start` sends it, relative workspace/skills resolved against the file's directory.
+ */
+export async function validateFileOnServer(deps: CommandDeps, file: string): Promise<FileResult> {
+  const local = await validateFile(file, deps.ctx.cwd);
+  if (!local.valid) return local;
+  const loaded = await loadConfigFile(file, deps.ctx.cwd);
+  if (loaded.kind === 'invalid') return { file, valid: false, error: loaded.error, message: loaded.message };
+  const res = await deps.api().request('POST', '/api/config/validate', { config: resolveConfigPaths(loaded.value, loaded.dir) });
+  const body = (typeof res.body === 'object' && res.body !== null ? res.body : {}) as Record<string, unknown>;
+  if (res.status === 200 && body['valid'] === true) return { file, valid: true, config: body['config'] };
+  const { valid: _valid, error, message, ...details } = body;
+  return {
+    file,
+    valid: false,
+    error: typeof error === 'string' ? error : `http_${res.status}`,
+    message: typeof message === 'string' ? message : 'the server gave no reason',
+    ...details,
+  };
+}
+
 function printHuman(ctx: CliContext, r: FileResult): void {
   if (r.valid) {
     const s = r.config as { name: string; agent_count: number; object_count: number; edge_count: number };
@@ -36,9 +68,11 @@ function printHuman(ctx: CliContext, r: FileResult): void {
   for (const issue of Array.isArray(r.issues) ? r.issues : []) writeLine(ctx.stdout, `  ${JSON.stringify(issue)}`);
 }
 
-async function validateAll(ctx: CliContext, files: readonly string[], json: boolean): Promise<ExitCode> {
+async function validateAll(deps: CommandDeps, files: readonly string[], opts: { json: boolean; server: boolean }): Promise<ExitCode> {
+  const { ctx } = deps;
+  const { json } = opts;
   const results: FileResult[] = [];
-  for (const file of files) results.push(await validateFile(file, ctx.cwd));
+  for (const file of files) results.push(opts.server ? await validateFileOnServer(deps, file) : await validateFile(file, ctx.cwd));
   if (json) writeLine(ctx.stdout, JSON.stringify(results));
   else for (const r of results) printHuman(ctx, r);
   return results.every((r) => r.valid) ? EXIT.ok : EXIT.failed;
@@ -51,9 +85,14 @@ export const configCommand: CommandModule = {
     const config = program.command('config').description('Swarm config tools');
     config
       .command('validate')
-      .description('Validate config files locally (schema + IR gate, no server)')
+      .description('Validate config files locally (schema + IR gate, no server); --server adds every plan-time check of start')
       .argument('<files...>', 'JSON or YAML config files')
       .option('--json', 'print one JSON array of results')
-      .action(deps.action(async (files: string[], opts: { json?: boolean }) => validateAll(deps.ctx, files, opts.json === true)));
+      .option('--server', 'also ask the server, which runs every plan-time check start runs (handlers, runner plans)')
+      .action(
+        deps.action(async (files: string[], opts: { json?: boolean; server?: boolean }) =>
+          validateAll(deps, files, { json: opts.json === true, server: opts.server === true }),
+        ),
+      );
   },
 };
