@@ -75,6 +75,19 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     expect(liveSleeps(mark)).toEqual([]);
   });
 
+  it('detach with no agent window left (every swarm stopped) ends the tmux server too', async () => {
+    const home = makeHome();
+    homes.push(home);
+    const engine = await openEscapeEngine(home);
+    const [mark] = uniqueMarks();
+    await engine.startSwarm({ config: swarmOf('close-empty', mark) });
+    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    await engine.stopSwarm('close-empty');
+    await engine.detach();
+    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    expect(liveSleeps(mark)).toEqual([]);
+  });
+
   it('detach ends the control client and keeps the agent pane for the next start', async () => {
     const home = makeHome();
     homes.push(home);

@@ -71,8 +71,10 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
       // expected: a server that never opened holds nothing to close
       const server = await open?.catch(() => undefined);
       if (server === undefined || server.control.isClosed) return;
-      // Detach keeps the panes for the next start; after a shutdown no agent pane is left, so the server goes too.
-      await (mode === 'shutdown' ? server.kill() : server.close());
+      // Detach keeps the panes for the next start. After a shutdown, or a detach with no agent window left (no
+      // swarm running), nothing would hold the server (`exit-empty off`): it would outlive us as an orphan, so it goes too.
+      const keep = mode === 'detach' && (await server.hasAgentWindows());
+      await (keep ? server.close() : server.kill());
     },
   };
 }

@@ -276,6 +276,19 @@ export class TmuxServer {
     }
   }
 
+  /**
+   * True while any window outside the hidden control session exists (an agent's pane, live or dead).
+   * A failed listing answers true: the caller then keeps the server rather than kill agents it cannot see.
+   */
+  async hasAgentWindows(): Promise<boolean> {
+    try {
+      return (await this.listPanes()).some((p) => p.session !== CONTROL_SESSION);
+    } catch {
+      // expected: the control client died or tmux did not answer; fail towards keeping the agents
+      return true;
+    }
+  }
+
   /** Stops polling and detaches the control client; the tmux server and its panes keep running. */
   async close(): Promise<void> {
     this.stopPolling();
