@@ -19,6 +19,7 @@ import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing'
 import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
+import { egressFactsOf, emitEgressStarted, emitEgressStopped, type EgressFacts, type EgressStopReason } from './egress-events';
 
 export interface LogLine {
   readonly timestamp: string;
@@ -51,6 +52,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
   private dispatchRetry: TimerHandle | null = null;
   private closed = false;
   private unsubs: (() => void)[] = [];
+  /** The isolated agent's forwarder while it runs (recorded by egress_started, ended by egress_stopped). */
+  private egress: EgressFacts | null = null;
   readonly turns: TurnRunner;
 
   constructor(
@@ -161,6 +164,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
     const description = this.handle.describe();
     await this.persist(description);
     for (const notice of description.notices) await this.emitNotice(notice);
+    this.egress = egressFactsOf(plan, description);
+    if (this.egress !== null) await emitEgressStarted(this.host.events, this.host.swarm, this.name, this.egress);
     return true;
   }
 
@@ -207,7 +212,9 @@ export class AgentSession implements TurnHost, OutboxOwner {
       }),
       handle.onExit((code, signal) => {
         if (this.closed) return;
-        void this.fail('process_exited', { code, signal }).catch((e: unknown) => this.report('agent_exit', e));
+        void this.fail('process_exited', { code, signal })
+          .then(() => this.endEgress('process_exited')) // the runner stops the forwarder when its client exits
+          .catch((e: unknown) => this.report('agent_exit', e));
       }),
     );
   }
@@ -378,6 +385,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
     const h = this.handle;
     this.handle = null;
     if (h !== null) await h.stop({ graceMs: 2000 }).catch((e: unknown) => this.report('agent_stop', e));
+    await this.endEgress('agent_stopped');
     if (cancelled !== null) await this.settleCancelled(cancelled);
     if (finalState !== null) await this.setState(finalState);
   }
@@ -405,6 +413,13 @@ export class AgentSession implements TurnHost, OutboxOwner {
     const h = this.handle;
     this.handle = null;
     if (h !== null) await h.stop({ graceMs: 2000 }).catch((e: unknown) => this.report('agent_stop', e));
+  }
+
+  /** Records the forwarder's end once; a release or crash records nothing (the next start records anew). */
+  private async endEgress(reason: EgressStopReason): Promise<void> {
+    const facts = this.egress;
+    this.egress = null;
+    if (facts !== null) await emitEgressStopped(this.host.events, this.host.swarm, this.name, facts, reason);
   }
 
   /** Drops the instance without stopping anything (tests simulate a crash with it). */

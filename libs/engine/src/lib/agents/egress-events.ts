@@ -1,0 +1,55 @@
+/** `egress_started` / `egress_stopped`: an isolated agent's forwarder, as the engine records it (docs/observability.md). */
+import { EGRESS_SOCKET_NAME } from '@genswarms/egress';
+import type { LaunchPlan, SessionDescription } from '@genswarms/runners';
+import type { EventBus } from '../events/event-bus';
+
+/** What the events say about a forwarder: the pinned upstream and the socket's file name (never its path). */
+export interface EgressFacts {
+  readonly host: string;
+  readonly port: number;
+  readonly socket: string;
+}
+
+/** Why a forwarder went: the agent was stopped (stop, restart, remove) or its process exited on its own. */
+export type EgressStopReason = 'agent_stopped' | 'process_exited';
+
+/**
+ * The forwarder of a session that just launched: the re-adopted pin after a reattach, else the plan's;
+ * null unless the agent is `network: isolated`. The socket sits below GENSWARMS_HOME, so only its file
+ * name is recorded (the same in every agent's egress directory).
+ */
+export function egressFactsOf(plan: LaunchPlan, description: SessionDescription): EgressFacts | null {
+  if (plan.spec.network !== 'isolated') return null;
+  const pin = description.egress ?? plan.egress;
+  return pin === undefined ? null : { host: pin.host, port: pin.port, socket: EGRESS_SOCKET_NAME };
+}
+
+export async function emitEgressStarted(events: EventBus, swarm: string, agent: string, facts: EgressFacts): Promise<void> {
+  await events.emit({
+    type: 'egress_started',
+    swarm,
+    agent,
+    message: `Agent ${agent}: egress forwarder started, pinned to ${hostPort(facts)} (socket ${facts.socket}).`,
+    metadata: { ...facts },
+  });
+}
+
+export async function emitEgressStopped(
+  events: EventBus,
+  swarm: string,
+  agent: string,
+  facts: EgressFacts,
+  reason: EgressStopReason,
+): Promise<void> {
+  await events.emit({
+    type: 'egress_stopped',
+    swarm,
+    agent,
+    message: `Agent ${agent}: egress forwarder to ${hostPort(facts)} stopped (${reason.replace(/_/g, ' ')}).`,
+    metadata: { ...facts, reason },
+  });
+}
+
+function hostPort(facts: EgressFacts): string {
+  return `${facts.host.includes(':') ? `[${facts.host}]` : facts.host}:${facts.port}`;
+}
