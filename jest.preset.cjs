@@ -9,4 +9,8 @@ module.exports = {
   testEnvironmentOptions: { customExportConditions: ['@genswarms/source', 'node', 'require', 'default'] },
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
   testTimeout: 30000,
+  // CI only: once every test has reported, exit even if a handle is still open. One in-band engine run in CI
+  // stayed alive after all 371 tests passed (not reproduced in 5 local runs); a leak must not turn a green
+  // run red at the watchdog. Locally jest still waits and prints "did not exit", so leaks stay visible.
+  forceExit: process.env.CI === 'true',
 };
