@@ -34,6 +34,8 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
     () => one({ name: 'a', backend: 'bwrap', config: { client_source: 'host_nix', nix_package: '/nix/store/abc-pkg' } }),
   ],
   ['unsupported_network', () => one({ name: 'a', backend: 'local', network: 'isolated' })],
+  ['binary_missing', () => one({ name: 'a', backend: 'local', client: { command: ['/nonexistent/x'] } })],
+  ['binary_missing', () => one({ name: 'a', backend: 'local', client: { command: ['no-such-client-gs'] } })],
   ['endpoint_not_allowed', () => one({ name: 'a', backend: 'bwrap', network: 'isolated', endpoint: 'http://untrusted.example:8080/v1' })],
   ['endpoint_not_configured', () => one({ name: 'a', backend: 'bwrap', network: 'isolated' })],
   ['unsafe_workspace', () => one({ name: 'a', backend: 'bwrap', workspace: '/' })],

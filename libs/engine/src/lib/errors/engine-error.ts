@@ -31,6 +31,7 @@ export type EngineErrorCode =
   | 'launch_too_large'
   | 'bypass_requires_opt_in'
   | 'remote_engine_unsupported'
+  | 'binary_missing'
   | 'swarm_not_found'
   | 'agent_not_found'
   | 'object_not_found'
@@ -72,6 +73,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   launch_too_large: 400,
   bypass_requires_opt_in: 400,
   remote_engine_unsupported: 400,
+  binary_missing: 400,
   swarm_not_found: 404,
   agent_not_found: 404,
   object_not_found: 404,
@@ -97,6 +99,7 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'launch_too_large',
   'bypass_requires_opt_in',
   'remote_engine_unsupported',
+  'binary_missing',
 ];
 
 /** Detail fields of a §4 body (never host paths, tokens or file contents). */
