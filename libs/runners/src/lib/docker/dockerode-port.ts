@@ -1,4 +1,4 @@
-import Docker from 'dockerode';
+import type DockerClient from 'dockerode';
 import type { ContainerCreateOptions } from 'dockerode';
 import type { ContainerCreateSpec, ContainerState, ContainerSummary, DockerPort, LogFollow, LogStream } from './docker-port';
 import { LogDemuxer } from './log-demux';
@@ -23,8 +23,18 @@ function toCreateOptions(spec: ContainerCreateSpec): ContainerCreateOptions {
   return JSON.parse(JSON.stringify(spec)) as ContainerCreateOptions;
 }
 
+/**
+ * dockerode (and its ssh2/protobuf dependencies, ~120 ms) is loaded on the first port created, not when the
+ * runners barrel is imported: every CLI command imports the barrel (doctor's process tracking), few talk to Docker.
+ */
+function loadDockerode(): typeof DockerClient {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; `import()` is not available to jest's CommonJS runtime
+  return require('dockerode') as typeof DockerClient;
+}
+
 /** The DockerPort over dockerode, talking to a local engine socket only. */
 export function createDockerodePort(socketPath: string): DockerPort {
+  const Docker = loadDockerode();
   const docker = new Docker({ socketPath });
   return {
     async ping(): Promise<boolean> {
