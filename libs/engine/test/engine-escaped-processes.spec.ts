@@ -4,13 +4,13 @@
  * restart op, and after the server is SIGKILLed and a new engine recovers the home (docs/runners.md
  * "Lifecycle"). Skipped, loudly, on a host whose process tracking is `none` (best effort).
  */
-import { buildRunnerContext, createTmuxRunner } from '@genswarms/runners';
+import { buildRunnerContext } from '@genswarms/runners';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Engine } from '../src/lib/swarms/engine';
-import { escapeSwarm, liveSleeps, openEscapeEngine, uniqueMarks, waitUntil } from './escape-engine';
+import { escapeSwarm, killTmuxServerOf, liveSleeps, openEscapeEngine, uniqueMarks, waitUntil } from './escape-engine';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.cjs');
@@ -48,16 +48,7 @@ describeTracked('engine: no escaped process of a local or tmux agent survives', 
     server?.kill('SIGKILL');
     for (const e of engines) await e.shutdown().catch(() => undefined); // best-effort: a spec may have closed it already
     for (const home of homes) {
-      const ctx = buildRunnerContext({
-        path: '/usr/bin:/bin',
-        home,
-        uid: 0,
-        gid: 0,
-        agentEntry: '/nonexistent.js',
-        node: process.execPath,
-        llm: { allowedHosts: [] },
-      });
-      if (fs.existsSync(path.join(home, 'tmux', 'tmux.sock'))) await (await createTmuxRunner().server(ctx)).kill();
+      await killTmuxServerOf(home);
       fs.rmSync(home, { recursive: true, force: true });
     }
     for (const m of marks) for (const pid of liveSleeps(m)) process.kill(pid, 'SIGKILL');

@@ -4,11 +4,10 @@
  * keeps the panes. Before, both left the control client attached: a process that embedded the engine never
  * exited, and `down` left a tmux server running.
  */
-import { buildRunnerContext, createTmuxRunner } from '@genswarms/runners';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { liveSleeps, openEscapeEngine, uniqueMarks, waitUntil } from './escape-engine';
+import { killTmuxServerOf, liveSleeps, openEscapeEngine, uniqueMarks, waitUntil } from './escape-engine';
 
 const haveTools = ['/usr/bin/tmux', '/usr/bin/xargs'].every((b) => fs.existsSync(b));
 if (!haveTools) console.warn('SKIPPING runner-close specs: tmux or xargs is missing (CI installs them)');
@@ -48,16 +47,7 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
   const homes: string[] = [];
   afterAll(async () => {
     for (const home of homes) {
-      const ctx = buildRunnerContext({
-        path: '/usr/bin:/bin',
-        home,
-        uid: 0,
-        gid: 0,
-        agentEntry: '/nonexistent.js',
-        node: process.execPath,
-        llm: { allowedHosts: [] },
-      });
-      if (tmuxProcessesOf(home).length > 0) await (await createTmuxRunner().server(ctx)).kill();
+      if (tmuxProcessesOf(home).length > 0) await killTmuxServerOf(home);
       fs.rmSync(home, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,7 @@
  * /proc probe for what they leave behind.
  */
 import { buildRunnerContext, createRunnerRegistry, createTmuxRunner, type RunnerRegistry } from '@genswarms/runners';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Engine } from '../src/lib/swarms/engine';
 
@@ -80,4 +80,19 @@ export function openEscapeEngine(home: string): Promise<Engine> {
   });
   const runners: RunnerRegistry = createRunnerRegistry(ctx, { tmux: createTmuxRunner() });
   return Engine.open({ home, configDir: path.join(home, 'configs'), runners, runnerContext: ctx, receiptPollMs: 20, outboxPollMs: 50 });
+}
+
+/** Kills the tmux server a test left on `home`, if its socket exists (cleanup after a spec). */
+export async function killTmuxServerOf(home: string): Promise<void> {
+  if (!existsSync(path.join(home, 'tmux', 'tmux.sock'))) return;
+  const ctx = buildRunnerContext({
+    path: '/usr/bin:/bin',
+    home,
+    uid: 0,
+    gid: 0,
+    agentEntry: '/nonexistent.js',
+    node: process.execPath,
+    llm: { allowedHosts: [] },
+  });
+  await (await createTmuxRunner().server(ctx)).kill();
 }

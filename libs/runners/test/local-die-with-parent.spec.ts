@@ -47,7 +47,7 @@ describe('local runner: clients die with the server', () => {
     const ctx = makeContext(dirs.home);
     const setpriv = ctx.binaries.setpriv as string;
     const group: AgentCgroup = {
-      tracking: { kind: 'cgroup1', controller: 'freezer', root: '/sys/fs/cgroup/freezer' } as unknown as AgentCgroup['tracking'],
+      tracking: { kind: 'cgroup1', controller: 'freezer', root: '/sys/fs/cgroup/freezer' },
       dir: '/sys/fs/cgroup/freezer/genswarms/x/local/s/a',
       procsFile: '/sys/fs/cgroup/freezer/genswarms/x/local/s/a/cgroup.procs',
     };
