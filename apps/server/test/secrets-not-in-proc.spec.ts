@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { buildOnce } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
 import { tempDir } from './support/harness';
-import { asNobody, freePort, NOBODY, openFileText, processTree, procText, spawnUntil } from './support/proc-watch';
+import { asNobody, NOBODY, onFreshPort, openFileText, processTree, procText, spawnUntil } from './support/proc-watch';
 
 // docs/security.md §9: no long-lived process of ours carries a secret in its initial environment or
 // argv, and the server is non-dumpable, so a same-uid unsandboxed agent finds no token and no key.
@@ -46,7 +46,10 @@ function hitsIn(text: string): string[] {
 }
 
 async function start(mode: Mode, cwd: string, env: NodeJS.ProcessEnv): Promise<Started> {
-  const port = await freePort();
+  return onFreshPort((port) => startOn(port, mode, cwd, env));
+}
+
+async function startOn(port: number, mode: Mode, cwd: string, env: NodeJS.ProcessEnv): Promise<Started> {
   const listening = /listening on (http:\/\/\S+)/;
   if (mode === 'node main.js') {
     const { child, match } = await spawnUntil(
@@ -66,6 +69,7 @@ async function start(mode: Mode, cwd: string, env: NodeJS.ProcessEnv): Promise<S
   }
   const [file, ...args] = asNobody([process.execPath, CLI_BIN, 'up', '--port', String(port)]) as [string, ...string[]];
   const up = spawnSync(file, args, { env, cwd, encoding: 'utf8', timeout: 60_000 });
+  if (`${up.stderr}${up.stdout}`.includes('EADDRINUSE')) throw new Error(`genswarms up: ${up.stderr}`);
   expect(`${up.stderr}${up.stdout}`).toContain('server started');
   return {
     serverPid: Number(readFileSync(join(env['GENSWARMS_HOME'] ?? '', 'server.pid'), 'utf8')),

@@ -22,6 +22,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Runs `start` on a port that was free a moment ago; when another process took that port in between
+ * (EADDRINUSE in the error), tries again on a new one, up to `tries` times.
+ */
+export async function onFreshPort<T>(start: (port: number) => Promise<T>, tries = 4): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      if (attempt >= tries || !String(err instanceof Error ? err.message : err).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
 function parentOf(pid: string): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
