@@ -13,6 +13,8 @@ export {
   viewBackend,
 } from './lib/config/backend-schema';
 export type { BackendType, BackendView } from './lib/config/backend-schema';
+export { parseSshTarget, SSH_USER_RE, SSH_HOSTNAME_RE, SSH_TARGET_MAX_CHARS } from './lib/config/ssh-target';
+export type { SshTarget, SshTargetParse } from './lib/config/ssh-target';
 export { ClientSchema, CLIENT_PRESETS, COMMAND_MAX_WORDS } from './lib/config/client-schema';
 export type { ClientInput } from './lib/config/client-schema';
 export { NetworkSchema, NETWORK_KEYWORDS, NAMED_NETWORK_RE, normalizeNetwork, isNetworkSupported } from './lib/config/network';

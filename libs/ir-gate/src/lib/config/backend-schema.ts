@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSshTarget } from './ssh-target';
 
 /** Backend types a config may name (docs/configuration.md). */
 export const BACKEND_TYPES = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh', 'apple_container'] as const;
@@ -55,6 +56,10 @@ export function backendProblems(b: BackendView): Array<{ field: string; message:
     out.push({ field: 'image', message: 'image is only allowed with docker, tmux+docker or apple_container' });
   }
   if (b.type === 'ssh' && b.host === undefined) out.push({ field: 'host', message: 'host is required with ssh' });
+  if (b.type === 'ssh' && b.host !== undefined) {
+    const target = parseSshTarget(b.host);
+    if (target.kind === 'invalid') out.push({ field: 'host', message: `host ${target.reason}` });
+  }
   if (b.type !== 'ssh' && b.host !== undefined) out.push({ field: 'host', message: 'host is only allowed with ssh' });
   if (b.opts !== undefined && Object.prototype.hasOwnProperty.call(b.opts, 'runner')) {
     out.push({ field: 'opts.runner', message: 'opts.runner is reserved; use backend.runner' });
