@@ -33,6 +33,7 @@ describe('agents', () => {
         'state',
         'swarm',
         'turn',
+        'turn_started_at',
       ].sort(),
     );
     expect(a).toMatchObject({ name: 'a', swarm: 'sw', backend: 'mock', needs_attention: null });

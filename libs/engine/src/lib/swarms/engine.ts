@@ -45,7 +45,15 @@ import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
 import { purgeSwarmFiles } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
-import { runtimeDetail, storedDetail, type AgentStatus, type ObjectStatus, type SwarmDetail, type SwarmSummary } from './status';
+import {
+  countByState,
+  runtimeDetail,
+  storedDetail,
+  type AgentStatus,
+  type ObjectStatus,
+  type SwarmDetail,
+  type SwarmSummary,
+} from './status';
 import { storedSwarm } from './stored-view';
 import { SwarmRuntime } from './swarm-runtime';
 import type { EngineContext } from './engine-context';
@@ -172,17 +180,22 @@ export class Engine implements SwarmService {
 
   async listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
     const rows = await this.store.listSwarms();
-    const swarms = rows.map((r): SwarmSummary => {
+    const swarms: SwarmSummary[] = [];
+    for (const r of rows) {
       const rt = this.swarms.get(r.name);
       const cfg = r.config as { agents?: unknown[]; objects?: unknown[] };
-      return {
+      swarms.push({
         name: r.name,
         status: rt?.status ?? r.status,
         started_at: rt?.startedAt ?? r.startedAt,
         agent_count: rt?.effective.agents.length ?? cfg.agents?.length ?? 0,
         object_count: rt?.effective.objects?.length ?? cfg.objects?.length ?? 0,
-      };
-    });
+        agents_by_state:
+          rt !== undefined
+            ? countByState(rt.effective.agents.map((a) => rt.agents.get(a.name)?.state ?? 'stopped'))
+            : countByState((await this.store.listSessions(r.name)).map((row) => row.state)),
+      });
+    }
     return { swarms };
   }
 

@@ -17,6 +17,8 @@ export interface AgentStatus {
   readonly inbox_size: number;
   readonly awaiting: boolean;
   readonly turn: string | null;
+  /** When the current turn started (ISO 8601), null without one: the operator view shows its age. */
+  readonly turn_started_at: string | null;
   readonly needs_attention: AttentionInfo | null;
   readonly started_at: string | null;
   readonly last_activity: string | null;
@@ -45,6 +47,8 @@ export interface SwarmSummary {
   readonly started_at: string | null;
   readonly agent_count: number;
   readonly object_count: number;
+  /** How many agents are in each state (`idle: 3, failed: 1`); states with no agent are left out. */
+  readonly agents_by_state: Readonly<Record<string, number>>;
 }
 
 function clientLabel(a: AgentConfig | undefined): string {
@@ -60,6 +64,8 @@ export async function agentStatus(
   s: AgentSession | undefined,
   row: SessionRow | null,
 ): Promise<AgentStatus> {
+  const turn = s?.turns.currentId() ?? null;
+  const turnRow = turn === null ? null : await store.getTurn(turn);
   return {
     name,
     swarm,
@@ -69,7 +75,8 @@ export async function agentStatus(
     network: config?.network ?? 'open',
     inbox_size: await store.inboxSize(swarm, name),
     awaiting: s?.awaiting ?? false,
-    turn: s?.turns.currentId() ?? null,
+    turn,
+    turn_started_at: turnRow?.startedAt ?? null,
     needs_attention: s?.attention ?? row?.needsAttention ?? null,
     started_at: s?.startedAt ?? row?.startedAt ?? null,
     last_activity: s?.lastActivity ?? row?.lastActivity ?? null,
@@ -112,6 +119,13 @@ export async function storedDetail(store: Store, stored: StoredSwarm): Promise<S
     objects,
     topology: stored.topology,
   };
+}
+
+/** Counts of `states` by value, in a null-prototype map (states are engine values, but keys stay inert). */
+export function countByState(states: Iterable<string>): Record<string, number> {
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const state of states) out[state] = (out[state] ?? 0) + 1;
+  return out;
 }
 
 export function redactedSpec(agent: unknown): unknown {
