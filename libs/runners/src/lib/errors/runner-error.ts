@@ -14,6 +14,15 @@ export type RunnerErrorCode =
   | 'binary_missing'
   | 'state_dir_unsafe'
   | 'start_failed'
+  | 'ssh_host_key_unknown'
+  | 'ssh_host_key_mismatch'
+  | 'ssh_host_key_revoked'
+  | 'ssh_known_hosts_unreadable'
+  | 'ssh_key_unsafe'
+  | 'ssh_auth_failed'
+  | 'ssh_unreachable'
+  | 'ssh_disconnected'
+  | 'ssh_remote_unsafe'
   | 'runner_error';
 
 export interface RunnerErrorOptions {
