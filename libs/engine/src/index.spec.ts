@@ -76,6 +76,12 @@ const PINNED = [
   'parseTaskCommand',
   'parseTopologyPatchCommand',
   'parseWith',
+  // answer schemas (the OpenAPI document and @genswarms/client are generated from them)
+  'ACK_SCHEMAS',
+  'ANSWER_SCHEMAS',
+  'AckFailureSchema',
+  'ErrorBodySchema',
+  'PUSH_SCHEMAS',
 ];
 
 describe('@genswarms/engine public surface', () => {

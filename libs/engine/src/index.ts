@@ -37,6 +37,7 @@ export {
   TaskCommandSchema,
   TopologyPatchCommandSchema,
 } from './lib/commands/command-schemas';
+export { ACK_SCHEMAS, ANSWER_SCHEMAS, AckFailureSchema, ErrorBodySchema, PUSH_SCHEMAS } from './lib/commands/answer-schemas';
 export type {
   AddAgentCommand,
   AddObjectCommand,
