@@ -46,18 +46,19 @@ const CONFINED_EXTERNALS = [
   },
   {
     names: ['socket.io-client'],
-    allowed: ['scope:server', 'scope:cli', 'scope:tools'],
+    allowed: ['scope:server', 'scope:cli', 'scope:tools', 'scope:dashboard'],
     spec: true,
-    why: 'socket.io-client is for the CLI and tests',
+    why: 'socket.io-client is for the CLI, the dashboard (bundled for the browser) and tests',
   },
   { names: ['better-sqlite3'], allowed: ['scope:engine'], spec: false, why: 'the SQLite store lives behind the engine Store interface' },
 ];
 
 /**
  * Not imports of an app: the CLI locates the server's built entry, and the server the agent's, by
- * `require.resolve('<app>/package.json')`, to spawn it as a process. No code of the app is loaded.
+ * `require.resolve('<app>/package.json')`, to spawn it as a process; the server finds the dashboard's
+ * static files the same way. No code of the app is loaded.
  */
-const APP_ENTRY_LOOKUPS = ['@genswarms/server/package.json', '@genswarms/agent/package.json'];
+const APP_ENTRY_LOOKUPS = ['@genswarms/server/package.json', '@genswarms/agent/package.json', '@genswarms/dashboard/package.json'];
 
 /** Projects that may start processes (`node:child_process`); specs and tools may too. */
 const CHILD_PROCESS_PROJECTS = ['runners', 'egress', 'cli', 'tools'];

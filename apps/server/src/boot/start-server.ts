@@ -13,6 +13,9 @@ import { DEFAULT_ROUTE_MODULES } from '../http/routes';
 import type { ConfigValidator } from '../http/routes/config-validator';
 import { IR_GATE_VALIDATOR } from '../http/routes/config-validator';
 import { createAuthDeniedReporter } from '../logging/auth-denied';
+import { engineReadiness } from '../http/routes/health';
+import type { ReadinessProbe } from '../http/routes/health';
+import { countingEventSink, createServerMetrics } from '../metrics/server-metrics';
 import type { ServerLogger } from '../logging/logger';
 import { createServerLogger } from '../logging/logger';
 import { attachSocketServer, bridgeEnginePushes } from '../socket/attach-socket';
@@ -28,11 +31,15 @@ export interface ServerDeps {
   readonly validator?: ConfigValidator;
   /** Route modules (default `DEFAULT_ROUTE_MODULES`); `GET /` is always added. */
   readonly routes?: readonly RouteModule[];
+  /** The built dashboard served at /ui/ (default: `@genswarms/dashboard`'s dist). */
+  readonly uiRoot?: string;
   readonly socketHandlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>;
   readonly stdout?: Writable;
   readonly stderr?: Writable;
   /** Clock for the auth_denied rate limit. */
   readonly now?: () => number;
+  /** `GET /readyz` (default: the engine's store answers; never ready without an engine). */
+  readonly readiness?: ReadinessProbe;
   /** Runs after the server closed (e.g. closing the engine). */
   readonly onClose?: () => Promise<void>;
 }
@@ -78,11 +85,13 @@ function closeAll(server: HttpServer, io: SwarmIo): Promise<void> {
 /**
  * The one start path (`node dist/main.js`, `genswarms up`, embedders, tests): listens on
  * `config.bindAddress` exactly, prints one stdout line `genswarms: listening on http://<ip>:<port>`,
- * and warns on stderr for a non-loopback bind without GENSWARMS_API_TOKEN.
+ * and logs a warning (`insecure_bind`) for a non-loopback bind without GENSWARMS_API_TOKEN.
  */
 export async function startServer(config: ServerConfig, deps: ServerDeps = {}): Promise<RunningServer> {
-  const logger = deps.logger ?? createServerLogger(deps.stderr ?? process.stderr);
-  const events = deps.events ?? createMemoryEventSink();
+  const logger = deps.logger ?? createServerLogger(deps.stderr ?? process.stderr, config.logLevel);
+  const metrics = createServerMetrics({ engine: deps.engine });
+  const events = countingEventSink(deps.events ?? createMemoryEventSink(), metrics);
+  let closing: Promise<void> | undefined;
   const reportDenial = createAuthDeniedReporter({ events, logger, now: deps.now });
   const app = createApp(config, {
     engine: deps.engine,
@@ -91,13 +100,23 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
     reportDenial,
     validator: deps.validator ?? IR_GATE_VALIDATOR,
     routes: deps.routes ?? DEFAULT_ROUTE_MODULES,
+    metrics,
+    readiness: deps.readiness ?? engineReadiness(deps.engine),
+    closing: () => closing !== undefined,
+    uiRoot: deps.uiRoot,
   });
   const server = createServer({ maxHeaderSize: 16384 }, app);
   const onError = (err: unknown): void => {
     logger.error('socket_handler_error', { error: err instanceof Error ? err.message : String(err) });
   };
   const io = attachSocketServer(server, { ...config, reportDenial, engine: deps.engine, handlers: deps.socketHandlers, onError });
-  const unbridge = bridgeEnginePushes(io, deps.engine, onError);
+  metrics.setSocketClients(() => io.engine.clientsCount);
+  const unobserve = deps.engine === undefined ? (): void => undefined : metrics.attachEngine(deps.engine);
+  const bridged = bridgeEnginePushes(io, deps.engine, onError);
+  const unbridge = (): void => {
+    unobserve();
+    bridged();
+  };
   const info = await listen(server, config.port, config.bindAddress).catch(async (err: unknown) => {
     unbridge();
     await closeAll(server, io);
@@ -111,9 +130,10 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
   const url = formatUrl(config.bindAddress, info.port);
   (deps.stdout ?? process.stdout).write(`genswarms: listening on ${url}\n`);
   if (!isLoopback(config.bindAddress) && normalizeToken(config.tokens.fullToken) === undefined) {
-    (deps.stderr ?? process.stderr).write(
-      'genswarms: warning: listening on a non-loopback address without GENSWARMS_API_TOKEN; remote callers are refused (token_required)\n',
-    );
+    logger.warn('insecure_bind', {
+      bind: config.bindAddress,
+      detail: 'listening on a non-loopback address without GENSWARMS_API_TOKEN; remote callers are refused (token_required)',
+    });
   }
   events.emit({
     level: 'info',
@@ -124,7 +144,6 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
     message: 'Server started',
     metadata: { port: info.port },
   });
-  let closing: Promise<void> | undefined;
   const closeOnce = async (): Promise<void> => {
     events.emit({
       level: 'info',

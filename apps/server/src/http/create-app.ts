@@ -12,8 +12,14 @@ import { browserGuards } from './browser-guards';
 import { corsStep } from './cors';
 import { errorHandler, notFound, refuseOptions } from './fallthrough';
 import { hardeningHeaders } from './hardening';
+import { defaultUiRoot, UI_PATH, uiAssets } from './ui-assets';
 import type { RouteContext, RouteModule } from './route-module';
 import { createRootRoute } from './routes/root';
+import { HEALTH_ENDPOINTS, healthRouter } from './routes/health';
+import type { ReadinessProbe } from './routes/health';
+import { createMetricsRoute } from './routes/metrics';
+import type { ServerMetrics } from '../metrics/server-metrics';
+import { createServerMetrics } from '../metrics/server-metrics';
 import type { ConfigValidator } from './routes/config-validator';
 
 /** What `createApp` is wired with (all resolved by `startServer`). */
@@ -24,26 +30,49 @@ export interface AppDeps {
   readonly reportDenial: AuthDeniedReporter;
   readonly validator: ConfigValidator;
   readonly routes: readonly RouteModule[];
+  /** Prometheus registry behind `GET /metrics` (default: a fresh one without engine gauges). */
+  readonly metrics?: ServerMetrics;
+  /** `GET /readyz` (default: never ready, as without an engine). */
+  readonly readiness?: ReadinessProbe;
+  /** True once the server is closing: `/readyz` answers 503. */
+  readonly closing?: () => boolean;
+  /** The built dashboard served at /ui/ (default: `@genswarms/dashboard`'s dist). */
+  readonly uiRoot?: string;
 }
 
 /**
- * The HTTP pipeline in docs/security.md order: hardening → CORS/preflight → auth (every request) → browser
+ * The HTTP pipeline in docs/security.md order: hardening → CORS/preflight → [/ui/ static files] → auth (every request) → browser
  * guards → body → routes → 404 → 500. Peer = TCP peer; `trust proxy` stays off.
  */
 export function createApp(config: ServerConfig, deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(accessLog(deps.logger));
+  const metrics = deps.metrics ?? createServerMetrics();
+  app.use(accessLog(deps.logger, metrics));
   app.use(hardeningHeaders);
   app.use(corsStep(config.cors));
+  const guards = browserGuards({
+    tokens: config.tokens,
+    cors: config.cors,
+    bindAddress: config.bindAddress,
+    reportDenial: deps.reportDenial,
+  });
+  // The dashboard's static files need no token (docs/dashboard.md); the browser guards still run on them.
+  app.use(UI_PATH, uiAssets(deps.uiRoot ?? defaultUiRoot(), guards));
+  // /healthz and /readyz answer {status} only: no token, no guards (docs/security.md, "Health endpoints").
+  app.use(healthRouter({ readiness: deps.readiness ?? (() => Promise.resolve(false)), closing: deps.closing ?? (() => false) }));
   app.use(authStep(config.tokens, deps.reportDenial));
-  app.use(browserGuards({ tokens: config.tokens, cors: config.cors, bindAddress: config.bindAddress, reportDenial: deps.reportDenial }));
+  app.use(guards);
   app.use(bodyStep());
   app.use(refuseOptions);
 
   const ctx: RouteContext = { config, engine: deps.engine, events: deps.events, logger: deps.logger, validator: deps.validator };
-  const modules: RouteModule[] = [createRootRoute((): string[] => modules.flatMap((m) => m.endpoints)), ...deps.routes];
+  const modules: RouteModule[] = [
+    createRootRoute((): string[] => [...HEALTH_ENDPOINTS, ...modules.flatMap((m) => m.endpoints)]),
+    createMetricsRoute(metrics),
+    ...deps.routes,
+  ];
   // Strict, case-sensitive paths: what routeScope() calls a config route is exactly what is routed there.
   const router = express.Router({ strict: true, caseSensitive: true });
   for (const module of modules) module.register(router, ctx);
