@@ -137,6 +137,22 @@ describe.each(ROWS)('tokens=%s peer=%s header=%s', (combo, peer, header, full, c
     expectHttp(await httpFrom(peer, `${server()!.url}${CONFIG_ROUTE}`, authHeader(header)), config);
   });
 
+  it(`GET /metrics (full scope) → ${full}`, async () => {
+    if (skip()) return;
+    expectHttp(await httpFrom(peer, `${server()!.url}/metrics`, authHeader(header)), full);
+  });
+
+  it('GET /healthz and /readyz answer {status} without the token (docs/security.md, "Health endpoints")', async () => {
+    if (skip()) return;
+    for (const [path, status] of [
+      ['/healthz', 'ok'],
+      ['/readyz', 'not_ready'], // these servers have no engine: never ready
+    ] as const) {
+      const res = await httpFrom(peer, `${server()!.url}${path}`, authHeader(header));
+      expect([path, res.status, JSON.parse(res.body)]).toEqual([path, status === 'ok' ? 200 : 503, { status }]);
+    }
+  });
+
   it(`socket.io /swarm (full scope) → ${full}`, async () => {
     if (skip()) return;
     const url = server()!.url;

@@ -236,13 +236,20 @@ describe('bind address', () => {
     }
   });
 
-  it('warns when bound to a non-loopback address without a full token, not with one', async () => {
+  it('logs an insecure_bind warning when bound to a non-loopback address without a full token, not with one', async () => {
     const open = await startTestServer(testConfig(dir.path, { bindAddress: '0.0.0.0' }));
     const tokened = await startTestServer(testConfig(dir.path, { bindAddress: '0.0.0.0', tokens: { fullToken: 't' } }));
     try {
-      expect(open.stderr()).toContain('genswarms: warning: listening on a non-loopback address without GENSWARMS_API_TOKEN');
+      const warning = open
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('insecure_bind'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(warning).toEqual([expect.objectContaining({ level: 'warn', message: 'insecure_bind', bind: '0.0.0.0' })]);
+      expect(String(warning[0]?.['detail'])).toContain('without GENSWARMS_API_TOKEN');
       expect(open.stdout()).toBe(`genswarms: listening on http://0.0.0.0:${open.server.port}\n`);
-      expect(tokened.stderr()).toBe('');
+      expect(open.stderr()).toBe('');
+      expect(tokened.logs()).not.toContain('insecure_bind');
     } finally {
       await open.close();
       await tokened.close();

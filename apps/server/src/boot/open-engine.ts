@@ -31,6 +31,8 @@ export interface OpenedEngine {
   close(): Promise<void>;
   /** Stops every swarm, then closes the store (embedders and tests). */
   shutdown(): Promise<void>;
+  /** Readiness (`GET /readyz`): the runner context resolved at boot has an absolute node binary to run agents with. */
+  probeRunners(): boolean;
 }
 
 /** `apps/agent/dist/main.js`, found through the agent package (which must have been built). */
@@ -76,5 +78,6 @@ export async function openEngine(
     ...extra,
   });
   const bus: EngineEventBus = { emit: (input) => engine.events.emit({ ...input, type: input.type as EventType }) };
-  return { engine, bus, close: () => engine.detach(), shutdown: () => engine.shutdown() };
+  const probeRunners = (): boolean => path.isAbsolute(ctx.binaries.node);
+  return { engine, bus, close: () => engine.detach(), shutdown: () => engine.shutdown(), probeRunners };
 }

@@ -3,7 +3,9 @@ import type { ServerEnv } from '../config/load-server-config';
 import { loadServerConfig } from '../config/load-server-config';
 import type { ServerConfig } from '../config/server-config';
 import { createEngineEventSink } from '../events/engine-event-sink';
-import { createServerLogger } from '../logging/logger';
+import { createServerLogger, writeFatalRecord } from '../logging/logger';
+import type { ServerLogger } from '../logging/logger';
+import { engineReadiness } from '../http/routes/health';
 import type { HostFacts, OpenedEngine } from './open-engine';
 import { defaultAgentEntry, openEngine } from './open-engine';
 import type { RunningServer, ServerDeps } from './start-server';
@@ -39,15 +41,15 @@ function hostFacts(io: MainIo): HostFacts {
   };
 }
 
-async function open(io: MainIo, config: ServerConfig): Promise<OpenedEngine | undefined> {
+async function open(io: MainIo, config: ServerConfig, logger: ServerLogger): Promise<OpenedEngine | undefined> {
   try {
     // The engine's internal failures (engine_error) are logged through the same scrubbing JSON logger.
-    return await openEngine(config, hostFacts(io), { log: createServerLogger(io.stderr) });
+    return await openEngine(config, hostFacts(io), { log: logger });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    io.stderr.write(
-      `genswarms: cannot open the engine: ${typeof code === 'string' ? code : err instanceof Error ? err.message : 'error'}\n`,
-    );
+    writeFatalRecord(io.stderr, 'engine_open_failed', {
+      code: typeof code === 'string' ? code : err instanceof Error ? err.message : 'error',
+    });
     io.exit(1);
     return undefined;
   }
@@ -65,18 +67,25 @@ export async function runMain(io: MainIo, deps: Omit<ServerDeps, 'stdout' | 'std
     io.exit(EXIT_INVALID_CONFIG);
     return undefined;
   }
-  const opened = deps.engine === undefined ? await open(io, loaded.config) : undefined;
+  // From here on stderr carries only JSON log records, at GENSWARMS_LOG_LEVEL (docs/observability.md, "Server log").
+  const logger = deps.logger ?? createServerLogger(io.stderr, loaded.config.logLevel);
+  const opened = deps.engine === undefined ? await open(io, loaded.config, logger) : undefined;
   if (deps.engine === undefined && opened === undefined) return undefined;
   const engineDeps: Partial<ServerDeps> =
     opened === undefined
       ? {}
-      : { engine: opened.engine, events: createEngineEventSink(opened.bus, () => undefined), onClose: () => opened.close() };
+      : {
+          engine: opened.engine,
+          events: createEngineEventSink(opened.bus, () => undefined),
+          readiness: engineReadiness(opened.engine, opened.probeRunners),
+          onClose: () => opened.close(),
+        };
   try {
-    return await startServer(loaded.config, { ...deps, ...engineDeps, stdout: io.stdout, stderr: io.stderr });
+    return await startServer(loaded.config, { ...deps, ...engineDeps, logger, stdout: io.stdout, stderr: io.stderr });
   } catch (err) {
     await opened?.close();
     const code = (err as NodeJS.ErrnoException).code ?? 'start_failed';
-    io.stderr.write(`genswarms: cannot listen on ${loaded.config.bindAddress}:${loaded.config.port}: ${code}\n`);
+    writeFatalRecord(io.stderr, 'listen_failed', { bind: loaded.config.bindAddress, port: loaded.config.port, code });
     io.exit(1);
     return undefined;
   }

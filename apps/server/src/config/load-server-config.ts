@@ -9,6 +9,8 @@ import {
   SecurityError,
 } from '@genswarms/security';
 import { parseAgentId, resolveAgentIdentity } from '@genswarms/runners';
+import { parseLogLevel } from '../logging/log-level';
+import type { LogLevel } from '../logging/log-level';
 import type { ServerConfig, ServerConfigLoad } from './server-config';
 import { ensureServerHome } from './server-home';
 
@@ -85,6 +87,12 @@ function parseAgentIdentity(env: ServerEnv, server: { uid: number; gid: number }
   return resolved.identity;
 }
 
+function parseLevel(raw: string | undefined): LogLevel {
+  const parsed = parseLogLevel(raw);
+  if (parsed.kind === 'invalid') throw new Refusal('GENSWARMS_LOG_LEVEL', parsed.reason);
+  return parsed.level;
+}
+
 async function resolveHome(raw: string | undefined, cwd: string, uid: number, traverseGid?: number): Promise<string> {
   const wanted = path.resolve(cwd, isUnset(raw) ? '.genswarms' : (raw ?? '').trim());
   if (wanted.includes('\0')) throw new Refusal('GENSWARMS_HOME', 'path contains NUL');
@@ -97,6 +105,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
   const bindAddress = parseBind(env['GENSWARMS_HTTP_IP']);
   const port = guard('PORT', () => parsePort(env['PORT']));
   const maxAgentsPerSwarm = parseMaxAgents(env['GENSWARMS_MAX_AGENTS_PER_SWARM']);
+  const logLevel = parseLevel(env['GENSWARMS_LOG_LEVEL']);
   const endpointPolicy = guard('GENSWARMS_LLM_ENDPOINT', () =>
     buildEndpointPolicy({
       llmEndpoint: env['GENSWARMS_LLM_ENDPOINT'],
@@ -122,6 +131,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
     maxAgentsPerSwarm,
     agent,
     skillsRoot: isUnset(skillsRaw) ? path.join(home, 'skills') : path.resolve(opts.cwd, (skillsRaw ?? '').trim()),
+    logLevel,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { CorsPolicy, EndpointPolicy, TokenConfig } from '@genswarms/security';
+import type { LogLevel } from '../logging/log-level';
 
 /** Everything the server needs, read once from the environment at boot (README.md (Configuration)). Holds secrets: never log it. */
 export interface ServerConfig {
@@ -20,6 +21,8 @@ export interface ServerConfig {
    */
   readonly agent?: { readonly uid: number; readonly gid: number };
   readonly skillsRoot: string;
+  /** `GENSWARMS_LOG_LEVEL` (default `info`); absent (embedders, tests) → `info`. */
+  readonly logLevel?: LogLevel;
 }
 
 /** Result of reading the environment: a config, or the one refusal line to print before exit 2. */

@@ -1,18 +1,40 @@
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { redactUrl } from '@genswarms/security';
 import type { ServerLogger } from '../logging/logger';
+import type { ServerMetrics } from '../metrics/server-metrics';
 
-/** One JSON log line per request: method, URL with secret query values redacted, status, peer, duration. Never headers. */
-export function accessLog(logger: ServerLogger): RequestHandler {
+/** Route label of a request no route matched (401 before routing, 404): never the raw path, whose values are unbounded. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The matched route's template (`/api/swarms/:swarm`), or `unmatched`. */
+export function routeTemplateOf(req: Request): string {
+  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? path : UNMATCHED_ROUTE;
+}
+
+/**
+ * Times every request into `genswarms_http_request_duration_seconds` and, at level `debug`, logs one
+ * `http_request` line: request id (also sent as `X-Request-Id`), method, route template, status,
+ * duration and peer. Never the URL, its query or any header. The record is built only when debug is on.
+ */
+export function accessLog(logger: ServerLogger, metrics?: ServerMetrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    res.locals['requestId'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
-      logger.info('http_request', {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeTemplateOf(req);
+      metrics?.observeHttp(req.method, route, res.statusCode, seconds);
+      if (!logger.isLevelEnabled('debug')) return;
+      logger.debug('http_request', {
+        request_id: requestId,
         method: req.method,
-        url: redactUrl(req.originalUrl),
+        route,
         status: res.statusCode,
+        duration_ms: Math.round(seconds * 1e6) / 1e3,
         peer: req.socket.remoteAddress ?? '',
-        duration_ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
       });
     });
     next();

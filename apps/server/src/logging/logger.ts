@@ -1,6 +1,8 @@
 import type { Writable } from 'node:stream';
 import { isSecretKey, redactSecrets, redactUrl, REDACTED } from '@genswarms/security';
 import winston from 'winston';
+import { DEFAULT_LOG_LEVEL } from './log-level';
+import type { LogLevel } from './log-level';
 
 /** The server's logger type (winston). */
 export type ServerLogger = winston.Logger;
@@ -31,10 +33,20 @@ const scrub = winston.format((info) => {
 });
 
 /** JSON logger writing one line per record to `stream` (default stderr), every record scrubbed of secrets. */
-export function createServerLogger(stream: Writable = process.stderr, level = 'info'): ServerLogger {
+export function createServerLogger(stream: Writable = process.stderr, level: LogLevel = DEFAULT_LOG_LEVEL): ServerLogger {
   return winston.createLogger({
     level,
     format: winston.format.combine(scrub(), winston.format.timestamp(), winston.format.json()),
     transports: [new winston.transports.Stream({ stream })],
   });
+}
+
+/**
+ * One `error` record written straight to `stream`, in the logger's format, for the line printed right
+ * before the process exits: winston's pipeline may still hold a record when `process.exit` runs.
+ */
+export function writeFatalRecord(stream: Writable, message: string, fields: Readonly<Record<string, unknown>>): void {
+  const record: Record<string, unknown> = { ...fields, level: 'error', message };
+  scrubLogRecord(record);
+  stream.write(`${JSON.stringify({ ...record, timestamp: new Date().toISOString() })}\n`);
 }

@@ -1,0 +1,104 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SwarmService } from '@genswarms/engine';
+import type { EventSink } from '../events/event-sink';
+import { observeEnginePushes } from './engine-metrics';
+import { collectAgentGauges } from './agent-gauges';
+
+/** Seconds; turns run from a second to many minutes (turn_timeout_ms is often 5–30 min). */
+const TURN_BUCKETS_S = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
+/** Seconds; a receipt is seen within a poll interval (receiptPollMs, 250 ms by default) plus the store write. */
+const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** Seconds; REST answers are in-memory or one SQLite query, a start spawns processes. */
+const HTTP_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/** The server's Prometheus instruments, one registry per server (no module-level state: several servers share a process in tests). */
+export interface ServerMetrics {
+  readonly registry: Registry;
+  /** One finished HTTP request; `route` is the route TEMPLATE (`/api/swarms/:swarm`) or `unmatched`, never a raw path. */
+  observeHttp(method: string, route: string, status: number, seconds: number): void;
+  /** Counts one edge event (auth_denied, server_started…) that does not come back through the engine's pushes. */
+  countEdgeEvent(category: string, eventType: string): void;
+  /** Feeds the engine's pushes into the counters and histograms; returns the unsubscribe function. */
+  attachEngine(engine: SwarmService): () => void;
+  /** Where the socket client gauge reads its value at scrape time. */
+  setSocketClients(read: () => number): void;
+  /** The Prometheus text exposition (content type `CONTENT_TYPE`). */
+  render(): Promise<string>;
+  readonly contentType: string;
+}
+
+export interface EngineInstruments {
+  readonly turns: Counter<'status'>;
+  readonly turnDuration: Histogram<'status'>;
+  readonly receiptLatency: Histogram;
+  readonly messages: Counter<'type'>;
+  readonly events: Counter<'category' | 'event_type'>;
+}
+
+/** Builds the registry: engine counters and histograms, scrape-time gauges, HTTP timing and the process metrics of prom-client. */
+export function createServerMetrics(opts: { engine?: SwarmService } = {}): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const engineInstruments: EngineInstruments = {
+    turns: new Counter({ name: 'genswarms_turns_total', help: 'Turns that ended, by status', labelNames: ['status'], registers }),
+    turnDuration: new Histogram({
+      name: 'genswarms_turn_duration_seconds',
+      help: 'From turn_started to the event that ended the turn, by status',
+      labelNames: ['status'],
+      buckets: TURN_BUCKETS_S,
+      registers,
+    }),
+    receiptLatency: new Histogram({
+      name: 'genswarms_receipt_to_event_seconds',
+      help: "From the agent's receipt (done.json written) to the engine's turn event",
+      buckets: LATENCY_BUCKETS_S,
+      registers,
+    }),
+    messages: new Counter({ name: 'genswarms_messages_routed_total', help: 'Messages routed, by type', labelNames: ['type'], registers }),
+    events: new Counter({
+      name: 'genswarms_events_total',
+      help: 'Events emitted, by category and event_type',
+      labelNames: ['category', 'event_type'],
+      registers,
+    }),
+  };
+  const http = new Histogram({
+    name: 'genswarms_http_request_duration_seconds',
+    help: 'HTTP requests by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: HTTP_BUCKETS_S,
+    registers,
+  });
+  let readSockets = (): number => 0;
+  new Gauge({
+    name: 'genswarms_socket_clients',
+    help: 'Connected socket.io clients',
+    registers,
+    collect(): void {
+      this.set(readSockets());
+    },
+  });
+  if (opts.engine !== undefined) collectAgentGauges(opts.engine, registers);
+  return {
+    registry,
+    contentType: registry.contentType,
+    observeHttp: (method, route, status, seconds) => http.observe({ method, route, status: String(status) }, seconds),
+    countEdgeEvent: (category, eventType) => engineInstruments.events.inc({ category, event_type: eventType }),
+    attachEngine: (engine) => observeEnginePushes(engine, engineInstruments),
+    setSocketClients(read): void {
+      readSockets = read;
+    },
+    render: () => registry.metrics(),
+  };
+}
+
+/** The edge's event sink, each event also counted in `genswarms_events_total` (edge events carry no swarm, so no push brings them back). */
+export function countingEventSink(sink: EventSink, metrics: ServerMetrics): EventSink {
+  return {
+    emit(event): void {
+      metrics.countEdgeEvent(event.category, event.event_type);
+      sink.emit(event);
+    },
+  };
+}
