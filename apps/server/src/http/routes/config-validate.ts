@@ -15,6 +15,10 @@ const ContentBodySchema = z.strictObject({
   content: z.string().describe('Config text'),
   format: z.string().describe('json, yaml or yml'),
 });
+/** The three body shapes of `POST /api/config/validate` (exactly one), for the OpenAPI document. */
+export const ValidateConfigCommandSchema = z
+  .union([InlineBodySchema, PathBodySchema, ContentBodySchema])
+  .describe('Exactly one of {config}, {config_path} or {content, format}');
 const FORMATS = new Set(['json', 'yaml', 'yml']);
 
 type Outcome = { status: 200; body: Record<string, unknown> } | { status: 400; body: Record<string, unknown> };

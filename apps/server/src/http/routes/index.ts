@@ -5,6 +5,7 @@ import { configValidateRoute } from './config-validate';
 import { eventsRoute } from './events';
 import { messagesRoute } from './messages';
 import { objectsRoute } from './objects';
+import { openapiRoute } from './openapi';
 import { overlayRoute } from './overlay';
 import { skillsRoute } from './skills';
 import { snapshotRoute } from './snapshot';
@@ -27,4 +28,5 @@ export const DEFAULT_ROUTE_MODULES: readonly RouteModule[] = [
   eventsRoute,
   skillsRoute,
   configValidateRoute,
+  openapiRoute,
 ];

@@ -55,6 +55,7 @@ export const AgentStatusSchema = z
     inbox_size: z.number().describe('Queued inbox items'),
     awaiting: z.boolean().describe('Waiting for an ask reply'),
     turn: z.string().nullable().describe('Current turn id'),
+    turn_started_at: nullableTs('Start of the current turn'),
     needs_attention: AttentionInfoSchema.nullable(),
     started_at: nullableTs('Session start'),
     last_activity: nullableTs('Last activity'),
@@ -74,15 +75,17 @@ export const SwarmSummarySchema = z
     started_at: nullableTs('Start'),
     agent_count: z.number().describe('Agents'),
     object_count: z.number().describe('Objects'),
+    agents_by_state: z.record(z.string(), z.number()).readonly().describe('Agents per state; states with none left out'),
   })
   .meta({ id: 'SwarmSummary' })
   .describe('One swarm in the list');
 
-export const SwarmDetailSchema = SwarmSummarySchema.extend({
-  agents: z.array(AgentStatusSchema).readonly().describe('Agents'),
-  objects: z.array(ObjectStatusSchema).readonly().describe('Objects'),
-  topology: z.array(TopologyEntrySchema).readonly().describe('Topology'),
-})
+export const SwarmDetailSchema = SwarmSummarySchema.omit({ agents_by_state: true })
+  .extend({
+    agents: z.array(AgentStatusSchema).readonly().describe('Agents'),
+    objects: z.array(ObjectStatusSchema).readonly().describe('Objects'),
+    topology: z.array(TopologyEntrySchema).readonly().describe('Topology'),
+  })
   .meta({ id: 'SwarmDetail' })
   .describe('One swarm with its agents, objects and topology (redacted)');
 
