@@ -1,0 +1,213 @@
+import { chownSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { agentName, swarmConfig, type BenchBackend } from './backends';
+import { cpuTicksOf, rssMibOf, type BenchServer } from './bench-server';
+import { leftoverDirs, leftoverProcesses, tmuxServerRunning } from './leftovers';
+import { quantile } from './primitives';
+import { measureListSwarms, type ListSwarmsResult } from './list-swarms';
+
+/** How long the harness waits for a swarm to be ready before it reports a failure. */
+const READY_TIMEOUT_MS = 600_000;
+/** How long it waits for one turn to be dispatched or completed. */
+const TURN_TIMEOUT_MS = 30_000;
+const CLOCK_TICKS_PER_S = 100;
+
+export interface RunOptions {
+  readonly turns: number;
+  readonly idleMs: number;
+  readonly listSwarmsMs: number;
+  /** Called once every agent is ready (the harness captures the bwrap argv of a live agent here). */
+  readonly onUp?: (swarm: string) => Promise<void>;
+}
+
+export interface LatencyResult {
+  readonly samples: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+/** One backend at one N. Times in ms unless the name says otherwise. */
+export interface RunResult {
+  readonly backend: BenchBackend;
+  readonly n: number;
+  readonly readyMs?: number;
+  /** ms per agent in each tenth of the launch, from the agents' `agent_ready` event times. */
+  readonly decileMsPerAgent?: readonly number[];
+  readonly stopMs?: number;
+  readonly leftoverProcesses?: readonly string[];
+  readonly tmuxServerLeft?: boolean;
+  readonly leftoverDirs?: readonly string[];
+  /** Server CPU while the swarm idles, % of one core. */
+  readonly idleServerCpuPct?: number;
+  /** Whole-box CPU while the swarm idles, % of all cores. */
+  readonly idleBoxCpuPct?: number;
+  readonly rssMib?: number;
+  readonly receiptToEvent?: LatencyResult;
+  readonly listSwarms?: ListSwarmsResult;
+  readonly error?: string;
+}
+
+interface AgentRow {
+  readonly name: string;
+  readonly state: string;
+}
+interface EventRow {
+  readonly id: number;
+  readonly timestamp: string;
+}
+interface TurnRow {
+  readonly id: string;
+  readonly item_id: string;
+  readonly status: string;
+  readonly completed_at: string | null;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitReady(server: BenchServer, swarm: string, n: number): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const res = await server.api<{ agents: AgentRow[] }>('GET', `/api/swarms/${swarm}/agents`);
+    const agents = res.body?.agents ?? [];
+    const bad = agents.find((a) => a.state === 'failed' || a.state === 'needs_attention');
+    if (bad !== undefined) throw new Error(`agent ${bad.name} is ${bad.state}`);
+    if (agents.length === n && agents.every((a) => a.state === 'idle')) return;
+    if (Date.now() > deadline) throw new Error(`not ready after ${READY_TIMEOUT_MS} ms`);
+    await sleep(n >= 300 ? 250 : 50);
+  }
+}
+
+/** Epoch ms of every `agent_ready` event of the swarm, oldest first (paged by since_id). */
+async function readyTimes(server: BenchServer, swarm: string): Promise<number[]> {
+  const out: number[] = [];
+  let since = 0;
+  for (;;) {
+    const q = `event_type=agent_ready&limit=1000&since_id=${since}`;
+    const res = await server.api<{ events: EventRow[] }>('GET', `/api/swarms/${swarm}/events?${q}`);
+    const events = res.body?.events ?? [];
+    for (const e of events) out.push(Date.parse(e.timestamp));
+    if (events.length < 1000) return out.sort((a, b) => a - b);
+    since = Math.max(...events.map((e) => e.id));
+  }
+}
+
+/** ms per agent in each tenth of the launch: (time the tenth's last agent was ready − the previous tenth's) / its size. */
+export function decilesOf(startMs: number, readyAt: readonly number[]): number[] {
+  const n = readyAt.length;
+  if (n < 10) return [];
+  const out: number[] = [];
+  let prevIdx = -1;
+  let prevT = startMs;
+  for (let d = 1; d <= 10; d++) {
+    const idx = Math.ceil((d * n) / 10) - 1;
+    const t = readyAt[idx] as number;
+    out.push((t - prevT) / (idx - prevIdx));
+    prevIdx = idx;
+    prevT = t;
+  }
+  return out;
+}
+
+/** Writes `name` atomically into a turn directory, owned like the directory (the agent's files are). */
+function writeAsAgent(dir: string, name: string, text: string): void {
+  const st = statSync(dir);
+  const tmp = join(dir, `.${name}.tmp`);
+  writeFileSync(tmp, text, { flag: 'wx', mode: 0o600 });
+  chownSync(tmp, st.uid, st.gid);
+  renameSync(tmp, join(dir, name));
+}
+
+async function waitTurn(server: BenchServer, swarm: string, agent: string, pred: (t: TurnRow) => boolean): Promise<TurnRow> {
+  const deadline = Date.now() + TURN_TIMEOUT_MS;
+  for (;;) {
+    const res = await server.api<{ turns: TurnRow[] }>('GET', `/api/swarms/${swarm}/agents/${agent}/turns?limit=1`);
+    const t = res.body?.turns?.[0];
+    if (t !== undefined && pred(t)) return t;
+    if (Date.now() > deadline) throw new Error(`turn of ${agent} did not reach the expected state`);
+    await sleep(10);
+  }
+}
+
+/**
+ * One turn: task → the turn is running → the harness writes reply.md then done.json (as a client
+ * would, docs/agent.md §3) → the turn's completed_at. Returns completed_at − the done.json rename.
+ */
+async function oneTurn(server: BenchServer, swarm: string, agent: string): Promise<number> {
+  const sent = await server.api<{ id: string }>('POST', `/api/swarms/${swarm}/agents/${agent}/task`, { task: 'bench' });
+  if (sent.status !== 200) throw new Error(`task to ${agent}: ${sent.status}`);
+  const turn = await waitTurn(server, swarm, agent, (t) => t.item_id === sent.body.id && t.status === 'running');
+  const dir = join(server.home, 'workspaces', swarm, agent, '.genswarms', 'turns', turn.id);
+  // The turn row is running before delivery; the host creates the directory right before it delivers.
+  for (const deadline = Date.now() + TURN_TIMEOUT_MS; !existsSync(dir); await sleep(2)) {
+    if (Date.now() > deadline) throw new Error(`no turn directory for ${agent}`);
+  }
+  writeAsAgent(dir, 'reply.md', 'bench reply\n');
+  writeAsAgent(dir, 'done.json', JSON.stringify({ v: 1, turn: turn.id, status: 'ok' }));
+  const writtenAt = Date.now();
+  const done = await waitTurn(server, swarm, agent, (t) => t.id === turn.id && t.completed_at !== null);
+  return Date.parse(done.completed_at as string) - writtenAt;
+}
+
+async function measureLatency(server: BenchServer, swarm: string, n: number, turns: number): Promise<LatencyResult> {
+  const samples: number[] = [];
+  const agents = Array.from({ length: Math.min(n, turns) }, (_, i) => agentName(Math.floor((i * n) / Math.min(n, turns))));
+  for (let i = 0; i < turns; i++) samples.push(await oneTurn(server, swarm, agents[i % agents.length] as string));
+  return { samples: samples.length, p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99), maxMs: Math.max(...samples) };
+}
+
+function boxTicks(): { busy: number; total: number } {
+  const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').split(/\s+/).slice(1).map(Number);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+async function measureIdle(server: BenchServer, idleMs: number): Promise<{ server: number; box: number }> {
+  const s0 = cpuTicksOf(server.pid);
+  const b0 = boxTicks();
+  const t0 = performance.now();
+  await sleep(idleMs);
+  const s1 = cpuTicksOf(server.pid);
+  const b1 = boxTicks();
+  const seconds = (performance.now() - t0) / 1000;
+  return { server: ((s1 - s0) / CLOCK_TICKS_PER_S / seconds) * 100, box: ((b1.busy - b0.busy) / Math.max(1, b1.total - b0.total)) * 100 };
+}
+
+/** Launch, measure while up, DELETE ?purge=true, check what is left. */
+export async function runOne(server: BenchServer, backend: BenchBackend, n: number, opts: RunOptions): Promise<RunResult> {
+  const swarm = `b-${backend}-${n}-${Date.now().toString(36)}`;
+  const base = { backend, n };
+  const t0 = Date.now();
+  const created = await server.api('POST', '/api/swarms', { config: swarmConfig(backend, swarm, n) });
+  if (created.status !== 201)
+    return { ...base, error: `POST /api/swarms ${created.status}: ${JSON.stringify(created.body).slice(0, 300)}` };
+  let result: RunResult = base;
+  try {
+    await waitReady(server, swarm, n);
+    const times = await readyTimes(server, swarm);
+    result = { ...result, readyMs: Math.max(...times) - t0, decileMsPerAgent: decilesOf(t0, times), rssMib: rssMibOf(server.pid) };
+    await opts.onUp?.(swarm);
+    if (backend !== 'mock' && opts.turns > 0) result = { ...result, receiptToEvent: await measureLatency(server, swarm, n, opts.turns) };
+    if (opts.idleMs > 0) {
+      await sleep(1000); // let the last turn's routing settle
+      const idle = await measureIdle(server, opts.idleMs);
+      result = { ...result, idleServerCpuPct: idle.server, idleBoxCpuPct: idle.box };
+    }
+    if (opts.listSwarmsMs > 0) result = { ...result, listSwarms: await measureListSwarms(server, opts.listSwarmsMs) };
+  } catch (err) {
+    result = { ...result, error: err instanceof Error ? err.message : String(err) };
+  }
+  const s0 = performance.now();
+  const del = await server.api('DELETE', `/api/swarms/${swarm}?purge=true`);
+  const stopMs = performance.now() - s0;
+  if (del.status !== 200) return { ...result, error: `DELETE ${del.status}` };
+  return {
+    ...result,
+    stopMs,
+    leftoverProcesses: leftoverProcesses(server.pid, server.home, swarm),
+    tmuxServerLeft: tmuxServerRunning(server.home),
+    leftoverDirs: leftoverDirs(server.home, swarm),
+  };
+}

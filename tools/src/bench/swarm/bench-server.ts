@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../build-once/build-once';
+
+/** The built server entry the harness runs (the real server, as `genswarms up --foreground` does). */
+export const SERVER_MAIN = join(REPO_ROOT, 'apps/server/dist/main.js');
+/** How long the server may take to print its listening line. */
+const LISTEN_TIMEOUT_MS = 30_000;
+const PORT_TRIES = 4;
+
+export interface BenchServer {
+  readonly url: string;
+  readonly pid: number;
+  readonly home: string;
+  readonly token: string;
+  /** Extra node flags the server runs with (e.g. `--cpu-prof`). */
+  readonly nodeFlags: readonly string[];
+  api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export interface BenchServerOptions {
+  /** Node flags for the server process (`--cpu-prof`, `--cpu-prof-dir=…`). */
+  readonly nodeFlags?: readonly string[];
+  /** Agent cap per swarm (GENSWARMS_MAX_AGENTS_PER_SWARM). */
+  readonly maxAgents?: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr !== null ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts `node apps/server/dist/main.js` on a fresh port (retried on EADDRINUSE) with a private GENSWARMS_HOME. */
+export async function startBenchServer(opts: BenchServerOptions = {}): Promise<BenchServer> {
+  const home = mkdtempSync(join(tmpdir(), 'gs-bench-'));
+  chmodSync(home, 0o711); // a root server's agents (agent uid) must reach their workspaces below it
+  const token = randomBytes(24).toString('hex');
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOn(await freePort(), home, token, opts);
+    } catch (err) {
+      if (attempt >= PORT_TRIES || !String(err instanceof Error ? err.message : err).includes('EADDRINUSE')) {
+        rmSync(home, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+}
+
+function startOn(port: number, home: string, token: string, opts: BenchServerOptions): Promise<BenchServer> {
+  const nodeFlags = opts.nodeFlags ?? [];
+  const child = spawn(process.execPath, [...nodeFlags, SERVER_MAIN], {
+    shell: false,
+    cwd: home,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      PORT: String(port),
+      GENSWARMS_HOME: home,
+      GENSWARMS_API_TOKEN: token,
+      GENSWARMS_MAX_AGENTS_PER_SWARM: String(opts.maxAgents ?? 10_000),
+    },
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(
+      () => fail(new Error(`server did not listen in ${LISTEN_TIMEOUT_MS} ms: ${err.slice(-500)}`)),
+      LISTEN_TIMEOUT_MS,
+    );
+    const fail = (e: Error): void => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(e);
+    };
+    child.stderr?.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-8192)));
+    child.on('error', fail);
+    child.on('exit', (code) => fail(new Error(`server exited ${code}: ${err.slice(-500)}`)));
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m === null) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      child.stdout?.removeAllListeners('data');
+      child.stdout?.resume();
+      resolve(handleOf(child, m[1] as string, home, token, nodeFlags));
+    });
+  });
+}
+
+function handleOf(child: ChildProcess, url: string, home: string, token: string, nodeFlags: readonly string[]): BenchServer {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    pid: child.pid ?? 0,
+    home,
+    token,
+    nodeFlags,
+    async api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+    },
+    async stop(): Promise<void> {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(killer);
+      // A tmux server outlives a SIGTERMed server only when swarms still run (recovery): none do here.
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** utime + stime of a process in clock ticks (USER_HZ = 100 on Linux). */
+export function cpuTicksOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]);
+}
+
+/** Resident set size of a process in MiB. */
+export function rssMibOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m === null ? 0 : Number(m[1]) / 1024;
+}

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { buildOnce, REPO_ROOT } from '../../build-once/build-once';
+import { decilesOf } from './bench-run';
+import { runBench } from './bench-swarm';
+import { parseBenchArgs } from './main';
+import { formatReport, type BenchReport } from './report';
+
+// Correctness smoke of `npm run bench` (docs/benchmarks.md): a real server, N=3 for mock and local,
+// every phase runs and reports, nothing is left behind. No timing is asserted (figures are printed).
+beforeAll(() => {
+  const built = buildOnce([join(REPO_ROOT, 'apps/server/tsconfig.lib.json'), join(REPO_ROOT, 'apps/agent/tsconfig.lib.json')]);
+  if (built.kind === 'failed') throw new Error(`build failed: ${built.output.slice(0, 2000)}`);
+}, 600_000);
+
+test('runs mock and local swarms of 3 through launch, turns, idle, API and DELETE, leaving nothing', async () => {
+  const report = await runBench({ ns: [3], backends: ['mock', 'local'], turns: 2, idleMs: 200, listSwarmsMs: 200, primitives: false });
+  expect(report.runs.map((r) => [r.backend, r.n, r.error])).toEqual([
+    ['mock', 3, undefined],
+    ['local', 3, undefined],
+  ]);
+  for (const r of report.runs) {
+    expect(r.readyMs).toEqual(expect.any(Number));
+    expect(r.stopMs).toEqual(expect.any(Number));
+    expect(r.idleServerCpuPct).toEqual(expect.any(Number));
+    expect(r.listSwarms?.rps).toBeGreaterThan(0);
+    expect([r.leftoverProcesses, r.tmuxServerLeft, r.leftoverDirs]).toEqual([[], false, []]);
+  }
+  expect(report.runs[1]?.receiptToEvent?.samples).toBe(2);
+  const md = formatReport(report);
+  for (const heading of ['## Launch', '## Stop', '## Idle', '## Latency', '## API', '## Memory']) expect(md).toContain(heading);
+}, 120_000);
+
+test('splits a launch into ten tenths of ms per agent', () => {
+  const ready = Array.from({ length: 20 }, (_, i) => 1000 + (i + 1) * 10);
+  expect(decilesOf(1000, ready)).toEqual(Array(10).fill(10));
+  expect(decilesOf(0, [1, 2, 3])).toEqual([]);
+});
+
+test.each([
+  [['--n', '0'], /--n/],
+  [['--n', '10,x'], /--n/],
+  [['--backends', 'docker'], /unknown backend docker/],
+  [['--bogus'], /unknown flag --bogus/],
+  [['--turns', '-1'], /--turns/],
+])('refuses bench flags %j', (argv, reason) => {
+  expect(() => parseBenchArgs(argv)).toThrow(reason);
+});
+
+test('marks a missed goal and a met one in the tables', () => {
+  const base: BenchReport = {
+    date: 'd',
+    commit: 'c',
+    machine: { cores: 2, memGiB: 24, kernel: 'k', node: '20' },
+    ns: [1000],
+    skipped: [],
+    primitives: { bwrapMs: 10 },
+    runs: [{ backend: 'bwrap', n: 1000, readyMs: 20_000, stopMs: 5_000, leftoverProcesses: [], tmuxServerLeft: false, leftoverDirs: [] }],
+  };
+  const md = formatReport(base);
+  expect(md).toMatch(/\| bwrap \| 1000 \| 20\.00 \| 20\.00 \| — \| — \| 2\.00 \| MISSED \|/);
+  expect(md).toMatch(/\| bwrap \| 1000 \| 5\.00 \| 0 \| no \| 0 \| MET \|/);
+});

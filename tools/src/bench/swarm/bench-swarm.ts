@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { cpus, release, totalmem } from 'node:os';
+import { REPO_ROOT } from '../../build-once/build-once';
+import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './backends';
+import { runOne, type RunResult } from './bench-run';
+import { startBenchServer } from './bench-server';
+import { capturedBwrapArgv, measureTmuxPrimitives, timeCommand } from './primitives';
+import type { BenchReport, Machine, Primitives } from './report';
+
+export interface BenchOptions {
+  readonly ns: readonly number[];
+  readonly backends: readonly BenchBackend[];
+  /** Turns per run for the receipt → event latency (0: skip). */
+  readonly turns: number;
+  readonly idleMs: number;
+  readonly listSwarmsMs: number;
+  /** Measure the raw primitives (bwrap, tmux) in this run. */
+  readonly primitives: boolean;
+  /** Node flags for the server (e.g. `--cpu-prof`). */
+  readonly serverNodeFlags?: readonly string[];
+  readonly log?: (line: string) => void;
+}
+
+export const DEFAULT_NS: readonly number[] = [10, 100, 300, 1000];
+/** Runs of the bwrap primitive (sequential, median). */
+const BWRAP_PRIMITIVE_RUNS = 20;
+
+function gitCommit(): string {
+  const r = spawnSync('/usr/bin/git', ['-C', REPO_ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', shell: false });
+  return r.status === 0 ? r.stdout.trim() : 'unknown';
+}
+
+export function machine(): Machine {
+  return { cores: cpus().length, memGiB: totalmem() / 2 ** 30, kernel: release(), node: process.versions.node };
+}
+
+/**
+ * The whole harness: one real server; per available backend and N, launch → measure → DELETE
+ * ?purge=true → leftovers; the raw primitives in the same run.
+ */
+export async function runBench(opts: BenchOptions): Promise<BenchReport> {
+  const log = opts.log ?? (() => undefined);
+  const skipped: { backend: BenchBackend; reason: string }[] = [];
+  const backends = opts.backends.filter((b) => {
+    const reason = unavailableReason(b);
+    if (reason !== undefined) skipped.push({ backend: b, reason });
+    return reason === undefined;
+  });
+  let primitives: Primitives = {};
+  const maxN = Math.max(...opts.ns);
+  if (opts.primitives && backends.some((b) => TMUX_BACKED.has(b))) {
+    log(`primitives: tmux with ${maxN} panes`);
+    primitives = { ...primitives, tmux: await measureTmuxPrimitives(TMUX_BIN, maxN) };
+  }
+  const server = await startBenchServer({
+    maxAgents: Math.max(maxN, 100),
+    ...(opts.serverNodeFlags === undefined ? {} : { nodeFlags: opts.serverNodeFlags }),
+  });
+  const runs: RunResult[] = [];
+  try {
+    for (const backend of backends) {
+      for (const n of opts.ns) {
+        log(`run: ${backend} N=${n}`);
+        const wantBwrap = opts.primitives && primitives.bwrapMs === undefined && (backend === 'bwrap' || backend === 'tmux-bwrap');
+        const r = await runOne(server, backend, n, {
+          turns: opts.turns,
+          idleMs: opts.idleMs,
+          listSwarmsMs: opts.listSwarmsMs,
+          ...(wantBwrap ? { onUp: async (swarm: string) => void (primitives = await bwrapPrimitive(swarm, primitives)) } : {}),
+        });
+        log(`  ${JSON.stringify(r).slice(0, 400)}`);
+        runs.push(r);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return { date: new Date().toISOString(), commit: gitCommit(), machine: machine(), ns: opts.ns, skipped, primitives, runs };
+}
+
+async function bwrapPrimitive(swarm: string, p: Primitives): Promise<Primitives> {
+  const argv = capturedBwrapArgv(swarm);
+  return argv === undefined ? p : { ...p, bwrapMs: await timeCommand(argv, BWRAP_PRIMITIVE_RUNS) };
+}

@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { join, relative } from 'node:path';
+
+interface ProcEntry {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly cmdline: string;
+  readonly environ: string;
+}
+
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, 'latin1');
+  } catch {
+    return ''; // expected: the process exited while we looked, or its environ is not readable
+  }
+}
+
+/** One /proc snapshot (pid, ppid, NUL-joined cmdline and environ). */
+export function snapshotProcs(): ProcEntry[] {
+  const out: ProcEntry[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readOr(`/proc/${name}/stat`);
+    if (stat === '') continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') continue;
+    out.push({
+      pid: Number(name),
+      ppid: Number(fields[1]),
+      cmdline: readOr(`/proc/${name}/cmdline`),
+      environ: readOr(`/proc/${name}/environ`),
+    });
+  }
+  return out;
+}
+
+/**
+ * Processes of ours left after a DELETE: the server's descendants, anything whose argv names the
+ * server home (the tmux server daemonises away from the server's tree), and anything carrying the
+ * swarm's GENSWARMS_SWARM in its environment.
+ */
+export function leftoverProcesses(serverPid: number, home: string, swarm: string): string[] {
+  const procs = snapshotProcs();
+  const children = new Map<number, number[]>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const ours = new Set<number>();
+  const queue = [serverPid];
+  while (queue.length > 0) {
+    for (const c of children.get(queue.shift() as number) ?? []) {
+      ours.add(c);
+      queue.push(c);
+    }
+  }
+  const needle = `GENSWARMS_SWARM=${swarm}\0`;
+  for (const p of procs) if (p.pid !== serverPid && (p.cmdline.includes(home) || p.environ.includes(needle))) ours.add(p.pid);
+  return procs.filter((p) => ours.has(p.pid)).map((p) => `${p.pid} ${p.cmdline.split('\0').join(' ').trim().slice(0, 120)}`);
+}
+
+/** Is a tmux server for `home` running (a process whose argv names `<home>/tmux/`)? */
+export function tmuxServerRunning(home: string): boolean {
+  const sock = join(home, 'tmux', 'tmux.sock');
+  return snapshotProcs().some((p) => p.cmdline.includes(sock));
+}
+
+/**
+ * Directories under `home` that still name `swarm` after a purge, other than the kept workspace root
+ * (`workspaces/<swarm>` is the operator's data).
+ */
+export function leftoverDirs(home: string, swarm: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // expected: removed while we walked
+    }
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const full = join(dir, e.name);
+      const rel = relative(home, full);
+      if (rel === join('workspaces', swarm) || rel.startsWith(`${join('workspaces', swarm)}/`)) continue;
+      if (e.name === swarm) found.push(rel);
+      if (depth < 3) walk(full, depth + 1);
+    }
+  };
+  walk(home, 0);
+  return found;
+}

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { snapshotProcs } from './leftovers';
+
+const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+
+/** Median of a sample (0 for none). */
+export function median(xs: readonly number[]): number {
+  return quantile(xs, 0.5);
+}
+
+/** Nearest-rank quantile. */
+export function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
+}
+
+function runOnce(file: string, args: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(file, args, { shell: false, stdio: 'ignore', env: {} });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${file} exited ${code}`))));
+  });
+}
+
+/**
+ * The argv the server used for one running bwrap agent of `swarm` (privilege drop + bwrap + flags),
+ * with the client after `--` replaced by `/bin/true`: the raw primitive "bwrap with our flags".
+ */
+export function capturedBwrapArgv(swarm: string): string[] | undefined {
+  const needle = `/${swarm}/`;
+  for (const p of snapshotProcs()) {
+    const words = p.cmdline.split('\0').filter((w) => w !== '');
+    const b = words.findIndex((w) => w.endsWith('/bwrap'));
+    const sep = words.indexOf('--', b);
+    if (b === -1 || sep === -1 || !p.cmdline.includes(needle)) continue;
+    return [...words.slice(0, sep), '--', '/bin/true'];
+  }
+  return undefined;
+}
+
+/** ms per run of `argv` (sequential runs, median). */
+export async function timeCommand(argv: readonly string[], runs: number): Promise<number> {
+  const [file, ...args] = argv as [string, ...string[]];
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await runOnce(file, args));
+  return median(times);
+}
+
+/** A bare `tmux -C` client: one line per command, answered by a %begin/%end (or %error) block. */
+class RawControl {
+  private pending: ((ok: boolean) => void)[] = [];
+  private buf = '';
+  private inBlock = false;
+
+  constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
+    child.stdout.on('data', (d: Buffer) => {
+      this.buf += d.toString('utf8');
+      let nl: number;
+      while ((nl = this.buf.indexOf('\n')) !== -1) {
+        const line = this.buf.slice(0, nl);
+        this.buf = this.buf.slice(nl + 1);
+        if (line.startsWith('%begin')) this.inBlock = true;
+        else if (this.inBlock && (line.startsWith('%end') || line.startsWith('%error'))) {
+          this.inBlock = false;
+          this.pending.shift()?.(line.startsWith('%end'));
+        }
+      }
+    });
+  }
+
+  command(line: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.pending.push(resolve);
+      this.child.stdin.write(`${line}\n`);
+    });
+  }
+}
+
+export interface TmuxPrimitives {
+  /** ms per `new-window` through one control-mode client (median while growing to `panes`). */
+  readonly windowMs: number;
+  /** ms per control-mode round trip (`display-message -p`) with `panes` panes (median). */
+  readonly roundTripMs: number;
+  /** ms per `list-panes -a` with `panes` panes (median): what a full listing costs. */
+  readonly listPanesMs: number;
+  readonly panes: number;
+}
+
+/** Raw tmux primitives on a private tmux server with `panes` idle panes. */
+export async function measureTmuxPrimitives(tmux: string, panes: number): Promise<TmuxPrimitives> {
+  const dir = mkdtempSync(join(tmpdir(), 'gs-bench-tmuxraw-'));
+  const sock = join(dir, 'sock');
+  const child = spawn(tmux, ['-S', sock, '-f', '/dev/null', '-C', 'new-session', '-A', '-s', 'bench', '--', '/bin/sleep', '100000'], {
+    shell: false,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env: ENV,
+  });
+  const ctl = new RawControl(child);
+  try {
+    await ctl.command('display-message -p "#{pid}"');
+    const windows: number[] = [];
+    for (let i = 0; i < panes; i++) {
+      const t0 = performance.now();
+      await ctl.command(`new-window -d -t bench: -- /bin/sleep 100000`);
+      windows.push(performance.now() - t0);
+    }
+    const trips: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      await ctl.command('display-message -p "#{pid}"');
+      trips.push(performance.now() - t0);
+    }
+    const lists: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.now();
+      await ctl.command('list-panes -a -F "#{pane_id} #{pane_pid} #{pane_dead} #{session_name} #{window_name}"');
+      lists.push(performance.now() - t0);
+    }
+    return { windowMs: median(windows), roundTripMs: median(trips), listPanesMs: median(lists), panes };
+  } finally {
+    await new Promise<void>((resolve) => {
+      // kill-server gets no %end (the server is gone): wait for the client to exit instead
+      const killer = spawn(tmux, ['-S', sock, 'kill-server'], { shell: false, stdio: 'ignore', env: ENV });
+      killer.on('error', () => resolve()); // best-effort: the server may be gone already
+      killer.on('exit', () => resolve());
+    });
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

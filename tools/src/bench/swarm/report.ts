@@ -1,0 +1,188 @@
+import type { BenchBackend } from './backends';
+import { SANDBOXED } from './backends';
+import type { RunResult } from './bench-run';
+import type { TmuxPrimitives } from './primitives';
+
+/** Goals of issue 13 (docs/benchmarks.md). Absolute ones apply at N ≥ GOAL_N. */
+export const GOALS = {
+  readyMaxMs: 15_000,
+  stopMaxMs: 10_000,
+  flatMaxRatio: 1.3,
+  rawMaxRatio: 1.5,
+  idleMaxPct: 1,
+  p50MaxMs: 10,
+  p99MaxMs: 50,
+  listMinRatio: 0.8,
+  rssMaxMib: 300,
+} as const;
+/** The N the absolute launch/stop goals are set for. */
+export const GOAL_N = 1000;
+
+export interface Machine {
+  readonly cores: number;
+  readonly memGiB: number;
+  readonly kernel: string;
+  readonly node: string;
+}
+
+export interface Primitives {
+  /** `setpriv … bwrap <our flags> -- /bin/true`, captured from a running agent, ms per run. */
+  readonly bwrapMs?: number;
+  readonly tmux?: TmuxPrimitives;
+}
+
+export interface BenchReport {
+  readonly date: string;
+  readonly commit: string;
+  readonly machine: Machine;
+  readonly ns: readonly number[];
+  readonly skipped: readonly { backend: BenchBackend; reason: string }[];
+  readonly primitives: Primitives;
+  readonly runs: readonly RunResult[];
+}
+
+type Verdict = 'MET' | 'MISSED' | '—';
+const verdict = (checks: readonly boolean[]): Verdict => (checks.length === 0 ? '—' : checks.every(Boolean) ? 'MET' : 'MISSED');
+const f = (x: number | undefined, digits = 1): string => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits));
+
+/** The raw per-agent primitive a backend's launch is compared with, ms. */
+export function rawPrimitiveMs(backend: BenchBackend, p: Primitives): number | undefined {
+  const win = p.tmux?.windowMs;
+  if (backend === 'bwrap') return p.bwrapMs;
+  if (backend === 'tmux') return win;
+  if (backend === 'tmux-bwrap') return win === undefined || p.bwrapMs === undefined ? undefined : win + p.bwrapMs;
+  return undefined;
+}
+
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function launchRow(r: RunResult, p: Primitives): string[] {
+  const d = r.decileMsPerAgent ?? [];
+  const flat = d.length === 10 ? (d[9] as number) / (d[0] as number) : undefined;
+  const raw = rawPrimitiveMs(r.backend, p);
+  const perAgent = r.readyMs === undefined ? undefined : r.readyMs / r.n;
+  const vsRaw = raw === undefined || perAgent === undefined ? undefined : perAgent / raw;
+  const checks: boolean[] = [];
+  if (r.error !== undefined) checks.push(false);
+  if (SANDBOXED.has(r.backend) && r.n >= GOAL_N && r.readyMs !== undefined) checks.push(r.readyMs <= GOALS.readyMaxMs);
+  if (r.n >= 100 && flat !== undefined && r.backend !== 'mock') checks.push(flat <= GOALS.flatMaxRatio);
+  if (SANDBOXED.has(r.backend) && vsRaw !== undefined && r.n >= 100) checks.push(vsRaw <= GOALS.rawMaxRatio);
+  const deciles = d.length === 10 ? `${f(d[0])} → ${f(d[9])}` : '—';
+  return [
+    r.backend,
+    String(r.n),
+    f(r.readyMs === undefined ? undefined : r.readyMs / 1000, 2),
+    f(perAgent, 2),
+    deciles,
+    f(flat, 2),
+    f(vsRaw, 2),
+    verdict(checks),
+  ];
+}
+
+function stopRow(r: RunResult): string[] {
+  const procs = r.leftoverProcesses?.length;
+  const dirs = r.leftoverDirs?.length;
+  const checks: boolean[] = [];
+  if (r.stopMs === undefined) checks.push(false);
+  if (r.n >= GOAL_N && r.stopMs !== undefined) checks.push(r.stopMs <= GOALS.stopMaxMs);
+  if (procs !== undefined) checks.push(procs === 0 && dirs === 0 && r.tmuxServerLeft === false);
+  return [
+    r.backend,
+    String(r.n),
+    f(r.stopMs === undefined ? undefined : r.stopMs / 1000, 2),
+    String(procs ?? '—'),
+    r.tmuxServerLeft === undefined ? '—' : r.tmuxServerLeft ? 'yes' : 'no',
+    String(dirs ?? '—'),
+    verdict(checks),
+  ];
+}
+
+function idleRow(r: RunResult): string[] {
+  const checks = r.idleServerCpuPct === undefined ? [] : [r.idleServerCpuPct <= GOALS.idleMaxPct];
+  return [r.backend, String(r.n), f(r.idleServerCpuPct, 2), f(r.idleBoxCpuPct, 1), verdict(checks)];
+}
+
+function latencyRow(r: RunResult): string[] {
+  const l = r.receiptToEvent;
+  const checks = l === undefined ? [] : [l.p50Ms <= GOALS.p50MaxMs, l.p99Ms <= GOALS.p99MaxMs];
+  return [r.backend, String(r.n), String(l?.samples ?? '—'), f(l?.p50Ms, 0), f(l?.p99Ms, 0), f(l?.maxMs, 0), verdict(checks)];
+}
+
+function memoryRow(r: RunResult): string[] {
+  return [r.backend, String(r.n), f(r.rssMib, 0), verdict(r.rssMib === undefined ? [] : [r.rssMib <= GOALS.rssMaxMib])];
+}
+
+function apiRow(r: RunResult): string[] {
+  const l = r.listSwarms;
+  return [
+    r.backend,
+    String(r.n),
+    f(l?.rps, 0),
+    f(l?.bareRps, 0),
+    f(l?.ratio, 2),
+    verdict(l === undefined ? [] : [l.ratio >= GOALS.listMinRatio]),
+  ];
+}
+
+/** Markdown: a header (date, commit, machine), then one table per measure with its goal and MET/MISSED. */
+export function formatReport(rep: BenchReport): string {
+  const m = rep.machine;
+  const p = rep.primitives;
+  const out: string[] = [
+    `# genswarms bench — ${rep.date}`,
+    '',
+    `commit \`${rep.commit}\` · ${m.cores} cores · ${m.memGiB.toFixed(0)} GiB · Linux ${m.kernel} · Node ${m.node} · N = ${rep.ns.join(', ')}`,
+    ...rep.skipped.map((s) => `- skipped ${s.backend}: ${s.reason}`),
+    '',
+    '## Raw primitives (same run)',
+    '',
+    table(
+      ['primitive', 'ms'],
+      [
+        ['bwrap with our flags (`setpriv … bwrap … -- /bin/true`)', f(p.bwrapMs, 2)],
+        [`tmux new-window through one control-mode client (up to ${p.tmux?.panes ?? '—'} panes)`, f(p.tmux?.windowMs, 2)],
+        [`control-mode round trip at ${p.tmux?.panes ?? '—'} panes`, f(p.tmux?.roundTripMs, 2)],
+        [`\`list-panes -a\` at ${p.tmux?.panes ?? '—'} panes`, f(p.tmux?.listPanesMs, 2)],
+      ],
+    ),
+    '',
+    `## Launch — goal: sandboxed N=${GOAL_N} ready ≤ ${GOALS.readyMaxMs / 1000} s; last decile ≤ ${GOALS.flatMaxRatio}× the first; per agent ≤ ${GOALS.rawMaxRatio}× the raw primitive`,
+    '',
+    table(
+      ['backend', 'N', 'ready s', 'ms/agent', 'ms/agent by decile (first → last)', 'last/first', 'per agent / raw', 'goal'],
+      rep.runs.map((r) => launchRow(r, p)),
+    ),
+    '',
+    `## Stop — goal: DELETE ?purge=true of N=${GOAL_N} ≤ ${GOALS.stopMaxMs / 1000} s, no process, no tmux server, no directory left`,
+    '',
+    table(['backend', 'N', 'DELETE s', 'processes left', 'tmux server left', 'dirs left', 'goal'], rep.runs.map(stopRow)),
+    '',
+    `## Idle — goal: server ≤ ${GOALS.idleMaxPct} % of a core`,
+    '',
+    table(['backend', 'N', 'server % of a core', 'box % of all cores', 'goal'], rep.runs.map(idleRow)),
+    '',
+    `## Latency receipt → turn_completed — goal: p50 ≤ ${GOALS.p50MaxMs} ms, p99 ≤ ${GOALS.p99MaxMs} ms`,
+    '',
+    table(['backend', 'N', 'turns', 'p50 ms', 'p99 ms', 'max ms', 'goal'], rep.runs.map(latencyRow)),
+    '',
+    `## API — goal: token-gated GET /api/swarms ≥ ${GOALS.listMinRatio}× a bare route with the same body`,
+    '',
+    table(['backend', 'N', 'GET /api/swarms req/s', 'bare req/s', 'ratio', 'goal'], rep.runs.map(apiRow)),
+    '',
+    `## Memory — goal: server RSS ≤ ${GOALS.rssMaxMib} MB`,
+    '',
+    table(['backend', 'N', 'server RSS MiB', 'goal'], rep.runs.map(memoryRow)),
+  ];
+  const errors = rep.runs.filter((r) => r.error !== undefined);
+  if (errors.length > 0) out.push('', '## Errors', '', ...errors.map((r) => `- ${r.backend} N=${r.n}: ${r.error}`));
+  const left = rep.runs.filter((r) => (r.leftoverProcesses?.length ?? 0) + (r.leftoverDirs?.length ?? 0) > 0);
+  for (const r of left)
+    out.push(
+      `- ${r.backend} N=${r.n} left: ${[...(r.leftoverProcesses ?? []).slice(0, 3), ...(r.leftoverDirs ?? []).slice(0, 3)].join('; ')}`,
+    );
+  return `${out.join('\n')}\n`;
+}
