@@ -4,6 +4,7 @@ import { SERVER_VERSION } from '../../version';
 import { SchemaComponents } from './json-schema';
 import type { JsonSchema } from './json-schema';
 import { OPERATIONS, PATH_PARAMS } from './operations';
+import { socketSection } from './socket-section';
 import type { ErrorSpec, Operation } from './operations';
 
 /** Answered by the pipeline before any route (docs/security.md §2): every operation may answer them. */
@@ -142,6 +143,7 @@ export function buildOpenApiDocument(operations: readonly Operation[] = OPERATIO
     const path = toOpenApiPath(op.path);
     paths[path] = { ...paths[path], [op.method]: operationObject(op, components) };
   }
+  const socketio = socketSection(components);
   return {
     openapi: '3.1.0',
     info: {
@@ -153,6 +155,7 @@ export function buildOpenApiDocument(operations: readonly Operation[] = OPERATIO
     servers: [{ url: 'http://127.0.0.1:4000' }],
     security: [{ bearer: [] }],
     paths,
+    'x-socketio': socketio,
     components: {
       schemas: components.all(),
       securitySchemes: {
