@@ -80,7 +80,8 @@ describe('exit codes', () => {
     try {
       const human = await cli(['status', 'demo'], { GENSWARMS_URL: server.url });
       expect(human.code).toBe(code);
-      expect(human.stderr).toBe(`genswarms: ${body.error}: ${body.message}\n`);
+      const details = Object.entries(body).filter(([k]) => k !== 'error' && k !== 'message');
+      expect(human.stderr).toBe(`genswarms: ${body.error}: ${body.message}\n${details.map(([k, v]) => `  ${k}: ${String(v)}\n`).join('')}`);
       const json = await cli(['status', 'demo', '--json'], { GENSWARMS_URL: server.url });
       expect(json.code).toBe(code);
       expect(json.stdout).toBe(`${JSON.stringify(body)}\n`);
@@ -96,7 +97,11 @@ describe('exit codes', () => {
     }));
     try {
       const r = await cli(['status'], { GENSWARMS_URL: server.url });
-      expect(r).toEqual({ code: 0, stdout: 'demo  running  agents=2  objects=1\n', stderr: '' });
+      expect(r).toEqual({
+        code: 0,
+        stdout: 'SWARM  STATUS   AGENTS  OBJECTS  AGENT STATES\ndemo   running       2        1  -\n',
+        stderr: '',
+      });
     } finally {
       await server.close();
     }

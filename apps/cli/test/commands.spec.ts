@@ -199,14 +199,19 @@ describe('commands map their arguments to one docs/rest-api.md request', () => {
       409,
       { error: 'agent_not_ready', message: 'Agent is starting', state: 'starting' },
       1,
-      'genswarms: agent_not_ready: Agent is starting\n',
+      'genswarms: agent_not_ready: Agent is starting\n  state: starting\n',
     ],
-    [400, { error: 'inbox_full', message: 'Inbox is full', limit: 1000 }, 1, 'genswarms: inbox_full: Inbox is full\n'],
+    [400, { error: 'inbox_full', message: 'Inbox is full', limit: 1000 }, 1, 'genswarms: inbox_full: Inbox is full\n  limit: 1000\n'],
     [401, { error: 'token_required', message: 'API token required' }, 4, 'genswarms: token_required: API token required\n'],
     [401, { error: 'unauthorized', message: 'Invalid or missing API token' }, 4, 'genswarms: unauthorized: Invalid or missing API token\n'],
-    [500, { error: 'internal_error', message: 'Internal error', request_id: 'r' }, 1, 'genswarms: internal_error: Internal error\n'],
+    [
+      500,
+      { error: 'internal_error', message: 'Internal error', request_id: 'r' },
+      1,
+      'genswarms: internal_error: Internal error\n  request_id: r\n',
+    ],
     [502, 'not json', 1, 'genswarms: http_502: server answered 502\n'],
-  ])('task answered %i %j → exit %i with one error line', async (status, body, code, line) => {
+  ])('task answered %i %j → exit %i with the error line and one line per detail field', async (status, body, code, line) => {
     server.setRouter(() => ({ status, body }));
     const r = await cli(['task', 'demo', 'planner', 'x'], { GENSWARMS_URL: server.url });
     expect(r.code).toBe(code);

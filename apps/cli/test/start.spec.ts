@@ -116,13 +116,13 @@ describe('genswarms start <config>', () => {
     );
   });
 
-  it('adds the agent to a plan-code error line', async () => {
+  it('names the agent before the code of a plan refusal and prints its detail fields', async () => {
     server.setRouter(() => ({
       status: 400,
-      body: { error: 'unsupported_network', message: 'network isolated is refused for local', agent: 'planner' },
+      body: { error: 'unsupported_network', message: 'network isolated is refused for local', agent: 'planner', network: 'isolated' },
     }));
     const r = await cli(['start', 'swarm.yaml'], { GENSWARMS_URL: server.url }, { cwd: dir.path });
-    expect(r.stderr).toBe('genswarms: unsupported_network: network isolated is refused for local (agent planner)\n');
+    expect(r.stderr).toBe('genswarms: planner: unsupported_network: network isolated is refused for local\n  network: isolated\n');
   });
 
   test.each<[string, string | undefined, string]>([

@@ -20,6 +20,8 @@ export class CliError extends Error {
     readonly exit: ExitCode,
     /** Extra lines printed under the error line (e.g. validation issues), never secrets. */
     readonly details: readonly string[] = [],
+    /** What failed, when the server named it (the agent of a plan refusal): printed before the code. */
+    readonly subject?: string,
   ) {
     super(message);
     Object.defineProperty(this, 'name', { value: 'CliError', enumerable: false, configurable: true, writable: true });

@@ -2,6 +2,7 @@ import type { CliContext } from '../cli/context';
 import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import type { ApiResponse } from './api-client';
+import { oneLine } from '../cli/format';
 
 /** At most this many `issues` lines are printed under an error. */
 const MAX_ISSUE_LINES = 20;
@@ -12,13 +13,30 @@ function issueLine(issue: unknown): string {
   return `  ${JSON.stringify(issue)}`;
 }
 
-function errorOf(res: ApiResponse): { code: string; message: string; details: string[] } {
-  const body = res.body as { error?: unknown; message?: unknown; agent?: unknown; issues?: unknown } | undefined;
-  const code = typeof body?.error === 'string' ? body.error : `http_${res.status}`;
-  let message = typeof body?.message === 'string' ? body.message : `server answered ${res.status}`;
-  if (typeof body?.agent === 'string') message = `${message} (agent ${body.agent})`;
-  const issues = Array.isArray(body?.issues) ? (body.issues as unknown[]) : [];
-  return { code, message, details: issues.slice(0, MAX_ISSUE_LINES).map(issueLine) };
+/** Body fields that are not detail lines: the code, the sentence, the subject and the issue list. */
+const NOT_DETAILS: ReadonlySet<string> = new Set(['error', 'message', 'agent', 'issues', 'valid']);
+
+/** `value` as one safe line: strings neutralised, lists joined, anything else as JSON. */
+export function detailValue(value: unknown): string {
+  if (typeof value === 'string') return oneLine(value, 400);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return oneLine(value.join(', '), 400);
+  return oneLine(JSON.stringify(value) ?? String(value), 400);
+}
+
+/** `  <key>: <value>` for every detail field of an error body (docs/rest-api.md, Errors), in the server's order. */
+export function detailLines(body: Readonly<Record<string, unknown>>): string[] {
+  return Object.entries(body)
+    .filter(([key, value]) => !NOT_DETAILS.has(key) && value !== undefined && value !== null)
+    .map(([key, value]) => `  ${oneLine(key, 64)}: ${detailValue(value)}`);
+}
+
+function errorOf(res: ApiResponse): { code: string; message: string; details: string[]; subject?: string } {
+  const body = (typeof res.body === 'object' && res.body !== null ? res.body : {}) as Record<string, unknown>;
+  const code = typeof body['error'] === 'string' ? oneLine(body['error'], 64) : `http_${res.status}`;
+  const message = typeof body['message'] === 'string' ? oneLine(body['message'], 1000) : `server answered ${res.status}`;
+  const issues = Array.isArray(body['issues']) ? (body['issues'] as unknown[]) : [];
+  const details = [...issues.slice(0, MAX_ISSUE_LINES).map(issueLine), ...detailLines(body)];
+  return { code, message, details, ...(typeof body['agent'] === 'string' ? { subject: oneLine(body['agent'], 64) } : {}) };
 }
 
 /**
@@ -28,12 +46,12 @@ function errorOf(res: ApiResponse): { code: string; message: string; details: st
 export function handleResponse(ctx: CliContext, res: ApiResponse, json: boolean): unknown {
   if (json) ctx.stdout.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
   if (res.status >= 200 && res.status < 300) return res.body;
-  const { code, message, details } = errorOf(res);
-  throw new CliError(code, message, res.status === 401 ? EXIT.unauthorized : EXIT.failed, json ? [] : details);
+  const { code, message, details, subject } = errorOf(res);
+  throw new CliError(code, message, res.status === 401 ? EXIT.unauthorized : EXIT.failed, json ? [] : details, subject);
 }
 
-/** Prints `genswarms: <code>: <message>` for a failure, then any detail lines. */
+/** Prints `genswarms: [<subject>: ]<code>: <message>` for a failure, then any detail lines. */
 export function reportError(ctx: CliContext, err: CliError): void {
-  writeLine(ctx.stderr, `genswarms: ${err.code}: ${err.message}`);
+  writeLine(ctx.stderr, `genswarms: ${err.subject === undefined ? '' : `${err.subject}: `}${err.code}: ${err.message}`);
   for (const line of err.details) writeLine(ctx.stderr, line);
 }

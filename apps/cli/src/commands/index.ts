@@ -1,4 +1,13 @@
 import type { CommandModule } from '../cli/command-module';
+import { agentsCommand } from './agents';
+import { completionCommand } from './completion';
+import { historyCommand } from './history';
+import { messagesCommand } from './messages';
+import { objectsCommand } from './objects';
+import { pauseCommand } from './pause';
+import { skillsCommand } from './skills';
+import { topologyCommand } from './topology';
+import { watchCommand } from './watch';
 import { attachCommand } from './attach';
 import { configCommand } from './config';
 import { doctorCommand } from './doctor';
@@ -23,19 +32,28 @@ export const COMMANDS: readonly CommandModule[] = [
   upCommand,
   downCommand,
   statusCommand,
+  watchCommand,
   startCommand,
   stopCommand,
   restartCommand,
+  pauseCommand,
   resumeCommand,
   turnsCommand,
+  historyCommand,
   taskCommand,
   msgCommand,
+  messagesCommand,
   logsCommand,
   eventsCommand,
+  agentsCommand,
+  objectsCommand,
+  topologyCommand,
   scaleCommand,
   overlayCommand,
   snapshotCommand,
   configCommand,
+  skillsCommand,
   attachCommand,
   doctorCommand,
+  completionCommand,
 ];

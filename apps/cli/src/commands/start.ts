@@ -6,57 +6,71 @@ import { sleep } from '../cli/sleep';
 import { callApi } from '../client/call';
 import { apiPath } from '../client/paths';
 import { loadConfigFile, resolveConfigPaths } from '../config/config-file';
+import { STUCK_STATES, stuckAgentLines } from '../view/agent-failures';
+import type { AgentStatusView } from '../view/agent-table';
+import { CLEAR_LINE, terminalOf } from '../view/terminal';
 
 /** How long `start` shows progress before handing back (the swarm keeps starting server-side). */
 export const START_WAIT_MS = 120_000;
 const START_POLL_MS = 500;
 const READY_STATES: ReadonlySet<string> = new Set(['idle', 'busy']);
-const STUCK_STATES: ReadonlySet<string> = new Set(['failed', 'stopped', 'needs_attention']);
 
-interface AgentRow {
-  name?: unknown;
-  state?: unknown;
-  needs_attention?: { reason?: unknown } | null;
+/** `rs: agents ready 734/1000, 2 failed` (failed counts every agent that will not become ready by waiting). */
+function progressLine(swarm: string, agents: readonly AgentStatusView[]): string {
+  const ready = agents.filter((a) => READY_STATES.has(String(a.state))).length;
+  const stuck = agents.filter((a) => STUCK_STATES.has(String(a.state))).length;
+  return `${swarm}: agents ready ${ready}/${agents.length}${stuck > 0 ? `, ${stuck} failed` : ''}`;
 }
 
-function stuckLines(agents: readonly AgentRow[]): string[] {
-  return agents
-    .filter((a) => STUCK_STATES.has(String(a.state)))
-    .map(
-      (a) =>
-        `  ${String(a.name)}: ${String(a.state)}${typeof a.needs_attention?.reason === 'string' ? ` (${a.needs_attention.reason})` : ''}`,
-    );
+/** The progress line: rewritten in place on a TTY (stderr), one line per change when piped. */
+function progressWriter(deps: CommandDeps): { show: (line: string) => void; end: () => void } {
+  const tty = terminalOf(deps.ctx.stderr, deps.ctx.env).tty;
+  let shown = '';
+  return {
+    show: (line) => {
+      if (line === shown) return;
+      shown = line;
+      if (tty) deps.ctx.stderr.write(`${CLEAR_LINE}${line}`);
+      else writeLine(deps.ctx.stderr, line);
+    },
+    end: () => {
+      if (tty && shown !== '') deps.ctx.stderr.write('\n');
+    },
+  };
 }
 
-/** Polls the agents until all are ready, one is stuck, the wait ends, or the user interrupts. */
+/**
+ * Polls the agents until every one is ready or stuck (failed, stopped, needs_attention), the wait ends or the
+ * user interrupts. Exit 1 (`agent_failed`, one block per agent with the server's code and sentence) when any
+ * agent is stuck at that point, else 0 (those still starting keep starting server-side).
+ */
 async function waitForAgents(deps: CommandDeps, swarm: string, json: boolean): Promise<ExitCode> {
   const { ctx } = deps;
   const out = json ? ctx.stderr : ctx.stdout; // --json keeps stdout to the one server body
   const deadline = Date.now() + START_WAIT_MS;
-  let shown = '';
-  for (;;) {
-    const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents'), { json: false })) as { agents?: AgentRow[] } | undefined;
-    const agents = Array.isArray(body?.agents) ? body.agents : [];
-    const ready = agents.filter((a) => READY_STATES.has(String(a.state))).length;
-    const line = `${swarm}: agents ready ${ready}/${agents.length}`;
-    if (line !== shown) writeLine(ctx.stderr, (shown = line));
-    const stuck = stuckLines(agents);
-    if (stuck.length > 0)
-      throw new CliError(
-        'agent_failed',
-        `${stuck.length} agent(s) of ${swarm} did not start; see genswarms events -s ${swarm} --errors`,
-        EXIT.failed,
-        stuck,
-      );
-    if (ready === agents.length) {
-      writeLine(out, `started ${swarm}: ${ready}/${agents.length} agents ready`);
-      return EXIT.ok;
+  const progress = progressWriter(deps);
+  let agents: AgentStatusView[] = [];
+  let settled = false;
+  try {
+    for (;;) {
+      const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents'), { json: false })) as { agents?: unknown } | undefined;
+      agents = Array.isArray(body?.agents) ? (body.agents as AgentStatusView[]) : [];
+      progress.show(progressLine(swarm, agents));
+      settled = agents.every((a) => READY_STATES.has(String(a.state)) || STUCK_STATES.has(String(a.state)));
+      if (settled || Date.now() >= deadline || !(await sleep(START_POLL_MS, ctx.signal))) break;
     }
-    if (Date.now() >= deadline || !(await sleep(START_POLL_MS, ctx.signal))) {
-      writeLine(out, `started ${swarm}: ${ready}/${agents.length} agents ready so far; follow with genswarms status ${swarm}`);
-      return EXIT.ok;
-    }
+  } finally {
+    progress.end();
   }
+  const ready = agents.filter((a) => READY_STATES.has(String(a.state))).length;
+  const stuck = await stuckAgentLines(deps, swarm, agents);
+  if (stuck.length > 0) {
+    const count = agents.filter((a) => STUCK_STATES.has(String(a.state))).length;
+    throw new CliError('agent_failed', `${count} agent(s) of ${swarm} did not start; see genswarms status ${swarm}`, EXIT.failed, stuck);
+  }
+  const tail = settled ? '' : ' so far; follow with genswarms watch ' + swarm;
+  writeLine(out, `started ${swarm}: ${ready}/${agents.length} agents ready${tail}`);
+  return EXIT.ok;
 }
 
 /**
@@ -73,6 +87,16 @@ export const startCommand: CommandModule = {
       .argument('<config>', 'config file (.json, .yaml, .yml)')
       .option('--no-wait', 'return once the server accepted the swarm')
       .option('--json', 'print the server response unchanged (progress still goes to stderr)')
+      .addHelpText(
+        'after',
+        `
+Waits (up to 120 s) until every agent is ready or has failed, showing "agents ready N/M, K failed"
+(in place on a terminal). Exit 1 if any agent failed, with the server's reason for each.
+
+Examples:
+  genswarms start swarm.yaml
+  genswarms start swarm.json --no-wait --json`,
+      )
       .action(
         deps.action(async (file: string, opts: { wait: boolean; json?: boolean }) => {
           const loaded = await loadConfigFile(file, deps.ctx.cwd);

@@ -1,40 +1,43 @@
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { handleResponse } from '../client/respond';
+import { callApi } from '../client/call';
+import { apiPath } from '../client/paths';
+import { swarmDetailLines, swarmTable } from '../view/agent-table';
+import type { SwarmDetailView, SwarmSummaryView } from '../view/agent-table';
+import { terminalOf } from '../view/terminal';
 
-interface SwarmRow {
-  name?: unknown;
-  status?: unknown;
-  agent_count?: unknown;
-  object_count?: unknown;
-}
-
-function formatRow(s: SwarmRow): string {
-  return `${String(s.name)}  ${String(s.status)}  agents=${String(s.agent_count ?? 0)}  objects=${String(s.object_count ?? 0)}`;
-}
-
-/** `status [swarm] [--json]`: list swarms, or one swarm's detail. */
+/** `status [swarm] [--json]`: the swarm list with agents by state, or one swarm's per-agent table. */
 export const statusCommand: CommandModule = {
   name: 'status',
   register(program, deps): void {
     program
       .command('status')
-      .description('List swarms, or show one swarm')
+      .description('List swarms (agents by state), or show one swarm as a per-agent table')
       .argument('[swarm]', 'swarm name')
       .option('--json', 'print the server response unchanged')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  genswarms status                 every swarm, with its agents counted by state
+  genswarms status demo            one row per agent: state, backend/client, network, turn and age, inbox, attention
+  genswarms status demo --json     the server's answer, unchanged`,
+      )
       .action(
         deps.action(async (swarm: string | undefined, opts: { json?: boolean }) => {
-          const path = swarm === undefined ? '/api/swarms' : `/api/swarms/${encodeURIComponent(swarm)}`;
-          const body = handleResponse(deps.ctx, await deps.api().request('GET', path), opts.json === true);
-          if (opts.json === true) return EXIT.ok;
+          const json = opts.json === true;
+          const body = await callApi(deps, 'GET', swarm === undefined ? apiPath('swarms') : apiPath('swarms', swarm), { json });
+          if (json) return EXIT.ok;
+          const term = terminalOf(deps.ctx.stdout, deps.ctx.env);
+          let lines: string[];
           if (swarm === undefined) {
-            const swarms = ((body as { swarms?: SwarmRow[] } | undefined)?.swarms ?? []) as SwarmRow[];
-            if (swarms.length === 0) writeLine(deps.ctx.stdout, 'no swarms');
-            for (const s of swarms) writeLine(deps.ctx.stdout, formatRow(s));
+            const swarms = (body as { swarms?: unknown } | undefined)?.swarms;
+            lines = Array.isArray(swarms) && swarms.length > 0 ? swarmTable(term, swarms as SwarmSummaryView[]) : ['no swarms'];
           } else {
-            writeLine(deps.ctx.stdout, formatRow(body as SwarmRow));
+            lines = swarmDetailLines(term, (body ?? {}) as SwarmDetailView, Date.now());
           }
+          for (const line of lines) writeLine(deps.ctx.stdout, line);
           return EXIT.ok;
         }),
       );

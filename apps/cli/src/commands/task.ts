@@ -1,29 +1,129 @@
-import type { CommandModule } from '../cli/command-module';
+import type { CommandDeps, CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
-import { EXIT } from '../cli/exit-codes';
+import { CliError, EXIT } from '../cli/exit-codes';
+import type { ExitCode } from '../cli/exit-codes';
 import { readTextArg } from '../cli/args';
+import { oneLine, safeText } from '../cli/format';
 import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { apiPath, withQuery } from '../client/paths';
+import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 
-/** `task <swarm> <agent> <text...>`: queue a task (`-` reads the text from stdin). */
+/** Pushes after which the agent's turns are read again (a turn ended, or the agent changed state). */
+const TURN_END_PUSHES: readonly string[] = ['turn_completed', 'needs_attention', 'agent_status'];
+/** How many of the agent's newest turns are searched for the task's turn. */
+const TURNS_SEARCHED = 50;
+
+interface TurnRow {
+  id?: unknown;
+  item_id?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  error?: unknown;
+  reply_preview?: unknown;
+}
+
+/** The ended turn of `itemId` among the agent's newest turns, or undefined while it is queued or running. */
+async function endedTurn(deps: CommandDeps, swarm: string, agent: string, itemId: string): Promise<TurnRow | undefined> {
+  const path = withQuery(apiPath('swarms', swarm, 'agents', agent, 'turns'), { limit: TURNS_SEARCHED });
+  const body = (await callApi(deps, 'GET', path, { json: false })) as { turns?: unknown } | undefined;
+  const turns = Array.isArray(body?.turns) ? (body.turns as TurnRow[]) : [];
+  return turns.find((t) => t.item_id === itemId && t.status !== 'running');
+}
+
+/**
+ * Joins the swarm before sending (so no push is missed), sends the task over REST, then re-reads the agent's
+ * turns after each push about it until the task's turn has ended; Ctrl-C stops waiting (the task stays).
+ */
+async function sendAndWait(deps: CommandDeps, swarm: string, agent: string, task: string, json: boolean): Promise<ExitCode> {
+  const { ctx } = deps;
+  let check: () => void = () => undefined;
+  const socket = await joinSwarm(ctx, swarm, (s) => {
+    for (const push of TURN_END_PUSHES) s.on(push, (p: { agent?: unknown }) => (p?.agent === agent ? check() : undefined));
+  });
+  const stop = new AbortController();
+  ctx.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  let ended: TurnRow | undefined;
+  let failure: unknown;
+  try {
+    const sent = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'agents', agent, 'task'), { body: { task }, json })) as
+      { id?: unknown; queued?: unknown } | undefined;
+    const itemId = String(sent?.id);
+    if (!json)
+      writeLine(ctx.stdout, `sent task ${itemId} to ${swarm}/${agent} (queued ${String(sent?.queued ?? 0)}); waiting for its turn`);
+    let busy = false;
+    let again = false; // a push during a read: read once more after it
+    check = () => {
+      if (busy) {
+        again = true;
+        return;
+      }
+      busy = true;
+      again = false;
+      endedTurn(deps, swarm, agent, itemId)
+        .then((t) => {
+          busy = false;
+          if (t !== undefined) {
+            ended = t;
+            stop.abort();
+          } else if (again) check();
+        })
+        .catch((err: unknown) => {
+          failure = err;
+          stop.abort();
+        });
+    };
+    check(); // the turn may have ended before the first push was handled
+    await followUntilInterrupted(socket, stop.signal);
+  } finally {
+    socket.close();
+  }
+  if (failure !== undefined) throw failure;
+  if (ended === undefined) throw new CliError('wait_interrupted', 'stopped waiting; the task stays with the agent', EXIT.failed);
+  return printTurn(deps, ended, json);
+}
+
+function printTurn(deps: CommandDeps, t: TurnRow, json: boolean): ExitCode {
+  if (json) {
+    writeLine(deps.ctx.stdout, JSON.stringify(t));
+    return t.status === 'completed' ? EXIT.ok : EXIT.failed;
+  }
+  const status = oneLine(String(t.status), 32);
+  if (t.status !== 'completed') {
+    const why = typeof t.reason === 'string' ? t.reason : typeof t.error === 'string' ? t.error : `the turn ended ${status}`;
+    throw new CliError(`turn_${status}`, `turn ${oneLine(String(t.id), 64)}: ${oneLine(why, 1000)}`, EXIT.failed);
+  }
+  writeLine(deps.ctx.stdout, `turn ${oneLine(String(t.id), 64)} completed; reply (the server keeps its first 100 characters):`);
+  writeLine(deps.ctx.stdout, typeof t.reply_preview === 'string' ? safeText(t.reply_preview) : '');
+  return EXIT.ok;
+}
+
+/** `task <swarm> <agent> <text...> [--wait]`: queue a task (`-` reads the text from stdin); `--wait` prints its turn's reply. */
 export const taskCommand: CommandModule = {
   name: 'task',
   register(program, deps): void {
     program
       .command('task')
-      .description('Send a task to an agent (text "-" reads stdin)')
+      .description('Send a task to an agent (text "-" reads stdin); --wait waits for its turn and prints the reply')
       .argument('<swarm>', 'swarm name')
       .argument('<agent>', 'agent name')
       .argument('<text...>', 'the task; a single "-" reads it from stdin')
-      .option('--json', 'print the server response unchanged')
+      .option('--wait', 'wait (socket.io pushes) until the turn of this task ends and print its reply; exit 1 if it did not complete')
+      .option('--json', 'print the server response unchanged (with --wait, then the ended turn as one JSON line)')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  genswarms task demo writer write a haiku about tmux
+  echo "summarise notes.md" | genswarms task demo writer - --wait`,
+      )
       .action(
-        deps.action(async (swarm: string, agent: string, words: string[], opts: { json?: boolean }) => {
+        deps.action(async (swarm: string, agent: string, words: string[], opts: { json?: boolean; wait?: boolean }) => {
           const task = await readTextArg(deps.ctx, words, 'the task');
+          const json = opts.json === true;
+          if (opts.wait === true) return sendAndWait(deps, swarm, agent, task, json);
           const path = apiPath('swarms', swarm, 'agents', agent, 'task');
-          const body = (await callApi(deps, 'POST', path, { body: { task }, json: opts.json === true })) as
-            { id?: unknown; queued?: unknown } | undefined;
-          if (opts.json !== true)
-            writeLine(deps.ctx.stdout, `sent task ${String(body?.id)} to ${swarm}/${agent} (queued ${String(body?.queued ?? 0)})`);
+          const body = (await callApi(deps, 'POST', path, { body: { task }, json })) as { id?: unknown; queued?: unknown } | undefined;
+          if (!json) writeLine(deps.ctx.stdout, `sent task ${String(body?.id)} to ${swarm}/${agent} (queued ${String(body?.queued ?? 0)})`);
           return EXIT.ok;
         }),
       );

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { isRecord, parseConfigText } from '@genswarms/ir-gate';
+import { CliError, EXIT } from '../cli/exit-codes';
 
 /** The CLI reads operator files, unconfined, but still bounded: 1 MiB like the server. */
 export const CLI_CONFIG_MAX_BYTES = 1048576;
@@ -53,4 +54,12 @@ export function resolveConfigPaths(value: unknown, baseDir: string): unknown {
     return out;
   });
   return { ...value, agents };
+}
+
+/** A local JSON/YAML file holding one object (an agent or object spec, an object config), or a CliError (exit 1). */
+export async function loadSpecFile(file: string, cwd: string): Promise<{ value: Record<string, unknown>; dir: string }> {
+  const loaded = await loadConfigFile(file, cwd);
+  if (loaded.kind === 'invalid') throw new CliError(loaded.error, loaded.message, EXIT.failed);
+  if (!isRecord(loaded.value)) throw new CliError('config_parse_error', `${file} must hold one JSON/YAML object`, EXIT.failed);
+  return { value: loaded.value, dir: loaded.dir };
 }

@@ -1,0 +1,134 @@
+import type { Command } from 'commander';
+import type { CommandDeps, CommandModule } from '../cli/command-module';
+import { writeLine } from '../cli/context';
+import { EXIT } from '../cli/exit-codes';
+import { commaList } from '../cli/list-option';
+import { oneLine } from '../cli/format';
+import { callApi } from '../client/call';
+import { apiPath } from '../client/paths';
+import { loadSpecFile } from '../config/config-file';
+
+const JSON_HELP = 'print the server response unchanged';
+
+interface ObjectRow {
+  name?: unknown;
+  handler?: unknown;
+  state?: unknown;
+}
+
+function registerList(objects: Command, deps: CommandDeps): void {
+  objects
+    .command('list')
+    .description("A swarm's objects: name, handler, state")
+    .argument('<swarm>', 'swarm name')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', '\nExample:\n  genswarms objects list demo')
+    .action(
+      deps.action(async (swarm: string, opts: { json?: boolean }) => {
+        const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'objects'), { json: opts.json === true })) as
+          { objects?: unknown } | undefined;
+        if (opts.json === true) return EXIT.ok;
+        const rows = Array.isArray(body?.objects) ? (body.objects as ObjectRow[]) : [];
+        if (rows.length === 0) writeLine(deps.ctx.stdout, 'no objects');
+        for (const o of rows)
+          writeLine(deps.ctx.stdout, `${oneLine(String(o.name), 64)}  ${oneLine(String(o.handler), 64)}  ${oneLine(String(o.state), 32)}`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+function registerShow(objects: Command, deps: CommandDeps): void {
+  objects
+    .command('show')
+    .description('One object: its spec (secrets redacted) and state, as JSON')
+    .argument('<swarm>', 'swarm name')
+    .argument('<object>', 'object name')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', '\nExample:\n  genswarms objects show demo board')
+    .action(
+      deps.action(async (swarm: string, object: string, opts: { json?: boolean }) => {
+        const body = await callApi(deps, 'GET', apiPath('swarms', swarm, 'objects', object), { json: opts.json === true });
+        if (opts.json !== true) writeLine(deps.ctx.stdout, JSON.stringify(body, null, 2));
+        return EXIT.ok;
+      }),
+    );
+}
+
+function registerAdd(objects: Command, deps: CommandDeps): void {
+  objects
+    .command('add')
+    .description('Add an object ({name, handler, config?}) to a running swarm from a JSON/YAML file')
+    .argument('<swarm>', 'swarm name')
+    .argument('<file>', 'object spec (.json, .yaml, .yml)')
+    .option('--connect <nodes>', 'comma-separated targets it may send to')
+    .option('--incoming <nodes>', 'comma-separated senders that may send to it')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', '\nExample:\n  genswarms objects add demo board.yaml --incoming writer')
+    .action(
+      deps.action(async (swarm: string, file: string, opts: { connect?: string; incoming?: string; json?: boolean }) => {
+        const spec = await loadSpecFile(file, deps.ctx.cwd);
+        const body = {
+          ...spec.value,
+          ...(opts.connect === undefined ? {} : { connections: commaList(opts.connect) }),
+          ...(opts.incoming === undefined ? {} : { incoming: commaList(opts.incoming) }),
+        };
+        const res = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'objects'), { body, json: opts.json === true })) as
+          { name?: unknown } | undefined;
+        if (opts.json !== true) writeLine(deps.ctx.stdout, `added ${swarm}/${String(res?.name)}`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+function registerRemove(objects: Command, deps: CommandDeps): void {
+  objects
+    .command('remove')
+    .description('Remove an object from a running swarm')
+    .argument('<swarm>', 'swarm name')
+    .argument('<object>', 'object name')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', '\nExample:\n  genswarms objects remove demo board')
+    .action(
+      deps.action(async (swarm: string, object: string, opts: { json?: boolean }) => {
+        await callApi(deps, 'DELETE', apiPath('swarms', swarm, 'objects', object), { json: opts.json === true });
+        if (opts.json !== true) writeLine(deps.ctx.stdout, `removed ${swarm}/${object}`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+function registerPatch(objects: Command, deps: CommandDeps): void {
+  objects
+    .command('patch')
+    .description("Change mutable keys of an object's config (the handler's configSchema decides which)")
+    .argument('<swarm>', 'swarm name')
+    .argument('<object>', 'object name')
+    .argument('<file>', 'the keys to change, one JSON/YAML object')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', '\nExample:\n  echo "{level: debug}" > patch.yaml && genswarms objects patch demo board patch.yaml')
+    .action(
+      deps.action(async (swarm: string, object: string, file: string, opts: { json?: boolean }) => {
+        const spec = await loadSpecFile(file, deps.ctx.cwd);
+        const res = (await callApi(deps, 'PATCH', apiPath('swarms', swarm, 'objects', object, 'config'), {
+          body: { config: spec.value },
+          json: opts.json === true,
+        })) as { keys?: unknown } | undefined;
+        const keys = Array.isArray(res?.keys) ? res.keys.map((k) => oneLine(String(k), 64)).join(', ') : '';
+        if (opts.json !== true) writeLine(deps.ctx.stdout, `updated ${swarm}/${object}: ${keys}`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+/** `objects list|show|add|remove|patch`. */
+export const objectsCommand: CommandModule = {
+  name: 'objects',
+  register(program, deps): void {
+    const objects = program.command('objects').description('List, show, add, remove or reconfigure the objects of a swarm');
+    registerList(objects, deps);
+    registerShow(objects, deps);
+    registerAdd(objects, deps);
+    registerRemove(objects, deps);
+    registerPatch(objects, deps);
+  },
+};

@@ -1,0 +1,55 @@
+import type { CommandDeps } from '../cli/command-module';
+import { oneLine } from '../cli/format';
+import { callApi } from '../client/call';
+import { apiPath, withQuery } from '../client/paths';
+import { detailValue } from '../client/respond';
+import type { AgentStatusView } from './agent-table';
+
+/** States in which an agent will not become ready by waiting. */
+export const STUCK_STATES: ReadonlySet<string> = new Set(['failed', 'stopped', 'needs_attention']);
+/** How many `agent_failed` events one lookup reads (newest first): enough for the agents of one start. */
+const FAILURE_EVENTS_LIMIT = 1000;
+/** Metadata fields that are not detail lines of a failure. */
+const NOT_DETAILS: ReadonlySet<string> = new Set(['code', 'reason', 'message']);
+
+interface FailedEvent {
+  agent?: unknown;
+  message?: unknown;
+  metadata?: unknown;
+}
+
+/** The newest `agent_failed` event of each agent (the server's code, sentence and detail fields). */
+async function newestFailures(deps: CommandDeps, swarm: string): Promise<Map<string, FailedEvent>> {
+  const path = withQuery(apiPath('swarms', swarm, 'events'), { event_type: 'agent_failed', limit: FAILURE_EVENTS_LIMIT });
+  const body = (await callApi(deps, 'GET', path, { json: false })) as { events?: unknown } | undefined;
+  const out = new Map<string, FailedEvent>();
+  for (const e of Array.isArray(body?.events) ? (body.events as FailedEvent[]) : [])
+    if (typeof e.agent === 'string' && !out.has(e.agent)) out.set(e.agent, e);
+  return out;
+}
+
+function failureLines(name: string, e: FailedEvent | undefined): string[] {
+  const meta = (typeof e?.metadata === 'object' && e.metadata !== null ? e.metadata : {}) as Record<string, unknown>;
+  const codeRaw = meta['code'] ?? meta['reason'];
+  const code = typeof codeRaw === 'string' ? oneLine(codeRaw, 64) : 'failed';
+  const message = typeof e?.message === 'string' ? `: ${oneLine(e.message, 1000)}` : '';
+  const details = Object.entries(meta)
+    .filter(([k, v]) => !NOT_DETAILS.has(k) && v !== undefined && v !== null)
+    .map(([k, v]) => `      ${oneLine(k, 64)}: ${detailValue(v)}`);
+  return [`  ${name}: ${code}${message}`, ...details];
+}
+
+/**
+ * One block per stuck agent, as the server reported it: `  a: binary_missing: <the server's sentence>` then its
+ * detail fields (failed: the newest `agent_failed` event; needs_attention: its reason). No text is made up.
+ */
+export async function stuckAgentLines(deps: CommandDeps, swarm: string, agents: readonly AgentStatusView[]): Promise<string[]> {
+  const stuck = agents.filter((a) => STUCK_STATES.has(String(a.state)));
+  const failures = stuck.some((a) => a.state === 'failed') ? await newestFailures(deps, swarm) : new Map<string, FailedEvent>();
+  return stuck.flatMap((a) => {
+    const name = oneLine(String(a.name), 64);
+    if (a.state === 'failed') return failureLines(name, failures.get(String(a.name)));
+    const reason = a.needs_attention?.reason;
+    return [`  ${name}: ${String(a.state)}${typeof reason === 'string' ? `: ${oneLine(reason, 200)}` : ''}`];
+  });
+}
