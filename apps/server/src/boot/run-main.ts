@@ -10,6 +10,7 @@ import type { HostFacts, OpenedEngine } from './open-engine';
 import { defaultAgentEntry, openEngine } from './open-engine';
 import type { RunningServer, ServerDeps } from './start-server';
 import { startServer } from './start-server';
+import { readTokenFiles } from './token-files';
 
 /** The process edge, injectable for tests: env, cwd, uid, streams and exit. */
 export interface MainIo {
@@ -61,7 +62,13 @@ async function open(io: MainIo, config: ServerConfig, logger: ServerLogger): Pro
  * starts the server. Returns the running server, or undefined after an exit.
  */
 export async function runMain(io: MainIo, deps: Omit<ServerDeps, 'stdout' | 'stderr'> = {}): Promise<RunningServer | undefined> {
-  const loaded = await loadServerConfig(io.env, { cwd: io.cwd, uid: io.uid, gid: io.gid ?? io.uid });
+  const filed = await readTokenFiles(io.env);
+  if (filed.kind === 'invalid') {
+    io.stderr.write(`${filed.line}\n`);
+    io.exit(EXIT_INVALID_CONFIG);
+    return undefined;
+  }
+  const loaded = await loadServerConfig({ ...io.env, ...filed.tokens }, { cwd: io.cwd, uid: io.uid, gid: io.gid ?? io.uid });
   if (loaded.kind === 'invalid') {
     io.stderr.write(`${loaded.line}\n`);
     io.exit(EXIT_INVALID_CONFIG);
