@@ -33,6 +33,7 @@ const MATRIX: Readonly<Record<string, Row>> = {
   'tmux:none': row(true, false, false, false),
   'tmux:bwrap': row(true, true, false, false),
   'tmux:docker': row(true, true, false, true),
+  ssh: row(true, false, false, false),
   mock: row(true, true, true, true),
 };
 
