@@ -17,6 +17,8 @@ const EXPORTS: readonly string[] = [
   'buildRunnerContext',
   'describeProcessTracking',
   'detectProcessTracking',
+  'describeLimitSupport',
+  'detectLimitSupport',
   'DEFAULT_AGENT_GID',
   'DEFAULT_AGENT_UID',
   'parseAgentId',

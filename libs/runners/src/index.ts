@@ -4,6 +4,7 @@ export type {
   BackendConfig,
   BackendKind,
   ClientSpec,
+  ExitInfo,
   InnerRunner,
   LaunchPlan,
   MountSpec,
@@ -34,6 +35,8 @@ export { buildBwrapArgs } from './lib/bwrap/bwrap-args';
 export { killProcessTree } from './lib/process/process-tree';
 export { detectProcessTracking, describeProcessTracking } from './lib/cgroup/cgroup-detect';
 export type { ProcessTracking } from './lib/cgroup/cgroup-detect';
+export { detectLimitSupport, describeLimitSupport } from './lib/cgroup/limit-detect';
+export type { LimitSupport } from './lib/cgroup/limit-detect';
 export { createLocalRunner, withParentDeathSignal } from './lib/local/local-runner';
 export { createBwrapRunner } from './lib/bwrap/bwrap-runner';
 export { createMockRunner } from './lib/mock/mock-runner';

@@ -5,6 +5,7 @@
  */
 import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
+import type { LimitSupport } from './cgroup/limit-detect';
 
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
@@ -112,6 +113,11 @@ export interface RunnerContext {
    * absent = `none`. See docs/runners.md "Lifecycle".
    */
   readonly processTracking?: ProcessTracking;
+  /**
+   * (additive) Which of memory_limit, pids_limit, cpu_limit this host's cgroups can enforce on bwrap agents
+   * (docs/runners.md "Limits"). Detected once by `buildRunnerContext`; absent = none (a requested limit is refused).
+   */
+  readonly limitSupport?: LimitSupport;
 }
 
 /** One turn handed to a running agent. Headless clients read the inbox file the engine wrote. */
@@ -188,8 +194,13 @@ export interface RunnerHandle {
    * with the rules of docs/receipts.md; the engine uses this instead of watching the local workspace. Never `pending`.
    */
   watchReceipt?(turnId: string, opts: { readonly signal: AbortSignal }): Promise<Exclude<TurnReceipt, { kind: 'pending' }>>;
-  /** Called once when the client exits (code or signal). */
-  onExit(listener: (code: number | null, signal: string | null) => void): () => void;
+  /** Called once when the client exits (code or signal); `info.reason` when the runner knows why (`oom_killed`). */
+  onExit(listener: (code: number | null, signal: string | null, info?: ExitInfo) => void): () => void;
+}
+
+/** (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired. */
+export interface ExitInfo {
+  readonly reason?: 'oom_killed';
 }
 
 export interface Runner {

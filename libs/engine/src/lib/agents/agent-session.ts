@@ -210,9 +210,10 @@ export class AgentSession implements TurnHost, OutboxOwner {
         if (this.logs.length > LOG_KEEP_LINES) this.logs.splice(0, this.logs.length - LOG_KEEP_LINES);
         this.host.pushes.push(this.host.swarm, { type: 'agent_output', payload: { agent: this.name, stream, content: line } });
       }),
-      handle.onExit((code, signal) => {
+      handle.onExit((code, signal, info) => {
         if (this.closed) return;
-        void this.fail('process_exited', { code, signal })
+        // `oom_killed`: the agent's memory cgroup killed it (memory_limit); otherwise a plain exit
+        void this.fail(info?.reason ?? 'process_exited', { code, signal })
           .then(() => this.endEgress('process_exited')) // the runner stops the forwarder when its client exits
           .catch((e: unknown) => this.report('agent_exit', e));
       }),

@@ -15,6 +15,8 @@ import { buildBwrapArgs } from './bwrap-args';
 import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
+import { assertLimitsEnforceable, joinLimitArgv, limitGroupFor, prepareLimitGroup } from '../cgroup/agent-limits';
+import { withLimitGroup } from './limited-handle';
 
 /**
  * `bwrap`: a headless client in a bubblewrap sandbox (docs/runners.md): own user/pid/uts/ipc/cgroup
@@ -29,6 +31,7 @@ function planBwrap(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   if (spec.backend !== 'bwrap') throw new RunnerError('validation_failed', 'not a bwrap agent', { agent: spec.agent });
   assertNetworkSupported(spec);
   if (ctx.binaries.bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: spec.agent });
+  assertLimitsEnforceable(spec, ctx); // a limit this host cannot hold → limits_unsupported, never an unlimited start
   privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   const isolated = spec.network === 'isolated' ? planIsolatedEgress(spec, ctx) : undefined;
@@ -58,9 +61,11 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
   recheckMounts(plan, ctx); // right before anything exists: a path swapped since plan is refused
   let forwarder: Forwarder | undefined;
   let envFile: string | undefined;
+  const limits = withLimitGroup(limitGroupFor(plan.spec, ctx));
   const cleanup = async (): Promise<void> => {
     if (envFile !== undefined) await removeFileIfPresent(envFile);
     if (forwarder !== undefined) await forwarder.stop();
+    await limits.remove();
   };
   try {
     if (plan.spec.network === 'isolated') forwarder = await startIsolatedEgress(plan, ctx);
@@ -70,11 +75,11 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     // bwrap runs as the agent (the uid rule): it must reach every bind source it opens below home
     await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace, ...(plan.egress === undefined ? [] : [plan.egress.dir])]);
     envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
+    if (limits.group !== undefined) await prepareLimitGroup(limits.group);
     // A root server starts bwrap as the agent uid: the sandbox's uid 1000 then maps to the agent, never to root.
-    const [file, ...args] = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: true })] as [
-      string,
-      ...string[],
-    ];
+    // The limit groups are joined first (as the server), so nothing of the sandbox ever runs outside them.
+    const sandbox = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: true })];
+    const [file, ...args] = joinLimitArgv(limits.group, sandbox) as [string, ...string[]];
     const child = spawn(file, args, {
       shell: false,
       detached: true, // own process group; --die-with-parent ends the sandbox with bwrap
@@ -83,7 +88,9 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await waitSpawned(child, plan.spec.agent);
-    const handle = attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }), cleanup });
+    const handle = limits.wrap(
+      attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }), cleanup }),
+    );
     handle.onExit(() => {
       void cleanup().catch(() => undefined); // best-effort: on a crash; stop() runs it again and reports
     });

@@ -25,8 +25,12 @@ export interface AgentCgroup {
 
 /** `<root>/genswarms/<home-id>`: every group of one GENSWARMS_HOME. */
 export function homeCgroupDir(tracking: CgroupTracking, home: string): string {
-  const id = createHash('sha256').update(home, 'utf8').digest('hex').slice(0, HOME_ID_HEX_CHARS);
-  return path.join(tracking.root, CGROUP_TOP_DIR, id);
+  return path.join(tracking.root, CGROUP_TOP_DIR, homeIdOf(home));
+}
+
+/** The first HOME_ID_HEX_CHARS hex characters of sha256(home). */
+export function homeIdOf(home: string): string {
+  return createHash('sha256').update(home, 'utf8').digest('hex').slice(0, HOME_ID_HEX_CHARS);
 }
 
 /**

@@ -34,7 +34,7 @@ export interface TrackingProbe {
   readFile(file: string): string | undefined;
 }
 
-interface Mount {
+export interface CgroupMount {
   readonly root: string;
   readonly mountPoint: string;
   readonly fsType: string;
@@ -47,8 +47,8 @@ function unescapeMountField(field: string): string {
 }
 
 /** The cgroup and cgroup2 mounts of a mountinfo text. */
-export function parseCgroupMounts(mountinfo: string): Mount[] {
-  const mounts: Mount[] = [];
+export function parseCgroupMounts(mountinfo: string): CgroupMount[] {
+  const mounts: CgroupMount[] = [];
   for (const line of mountinfo.split('\n')) {
     const [left, right] = line.split(' - ');
     if (left === undefined || right === undefined) continue;
@@ -82,14 +82,15 @@ export function parseProcCgroup(text: string): { readonly v2?: string; readonly 
 }
 
 /** A cgroup path as seen through a mount whose root is `mountRoot`; undefined when it lies outside. */
-function underMount(mount: Mount, cgPath: string): string | undefined {
-  if (mount.root === '/') return path.join(mount.mountPoint, cgPath);
+export function underMount(mount: CgroupMount, cgPath: string): string | undefined {
+  const trim = (p: string): string => (p.length > 1 ? p.replace(/\/+$/, '') : p); // `/` + `/` is the mount point itself
+  if (mount.root === '/') return trim(path.join(mount.mountPoint, cgPath));
   if (cgPath !== mount.root && !cgPath.startsWith(`${mount.root}/`)) return undefined;
-  return path.join(mount.mountPoint, cgPath.slice(mount.root.length));
+  return trim(path.join(mount.mountPoint, cgPath.slice(mount.root.length)));
 }
 
 function detectV2(
-  mounts: readonly Mount[],
+  mounts: readonly CgroupMount[],
   procCgroup: ReturnType<typeof parseProcCgroup>,
   probe: TrackingProbe,
 ): ProcessTracking | string {
@@ -107,7 +108,7 @@ function detectV2(
   return { kind: 'cgroup2', root: own, controllers };
 }
 
-function detectV1(mounts: readonly Mount[], probe: TrackingProbe): ProcessTracking | string {
+function detectV1(mounts: readonly CgroupMount[], probe: TrackingProbe): ProcessTracking | string {
   if (probe.euid !== 0) return 'cgroup v1 needs root';
   for (const controller of V1_TRACKING_CONTROLLERS) {
     const mount = mounts.find((m) => m.fsType === 'cgroup' && m.superOptions.includes(controller));
@@ -126,7 +127,8 @@ export function chooseProcessTracking(probe: TrackingProbe): ProcessTracking {
   return { kind: 'none', reason: `${v2}; ${v1}` };
 }
 
-function readOrUndefined(file: string): string | undefined {
+/** A file's text, or undefined when it cannot be read. */
+export function readOrUndefined(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -144,15 +146,18 @@ export function detectProcessTracking(): ProcessTracking {
     procCgroup,
     euid: process.geteuid?.() ?? -1,
     readFile: readOrUndefined,
-    isWritableDir: (dir) => {
-      try {
-        accessSync(dir, fsc.W_OK | fsc.X_OK);
-        return true;
-      } catch {
-        return false; // expected: EACCES/EROFS/ENOENT is the answer "not writable"
-      }
-    },
+    isWritableDir: writableDirProbe,
   });
+}
+
+/** True when this process may create entries in `dir`. */
+export function writableDirProbe(dir: string): boolean {
+  try {
+    accessSync(dir, fsc.W_OK | fsc.X_OK);
+    return true;
+  } catch {
+    return false; // expected: EACCES/EROFS/ENOENT is the answer "not writable"
+  }
 }
 
 /** One line for doctor and logs: which mechanism, and what stop can promise with it. */

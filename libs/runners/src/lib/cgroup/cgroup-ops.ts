@@ -145,7 +145,7 @@ function topDir(tracking: CgroupTracking): string {
 }
 
 /** rmdir `dir`, then each parent below `stop`, while they are empty; a busy or non-empty one ends the walk. */
-async function removeEmptyUpTo(dir: string, stop: string): Promise<void> {
+export async function removeEmptyUpTo(dir: string, stop: string): Promise<void> {
   for (let d = dir; d.startsWith(`${stop}/`); d = path.dirname(d)) {
     if (!(await rmdirIfEmpty(d))) return;
   }

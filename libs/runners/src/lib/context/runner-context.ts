@@ -5,6 +5,7 @@ import { RunnerError } from '../errors/runner-error';
 import { isExecutable } from '../client/clients';
 import { DEFAULT_SYSTEM_PATHS } from '../sandbox/mounts';
 import { detectProcessTracking, type ProcessTracking } from '../cgroup/cgroup-detect';
+import { detectLimitSupport, type LimitSupport } from '../cgroup/limit-detect';
 import { resolveAgentIdentity } from '../identity/agent-identity';
 
 /** What the app read once at boot; libraries never read process.env themselves. */
@@ -30,6 +31,8 @@ export interface RunnerContextInput {
   readonly systemPaths?: readonly string[];
   /** Override of the detected process tracking (tests force `none`); default: `detectProcessTracking()`. */
   readonly processTracking?: ProcessTracking;
+  /** Override of the detected limit support (tests); default: `detectLimitSupport()`. */
+  readonly limitSupport?: LimitSupport;
 }
 
 /** Resolve `name` on a PATH string to an absolute executable, or undefined. */
@@ -78,6 +81,7 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     searchPath: input.path,
     systemPaths: input.systemPaths ?? DEFAULT_SYSTEM_PATHS.filter((p) => existsSync(p)),
     processTracking: input.processTracking ?? detectProcessTracking(),
+    limitSupport: input.limitSupport ?? detectLimitSupport(),
     ...(input.dockerHost === undefined ? {} : { dockerHost: input.dockerHost }),
     ...(input.userHome === undefined ? {} : { userHome: input.userHome }),
   };

@@ -14,6 +14,7 @@ export type RunnerErrorCode =
   | 'binary_missing'
   | 'state_dir_unsafe'
   | 'start_failed'
+  | 'limits_unsupported'
   | 'ssh_host_key_unknown'
   | 'ssh_host_key_mismatch'
   | 'ssh_host_key_revoked'

@@ -12,6 +12,7 @@ import { startPtyClient } from './pty-client';
 import { joinCgroupArgv, RunnerCgroups } from '../cgroup/runner-cgroups';
 import type { AgentCgroup } from '../cgroup/agent-cgroup';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
+import { assertNoLimitsRequested } from '../cgroup/agent-limits';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 
@@ -68,6 +69,7 @@ export function buildLocalLaunchArgv(
 function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   if (spec.backend !== 'local') throw new RunnerError('validation_failed', 'not a local agent', { agent: spec.agent });
   assertNetworkSupported(spec);
+  assertNoLimitsRequested(spec, 'local');
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
   const clientArgv = buildClientArgv(spec, ctx, 'host');

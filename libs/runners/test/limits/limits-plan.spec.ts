@@ -1,0 +1,75 @@
+/** Where limits go at plan: bwrap and tmux+bwrap join the agent's limit groups first; local and tmux none refuse them. */
+import { createLocalRunner, createTmuxRunner, isRunnerError } from '../../src/index';
+import { paneLaunchFor } from '../../src/lib/tmux/pane-command';
+import { CGROUP_EXEC_PATH } from '../../src/lib/launcher/launcher';
+import type { LimitSupport } from '../../src/lib/cgroup/limit-detect';
+import { makeContext, makeSandboxDirs, makeSpec } from '../support';
+
+const V1: LimitSupport = {
+  version: 1,
+  bases: { memory: '/cg/memory/srv', pids: '/cg/pids', cpu: '/cg/cpu', cpuacct: '/cg/cpuacct' },
+  reasons: [],
+};
+
+let dirs: ReturnType<typeof makeSandboxDirs>;
+beforeEach(() => {
+  dirs = makeSandboxDirs();
+});
+afterEach(() => dirs.cleanup());
+
+const codeOf = (fn: () => unknown): unknown => {
+  try {
+    fn();
+  } catch (err) {
+    return isRunnerError(err) ? { code: err.code, details: err.details } : err;
+  }
+  return 'planned';
+};
+
+describe('limits at plan', () => {
+  it('tmux runner bwrap: the pane joins one group per v1 controller (cpuacct with cpu), then setpriv/bwrap', () => {
+    const ctx = makeContext(dirs.home, { limitSupport: V1 });
+    const spec = makeSpec({
+      backend: 'tmux',
+      runner: 'bwrap',
+      client: { command: ['/bin/sh'] },
+      workspace: dirs.workspace,
+      config: { memory_limit: '64m', cpu_limit: 0.5 },
+    });
+    const plan = createTmuxRunner().plan(spec, ctx);
+    const { entry, words } = paneLaunchFor(plan, ctx);
+    expect(entry).toBe(CGROUP_EXEC_PATH);
+    expect(words.slice(0, 5)).toEqual([
+      expect.stringMatching(/^\/cg\/memory\/srv\/genswarms\/[0-9a-f]{16}\/bwrap\/swarm1\/agent1\/cgroup\.procs$/),
+      CGROUP_EXEC_PATH,
+      expect.stringMatching(/^\/cg\/cpu\/genswarms\/[0-9a-f]{16}\/bwrap\/swarm1\/agent1\/cgroup\.procs$/),
+      CGROUP_EXEC_PATH,
+      expect.stringMatching(/^\/cg\/cpuacct\/genswarms\/[0-9a-f]{16}\/bwrap\/swarm1\/agent1\/cgroup\.procs$/),
+    ]);
+    expect(words).toContain(ctx.binaries.bwrap);
+  });
+
+  it('tmux runner bwrap without limits: the pane entry is setpriv or bwrap, as before', () => {
+    const ctx = makeContext(dirs.home, { limitSupport: V1 });
+    const spec = makeSpec({ backend: 'tmux', runner: 'bwrap', client: { command: ['/bin/sh'] }, workspace: dirs.workspace });
+    expect(paneLaunchFor(createTmuxRunner().plan(spec, ctx), ctx).entry).not.toBe(CGROUP_EXEC_PATH);
+  });
+
+  test.each([
+    ['local', makeSpecFor('local')],
+    ['tmux runner none', makeSpecFor('tmux')],
+  ])('%s refuses every limit: limits_unsupported with the keys', (_label, make) => {
+    const ctx = makeContext(dirs.home, { limitSupport: V1 });
+    const spec = make(dirs.workspace);
+    const runner = spec.backend === 'local' ? createLocalRunner() : createTmuxRunner();
+    expect(codeOf(() => runner.plan(spec, ctx))).toEqual({
+      code: 'limits_unsupported',
+      details: { agent: 'agent1', keys: ['memory_limit', 'pids_limit'] },
+    });
+  });
+});
+
+function makeSpecFor(backend: 'local' | 'tmux') {
+  return (workspace: string) =>
+    makeSpec({ backend, client: { command: ['/bin/sh'] }, workspace, config: { memory_limit: '64m', pids_limit: 32 } });
+}
