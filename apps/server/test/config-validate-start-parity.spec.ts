@@ -34,8 +34,6 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
     () => one({ name: 'a', backend: 'bwrap', config: { client_source: 'host_nix', nix_package: '/nix/store/abc-pkg' } }),
   ],
   ['unsupported_network', () => one({ name: 'a', backend: 'local', network: 'isolated' })],
-  // local has no boundary to hold a limit on any host; bwrap refuses only where the host's cgroups cannot enforce it
-  ['limits_unsupported', () => one({ name: 'a', backend: 'local', config: { memory_limit: '64m' } })],
   ['binary_missing', () => one({ name: 'a', backend: 'local', client: { command: ['/nonexistent/x'] } })],
   ['binary_missing', () => one({ name: 'a', backend: 'local', client: { command: ['no-such-client-gs'] } })],
   ['endpoint_not_allowed', () => one({ name: 'a', backend: 'bwrap', network: 'isolated', endpoint: 'http://untrusted.example:8080/v1' })],
@@ -48,8 +46,18 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
   ],
 ];
 
+/** `image_missing` needs an engine that answers (without one the image cannot be checked, and start says so). */
+const HAS_DOCKER_ENGINE = existsSync('/var/run/docker.sock');
+if (HAS_DOCKER_ENGINE) {
+  (CASES as (typeof CASES)[number][]).push([
+    'image_missing',
+    () => one({ name: 'a', backend: { type: 'docker', image: 'genswarms/absent-image:none' }, network: 'none' }),
+  ]);
+}
+
 /** Plan codes no schema-valid config can reach on this host (the reason each is left out). */
 const NOT_REACHABLE_HERE: Readonly<Record<string, string>> = {
+  ...(HAS_DOCKER_ENGINE ? {} : { image_missing: 'no docker engine answers on /var/run/docker.sock' }),
   egress_unavailable: 'socat is installed on the test host',
   invalid_argv: 'the config schema already refuses empty and NUL words',
   launch_too_large: 'the config schema caps every field below the launch cap',

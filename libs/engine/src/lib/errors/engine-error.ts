@@ -32,7 +32,7 @@ export type EngineErrorCode =
   | 'bypass_requires_opt_in'
   | 'remote_engine_unsupported'
   | 'binary_missing'
-  | 'limits_unsupported'
+  | 'image_missing'
   | 'swarm_not_found'
   | 'agent_not_found'
   | 'object_not_found'
@@ -75,7 +75,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   bypass_requires_opt_in: 400,
   remote_engine_unsupported: 400,
   binary_missing: 400,
-  limits_unsupported: 400,
+  image_missing: 400,
   swarm_not_found: 404,
   agent_not_found: 404,
   object_not_found: 404,
@@ -102,7 +102,7 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'bypass_requires_opt_in',
   'remote_engine_unsupported',
   'binary_missing',
-  'limits_unsupported',
+  'image_missing',
 ];
 
 /** Detail fields of a §4 body (never host paths, tokens or file contents). */

@@ -16,8 +16,11 @@ export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: Agent
     throw new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
   });
   const spec = buildLaunchSpec(rt.swarm, agent, workspace, targets ?? rt.topology.targets(agent.name));
+  const runner = rt.runners.get(spec.backend);
   try {
-    return rt.runners.get(spec.backend).plan(spec, rt.runnerContext);
+    const plan = runner.plan(spec, rt.runnerContext);
+    await runner.preflight?.(plan, rt.runnerContext); // engine-side facts (the docker image), still creating nothing
+    return plan;
   } catch (e) {
     throw toEngineError(e, agent.name);
   }

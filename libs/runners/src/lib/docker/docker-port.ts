@@ -91,4 +91,6 @@ export interface DockerPort {
   ): Promise<LogFollow>;
   /** Containers (also stopped) whose labels include every `key=value` given. */
   listByLabels(labels: Readonly<Record<string, string>>): Promise<readonly ContainerSummary[]>;
+  /** Whether the engine holds an image of this reference (never pulls); optional so fakes may omit it. */
+  hasImage?(ref: string): Promise<boolean>;
 }

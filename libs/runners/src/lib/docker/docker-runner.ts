@@ -11,6 +11,7 @@ import { readoptEgress, removeEgressDirSafely } from '../network/egress-readopt'
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
 import { DockerHandle } from './docker-handle';
+import { assertImagePresent } from './image-check';
 import { planDockerLaunch } from './docker-plan';
 import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
@@ -49,6 +50,8 @@ export function createDockerRunner(opts: DockerRunnerOptions = {}): DockerRunner
   return {
     kind: 'docker',
     plan: (spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan => planDockerLaunch(spec, ctx, defaultImage),
+    preflight: (plan: LaunchPlan, ctx: RunnerContext): Promise<void> =>
+      assertImagePresent(portFor(ctx.dockerHost), plan.spec.image ?? defaultImage, plan.spec.agent),
     start: (plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> =>
       startContainer(portFor(ctx.dockerHost), plan, ctx, defaultImage, active),
     reattach: (description: SessionDescription, ctx: RunnerContext): Promise<RunnerHandle | null> =>

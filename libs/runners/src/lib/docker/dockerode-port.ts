@@ -100,5 +100,14 @@ export function createDockerodePort(socketPath: string): DockerPort {
       const list = await docker.listContainers({ all: true, filters: JSON.stringify(filters) });
       return list.map((c) => ({ id: c.Id, names: c.Names.map((n) => n.replace(/^\//, '')), state: c.State, labels: { ...c.Labels } }));
     },
+    async hasImage(ref: string): Promise<boolean> {
+      try {
+        await docker.getImage(ref).inspect();
+        return true;
+      } catch (err) {
+        if (statusOf(err) === 404) return false;
+        throw err;
+      }
+    },
   };
 }

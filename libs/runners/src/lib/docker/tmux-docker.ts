@@ -11,6 +11,7 @@ import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT
 import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
 import { DEFAULT_DOCKER_SOCKET, localEngineSocket } from './engine-host';
+import { assertImagePresent } from './image-check';
 import { workspaceOwners } from '../identity/agent-identity';
 
 /** Seconds the engine waits after SIGTERM before SIGKILL when a tmux+docker session stops. */
@@ -41,6 +42,7 @@ export function createTmuxDockerRunner(opts: TmuxDockerOptions = {}): TmuxInnerR
   const image = (spec: AgentLaunchSpec): string => spec.image ?? opts.defaultImage ?? DEFAULT_DOCKER_IMAGE;
   return {
     plan: (spec, ctx, base) => planTmuxDocker(spec, ctx, base, image(spec)),
+    preflight: (plan, ctx) => assertImagePresent(portFor(ctx), image(plan.spec), plan.spec.agent),
     launch: (plan, ctx) => dockerPaneLaunch(plan, ctx),
     prepare: async (plan, ctx) => {
       const port = portFor(ctx);

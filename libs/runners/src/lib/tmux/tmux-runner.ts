@@ -16,14 +16,6 @@ import { ensureWorkspaceDir } from '../state/skills-links';
 import { TmuxHandle } from './tmux-handle';
 import { RunnerCgroups } from '../cgroup/runner-cgroups';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
-import {
-  assertLimitsEnforceable,
-  assertNoLimitsRequested,
-  limitGroupAt,
-  limitGroupFor,
-  prepareLimitGroup,
-  removeLimitGroup,
-} from '../cgroup/agent-limits';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -38,6 +30,8 @@ export interface TmuxRunnerOptions {
 export interface TmuxInnerRunner {
   /** Pure: refusals and plan fields (mounts…) on top of the tmux base plan (client argv/env as in a sandbox). */
   plan(spec: AgentLaunchSpec, ctx: RunnerContext, base: LaunchPlan): LaunchPlan;
+  /** Optional plan-time checks against the host's engine (the container image is present): Runner.preflight. */
+  preflight?(plan: LaunchPlan, ctx: RunnerContext): Promise<void>;
   /** Pure (optional): the pane's entry and words, so the manifest budget and tmux quoting are checked at plan. */
   launch?(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch;
   /**
@@ -67,6 +61,9 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
   return {
     kind: 'tmux',
     plan: (spec, ctx) => planTmux(spec, ctx, opts.docker),
+    preflight: async (plan, ctx) => {
+      if (plan.spec.runner === 'docker') await opts.docker?.preflight?.(plan, ctx);
+    },
     start: async (plan, ctx) => {
       recheckMounts(plan, ctx); // before the tmux server or any file exists
       return startTmux(plan, ctx, await serverFor(ctx), opts.docker, cgroups);
@@ -102,8 +99,6 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext, docker?: Tmu
     throw new RunnerError('validation_failed', 'tmux runner docker is not available (no docker runner configured)', { agent: spec.agent });
   }
   const sandbox = inner !== 'none';
-  if (inner === 'bwrap') assertLimitsEnforceable(spec, ctx); // cgroups hold them, else limits_unsupported
-  if (inner === 'none') assertNoLimitsRequested(spec, 'tmux runner none');
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   assertWorkspaceSafe(spec, ctx);
   tmuxPath(spec.workspace); // the pane's start directory is quoted for tmux → unsafe_bind if it cannot be
@@ -156,11 +151,6 @@ async function startTmux(
       launch = prepared;
     }
     if ((spec.runner ?? 'none') === 'none') cleanup = await prepareNoneGroup(server, cgroups, ctx, spec);
-    const limits = spec.runner === 'bwrap' ? limitGroupFor(spec, ctx) : undefined;
-    if (limits !== undefined) {
-      cleanup = () => removeLimitGroup(limits);
-      await prepareLimitGroup(limits);
-    }
     manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid))
       .path;
     const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
@@ -233,8 +223,6 @@ async function reattachTmux(
   const pane = await server.findPane(swarm, agent);
   const group = (description.runner ?? 'none') === 'none' ? cgroups.groupFor(ctx, swarm, agent) : undefined;
   if (pane === undefined && group !== undefined) await killAgentCgroup(group); // the pane is gone: what escaped it is not adopted
-  const limits = description.runner === 'bwrap' ? limitGroupAt(ctx, swarm, agent) : undefined;
-  if (pane === undefined && limits !== undefined) await removeLimitGroup(limits);
   if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
   let inner: { cleanup(): Promise<void> } | null = null;
   if (description.runner === 'docker') {
@@ -253,13 +241,7 @@ async function reattachTmux(
     panePid: pane.panePid,
     envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
     manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
-    ...(inner !== null
-      ? { cleanup: () => inner.cleanup() }
-      : group !== undefined
-        ? { cleanup: () => killAgentCgroup(group) }
-        : limits !== undefined
-          ? { cleanup: () => removeLimitGroup(limits) }
-          : {}),
+    ...(inner !== null ? { cleanup: () => inner.cleanup() } : group !== undefined ? { cleanup: () => killAgentCgroup(group) } : {}),
   });
 }
 
