@@ -48,4 +48,13 @@ describe('mock runner', () => {
       expect(() => createMockRunner().plan(spec, makeContext(dirs.home))).toThrow(expect.objectContaining({ code: 'validation_failed' }));
     },
   );
+  it('fail_start: true plans but refuses to start (start_failed); a non-boolean is refused at plan', async () => {
+    const runner = createMockRunner();
+    const ctx = makeContext(dirs.home);
+    const spec = (opts: Record<string, unknown>) =>
+      makeSpec({ backend: 'mock', workspace: dirs.workspace, network: 'isolated', backendOpts: opts });
+    const plan = runner.plan(spec({ fail_start: true }), ctx);
+    await expect(runner.start(plan, ctx)).rejects.toMatchObject({ code: 'start_failed' });
+    expect(() => runner.plan(spec({ fail_start: 'yes' }), ctx)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+  });
 });

@@ -9,16 +9,21 @@ import { writeMockReceipt } from './mock-receipt';
 export const MOCK_DEFAULT_REPLY = '{{content}}';
 
 /** `backend.opts` of a mock agent, checked at plan (docs/runners.md). */
-export function parseMockOpts(opts: Readonly<Record<string, unknown>>, agent: string): { replies: readonly string[]; delayMs: number } {
+export function parseMockOpts(
+  opts: Readonly<Record<string, unknown>>,
+  agent: string,
+): { replies: readonly string[]; delayMs: number; failStart: boolean } {
   const replies = opts['replies'] ?? [MOCK_DEFAULT_REPLY];
   const delay = opts['delay_ms'] ?? 0;
+  const failStart = opts['fail_start'] ?? false;
+  if (typeof failStart !== 'boolean') throw new RunnerError('validation_failed', 'backend.opts.fail_start must be a boolean', { agent });
   if (!Array.isArray(replies) || !replies.every((r): r is string => typeof r === 'string')) {
     throw new RunnerError('validation_failed', 'backend.opts.replies must be a list of strings', { agent });
   }
   if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 86_400_000) {
     throw new RunnerError('validation_failed', 'backend.opts.delay_ms must be an integer 0..86400000', { agent });
   }
-  return { replies: replies.length === 0 ? [MOCK_DEFAULT_REPLY] : replies, delayMs: delay };
+  return { replies: replies.length === 0 ? [MOCK_DEFAULT_REPLY] : replies, delayMs: delay, failStart };
 }
 
 /** `mock`: no process. Each delivered turn gets a real receipt (reply.md, then done.json) in the workspace. */
@@ -40,7 +45,10 @@ function planMock(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
 }
 
 function startMock(plan: LaunchPlan): Promise<RunnerHandle> {
-  const { replies, delayMs } = parseMockOpts(plan.spec.backendOpts, plan.spec.agent);
+  const { replies, delayMs, failStart } = parseMockOpts(plan.spec.backendOpts, plan.spec.agent);
+  // A start failure after a successful plan, for tests of how failures reach the operator.
+  if (failStart)
+    return Promise.reject(new RunnerError('start_failed', 'the mock agent has backend.opts.fail_start set', { agent: plan.spec.agent }));
   const hub = new OutputHub();
   const timers = new Set<NodeJS.Timeout>();
   let next = 0;
