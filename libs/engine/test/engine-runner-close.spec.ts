@@ -89,4 +89,40 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     expect(await waitUntil(() => !tmuxProcessesOf(home).some(([, ppid]) => ppid === process.pid))).toBe(true);
     expect(liveSleeps(mark).length).toBeGreaterThan(0);
   });
+
+  it('stopping the last tmux swarm ends the tmux server; purge leaves no manifest directory (issue 13)', async () => {
+    const home = makeHome();
+    homes.push(home);
+    const engine = await openEscapeEngine(home);
+    const [mark] = uniqueMarks();
+    await engine.startSwarm({ config: swarmOf('close-last', mark) });
+    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    expect(fs.existsSync(path.join(home, 'manifests', 'close-last', 'tmx'))).toBe(true);
+    await engine.stopSwarm('close-last', { purge: true });
+    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    expect(liveSleeps(mark)).toEqual([]);
+    expect(fs.existsSync(path.join(home, 'manifests', 'close-last'))).toBe(false);
+    // the next tmux start opens a new server
+    const [again] = uniqueMarks();
+    await engine.startSwarm({ config: swarmOf('close-again', again) });
+    expect(await waitUntil(() => liveSleeps(again).length > 0)).toBe(true);
+    await engine.shutdown();
+  });
+
+  it('stopping one tmux swarm keeps the tmux server while another swarm uses it', async () => {
+    const home = makeHome();
+    homes.push(home);
+    const engine = await openEscapeEngine(home);
+    const [first, second] = uniqueMarks();
+    await engine.startSwarm({ config: swarmOf('close-one', first) });
+    await engine.startSwarm({ config: swarmOf('close-two', second) });
+    expect(await waitUntil(() => liveSleeps(first).length > 0 && liveSleeps(second).length > 0)).toBe(true);
+    await engine.stopSwarm('close-one');
+    expect(liveSleeps(second).length).toBeGreaterThan(0);
+    expect((await engine.getAgent('close-two', 'tmx')).state).toBe('idle');
+    expect(tmuxProcessesOf(home).length).toBeGreaterThan(0);
+    await engine.stopSwarm('close-two');
+    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    await engine.shutdown();
+  });
 });

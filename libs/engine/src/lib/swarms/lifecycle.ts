@@ -1,6 +1,7 @@
 /** Swarm lifecycle transitions shared by start, stop, restart and recovery. */
 import { EngineError } from '../errors/engine-error';
 import type { EngineContext } from './engine-context';
+import { viewBackend } from '@genswarms/ir-gate';
 import { assertName } from './helpers';
 import type { SwarmRuntime } from './swarm-runtime';
 
@@ -47,6 +48,26 @@ export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise
   await ctx.store.setSwarmStatus(rt.swarm, 'stopped', ctx.clock.now().toISOString());
   await ctx.events.emit({ type: 'swarm_stopped', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} stopped.` });
   ctx.pushes.push(rt.swarm, { type: 'swarm_stopped', payload: { swarm: rt.swarm } });
+  if (usesTmux(rt)) await releaseUnusedTmux(ctx, rt);
+}
+
+/** Does the swarm run (or configure) a tmux agent? */
+function usesTmux(rt: SwarmRuntime): boolean {
+  return (
+    [...rt.agents.values()].some((s) => s.spec.backend === 'tmux') ||
+    rt.effective.agents.some((a) => viewBackend(a.backend).type === 'tmux')
+  );
+}
+
+/**
+ * The tmux server runs with `exit-empty off`, so nothing ends it when the last tmux swarm stops: once no
+ * running (or starting) swarm uses tmux, the tmux runner is shut down (server and control client); the next
+ * tmux start opens a new one. Issue 13: a DELETE left the tmux server running.
+ */
+async function releaseUnusedTmux(ctx: EngineContext, stopped: SwarmRuntime): Promise<void> {
+  if (!stopped.runners.has('tmux')) return;
+  for (const other of ctx.runtimes.values()) if (usesTmux(other)) return;
+  await stopped.runners.get('tmux').close?.('shutdown');
 }
 
 /** 404 `swarm_not_found` unless the swarm is running or known to the store. */

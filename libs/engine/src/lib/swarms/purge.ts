@@ -1,5 +1,6 @@
 /**
- * Deletes a swarm's default workspaces and state dirs (`<home>/workspaces/<swarm>`, `<home>/state/<swarm>`),
+ * Deletes a swarm's default workspaces, state and manifest dirs (`<home>/workspaces/<swarm>`, `<home>/state/<swarm>`,
+ * `<home>/manifests/<swarm>`),
  * never a workspace the operator named (docs/rest-api.md). Runs BEFORE the store forgets the swarm: the
  * named workspaces are read from it, resolved exactly as start resolved them, and compared by real path.
  */
@@ -26,6 +27,7 @@ export async function purgeSwarmFiles(ports: PurgePorts, swarm: string, fallback
   const { home } = ports.paths;
   if (named !== null) await purgeDir(path.join(home, 'workspaces', swarm), named);
   await purgeDir(path.join(home, 'state', swarm), named ?? []);
+  await purgeDir(path.join(home, 'manifests', swarm), named ?? []); // argv manifests go at stop; their agent dirs stayed (issue 13)
 }
 
 /**
