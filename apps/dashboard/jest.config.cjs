@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset.cjs'), displayName: 'dashboard', testTimeout: 120000 };

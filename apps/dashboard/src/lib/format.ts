@@ -1,0 +1,42 @@
+/** Display helpers: pure, unit-tested. */
+
+/** `12s`, `5m`, `3h`, `2d` since `iso` (or `—`). */
+export function ageOf(iso: string | null | undefined, nowMs: number): string {
+  if (iso === null || iso === undefined) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const s = Math.max(0, Math.round((nowMs - t) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** Agents per state, states sorted by name. */
+export function countByState(agents: readonly { state: string }[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const a of agents) counts.set(a.state, (counts.get(a.state) ?? 0) + 1);
+  return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** The isolation field, whatever its shape (a string, or an object of named parts), as one line. */
+export function describeIsolation(v: unknown): string {
+  if (v === undefined || v === null) return '—';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object') {
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}: ${typeof x === 'object' ? JSON.stringify(x) : String(x)}`)
+      .join(', ');
+  }
+  return String(v);
+}
+
+/** `json` or `yaml` from a file name, else by the first non-blank character. */
+export function detectFormat(text: string, fileName?: string): 'json' | 'yaml' {
+  if (fileName !== undefined) {
+    if (/\.json$/i.test(fileName)) return 'json';
+    if (/\.ya?ml$/i.test(fileName)) return 'yaml';
+  }
+  const first = text.trimStart()[0];
+  return first === '{' ? 'json' : 'yaml';
+}
