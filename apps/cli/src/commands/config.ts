@@ -5,6 +5,8 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
 import { loadConfigFile, resolveConfigPaths } from '../config/config-file';
+import { invalidDetailLines } from '../config/issue-lines';
+import type { ConfigSource } from '../config/issue-lines';
 
 type FileResult =
   | { file: string; valid: true; config: unknown }
@@ -58,14 +60,20 @@ export async function validateFileOnServer(deps: CommandDeps, file: string): Pro
   };
 }
 
-function printHuman(ctx: CliContext, r: FileResult): void {
+function printHuman(ctx: CliContext, r: FileResult, source: ConfigSource | undefined): void {
   if (r.valid) {
     const s = r.config as { name: string; agent_count: number; object_count: number; edge_count: number };
     writeLine(ctx.stdout, `${r.file}: valid (${s.name}: ${s.agent_count} agents, ${s.object_count} objects, ${s.edge_count} edges)`);
     return;
   }
   writeLine(ctx.stdout, `${r.file}: invalid: ${r.error}: ${r.message}`);
-  for (const issue of Array.isArray(r.issues) ? r.issues : []) writeLine(ctx.stdout, `  ${JSON.stringify(issue)}`);
+  for (const line of invalidDetailLines(r, source)) writeLine(ctx.stdout, line);
+}
+
+/** The file's text and value, for the caret lines (undefined when it cannot be read or parsed). */
+async function sourceOf(file: string, cwd: string): Promise<ConfigSource | undefined> {
+  const loaded = await loadConfigFile(file, cwd);
+  return loaded.kind === 'ok' ? { text: loaded.text, value: loaded.value } : undefined;
 }
 
 async function validateAll(deps: CommandDeps, files: readonly string[], opts: { json: boolean; server: boolean }): Promise<ExitCode> {
@@ -74,7 +82,7 @@ async function validateAll(deps: CommandDeps, files: readonly string[], opts: { 
   const results: FileResult[] = [];
   for (const file of files) results.push(opts.server ? await validateFileOnServer(deps, file) : await validateFile(file, ctx.cwd));
   if (json) writeLine(ctx.stdout, JSON.stringify(results));
-  else for (const r of results) printHuman(ctx, r);
+  else for (const r of results) printHuman(ctx, r, r.valid ? undefined : await sourceOf(r.file, ctx.cwd));
   return results.every((r) => r.valid) ? EXIT.ok : EXIT.failed;
 }
 
@@ -89,6 +97,21 @@ export const configCommand: CommandModule = {
       .argument('<files...>', 'JSON or YAML config files')
       .option('--json', 'print one JSON array of results')
       .option('--server', 'also ask the server, which runs every plan-time check start runs (handlers, runner plans)')
+      .addHelpText(
+        'after',
+        `
+Each problem is printed as <path>: <message> (enum fields list their allowed values), an agent's plan
+refusal as agents.<i> (<name>): <code>: <message> (<values>), each followed by the offending line:
+
+  swarm.yaml: invalid: unsupported_network: the backend cannot enforce this network mode
+    agents.1 (scraper): unsupported_network: the backend cannot enforce this network mode (backend local, network "isolated")
+        7 |     network: isolated
+          |              ^
+
+Examples:
+  genswarms config validate swarm.yaml
+  genswarms config validate --server swarm.yaml other.json --json`,
+      )
       .action(
         deps.action(async (files: string[], opts: { json?: boolean; server?: boolean }) =>
           validateAll(deps, files, { json: opts.json === true, server: opts.server === true }),

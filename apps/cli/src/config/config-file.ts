@@ -12,7 +12,7 @@ const FORMATS: ReadonlyMap<string, 'json' | 'yaml' | 'yml'> = new Map([
 ]);
 
 export type ConfigFileLoad =
-  | { kind: 'ok'; value: unknown; abs: string; dir: string }
+  | { kind: 'ok'; value: unknown; abs: string; dir: string; text: string }
   | { kind: 'invalid'; error: 'unsupported_format' | 'config_unreadable' | 'config_too_large' | 'config_parse_error'; message: string };
 
 async function readBounded(file: string): Promise<Buffer | { error: 'config_unreadable' | 'config_too_large'; message: string }> {
@@ -36,7 +36,7 @@ export async function loadConfigFile(file: string, cwd: string): Promise<ConfigF
   if (!Buffer.isBuffer(text)) return { kind: 'invalid', ...text };
   const loaded = parseConfigText(text, format);
   if (loaded.kind === 'invalid') return { kind: 'invalid', error: loaded.code, message: loaded.message };
-  return { kind: 'ok', value: loaded.value, abs, dir: path.dirname(abs) };
+  return { kind: 'ok', value: loaded.value, abs, dir: path.dirname(abs), text: text.toString('utf8') };
 }
 
 /**
