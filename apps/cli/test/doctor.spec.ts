@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { backendPosture } from '../src/doctor/backends';
 import type { Check } from '../src/doctor/probes';
@@ -9,7 +10,20 @@ import { describeProcessTracking, detectProcessTracking } from '@genswarms/runne
 import { cli, tempDir } from './support';
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const CHECK_NAMES = ['bwrap', 'socat', 'tmux', 'docker', 'xargs', 'nix-store', 'pty', 'setpriv', 'tracking', 'GENSWARMS_API_TOKEN', 'bind'];
+const CHECK_NAMES = [
+  'bwrap',
+  'socat',
+  'tmux',
+  'docker',
+  'docker image',
+  'xargs',
+  'nix-store',
+  'pty',
+  'setpriv',
+  'tracking',
+  'GENSWARMS_API_TOKEN',
+  'bind',
+];
 
 interface DoctorJson {
   checks: Check[];
@@ -189,5 +203,47 @@ describe('doctor pty check', () => {
     const check = checkPty();
     expect(check.status).not.toBe('missing');
     expect(check.detail).toMatch(/^\d+ of \d+ in use/);
+  });
+});
+
+describe('the docker image line (issue 12: docker out of the box)', () => {
+  const dir = tempDir('gs-cli-doctor-img-');
+  let engine: Server;
+  let imagePresent = false;
+  const socketPath = (): string => join(dir.path, 'engine.sock');
+  beforeAll(async () => {
+    // A local engine socket that answers the two calls doctor makes: _ping and the image inspect.
+    engine = createServer((req, res) => {
+      if (req.url === '/_ping') res.writeHead(200).end('OK');
+      else if (req.url === '/images/genswarms%2Fagent%3Alatest/json') res.writeHead(imagePresent ? 200 : 404).end('{}');
+      else res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => engine.listen(socketPath(), resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => engine.close(resolve));
+    dir.cleanup();
+  });
+  const imageLine = async (env: Record<string, string>): Promise<string | undefined> =>
+    (await cli(['doctor'], { PATH: SYSTEM_PATH, ...env })).stdout.split('\n').find((l) => l.includes(' docker image: '));
+
+  it('says the default image is missing and names the command that builds it', async () => {
+    imagePresent = false;
+    expect(await imageLine({ DOCKER_HOST: `unix://${socketPath()}` })).toBe(
+      'missing  docker image: genswarms/agent:latest is not in the local engine; docker agents without an image are refused (image_missing); build it with: genswarms image build',
+    );
+  });
+
+  it('says the default image is present', async () => {
+    imagePresent = true;
+    expect(await imageLine({ DOCKER_HOST: `unix://${socketPath()}` })).toBe(
+      'ok       docker image: genswarms/agent:latest is present (default image of docker agents)',
+    );
+  });
+
+  it('does not check without an engine, and says why', async () => {
+    expect(await imageLine({ DOCKER_HOST: `unix://${join(dir.path, 'absent.sock')}` })).toBe(
+      `missing  docker image: not checked: no engine on ${join(dir.path, 'absent.sock')} (ENOENT)`,
+    );
   });
 });

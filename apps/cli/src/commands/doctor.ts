@@ -3,6 +3,7 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { backendPosture, formatPosture } from '../doctor/backends';
 import { checkProcessTracking } from '../doctor/tracking';
+import { checkAgentImage } from '../doctor/agent-image';
 import type { Check, CheckStatus } from '../doctor/probes';
 import {
   checkBind,
@@ -29,7 +30,9 @@ export const doctorCommand: CommandModule = {
   register(program, deps): void {
     program
       .command('doctor')
-      .description('Check what isolation this host can give agents (bwrap, socat, tmux, docker, xargs, process tracking, token, bind)')
+      .description(
+        'Check what isolation this host can give agents (bwrap, socat, tmux, docker and its agent image, xargs, process tracking, token, bind)',
+      )
       .option('--json', 'print {checks, backends} as JSON')
       .action(
         deps.action(async (opts: { json?: boolean }) => {
@@ -40,6 +43,7 @@ export const doctorCommand: CommandModule = {
               checkSocat(env),
               checkTmux(env),
               checkDocker(env),
+              checkAgentImage(env),
               checkXargs(env),
               checkNixStore(env),
             ])),

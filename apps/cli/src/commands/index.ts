@@ -11,6 +11,7 @@ import { watchCommand } from './watch';
 import { attachCommand } from './attach';
 import { configCommand } from './config';
 import { doctorCommand } from './doctor';
+import { imageCommand } from './image';
 import { downCommand } from './down';
 import { eventsCommand } from './events';
 import { logsCommand } from './logs';
@@ -55,5 +56,6 @@ export const COMMANDS: readonly CommandModule[] = [
   skillsCommand,
   attachCommand,
   doctorCommand,
+  imageCommand,
   completionCommand,
 ];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { normalizeToken, isLoopback, parseBindAddress } from '@genswarms/security';
 import { findOnPath } from '../cli/which';
+import { dockerSocketOf, engineGet } from './docker-engine';
 import { firstLine, runProbe } from './run-probe';
 
 /** `ok`: usable; `missing`: not installed / not configured (maybe fine); `problem`: present but unusable or unsafe. */
@@ -12,9 +12,6 @@ export interface Check {
   readonly detail: string;
 }
 type Env = Readonly<Record<string, string | undefined>>;
-
-const DOCKER_PING_TIMEOUT_MS = 3000;
-const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 
 /** bwrap with usable user namespaces: a real trial run (`--unshare-user --unshare-net`, root fs read-only). */
 export async function checkBwrap(env: Env): Promise<Check> {
@@ -85,34 +82,20 @@ export async function checkNixStore(env: Env): Promise<Check> {
     : { name: 'nix-store', status: 'problem', detail: 'nix-store --version failed' };
 }
 
-function ping(socketPath: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const req = request({ socketPath, path: '/_ping', method: 'GET', timeout: DOCKER_PING_TIMEOUT_MS }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? undefined : `ping answered ${String(res.statusCode)}`));
-    });
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-    req.end();
-  });
-}
-
 /** Docker engine reachable over a local unix socket (the docker runner refuses remote engines, docs/runners.md). */
 export async function checkDocker(env: Env): Promise<Check> {
-  const host = env['DOCKER_HOST']?.trim() ?? '';
-  let socketPath = DEFAULT_DOCKER_SOCKET;
-  if (host !== '') {
-    if (!host.startsWith('unix://'))
-      return {
-        name: 'docker',
-        status: 'problem',
-        detail: `DOCKER_HOST is a remote engine (${host.split(':')[0] ?? ''}://…); the docker runner refuses it`,
-      };
-    socketPath = host.slice('unix://'.length);
-  }
-  const failure = await ping(socketPath);
-  if (failure === undefined) return { name: 'docker', status: 'ok', detail: `engine reachable on ${socketPath} (local)` };
-  return { name: 'docker', status: 'missing', detail: `no engine on ${socketPath} (${failure})` };
+  const engine = dockerSocketOf(env);
+  if (engine.kind === 'remote')
+    return {
+      name: 'docker',
+      status: 'problem',
+      detail: `DOCKER_HOST is a remote engine (${engine.scheme}://…); the docker runner refuses it`,
+    };
+  const answer = await engineGet(engine.socketPath, '/_ping');
+  if (answer.kind === 'answered' && answer.status === 200)
+    return { name: 'docker', status: 'ok', detail: `engine reachable on ${engine.socketPath} (local)` };
+  const failure = answer.kind === 'failed' ? answer.why : `ping answered ${String(answer.status)}`;
+  return { name: 'docker', status: 'missing', detail: `no engine on ${engine.socketPath} (${failure})` };
 }
 
 export function checkToken(env: Env): Check {
