@@ -17,7 +17,7 @@ function isSafeSgr(params: string): boolean {
 
 const ESCAPES =
   /\x1b\[([0-9;?]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-9;?]*[@-~]/g;
-const OTHER_CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const OTHER_CONTROLS = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
 
 /** One output line, made safe to write to xterm.js (no CR/LF inside: the caller ends the line). */
 export function sanitizeTerminalLine(line: string): string {

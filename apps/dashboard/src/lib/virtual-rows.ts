@@ -13,7 +13,7 @@ export interface RowWindow {
 /** Which of `count` fixed-height rows a viewport shows: only these are in the DOM (1,000 agents stay smooth). */
 export function visibleRows(scrollTop: number, viewportPx: number, rowPx: number, count: number, overscan = OVERSCAN_ROWS): RowWindow {
   const first = Math.floor(Math.max(0, scrollTop) / rowPx);
-  const start = Math.max(0, first - overscan);
+  const start = Math.min(count, Math.max(0, first - overscan));
   const end = Math.min(count, first + Math.ceil(Math.max(0, viewportPx) / rowPx) + overscan);
   return { start, end: Math.max(start, end), before: start * rowPx, after: Math.max(0, count - Math.max(start, end)) * rowPx };
 }

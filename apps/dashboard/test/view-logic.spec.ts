@@ -1,0 +1,147 @@
+import { ageOf, countByState, describeIsolation, detectFormat } from '../src/lib/format';
+import { hrefOf, parseRoute } from '../src/lib/router';
+import { filterEvents, SwarmModel } from '../src/lib/swarm-model';
+import type { AgentStatus, EventRow, SwarmDetail } from '../src/lib/types';
+import { visibleRows } from '../src/lib/virtual-rows';
+
+const agent = (name: string, state = 'idle'): AgentStatus => ({
+  name,
+  state,
+  backend: 'mock',
+  client: 'genswarms-agent',
+  network: 'open',
+  inbox_size: 0,
+  turn: null,
+  needs_attention: null,
+  started_at: null,
+  last_activity: null,
+});
+
+describe('visibleRows keeps only the viewport (plus overscan) of 1,000 agents in the DOM', () => {
+  test.each([
+    [0, 480, 32, 1000, { start: 0, end: 23, before: 0, after: (1000 - 23) * 32 }],
+    [3200, 480, 32, 1000, { start: 92, end: 123, before: 92 * 32, after: (1000 - 123) * 32 }],
+    [1e9, 480, 32, 1000, { start: 1000, end: 1000, before: 1000 * 32, after: 0 }],
+    [-50, 480, 32, 10, { start: 0, end: 10, before: 0, after: 0 }],
+    [0, 480, 32, 0, { start: 0, end: 0, before: 0, after: 0 }],
+  ])('scrollTop %d, viewport %d, row %d, %d rows', (top, vp, row, count, expected) => {
+    expect(visibleRows(top, vp, row, count)).toEqual(expected);
+  });
+});
+
+describe('routes', () => {
+  test.each([
+    ['#/login', { page: 'login' }],
+    ['#/', { page: 'swarms' }],
+    ['', { page: 'swarms' }],
+    ['#/swarms/demo', { page: 'swarm', swarm: 'demo' }],
+    ['#/swarms/demo/agents/a_1', { page: 'agent', swarm: 'demo', agent: 'a_1' }],
+    ['#/swarms/..', { page: 'swarms' }],
+    ['#/swarms/%2e%2e/agents/x', { page: 'swarms' }],
+    ['#/swarms/__proto__', { page: 'swarms' }],
+    ['#/swarms/a/agents/<script>', { page: 'swarms' }],
+  ])('%s', (hash, route) => {
+    expect(parseRoute(hash)).toEqual(route);
+  });
+
+  it('round-trips every page', () => {
+    for (const hash of ['#/login', '#/', '#/swarms/s', '#/swarms/s/agents/a']) expect(hrefOf(parseRoute(hash))).toBe(hash);
+  });
+});
+
+describe('format', () => {
+  test.each([
+    [null, '—'],
+    ['not a date', '—'],
+    ['2026-01-01T00:00:00.000Z', '0s'],
+    ['2025-12-31T23:59:15.000Z', '45s'],
+    ['2025-12-31T23:00:00.000Z', '1h'],
+    ['2025-12-29T00:00:00.000Z', '3d'],
+  ])('ageOf(%s)', (iso, out) => {
+    expect(ageOf(iso, Date.parse('2026-01-01T00:00:00.000Z'))).toBe(out);
+  });
+
+  test.each([
+    ['{"name":"x"}', undefined, 'json'],
+    ['name: x', undefined, 'yaml'],
+    ['name: x', 'swarm.JSON', 'json'],
+    ['{}', 'swarm.yml', 'yaml'],
+  ])('detectFormat(%j, %s)', (text, file, format) => {
+    expect(detectFormat(text, file)).toBe(format);
+  });
+
+  it('counts agents by state and describes any isolation shape', () => {
+    expect(countByState([agent('a'), agent('b', 'busy'), agent('c')])).toEqual([
+      ['busy', 1],
+      ['idle', 2],
+    ]);
+    expect(describeIsolation(undefined)).toBe('—');
+    expect(describeIsolation('bwrap')).toBe('bwrap');
+    expect(describeIsolation({ runner: 'bwrap', network: 'isolated' })).toBe('runner: bwrap, network: isolated');
+  });
+});
+
+describe('SwarmModel applies pushes without a reload', () => {
+  const detail: SwarmDetail = {
+    name: 's',
+    status: 'running',
+    started_at: null,
+    agent_count: 2,
+    object_count: 0,
+    agents: [agent('a'), agent('b')],
+    objects: [],
+    topology: [],
+  };
+  const now = '2026-01-01T00:00:00.000Z';
+
+  it('tracks state, attention, turns, topology and membership', () => {
+    const m = new SwarmModel();
+    m.load(detail);
+    m.apply('agent_status', { agent: 'a', state: 'busy', previous: 'idle' }, now);
+    expect(m.agents.get('a')?.state).toBe('busy');
+    expect(m.stale).toBe(true);
+    m.apply('needs_attention', { agent: 'b', turn: 't1', reason: 'turn_timeout' }, now);
+    expect(m.agents.get('b')?.needs_attention).toEqual({ reason: 'turn_timeout', turn: 't1' });
+    m.apply('agent_status', { agent: 'b', state: 'idle', previous: 'needs_attention' }, now);
+    expect(m.agents.get('b')?.needs_attention).toBeNull();
+    m.apply('turn_completed', { agent: 'a', turn: 't2', status: 'completed', reply_preview: 'x' }, now);
+    expect(m.agents.get('a')?.turn).toBeNull();
+    m.apply('topology_changed', { topology: [{ from: 'a', targets: ['b'] }] }, now);
+    expect(m.topology).toEqual([{ from: 'a', targets: ['b'] }]);
+    m.apply('agent_removed', { name: 'b' }, now);
+    expect(m.sortedAgents().map((x) => x.name)).toEqual(['a']);
+    m.apply('swarm_stopped', { swarm: 's' }, now);
+    expect(m.status).toBe('stopped');
+  });
+
+  it('ignores pushes about unknown agents and keys like __proto__', () => {
+    const m = new SwarmModel();
+    m.load(detail);
+    m.apply('agent_status', { agent: '__proto__', state: 'busy' }, now);
+    m.apply('agent_status', { agent: 'zzz', state: 'busy' }, now);
+    expect(m.sortedAgents().map((x) => x.state)).toEqual(['idle', 'idle']);
+    expect(({} as Record<string, unknown>)['state']).toBeUndefined();
+  });
+
+  it('keeps events once each, in id order, bounded', () => {
+    const m = new SwarmModel();
+    const ev = (id: number, level = 'info', agentName: string | null = 'a'): EventRow => ({
+      id,
+      timestamp: now,
+      level,
+      category: 'agent',
+      swarm: 's',
+      agent: agentName,
+      event_type: 'x',
+      message: 'm',
+    });
+    m.addEvents([ev(1), ev(2)]);
+    m.apply('event', ev(2) as unknown as Record<string, unknown>, now);
+    m.apply('event', ev(3, 'error', 'b') as unknown as Record<string, unknown>, now);
+    expect(m.events.map((e) => e.id)).toEqual([1, 2, 3]);
+    expect(filterEvents(m.events, { level: 'error', category: '', agent: '' }, 10).map((e) => e.id)).toEqual([3]);
+    expect(filterEvents(m.events, { level: '', category: 'agent', agent: 'a' }, 10).map((e) => e.id)).toEqual([2, 1]);
+    m.addEvents(Array.from({ length: 2000 }, (_, i) => ev(10 + i)));
+    expect(m.events.length).toBe(1000);
+  });
+});
