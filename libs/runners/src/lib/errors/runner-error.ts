@@ -15,6 +15,7 @@ export type RunnerErrorCode =
   | 'image_missing'
   | 'state_dir_unsafe'
   | 'start_failed'
+  | 'pty_unavailable'
   | 'ssh_host_key_unknown'
   | 'ssh_host_key_mismatch'
   | 'ssh_host_key_revoked'
