@@ -1,5 +1,5 @@
 import { constants as osc } from 'node:os';
-import * as pty from 'node-pty';
+import type * as Pty from 'node-pty';
 import type { LaunchPlan, RunnerHandle } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { makeHandle } from '../process/child-handle';
@@ -12,12 +12,33 @@ export const PTY_COLS = 160;
 export const PTY_ROWS = 48;
 
 /**
+ * node-pty, loaded when the first pty client starts (never by the runners barrel): it is an optional
+ * dependency with a native build, so embedding the runners without TUI clients needs no C++ toolchain.
+ * Missing or unloadable → `pty_unavailable` for the agent; nothing is spawned.
+ */
+export function loadPty(
+  agent: string,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; `import()` is not available to jest's CommonJS runtime
+  load: () => unknown = () => require('node-pty'),
+): typeof Pty {
+  try {
+    return load() as typeof Pty;
+  } catch (err) {
+    throw new RunnerError('pty_unavailable', 'TUI clients need the optional dependency node-pty, which is not installed or does not load', {
+      agent,
+      cause: err,
+    });
+  }
+}
+
+/**
  * A TUI client in a pseudo-terminal (argv only: node-pty execs `file` with `args`, no shell).
  * The pty child is a session leader, so its pid is also its process group for the tree kill;
  * `cleanup` (the agent's cgroup kill) runs after it, for what left the tree.
  */
 export function startPtyClient(plan: LaunchPlan, file: string, args: readonly string[], cleanup?: () => Promise<void>): RunnerHandle {
-  let term: pty.IPty;
+  const pty = loadPty(plan.spec.agent);
+  let term: Pty.IPty;
   try {
     term = pty.spawn(file, [...args], {
       name: 'xterm-256color',
