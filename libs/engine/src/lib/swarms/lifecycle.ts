@@ -2,6 +2,7 @@
 import { EngineError } from '../errors/engine-error';
 import type { EngineContext } from './engine-context';
 import { viewBackend } from '@genswarms/ir-gate';
+import { forEachBounded, STOP_CONCURRENCY } from './bounded';
 import { assertName } from './helpers';
 import type { SwarmRuntime } from './swarm-runtime';
 
@@ -25,10 +26,11 @@ export async function markRunning(ctx: EngineContext, rt: SwarmRuntime): Promise
 export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise<void> {
   rt.status = 'stopping';
   await ctx.store.setSwarmStatus(rt.swarm, 'stopping', ctx.clock.now().toISOString());
-  for (const s of rt.agents.values()) {
+  // Bounded concurrency: one agent after another made a 1,000-agent stop take minutes (issue 13).
+  await forEachBounded([...rt.agents.values()], STOP_CONCURRENCY, async (s) => {
     await s.stop('stopped');
     await ctx.events.emit({ type: 'agent_stopped', swarm: rt.swarm, agent: s.name, message: `Agent ${s.name} stopped.` });
-  }
+  });
   for (const o of rt.objects.values()) {
     o.stop();
     await ctx.events.emit({ type: 'object_stopped', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} stopped.` });

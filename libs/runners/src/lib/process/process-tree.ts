@@ -30,14 +30,37 @@ function signalZero(pid: number): boolean {
   }
 }
 
-/** Every descendant of `root` (Linux /proc walk; a snapshot — callers also signal the process group). */
-export function listDescendants(root: number): number[] {
+/**
+ * How old a /proc snapshot may be when another stop asks for one (ms). A swarm stop runs many
+ * `killProcessTree` at once: they share one scan instead of each reading every `/proc/<pid>/stat`
+ * (issue 13: one scan per agent made a 1,000-agent stop O(N²)). A process forked after the snapshot is
+ * still reached through its process group, and the SIGKILL round always takes a fresh scan.
+ */
+export const PROC_SNAPSHOT_MAX_AGE_MS = 100;
+
+/** ppid → children, from one pass over /proc. */
+type ChildTable = ReadonlyMap<number, readonly number[]>;
+
+/**
+ * The process table is one per host, so its cache is one per process: a module-level snapshot (not
+ * per-runner state) shared by every runner's stops.
+ */
+let shared: { readonly at: number; readonly table: ChildTable } | undefined;
+let scans = 0;
+
+/** Full /proc scans taken by this process so far (diagnostics; the stop-batch spec counts them). */
+export function procScanCount(): number {
+  return scans;
+}
+
+function scanChildren(): ChildTable {
+  scans += 1;
   const children = new Map<number, number[]>();
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return []; // expected: no /proc, the group signal is all we have
+    return children; // expected: no /proc, the group signal is all we have
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
@@ -47,16 +70,36 @@ export function listDescendants(root: number): number[] {
     list.push(Number(entry));
     children.set(ppid, list);
   }
+  return children;
+}
+
+/** A snapshot no older than `maxAgeMs` (0: always a fresh scan). */
+function childTable(maxAgeMs: number): ChildTable {
+  const now = Date.now();
+  if (shared !== undefined && maxAgeMs > 0 && now - shared.at <= maxAgeMs && now >= shared.at) return shared.table;
+  shared = { at: now, table: scanChildren() };
+  return shared.table;
+}
+
+function descendantsIn(table: ChildTable, roots: readonly number[]): number[] {
   const out: number[] = [];
-  const queue = [root];
+  const queue = [...roots];
   while (queue.length > 0) {
     const next = queue.shift() as number;
-    for (const child of children.get(next) ?? []) {
+    for (const child of table.get(next) ?? []) {
       out.push(child);
       queue.push(child);
     }
   }
   return out;
+}
+
+/**
+ * Every descendant of `root` (Linux /proc walk; a snapshot — callers also signal the process group).
+ * `maxAgeMs` > 0 accepts a snapshot that recent (see PROC_SNAPSHOT_MAX_AGE_MS); default: a fresh scan.
+ */
+export function listDescendants(root: number, maxAgeMs = 0): number[] {
+  return descendantsIn(childTable(maxAgeMs), [root]);
 }
 
 function readPpid(pid: number): number | undefined {
@@ -84,11 +127,11 @@ function signal(target: number, sig: NodeJS.Signals): void {
  */
 export async function killProcessTree(pid: number, graceMs: number = STOP_GRACE_MS): Promise<void> {
   if (!Number.isInteger(pid) || pid <= 1) return;
-  const tree = [pid, ...listDescendants(pid)];
+  const tree = [pid, ...listDescendants(pid, PROC_SNAPSHOT_MAX_AGE_MS)];
   signal(-pid, 'SIGTERM');
   for (const p of tree) signal(p, 'SIGTERM');
   if (await waitGone(tree, graceMs)) return;
-  const late = [...tree, ...tree.flatMap((p) => listDescendants(p))];
+  const late = [...new Set([...tree, ...descendantsIn(childTable(0), tree)])];
   signal(-pid, 'SIGKILL');
   for (const p of late) signal(p, 'SIGKILL');
   await waitGone(late, Math.max(graceMs, 1000));
