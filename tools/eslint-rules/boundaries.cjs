@@ -46,9 +46,9 @@ const CONFINED_EXTERNALS = [
   },
   {
     names: ['socket.io-client'],
-    allowed: ['scope:server', 'scope:cli', 'scope:tools', 'scope:dashboard'],
+    allowed: ['scope:server', 'scope:cli', 'scope:tools', 'scope:dashboard', 'scope:client'],
     spec: true,
-    why: 'socket.io-client is for the CLI, the dashboard (bundled for the browser) and tests',
+    why: 'socket.io-client is for the CLI, the dashboard (bundled for the browser), @genswarms/client and tests',
   },
   { names: ['better-sqlite3'], allowed: ['scope:engine'], spec: false, why: 'the SQLite store lives behind the engine Store interface' },
 ];

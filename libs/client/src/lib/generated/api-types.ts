@@ -1,0 +1,1817 @@
+// Generated from docs/openapi.json by libs/client/codegen/generate-types.ts: do not edit.
+// Regenerate with `npm run gen-types -w @genswarms/client`.
+
+/** Every component schema of the OpenAPI document. */
+export interface Schemas {
+  AckFailure: {
+    /** snake_case error code */
+    error: string;
+    /** One sentence */
+    message: string;
+    ok: false;
+    [key: string]: unknown;
+  };
+  AddAgentCommand: {
+    /** Name of the new agent */
+    name: string;
+    /** Nodes the new agent may send to */
+    connections?: string[];
+    /** Nodes that may send to the new agent */
+    incoming?: string[];
+    [key: string]: unknown;
+  };
+  AddObjectCommand: {
+    /** Name of the new object */
+    name: string;
+    /** Nodes the new object may send to */
+    connections?: unknown[];
+    /** Nodes that may send to the new object */
+    incoming?: unknown[];
+    [key: string]: unknown;
+  };
+  /** What an agent received and sent */
+  AgentHistory: {
+    history: Schemas['HistoryEntry'][];
+  };
+  /** Agents of a swarm */
+  AgentList: {
+    agents: Schemas['AgentStatus'][];
+  };
+  /** Recent output lines of an agent */
+  AgentLogs: {
+    logs: Schemas['LogLine'][];
+  };
+  /** An agent restarted */
+  AgentRestarted: {
+    /** Outcome */
+    status: 'restarted';
+    agent: string;
+  };
+  /** An agent resumed */
+  AgentResumed: {
+    /** Outcome */
+    status: 'resumed';
+    agent: string;
+    state: 'idle';
+  };
+  AgentStatus: {
+    /** Agent name */
+    name: string;
+    /** Swarm name */
+    swarm: string;
+    /** starting, idle, busy, needs_attention, failed or stopped */
+    state: string;
+    /** Runner backend */
+    backend: string;
+    /** Client label */
+    client: string;
+    /** Network mode */
+    network: string;
+    /** Queued inbox items */
+    inbox_size: number;
+    /** Waiting for an ask reply */
+    awaiting: boolean;
+    /** Current turn id */
+    turn: string | null;
+    /** Start of the current turn (ISO 8601), null when unknown */
+    turn_started_at: string | null;
+    needs_attention: Schemas['AttentionInfo'] | null;
+    /** Session start (ISO 8601), null when unknown */
+    started_at: string | null;
+    /** Last activity (ISO 8601), null when unknown */
+    last_activity: string | null;
+  };
+  /** The API descriptor */
+  ApiDescriptor: {
+    name: 'genswarms';
+    /** Server version */
+    version: string;
+    /** "METHOD /path" of every route */
+    endpoints: string[];
+    /** socket.io path and namespace */
+    websocket: {
+      path: string;
+      namespace: string;
+    };
+  };
+  AttentionInfo: {
+    /** Why the agent needs attention */
+    reason: string;
+    /** Turn id, if any */
+    turn: string | null;
+  };
+  /** The config would be refused: an error body with valid:false */
+  ConfigInvalid: {
+    /** snake_case error code */
+    error: string;
+    /** One sentence */
+    message: string;
+    valid: false;
+    [key: string]: unknown;
+  };
+  ConfigSummary: {
+    /** Swarm name */
+    name: string;
+    agent_count: number;
+    object_count: number;
+    edge_count: number;
+    agents: string[];
+    objects: string[];
+  };
+  /** The config would start */
+  ConfigValid: {
+    valid: true;
+    /** json, yaml or yml */
+    format: string;
+    /** What a valid config would start */
+    config: Schemas['ConfigSummary'];
+  };
+  EmptyCommand: Record<string, never>;
+  ErrorBody: {
+    /** snake_case error code */
+    error: string;
+    /** One sentence */
+    message: string;
+    [key: string]: unknown;
+  };
+  /** One page of events */
+  EventPage: {
+    events: Schemas['StoredEvent'][];
+    count: number;
+    /** The query as parsed */
+    query: {
+      /** Event level */
+      level?: 'debug' | 'info' | 'warning' | 'error';
+      /** Event category */
+      category?: 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
+      swarm?: string;
+      agent?: string;
+      event_type?: string;
+      minutes?: number;
+      limit: number;
+      since_id?: number;
+    };
+  };
+  EventQueryCommand: {
+    /** Only events of this level */
+    level?: string;
+    /** Only events of this category */
+    category?: string;
+    /** Only events of this swarm */
+    swarm?: string;
+    /** Only events of this agent or object */
+    agent?: string;
+    /** Only events of this type */
+    event_type?: string;
+    /** Only events of the last N minutes */
+    minutes?: string;
+    /** At most this many events (default 100) */
+    limit?: string;
+    /** Only events after this id, oldest first */
+    since_id?: string;
+  };
+  EventsCommand: {
+    /** Filter set {level?, category?, event_type?, agent?}; omitted = all events */
+    filters?: unknown;
+  };
+  /** The process answers */
+  HealthStatus: {
+    status: 'ok';
+  };
+  HistoryEntry:
+    | {
+        direction: 'received';
+        /** When (ISO 8601) */
+        timestamp: string;
+        /** Inbox item id */
+        id: string;
+        /** Item kind */
+        kind: 'task' | 'message';
+        /** Sender */
+        from: string;
+        /** Start of the content */
+        content_preview: string;
+        /** Turn that handled it */
+        turn: string | null;
+        /** queued, or the turn status */
+        status: string;
+      }
+    | {
+        direction: 'sent';
+        /** When (ISO 8601) */
+        timestamp: string;
+        /** Message-log id */
+        id: number;
+        /** Message type */
+        type: 'direct' | 'ask' | 'broadcast';
+        /** Recipient, or recipients of a broadcast */
+        to: string | string[];
+        /** Start of the content */
+        content_preview: string;
+        /** Turn it was sent in */
+        turn: string | null;
+      };
+  JoinCommand: {
+    /** Swarm name */
+    swarm: string;
+  };
+  LogEntry: {
+    /** Event id (increasing) */
+    id: number;
+    /** When (ISO 8601) */
+    timestamp: string;
+    /** Event level */
+    level: 'debug' | 'info' | 'warning' | 'error';
+    /** Agent or object, if any */
+    agent: string | null;
+    /** snake_case event type */
+    event_type: string;
+    /** One line */
+    message: string;
+    /** Event details (secrets redacted) */
+    metadata: {
+      [key: string]: unknown;
+    };
+  };
+  LogLine: {
+    /** When (ISO 8601) */
+    timestamp: string;
+    /** Stream */
+    stream: 'stdout' | 'stderr';
+    /** Text */
+    line: string;
+  };
+  LogsCommand: {
+    /** One agent; omitted = every agent */
+    agent?: string;
+  };
+  MessageCommand: {
+    /** Sender name (an agent, an object or any operator label) */
+    from: string;
+    /** Recipient agent or object */
+    to: string;
+    /** Message text */
+    content: string;
+  };
+  /** The message log, newest first */
+  MessageList: {
+    messages: Schemas['MessageRow'][];
+  };
+  /** A message was routed */
+  MessageRouted: {
+    /** Outcome */
+    status: 'routed';
+    from: string;
+    to: string;
+    swarm: string;
+  };
+  MessageRow: {
+    /** Message-log id */
+    id: number;
+    /** When (ISO 8601) */
+    timestamp: string;
+    /** Swarm */
+    swarm: string;
+    /** Sender */
+    from: string;
+    /** Recipient, or recipients of a broadcast */
+    to: string | string[];
+    /** Message type */
+    type: 'direct' | 'ask' | 'broadcast';
+    /** Start of the content */
+    content_preview: string;
+    /** Turn it was sent in */
+    turn: string | null;
+  };
+  /** An agent or object was added */
+  NodeAdded: {
+    /** Outcome */
+    status: 'added';
+    name: string;
+  };
+  /** An agent or object was removed */
+  NodeRemoved: {
+    /** Outcome */
+    status: 'removed';
+    name: string;
+  };
+  /** Not ready, or shutting down */
+  NotReadyStatus: {
+    status: 'not_ready';
+  };
+  ObjectConfigPatchCommand: {
+    /** Partial object config; merged over the current one */
+    config: unknown;
+  };
+  /** An object's config was patched */
+  ObjectConfigUpdated: {
+    /** Outcome */
+    status: 'updated';
+    object: string;
+    /** Keys changed */
+    keys: string[];
+  };
+  /** One object with its config */
+  ObjectDetail: {
+    object: {
+      name: string;
+      handler: string;
+      /** Object config (redacted) */
+      config: unknown;
+    };
+    state: string;
+  };
+  /** Objects of a swarm */
+  ObjectList: {
+    objects: Schemas['ObjectStatus'][];
+  };
+  ObjectStatus: {
+    /** Object name */
+    name: string;
+    /** Handler */
+    handler: string;
+    /** State */
+    state: string;
+  };
+  /** An OpenAPI 3.1 document */
+  OpenApiDocument: {
+    /** 3.1.x */
+    openapi: string;
+    info: {
+      title: string;
+      version: string;
+      [key: string]: unknown;
+    };
+    paths: {
+      [key: string]: unknown;
+    };
+    [key: string]: unknown;
+  };
+  /** The overlay was cleared */
+  OverlayCleared: {
+    /** Outcome */
+    status: 'cleared';
+    swarm: string;
+  };
+  /** The overlay */
+  OverlayView: {
+    swarm: string;
+    /** Overlay events (redacted) */
+    events: unknown[];
+  };
+  /** A swarm was paused or resumed */
+  PauseResult: {
+    /** Outcome */
+    status: 'paused' | 'resumed';
+    swarm_name: string;
+    /** Containers paused or resumed */
+    containers: number;
+    /** Agents that are not docker-backed, untouched */
+    skipped: string[];
+  };
+  /** The store answers and the runners were probed */
+  ReadyStatus: {
+    status: 'ready';
+  };
+  ScaleCommand: {
+    /** Wanted number of instances of the base agent */
+    count: number;
+  };
+  /** An agent group was scaled */
+  ScaleResult: {
+    /** Outcome */
+    status: 'ok';
+    result: {
+      added: string[];
+      removed: string[];
+      failed: Array<{
+        name: string;
+        reason: string;
+      }>;
+    };
+  };
+  /** One page of the events of a swarm or agent */
+  ScopedEventPage: {
+    events: Schemas['StoredEvent'][];
+    count: number;
+    swarm: string;
+    agent?: string;
+  };
+  /** One skill */
+  SkillDocument: {
+    name: string;
+    content: string;
+    /** Bytes */
+    size: number;
+  };
+  SkillEntry: {
+    /** Skill name */
+    name: string;
+    /** Path in the catalogue */
+    relative_path: string;
+    category: string;
+  };
+  /** The skills catalogue */
+  SkillList: {
+    skills: Schemas['SkillEntry'][];
+    count: number;
+  };
+  /** The effective swarm config, seed ⊕ overlay (redacted) */
+  Snapshot: {
+    [key: string]: unknown;
+  };
+  /** The swarm detail */
+  SocketAck_get_status: {
+    /** Success */
+    ok: true;
+    /** One swarm with its agents, objects and topology (redacted) */
+    status: Schemas['SwarmDetail'];
+  };
+  /** Joined the swarm room */
+  SocketAck_join: {
+    /** Success */
+    ok: true;
+    swarm: string;
+  };
+  /** The task was queued */
+  SocketAck_send_task: {
+    /** Outcome */
+    status: 'sent';
+    /** Inbox item id */
+    id: string;
+    /** Items queued before this one */
+    queued: number;
+    /** Success */
+    ok: true;
+  };
+  /** Subscribed to events */
+  SocketAck_subscribe_events: {
+    /** Success */
+    ok: true;
+    subscribed: true;
+    /** The filter set as parsed */
+    filters: {
+      [key: string]: string;
+    };
+    /** ≤ 50, oldest first */
+    recent_events: Schemas['StoredEvent'][];
+  };
+  /** Subscribed to log entries */
+  SocketAck_subscribe_logs: {
+    /** Success */
+    ok: true;
+    subscribed: true;
+    agent: string | null;
+    /** ≤ 50, oldest first */
+    recent_logs: Schemas['LogEntry'][];
+  };
+  /** Dropped every event subscription */
+  SocketAck_unsubscribe_events: {
+    /** Success */
+    ok: true;
+    unsubscribed: true;
+  };
+  /** Unsubscribed from log entries */
+  SocketAck_unsubscribe_logs: {
+    /** Success */
+    ok: true;
+    unsubscribed: true;
+    agent: string | null;
+  };
+  /** An agent was added */
+  SocketPush_agent_added: {
+    name: string;
+    /** Agent config (redacted) */
+    spec: unknown;
+  };
+  /** Agent output */
+  SocketPush_agent_output: {
+    agent: string;
+    stream: 'stdout' | 'stderr';
+    content: string;
+  };
+  /** An agent was removed */
+  SocketPush_agent_removed: {
+    name: string;
+  };
+  /** An agent changed state */
+  SocketPush_agent_status: {
+    agent: string;
+    state: string;
+    previous: string | null;
+  };
+  /** One stored event (redacted) */
+  SocketPush_event: Schemas['StoredEvent'];
+  /** One event in the log shape (socket.io log_entry) */
+  SocketPush_log_entry: Schemas['LogEntry'];
+  /** A message was broadcast */
+  SocketPush_message_broadcast: {
+    timestamp: string;
+    swarm: string;
+    from: string;
+    to: string[];
+    type: 'broadcast';
+    content_preview: string;
+  };
+  /** A message was routed */
+  SocketPush_message_routed: {
+    timestamp: string;
+    swarm: string;
+    from: string;
+    to: string;
+    type: 'direct' | 'ask';
+    content_preview: string;
+  };
+  /** An agent needs an operator */
+  SocketPush_needs_attention: {
+    agent: string;
+    turn: string | null;
+    reason: string;
+  };
+  /** A swarm started */
+  SocketPush_swarm_started: {
+    swarm: string;
+    status: 'running' | 'error';
+  };
+  /** A swarm stopped */
+  SocketPush_swarm_stopped: {
+    swarm: string;
+  };
+  /** The topology changed */
+  SocketPush_topology_changed: {
+    topology: Schemas['TopologyEntry'][];
+  };
+  /** A turn ended */
+  SocketPush_turn_completed: {
+    agent: string;
+    turn: string;
+    status: 'completed' | 'error' | 'timed_out';
+    error?: string;
+    reply_preview: string | null;
+  };
+  SocketTaskCommand: {
+    /** Agent name */
+    agent: string;
+    /** Task text */
+    task: string;
+  };
+  StartSwarmCommand: {
+    /** Inline swarm config object (docs/config.md) */
+    config?: unknown;
+    /** A .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR */
+    config_path?: unknown;
+  };
+  StoredEvent: {
+    /** Event id (increasing) */
+    id: number;
+    /** When (ISO 8601) */
+    timestamp: string;
+    /** Event level */
+    level: 'debug' | 'info' | 'warning' | 'error';
+    /** Event category */
+    category: 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
+    /** Swarm, if any */
+    swarm: string | null;
+    /** Agent or object, if any */
+    agent: string | null;
+    /** snake_case event type */
+    event_type: string;
+    /** One line */
+    message: string;
+    /** Event details (secrets redacted) */
+    metadata: {
+      [key: string]: unknown;
+    };
+  };
+  /** A swarm was started */
+  SwarmCreated: {
+    /** Outcome */
+    status: 'created';
+    swarm_name: string;
+  };
+  SwarmDetail: {
+    /** Swarm name */
+    name: string;
+    /** Swarm status */
+    status: 'starting' | 'running' | 'stopping' | 'stopped' | 'error';
+    /** Start (ISO 8601), null when unknown */
+    started_at: string | null;
+    /** Agents */
+    agent_count: number;
+    /** Objects */
+    object_count: number;
+    /** Agents */
+    agents: Schemas['AgentStatus'][];
+    /** Objects */
+    objects: Schemas['ObjectStatus'][];
+    /** Topology */
+    topology: Schemas['TopologyEntry'][];
+  };
+  /** Every swarm */
+  SwarmList: {
+    swarms: Schemas['SwarmSummary'][];
+  };
+  /** A swarm restarted */
+  SwarmRestarted: {
+    /** Outcome */
+    status: 'restarted';
+    swarm_name: string;
+    /** Stored data was deleted */
+    delete_data: boolean;
+  };
+  /** A swarm stopped */
+  SwarmStopped: {
+    /** Outcome */
+    status: 'stopped' | 'purged';
+    swarm_name: string;
+  };
+  SwarmSummary: {
+    /** Swarm name */
+    name: string;
+    /** Swarm status */
+    status: 'starting' | 'running' | 'stopping' | 'stopped' | 'error';
+    /** Start (ISO 8601), null when unknown */
+    started_at: string | null;
+    /** Agents */
+    agent_count: number;
+    /** Objects */
+    object_count: number;
+    /** Agents per state; states with none left out */
+    agents_by_state: {
+      [key: string]: number;
+    };
+  };
+  TaskCommand: {
+    /** Task text for the agent */
+    task: string;
+  };
+  /** A task was queued */
+  TaskSent: {
+    /** Outcome */
+    status: 'sent';
+    agent: string;
+    /** Inbox item id */
+    id: string;
+    /** Items queued before this one */
+    queued: number;
+  };
+  /** The topology */
+  Topology: {
+    topology: Schemas['TopologyEntry'][];
+  };
+  TopologyEntry: {
+    /** Sender */
+    from: string;
+    /** Nodes it may send to */
+    targets: string[];
+  };
+  TopologyPatchCommand: {
+    /** Edges to add */
+    add?: Array<
+      | [string, string]
+      | {
+          /** A name: ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$ */
+          from: string;
+          /** A name: ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$ */
+          to: string;
+        }
+    >;
+    /** Edges to remove */
+    remove?: Array<
+      | [string, string]
+      | {
+          /** A name: ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$ */
+          from: string;
+          /** A name: ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$ */
+          to: string;
+        }
+    >;
+  };
+  /** Edges added and removed */
+  TopologyPatched: {
+    /** Outcome */
+    status: 'ok';
+    added: number;
+    removed: number;
+  };
+  /** Turns of an agent, newest first */
+  TurnList: {
+    turns: Schemas['TurnView'][];
+  };
+  TurnView: {
+    /** Turn id */
+    id: string;
+    /** Inbox item id */
+    item_id: string;
+    /** Sender of the item */
+    from: string;
+    /** running, completed, error, rejected, timed_out or cancelled */
+    status: string;
+    /** Why it was rejected */
+    reason?: string;
+    /** Error text */
+    error?: string;
+    /** Start (ISO 8601) */
+    started_at: string;
+    /** End (ISO 8601), null when unknown */
+    completed_at: string | null;
+    /** Start of the reply */
+    reply_preview: string | null;
+  };
+  /** Exactly one of {config}, {config_path} or {content, format} */
+  ValidateConfigCommand:
+    | {
+        /** Inline swarm config object (docs/configuration.md) */
+        config: unknown;
+      }
+    | {
+        /** Path of a .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR (docs/security.md) */
+        config_path: unknown;
+      }
+    | {
+        /** Config text */
+        content: string;
+        /** json, yaml or yml */
+        format: string;
+      };
+}
+
+/** Every REST operation by operationId. */
+export interface Operations {
+  /** The API descriptor */
+  getApi: {
+    method: 'GET';
+    path: '/';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['ApiDescriptor'];
+    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** This OpenAPI 3.1 document */
+  getOpenApi: {
+    method: 'GET';
+    path: '/api/openapi.json';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['OpenApiDocument'];
+    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** Liveness */
+  healthz: {
+    method: 'GET';
+    path: '/healthz';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['HealthStatus'];
+    errorCode: never;
+  };
+  /** Readiness */
+  readyz: {
+    method: 'GET';
+    path: '/readyz';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['ReadyStatus'];
+    errorCode: never;
+  };
+  /** Prometheus metrics (text exposition format) */
+  metrics: {
+    method: 'GET';
+    path: '/metrics';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    response: string;
+    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** List swarms */
+  listSwarms: {
+    method: 'GET';
+    path: '/api/swarms';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['SwarmList'];
+    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** Start a swarm */
+  startSwarm: {
+    method: 'POST';
+    path: '/api/swarms';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas['StartSwarmCommand'];
+    response: Schemas['SwarmCreated'];
+    errorCode:
+      | 'agent_cap_exceeded'
+      | 'already_exists'
+      | 'binary_missing'
+      | 'bypass_requires_opt_in'
+      | 'config_parse_error'
+      | 'config_too_large'
+      | 'config_unreadable'
+      | 'egress_unavailable'
+      | 'endpoint_not_allowed'
+      | 'endpoint_not_configured'
+      | 'host_not_allowed'
+      | 'image_missing'
+      | 'internal_error'
+      | 'invalid_argv'
+      | 'invalid_config_path'
+      | 'invalid_json'
+      | 'ir_validation_failed'
+      | 'launch_too_large'
+      | 'limits_unsupported'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'remote_engine_unsupported'
+      | 'runner_error'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsafe_bind'
+      | 'unsafe_workspace'
+      | 'unsupported_format'
+      | 'unsupported_media_type'
+      | 'unsupported_network'
+      | 'validation_failed';
+  };
+  /** Swarm detail */
+  getSwarm: {
+    method: 'GET';
+    path: '/api/swarms/{s}';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['SwarmDetail'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'swarm_not_found' | 'token_required' | 'unauthorized';
+  };
+  /** Stop (or purge) a swarm */
+  stopSwarm: {
+    method: 'DELETE';
+    path: '/api/swarms/{s}';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: {
+      /** Also delete its events, messages, turns, default workspaces, overlay and registry entry */
+      purge?: 'true' | 'false';
+    };
+    body: undefined;
+    response: Schemas['SwarmStopped'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_query'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Restart a swarm */
+  restartSwarm: {
+    method: 'POST';
+    path: '/api/swarms/{s}/restart';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: {
+      /** Delete its events, messages, turns and default workspaces first */
+      delete?: 'true' | 'false';
+    };
+    body: undefined;
+    response: Schemas['SwarmRestarted'];
+    errorCode:
+      | 'agent_cap_exceeded'
+      | 'already_exists'
+      | 'binary_missing'
+      | 'bypass_requires_opt_in'
+      | 'config_parse_error'
+      | 'config_too_large'
+      | 'config_unreadable'
+      | 'egress_unavailable'
+      | 'endpoint_not_allowed'
+      | 'endpoint_not_configured'
+      | 'host_not_allowed'
+      | 'image_missing'
+      | 'internal_error'
+      | 'invalid_argv'
+      | 'invalid_config_path'
+      | 'invalid_query'
+      | 'ir_validation_failed'
+      | 'launch_too_large'
+      | 'limits_unsupported'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'remote_engine_unsupported'
+      | 'runner_error'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsafe_bind'
+      | 'unsafe_workspace'
+      | 'unsupported_format'
+      | 'unsupported_network'
+      | 'validation_failed';
+  };
+  /** Pause docker-backed agents */
+  pauseSwarm: {
+    method: 'POST';
+    path: '/api/swarms/{s}/pause';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['PauseResult'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'runner_error'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Resume docker-backed agents */
+  resumeSwarm: {
+    method: 'POST';
+    path: '/api/swarms/{s}/resume';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['PauseResult'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'runner_error'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** The effective config (seed ⊕ overlay), redacted */
+  snapshotSwarm: {
+    method: 'POST';
+    path: '/api/swarms/{s}/snapshot';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: {
+      /** Answer as JSON (default) or YAML */
+      format?: 'json' | 'yaml';
+    };
+    body: undefined;
+    response: Schemas['Snapshot'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_query'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Route one message */
+  sendMessage: {
+    method: 'POST';
+    path: '/api/swarms/{s}/message';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['MessageCommand'];
+    response: Schemas['MessageRouted'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_json'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsupported_media_type'
+      | 'validation_failed';
+  };
+  /** The message log, newest first */
+  listMessages: {
+    method: 'GET';
+    path: '/api/swarms/{s}/messages';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: {
+      /** At most this many entries, 1-1000 (default 100) */
+      limit?: number;
+    };
+    body: undefined;
+    response: Schemas['MessageList'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_query'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Agents of a swarm */
+  listAgents: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['AgentList'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'swarm_not_found' | 'token_required' | 'unauthorized';
+  };
+  /** Add an agent to a running swarm */
+  addAgent: {
+    method: 'POST';
+    path: '/api/swarms/{s}/agents';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['AddAgentCommand'];
+    response: Schemas['NodeAdded'];
+    errorCode:
+      | 'agent_cap_exceeded'
+      | 'already_exists'
+      | 'binary_missing'
+      | 'bypass_requires_opt_in'
+      | 'egress_unavailable'
+      | 'endpoint_not_allowed'
+      | 'endpoint_not_configured'
+      | 'forbidden_config_keys'
+      | 'host_not_allowed'
+      | 'image_missing'
+      | 'internal_error'
+      | 'invalid_argv'
+      | 'invalid_json'
+      | 'invalid_name'
+      | 'launch_too_large'
+      | 'limits_unsupported'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'remote_engine_unsupported'
+      | 'runner_error'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unknown_edge_endpoint'
+      | 'unsafe_bind'
+      | 'unsafe_workspace'
+      | 'unsupported_media_type'
+      | 'unsupported_network'
+      | 'validation_failed';
+  };
+  /** Agent status */
+  getAgent: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['AgentStatus'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Remove an agent */
+  removeAgent: {
+    method: 'DELETE';
+    path: '/api/swarms/{s}/agents/{a}';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['NodeRemoved'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Queue a task */
+  sendTask: {
+    method: 'POST';
+    path: '/api/swarms/{s}/agents/{a}/task';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['TaskCommand'];
+    response: Schemas['TaskSent'];
+    errorCode:
+      | 'agent_not_found'
+      | 'agent_not_ready'
+      | 'host_not_allowed'
+      | 'inbox_full'
+      | 'internal_error'
+      | 'invalid_json'
+      | 'needs_attention'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsupported_media_type'
+      | 'validation_failed';
+  };
+  /** Restart an agent */
+  restartAgent: {
+    method: 'POST';
+    path: '/api/swarms/{s}/agents/{a}/restart';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['AgentRestarted'];
+    errorCode:
+      | 'agent_not_found'
+      | 'binary_missing'
+      | 'bypass_requires_opt_in'
+      | 'egress_unavailable'
+      | 'endpoint_not_allowed'
+      | 'endpoint_not_configured'
+      | 'host_not_allowed'
+      | 'image_missing'
+      | 'internal_error'
+      | 'invalid_argv'
+      | 'launch_too_large'
+      | 'limits_unsupported'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'remote_engine_unsupported'
+      | 'runner_error'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsafe_bind'
+      | 'unsafe_workspace'
+      | 'unsupported_network';
+  };
+  /** Resume an agent that needs attention */
+  resumeAgent: {
+    method: 'POST';
+    path: '/api/swarms/{s}/agents/{a}/resume';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['AgentResumed'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_state'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Scale an agent group */
+  scaleAgents: {
+    method: 'POST';
+    path: '/api/swarms/{s}/agents/{base}/scale';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Base name of an agent group */
+      base: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['ScaleCommand'];
+    response: Schemas['ScaleResult'];
+    errorCode:
+      | 'agent_cap_exceeded'
+      | 'agent_not_found'
+      | 'binary_missing'
+      | 'bypass_requires_opt_in'
+      | 'egress_unavailable'
+      | 'endpoint_not_allowed'
+      | 'endpoint_not_configured'
+      | 'host_not_allowed'
+      | 'image_missing'
+      | 'internal_error'
+      | 'invalid_argv'
+      | 'invalid_count'
+      | 'invalid_json'
+      | 'launch_too_large'
+      | 'limits_unsupported'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'remote_engine_unsupported'
+      | 'runner_error'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsafe_bind'
+      | 'unsafe_workspace'
+      | 'unsupported_media_type'
+      | 'unsupported_network';
+  };
+  /** Turns of an agent, newest first */
+  listTurns: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/turns';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: {
+      /** At most this many entries, 1-500 (default 50) */
+      limit?: number;
+    };
+    body: undefined;
+    response: Schemas['TurnList'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_query'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** What an agent received and sent, newest first */
+  agentHistory: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/history';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: {
+      /** At most this many entries, 1-1000 (default 100) */
+      limit?: number;
+    };
+    body: undefined;
+    response: Schemas['AgentHistory'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_query'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Recent output lines */
+  agentLogs: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/logs';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['AgentLogs'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** The topology */
+  getTopology: {
+    method: 'GET';
+    path: '/api/swarms/{s}/topology';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['Topology'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'swarm_not_found' | 'token_required' | 'unauthorized';
+  };
+  /** Add and remove edges (all or nothing) */
+  patchTopology: {
+    method: 'PATCH';
+    path: '/api/swarms/{s}/topology';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['TopologyPatchCommand'];
+    response: Schemas['TopologyPatched'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_json'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unknown_edge_endpoint'
+      | 'unsupported_media_type'
+      | 'validation_failed';
+  };
+  /** Objects of a swarm */
+  listObjects: {
+    method: 'GET';
+    path: '/api/swarms/{s}/objects';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['ObjectList'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'swarm_not_found' | 'token_required' | 'unauthorized';
+  };
+  /** Add an object to a running swarm */
+  addObject: {
+    method: 'POST';
+    path: '/api/swarms/{s}/objects';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['AddObjectCommand'];
+    response: Schemas['NodeAdded'];
+    errorCode:
+      | 'already_exists'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_handler'
+      | 'invalid_json'
+      | 'invalid_name'
+      | 'not_found'
+      | 'object_init_failed'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unknown_edge_endpoint'
+      | 'unsupported_media_type'
+      | 'validation_failed';
+  };
+  /** Object detail */
+  getObject: {
+    method: 'GET';
+    path: '/api/swarms/{s}/objects/{o}';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Object name */
+      o: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['ObjectDetail'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'object_not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Remove an object */
+  removeObject: {
+    method: 'DELETE';
+    path: '/api/swarms/{s}/objects/{o}';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Object name */
+      o: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['NodeRemoved'];
+    errorCode:
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'object_not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Patch an object's config */
+  patchObjectConfig: {
+    method: 'PATCH';
+    path: '/api/swarms/{s}/objects/{o}/config';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Object name */
+      o: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['ObjectConfigPatchCommand'];
+    response: Schemas['ObjectConfigUpdated'];
+    errorCode:
+      | 'forbidden_config_keys'
+      | 'host_not_allowed'
+      | 'immutable_keys'
+      | 'internal_error'
+      | 'invalid_json'
+      | 'no_config_schema'
+      | 'not_found'
+      | 'object_init_failed'
+      | 'object_not_found'
+      | 'origin_not_allowed'
+      | 'patch_too_large'
+      | 'payload_too_large'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsupported_media_type'
+      | 'validation_failed';
+  };
+  /** The runtime overlay */
+  getOverlay: {
+    method: 'GET';
+    path: '/api/swarms/{s}/overlay';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['OverlayView'];
+    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** Clear the overlay */
+  clearOverlay: {
+    method: 'DELETE';
+    path: '/api/swarms/{s}/overlay';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['OverlayCleared'];
+    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** Stored events */
+  queryEvents: {
+    method: 'GET';
+    path: '/api/events';
+    params: Record<string, never>;
+    query: {
+      /** Only events of this level */
+      level?: string;
+      /** Only events of this category */
+      category?: string;
+      /** Only events of this swarm */
+      swarm?: string;
+      /** Only events of this agent or object */
+      agent?: string;
+      /** Only events of this type */
+      event_type?: string;
+      /** Only events of the last N minutes */
+      minutes?: string;
+      /** At most this many events (default 100) */
+      limit?: string;
+      /** Only events after this id, oldest first */
+      since_id?: string;
+    };
+    body: undefined;
+    response: Schemas['EventPage'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'invalid_query' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** Events of a swarm */
+  swarmEvents: {
+    method: 'GET';
+    path: '/api/swarms/{s}/events';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: {
+      /** Only events of this level */
+      level?: string;
+      /** Only events of this category */
+      category?: string;
+      /** Only events of this agent or object */
+      agent?: string;
+      /** Only events of this type */
+      event_type?: string;
+      /** Only events of the last N minutes */
+      minutes?: string;
+      /** At most this many events (default 100) */
+      limit?: string;
+      /** Only events after this id, oldest first */
+      since_id?: string;
+    };
+    body: undefined;
+    response: Schemas['ScopedEventPage'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'invalid_query' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** Events of an agent */
+  agentEvents: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/events';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: {
+      /** Only events of this level */
+      level?: string;
+      /** Only events of this category */
+      category?: string;
+      /** Only events of this type */
+      event_type?: string;
+      /** Only events of the last N minutes */
+      minutes?: string;
+      /** At most this many events (default 100) */
+      limit?: string;
+      /** Only events after this id, oldest first */
+      since_id?: string;
+    };
+    body: undefined;
+    response: Schemas['ScopedEventPage'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'invalid_query' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** The skills catalogue */
+  listSkills: {
+    method: 'GET';
+    path: '/api/skills';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['SkillList'];
+    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** One skill */
+  readSkill: {
+    method: 'GET';
+    path: '/api/skills/{name}';
+    params: {
+      /** Skill name (".md" optional; a name inside a category is found through the catalogue) */
+      name: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['SkillDocument'];
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'invalid_name' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+  };
+  /** Run every plan-time check of start, creating nothing */
+  validateConfig: {
+    method: 'POST';
+    path: '/api/config/validate';
+    params: Record<string, never>;
+    query: Record<string, never>;
+    body: Schemas['ValidateConfigCommand'];
+    response: Schemas['ConfigValid'];
+    errorCode:
+      | 'agent_cap_exceeded'
+      | 'binary_missing'
+      | 'bypass_requires_opt_in'
+      | 'config_parse_error'
+      | 'config_too_large'
+      | 'config_unreadable'
+      | 'egress_unavailable'
+      | 'endpoint_not_allowed'
+      | 'endpoint_not_configured'
+      | 'host_not_allowed'
+      | 'image_missing'
+      | 'internal_error'
+      | 'invalid_argv'
+      | 'invalid_config_path'
+      | 'invalid_handler'
+      | 'invalid_json'
+      | 'ir_validation_failed'
+      | 'launch_too_large'
+      | 'limits_unsupported'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'remote_engine_unsupported'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsafe_bind'
+      | 'unsafe_workspace'
+      | 'unsupported_format'
+      | 'unsupported_media_type'
+      | 'unsupported_network'
+      | 'validation_failed';
+  };
+}
+
+/** Method, path template and answer kind of every operation. */
+export const OPERATION_ROUTES = {
+  getApi: { method: 'GET', path: '/', text: false },
+  getOpenApi: { method: 'GET', path: '/api/openapi.json', text: false },
+  healthz: { method: 'GET', path: '/healthz', text: false },
+  readyz: { method: 'GET', path: '/readyz', text: false },
+  metrics: { method: 'GET', path: '/metrics', text: true },
+  listSwarms: { method: 'GET', path: '/api/swarms', text: false },
+  startSwarm: { method: 'POST', path: '/api/swarms', text: false },
+  getSwarm: { method: 'GET', path: '/api/swarms/{s}', text: false },
+  stopSwarm: { method: 'DELETE', path: '/api/swarms/{s}', text: false },
+  restartSwarm: { method: 'POST', path: '/api/swarms/{s}/restart', text: false },
+  pauseSwarm: { method: 'POST', path: '/api/swarms/{s}/pause', text: false },
+  resumeSwarm: { method: 'POST', path: '/api/swarms/{s}/resume', text: false },
+  snapshotSwarm: { method: 'POST', path: '/api/swarms/{s}/snapshot', text: false },
+  sendMessage: { method: 'POST', path: '/api/swarms/{s}/message', text: false },
+  listMessages: { method: 'GET', path: '/api/swarms/{s}/messages', text: false },
+  listAgents: { method: 'GET', path: '/api/swarms/{s}/agents', text: false },
+  addAgent: { method: 'POST', path: '/api/swarms/{s}/agents', text: false },
+  getAgent: { method: 'GET', path: '/api/swarms/{s}/agents/{a}', text: false },
+  removeAgent: { method: 'DELETE', path: '/api/swarms/{s}/agents/{a}', text: false },
+  sendTask: { method: 'POST', path: '/api/swarms/{s}/agents/{a}/task', text: false },
+  restartAgent: { method: 'POST', path: '/api/swarms/{s}/agents/{a}/restart', text: false },
+  resumeAgent: { method: 'POST', path: '/api/swarms/{s}/agents/{a}/resume', text: false },
+  scaleAgents: { method: 'POST', path: '/api/swarms/{s}/agents/{base}/scale', text: false },
+  listTurns: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/turns', text: false },
+  agentHistory: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/history', text: false },
+  agentLogs: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/logs', text: false },
+  getTopology: { method: 'GET', path: '/api/swarms/{s}/topology', text: false },
+  patchTopology: { method: 'PATCH', path: '/api/swarms/{s}/topology', text: false },
+  listObjects: { method: 'GET', path: '/api/swarms/{s}/objects', text: false },
+  addObject: { method: 'POST', path: '/api/swarms/{s}/objects', text: false },
+  getObject: { method: 'GET', path: '/api/swarms/{s}/objects/{o}', text: false },
+  removeObject: { method: 'DELETE', path: '/api/swarms/{s}/objects/{o}', text: false },
+  patchObjectConfig: { method: 'PATCH', path: '/api/swarms/{s}/objects/{o}/config', text: false },
+  getOverlay: { method: 'GET', path: '/api/swarms/{s}/overlay', text: false },
+  clearOverlay: { method: 'DELETE', path: '/api/swarms/{s}/overlay', text: false },
+  queryEvents: { method: 'GET', path: '/api/events', text: false },
+  swarmEvents: { method: 'GET', path: '/api/swarms/{s}/events', text: false },
+  agentEvents: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/events', text: false },
+  listSkills: { method: 'GET', path: '/api/skills', text: false },
+  readSkill: { method: 'GET', path: '/api/skills/{name}', text: false },
+  validateConfig: { method: 'POST', path: '/api/config/validate', text: false },
+} as const;
+
+/** Every error code an operation may answer. */
+export type ApiErrorCode =
+  | 'agent_cap_exceeded'
+  | 'agent_not_found'
+  | 'agent_not_ready'
+  | 'already_exists'
+  | 'binary_missing'
+  | 'bypass_requires_opt_in'
+  | 'config_parse_error'
+  | 'config_too_large'
+  | 'config_unreadable'
+  | 'egress_unavailable'
+  | 'endpoint_not_allowed'
+  | 'endpoint_not_configured'
+  | 'forbidden_config_keys'
+  | 'host_not_allowed'
+  | 'image_missing'
+  | 'immutable_keys'
+  | 'inbox_full'
+  | 'internal_error'
+  | 'invalid_argv'
+  | 'invalid_config_path'
+  | 'invalid_count'
+  | 'invalid_handler'
+  | 'invalid_json'
+  | 'invalid_name'
+  | 'invalid_query'
+  | 'invalid_state'
+  | 'ir_validation_failed'
+  | 'launch_too_large'
+  | 'limits_unsupported'
+  | 'needs_attention'
+  | 'no_config_schema'
+  | 'not_found'
+  | 'object_init_failed'
+  | 'object_not_found'
+  | 'origin_not_allowed'
+  | 'patch_too_large'
+  | 'payload_too_large'
+  | 'remote_engine_unsupported'
+  | 'runner_error'
+  | 'swarm_not_found'
+  | 'token_required'
+  | 'unauthorized'
+  | 'unknown_edge_endpoint'
+  | 'unsafe_bind'
+  | 'unsafe_workspace'
+  | 'unsupported_format'
+  | 'unsupported_media_type'
+  | 'unsupported_network'
+  | 'validation_failed';
+
+/** Client → server socket.io events on `/swarm`: payload and ack. */
+export interface SocketEvents {
+  join: { payload: Schemas['JoinCommand']; ack: Schemas['SocketAck_join'] | Schemas['AckFailure'] };
+  send_task: { payload: Schemas['SocketTaskCommand']; ack: Schemas['SocketAck_send_task'] | Schemas['AckFailure'] };
+  get_status: { payload: Schemas['EmptyCommand']; ack: Schemas['SocketAck_get_status'] | Schemas['AckFailure'] };
+  subscribe_logs: { payload: Schemas['LogsCommand']; ack: Schemas['SocketAck_subscribe_logs'] | Schemas['AckFailure'] };
+  unsubscribe_logs: { payload: Schemas['LogsCommand']; ack: Schemas['SocketAck_unsubscribe_logs'] | Schemas['AckFailure'] };
+  subscribe_events: { payload: Schemas['EventsCommand']; ack: Schemas['SocketAck_subscribe_events'] | Schemas['AckFailure'] };
+  unsubscribe_events: { payload: Schemas['EmptyCommand']; ack: Schemas['SocketAck_unsubscribe_events'] | Schemas['AckFailure'] };
+}
+
+/** Server → client pushes on `/swarm`: payload. */
+export interface SocketPushes {
+  agent_output: Schemas['SocketPush_agent_output'];
+  message_routed: Schemas['SocketPush_message_routed'];
+  message_broadcast: Schemas['SocketPush_message_broadcast'];
+  agent_status: Schemas['SocketPush_agent_status'];
+  turn_completed: Schemas['SocketPush_turn_completed'];
+  needs_attention: Schemas['SocketPush_needs_attention'];
+  swarm_started: Schemas['SocketPush_swarm_started'];
+  swarm_stopped: Schemas['SocketPush_swarm_stopped'];
+  agent_added: Schemas['SocketPush_agent_added'];
+  agent_removed: Schemas['SocketPush_agent_removed'];
+  topology_changed: Schemas['SocketPush_topology_changed'];
+  event: Schemas['SocketPush_event'];
+  log_entry: Schemas['SocketPush_log_entry'];
+}
