@@ -92,7 +92,7 @@ function parameters(op: Operation, components: SchemaComponents): unknown[] {
     params.push({ name, in: 'path', required: true, description: known.description, schema: components.ref(known.schema, 'input') });
   }
   if (op.query === undefined) return params;
-  const query = components.ref(op.query, 'input');
+  const query = components.resolve(components.ref(op.query, 'input'));
   const props = (query['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((query['required'] ?? []) as string[]);
   for (const [name, schema] of Object.entries(props)) {

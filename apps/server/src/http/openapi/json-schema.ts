@@ -42,6 +42,14 @@ export class SchemaComponents {
     return { $ref: COMPONENTS_PREFIX + name };
   }
 
+  /** A component's schema when `schema` is a reference to one, else `schema` itself. */
+  resolve(schema: JsonSchema): JsonSchema {
+    const target = schema['$ref'];
+    if (typeof target !== 'string' || !target.startsWith(COMPONENTS_PREFIX)) return schema;
+    const known = this.schemas.get(target.slice(COMPONENTS_PREFIX.length));
+    return known === undefined ? schema : (JSON.parse(known) as JsonSchema);
+  }
+
   /** Every component, sorted by name (the committed document must not depend on insertion order). */
   all(): Record<string, JsonSchema> {
     const out: Record<string, JsonSchema> = {};
