@@ -29,6 +29,16 @@ export interface Schemas {
     incoming?: unknown[];
     [key: string]: unknown;
   };
+  AgentFailure: {
+    /** snake_case failure code (binary_missing, image_missing, start_failed, process_exited, …) */
+    code: string;
+    /** One sentence: what was missing, where it was looked for, what to do */
+    message: string;
+    /** Detail fields (names, the search PATH, the image); never secrets */
+    details: {
+      [key: string]: unknown;
+    };
+  };
   /** What an agent received and sent */
   AgentHistory: {
     history: Schemas['HistoryEntry'][];
@@ -76,6 +86,7 @@ export interface Schemas {
     /** Start of the current turn (ISO 8601), null when unknown */
     turn_started_at: string | null;
     needs_attention: Schemas['AttentionInfo'] | null;
+    failure: Schemas['AgentFailure'] | null;
     /** Session start (ISO 8601), null when unknown */
     started_at: string | null;
     /** Last activity (ISO 8601), null when unknown */
