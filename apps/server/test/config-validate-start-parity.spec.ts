@@ -34,6 +34,9 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
     () => one({ name: 'a', backend: 'bwrap', config: { client_source: 'host_nix', nix_package: '/nix/store/abc-pkg' } }),
   ],
   ['unsupported_network', () => one({ name: 'a', backend: 'local', network: 'isolated' })],
+  // local has no boundary to hold a limit on any host; bwrap refuses only where the host's cgroups cannot enforce it
+  ['limits_unsupported', () => one({ name: 'a', backend: 'local', config: { memory_limit: '64m' } })],
+  ['seccomp_unsupported', () => one({ name: 'a', backend: 'local', config: { seccomp: 'default' } })],
   ['binary_missing', () => one({ name: 'a', backend: 'local', client: { command: ['/nonexistent/x'] } })],
   ['binary_missing', () => one({ name: 'a', backend: 'local', client: { command: ['no-such-client-gs'] } })],
   ['endpoint_not_allowed', () => one({ name: 'a', backend: 'bwrap', network: 'isolated', endpoint: 'http://untrusted.example:8080/v1' })],

@@ -3,12 +3,14 @@
  * `plan` is pure (no I/O beyond what the context already resolved) and refuses with a
  * `RunnerError` whose code is one of docs/rest-api.md "runner plan" codes; `start` performs side effects.
  */
+import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
+import type { LimitSupport } from './cgroup/limit-detect';
 
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
 
-export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock';
+export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock' | 'ssh';
 export type InnerRunner = 'none' | 'bwrap' | 'docker';
 export type ClientSpec = 'genswarms-agent' | 'codex' | 'claude' | 'opencode' | { readonly command: readonly string[] };
 
@@ -20,6 +22,8 @@ export interface BackendConfig {
   readonly memory_limit?: string;
   readonly cpu_limit?: number;
   readonly pids_limit?: number;
+  /** (additive) bwrap: load the genswarms seccomp filter (docs/runners.md "Seccomp"). */
+  readonly seccomp?: 'default';
   readonly extra_ro_binds?: readonly (readonly [string, string])[];
   readonly extra_rw_binds?: readonly (readonly [string, string])[];
   readonly extra_path?: readonly string[];
@@ -35,6 +39,8 @@ export interface AgentLaunchSpec {
   readonly runner?: InnerRunner;
   /** docker, tmux+docker: the image. */
   readonly image?: string;
+  /** (additive) ssh: `backend.host` as written (`user@host`; checked by the runner's plan). */
+  readonly host?: string;
   readonly client: ClientSpec;
   readonly model?: string;
   /** The agent's own endpoint (may be untrusted); the runner applies the security endpoint policy. */
@@ -111,6 +117,11 @@ export interface RunnerContext {
    * absent = `none`. See docs/runners.md "Lifecycle".
    */
   readonly processTracking?: ProcessTracking;
+  /**
+   * (additive) Which of memory_limit, pids_limit, cpu_limit this host's cgroups can enforce on bwrap agents
+   * (docs/runners.md "Limits"). Detected once by `buildRunnerContext`; absent = none (a requested limit is refused).
+   */
+  readonly limitSupport?: LimitSupport;
 }
 
 /** One turn handed to a running agent. Headless clients read the inbox file the engine wrote. */
@@ -147,6 +158,23 @@ export interface SessionDescription {
    * re-validate it against its current trust policy and restart the host forwarder (never a secret).
    */
   readonly egress?: SessionEgressPin;
+  /** (additive) ssh: where the agent runs, so a restarted server can re-attach (paths and names, never key material). */
+  readonly remote?: SessionRemote;
+}
+
+/** An ssh agent's remote facts (docs/runners.md "ssh"): endpoint, key and known_hosts *paths*, the recorded process. */
+export interface SessionRemote {
+  readonly user: string;
+  readonly host: string;
+  readonly port: number;
+  readonly keyPath: string;
+  readonly knownHosts: readonly string[];
+  readonly silentlyAcceptHosts: boolean;
+  /** The agent's remote directory (`<remote home>/.genswarms-ssh/agents/<id>`). */
+  readonly dir: string;
+  readonly pid: number;
+  /** /proc/<pid>/stat field 22 (clock ticks since boot): a reused pid never matches. */
+  readonly startTime: string;
 }
 
 /** Where an isolated agent's forwarder connects: host (plain hostname / IP literal), port, tls. No key, no URL path. */
@@ -165,8 +193,18 @@ export interface RunnerHandle {
   health(): Promise<SessionHealth>;
   /** Subscribe to output lines; returns an unsubscribe function. */
   onOutput(listener: (stream: OutputStream, line: string) => void): () => void;
-  /** Called once when the client exits (code or signal). */
-  onExit(listener: (code: number | null, signal: string | null) => void): () => void;
+  /**
+   * (additive) Runners whose client writes its receipt elsewhere (ssh: on the remote host) watch it themselves,
+   * with the rules of docs/receipts.md; the engine uses this instead of watching the local workspace. Never `pending`.
+   */
+  watchReceipt?(turnId: string, opts: { readonly signal: AbortSignal }): Promise<Exclude<TurnReceipt, { kind: 'pending' }>>;
+  /** Called once when the client exits (code or signal); `info.reason` when the runner knows why (`oom_killed`). */
+  onExit(listener: (code: number | null, signal: string | null, info?: ExitInfo) => void): () => void;
+}
+
+/** (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired. */
+export interface ExitInfo {
+  readonly reason?: 'oom_killed' | 'ssh_disconnected';
 }
 
 export interface Runner {

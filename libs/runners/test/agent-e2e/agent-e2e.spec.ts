@@ -4,7 +4,7 @@ import { newTurnId, prepareTurnDir, watchTurn, writeFileSafely } from '@genswarm
 import type { TurnReceipt } from '@genswarms/receipts';
 import { buildOnce, startMockLlm } from '@genswarms/tools';
 import type { MockLlm } from '@genswarms/tools';
-import type { AgentLaunchSpec, LaunchPlan, NetworkMode, Runner, RunnerHandle } from '../../src/index';
+import type { AgentLaunchSpec, BackendConfig, LaunchPlan, NetworkMode, Runner, RunnerHandle } from '../../src/index';
 import { createBwrapRunner, createLocalRunner } from '../../src/index';
 import { haveBinary, makeContext, makeSandboxDirs, makeSpec } from '../support';
 
@@ -39,6 +39,8 @@ interface Case {
   readonly notices: readonly string[];
   /** GENSWARMS_LLM_ENDPOINT as the agent sees it. */
   readonly endpointSeen: (llm: MockLlm) => string;
+  /** The agent's backend config (e.g. `seccomp`). */
+  readonly config?: BackendConfig;
 }
 
 const ANSWERED: readonly Case[] = [
@@ -86,6 +88,16 @@ const ANSWERED: readonly Case[] = [
     authorization: `Bearer ${SERVER_KEY}`,
     notices: [],
     endpointSeen: () => 'http://127.0.0.1:17080/v1',
+  },
+  {
+    name: 'bwrap runner, network isolated, seccomp default: a normal turn still works under the filter',
+    runner: createBwrapRunner,
+    backend: 'bwrap',
+    network: 'isolated',
+    authorization: `Bearer ${SERVER_KEY}`,
+    notices: [],
+    endpointSeen: () => 'http://127.0.0.1:17080/v1',
+    config: { seccomp: 'default' },
   },
 ];
 
@@ -156,6 +168,7 @@ suite('genswarms-agent end to end through the real runners', () => {
       network: c.network,
       workspace: dirs.workspace,
       ...(c.agentEndpoint === undefined ? {} : { endpoint: c.agentEndpoint(llm) }),
+      ...(c.config === undefined ? {} : { config: c.config }),
     });
     const { receipt, plan } = await runOneTurn(c.runner(), spec, ctx);
 

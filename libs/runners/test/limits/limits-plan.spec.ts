@@ -1,7 +1,11 @@
-/** Where limits go at plan: bwrap and tmux+bwrap join the agent's limit groups first; local and tmux none refuse them. */
+/**
+ * Where limits and seccomp go at plan: bwrap and tmux+bwrap join the agent's limit groups first, then open the
+ * filter; local and tmux none refuse both.
+ */
 import { createLocalRunner, createTmuxRunner, isRunnerError } from '../../src/index';
 import { paneLaunchFor } from '../../src/lib/tmux/pane-command';
 import { CGROUP_EXEC_PATH } from '../../src/lib/launcher/launcher';
+import { SECCOMP_EXEC_PATH, seccompFilterPath } from '../../src/lib/seccomp/seccomp-plan';
 import type { LimitSupport } from '../../src/lib/cgroup/limit-detect';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
 
@@ -73,3 +77,33 @@ function makeSpecFor(backend: 'local' | 'tmux') {
   return (workspace: string) =>
     makeSpec({ backend, client: { command: ['/bin/sh'] }, workspace, config: { memory_limit: '64m', pids_limit: 32 } });
 }
+
+describe('seccomp at plan', () => {
+  it('tmux runner bwrap: the pane opens the filter after the limit groups, before setpriv/bwrap; bwrap reads fd 3', () => {
+    const ctx = makeContext(dirs.home, { limitSupport: V1 });
+    const spec = makeSpec({
+      backend: 'tmux',
+      runner: 'bwrap',
+      client: { command: ['/bin/sh'] },
+      workspace: dirs.workspace,
+      config: { pids_limit: 32, seccomp: 'default' },
+    });
+    const plan = createTmuxRunner().plan(spec, ctx);
+    const { entry, words } = paneLaunchFor(plan, ctx);
+    expect(entry).toBe(CGROUP_EXEC_PATH);
+    expect(words.slice(1, 3)).toEqual([SECCOMP_EXEC_PATH, seccompFilterPath(plan, ctx)]);
+    expect(seccompFilterPath(plan, ctx)).toBe(`${dirs.home}/manifests/swarm1/agent1/${plan.sessionId}.bpf`);
+    const bwrapAt = words.indexOf(ctx.binaries.bwrap as string);
+    expect(words.slice(bwrapAt).join(' ')).toContain(' --seccomp 3 ');
+  });
+
+  test.each([
+    ['local', { backend: 'local' as const }],
+    ['tmux runner none', { backend: 'tmux' as const }],
+  ])('%s refuses config.seccomp: seccomp_unsupported', (_label, over) => {
+    const ctx = makeContext(dirs.home, { limitSupport: V1 });
+    const spec = makeSpec({ ...over, client: { command: ['/bin/sh'] }, workspace: dirs.workspace, config: { seccomp: 'default' } });
+    const runner = spec.backend === 'local' ? createLocalRunner() : createTmuxRunner();
+    expect(codeOf(() => runner.plan(spec, ctx))).toEqual({ code: 'seccomp_unsupported', details: { agent: 'agent1' } });
+  });
+});

@@ -20,6 +20,7 @@ const BACKEND_KEYS = [
   'memory_limit',
   'cpu_limit',
   'pids_limit',
+  'seccomp',
   'extra_ro_binds',
   'extra_rw_binds',
   'extra_path',

@@ -33,6 +33,8 @@ export type EngineErrorCode =
   | 'remote_engine_unsupported'
   | 'binary_missing'
   | 'image_missing'
+  | 'limits_unsupported'
+  | 'seccomp_unsupported'
   | 'swarm_not_found'
   | 'agent_not_found'
   | 'object_not_found'
@@ -76,6 +78,8 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   remote_engine_unsupported: 400,
   binary_missing: 400,
   image_missing: 400,
+  limits_unsupported: 400,
+  seccomp_unsupported: 400,
   swarm_not_found: 404,
   agent_not_found: 404,
   object_not_found: 404,
@@ -103,6 +107,8 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'remote_engine_unsupported',
   'binary_missing',
   'image_missing',
+  'limits_unsupported',
+  'seccomp_unsupported',
 ];
 
 /** Detail fields of a §4 body (never host paths, tokens or file contents). */

@@ -46,6 +46,10 @@ export const AgentConfigSchema = z
       .describe('Memory limit'),
     cpu_limit: z.number().positive().finite().optional().describe('CPU limit (> 0)'),
     pids_limit: z.number().int().min(16).optional().describe('Process limit (integer >= 16)'),
+    seccomp: z
+      .literal('default')
+      .optional()
+      .describe('bwrap only: load the genswarms seccomp filter (ptrace, mount, keyrings, bpf, kexec, modules, user namespaces … → EPERM)'),
     extra_ro_binds: z
       .array(z.tuple([HostPath, HostPath]))
       .optional()

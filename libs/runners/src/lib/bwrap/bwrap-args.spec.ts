@@ -82,6 +82,20 @@ describe('buildBwrapArgs', () => {
     expect(lastFs).toBeLessThan(firstBind);
   });
 
+  it('adds --seccomp 3 (the fd genswarms-seccomp-exec opened) with config.seccomp default', () => {
+    const p = plan('none');
+    const withFilter = { ...p, spec: { ...p.spec, config: { seccomp: 'default' as const } } };
+    expect(buildBwrapArgs(withFilter, ctx, { headless: true })).toEqual([
+      ...BASE,
+      '--new-session',
+      '--unshare-net',
+      '--seccomp',
+      '3',
+      ...BINDS,
+      ...TAIL,
+    ]);
+  });
+
   it('never carries an env value', () => {
     expect(buildBwrapArgs(plan('open'), ctx, { headless: true }).join('\n')).not.toContain('never-in-argv');
   });

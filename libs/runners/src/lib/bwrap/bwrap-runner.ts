@@ -15,8 +15,9 @@ import { buildBwrapArgs } from './bwrap-args';
 import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
-import { assertLimitsEnforceable, joinLimitArgv, limitGroupFor, prepareLimitGroup } from '../cgroup/agent-limits';
-import { withLimitGroup } from './limited-handle';
+import { assertLimitsEnforceable } from '../cgroup/agent-limits';
+import { assertSeccompSupported } from '../seccomp/seccomp-plan';
+import { prepareSandboxExtras, sandboxEntryArgv, type SandboxExtras } from './sandbox-extras';
 
 /**
  * `bwrap`: a headless client in a bubblewrap sandbox (docs/runners.md): own user/pid/uts/ipc/cgroup
@@ -32,6 +33,7 @@ function planBwrap(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   assertNetworkSupported(spec);
   if (ctx.binaries.bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: spec.agent });
   assertLimitsEnforceable(spec, ctx); // a limit this host cannot hold → limits_unsupported, never an unlimited start
+  assertSeccompSupported(spec, 'bwrap', true);
   privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   const isolated = spec.network === 'isolated' ? planIsolatedEgress(spec, ctx) : undefined;
@@ -61,11 +63,11 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
   recheckMounts(plan, ctx); // right before anything exists: a path swapped since plan is refused
   let forwarder: Forwarder | undefined;
   let envFile: string | undefined;
-  const limits = withLimitGroup(limitGroupFor(plan.spec, ctx));
+  let extras: SandboxExtras | undefined;
   const cleanup = async (): Promise<void> => {
     if (envFile !== undefined) await removeFileIfPresent(envFile);
     if (forwarder !== undefined) await forwarder.stop();
-    await limits.remove();
+    if (extras !== undefined) await extras.cleanup();
   };
   try {
     if (plan.spec.network === 'isolated') forwarder = await startIsolatedEgress(plan, ctx);
@@ -75,11 +77,12 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     // bwrap runs as the agent (the uid rule): it must reach every bind source it opens below home
     await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace, ...(plan.egress === undefined ? [] : [plan.egress.dir])]);
     envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
-    if (limits.group !== undefined) await prepareLimitGroup(limits.group);
+    extras = await prepareSandboxExtras(plan, ctx);
+    const { limits } = extras;
     // A root server starts bwrap as the agent uid: the sandbox's uid 1000 then maps to the agent, never to root.
-    // The limit groups are joined first (as the server), so nothing of the sandbox ever runs outside them.
+    // The limit groups are joined and the seccomp filter opened first (as the server): docs/runners.md "Limits", "Seccomp".
     const sandbox = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: true })];
-    const [file, ...args] = joinLimitArgv(limits.group, sandbox) as [string, ...string[]];
+    const [file, ...args] = sandboxEntryArgv(plan, ctx, sandbox) as [string, ...string[]];
     const child = spawn(file, args, {
       shell: false,
       detached: true, // own process group; --die-with-parent ends the sandbox with bwrap

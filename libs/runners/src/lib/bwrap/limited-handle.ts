@@ -1,11 +1,13 @@
 import type { ExitInfo, RunnerHandle } from '../port';
-import { removeLimitGroup, wasOomKilled, type AgentLimitGroup } from '../cgroup/agent-limits';
+import { prepareLimitGroup, removeLimitGroup, wasOomKilled, type AgentLimitGroup } from '../cgroup/agent-limits';
 
 /** A sandbox's limit group around its handle: the exit reason is read from the group before stop removes it. */
 export interface LimitedSession {
   readonly group: AgentLimitGroup | undefined;
   /** Exit listeners get `{ reason: 'oom_killed' }` when the group's OOM killer fired. */
   wrap(handle: RunnerHandle): RunnerHandle;
+  /** Start: kills what a previous instance left, (re)creates the group and writes the limits. */
+  prepare(): Promise<void>;
   /** Cleanup: reads the OOM counter once, then kills what is left and removes the group. */
   remove(): Promise<void>;
 }
@@ -29,6 +31,9 @@ export function withLimitGroup(group: AgentLimitGroup | undefined): LimitedSessi
                   .then((i) => listener(code, signal, i));
               }),
           },
+    prepare: async () => {
+      if (group !== undefined) await prepareLimitGroup(group);
+    },
     remove: async () => {
       if (group === undefined) return;
       await exitInfo().catch(() => undefined); // best-effort: the counter only names the reason, removal must go on

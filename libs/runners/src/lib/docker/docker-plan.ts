@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { buildClientArgv, isUnderSystem, SANDBOX_BIN_DIR } from '../client/clients';
 import { buildClientEnv } from '../env/client-env';
 import { assertNetworkSupported } from '../network/network-policy';
+import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import type { AgentLaunchSpec, LaunchPlan, MountSpec, RunnerContext } from '../port';
 import { bypassNotices, newSessionId } from '../plan/describe';
 import { planIsolatedEgress } from '../bwrap/egress-plan';
@@ -25,6 +26,7 @@ export function planDockerLaunch(spec: AgentLaunchSpec, ctx: RunnerContext, defa
   if (spec.backend !== 'docker') throw new RunnerError('validation_failed', 'not a docker agent', { agent: spec.agent });
   localEngineSocket(ctx.dockerHost, spec.agent);
   assertNetworkSupported(spec);
+  assertSeccompSupported(spec, 'docker', false); // docker keeps its engine's own default profile; config.seccomp is refused
   const isolated = spec.network === 'isolated' ? planIsolatedEgress(spec, ctx) : undefined;
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   const clientArgv = buildClientArgv(spec, ctx, 'sandbox');

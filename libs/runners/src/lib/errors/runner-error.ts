@@ -16,6 +16,8 @@ export type RunnerErrorCode =
   | 'state_dir_unsafe'
   | 'start_failed'
   | 'pty_unavailable'
+  | 'limits_unsupported'
+  | 'seccomp_unsupported'
   | 'ssh_host_key_unknown'
   | 'ssh_host_key_mismatch'
   | 'ssh_host_key_revoked'

@@ -13,6 +13,7 @@ import { joinCgroupArgv, RunnerCgroups } from '../cgroup/runner-cgroups';
 import type { AgentCgroup } from '../cgroup/agent-cgroup';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { assertNoLimitsRequested } from '../cgroup/agent-limits';
+import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 
@@ -70,6 +71,7 @@ function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   if (spec.backend !== 'local') throw new RunnerError('validation_failed', 'not a local agent', { agent: spec.agent });
   assertNetworkSupported(spec);
   assertNoLimitsRequested(spec, 'local');
+  assertSeccompSupported(spec, 'local', false);
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
   const clientArgv = buildClientArgv(spec, ctx, 'host');

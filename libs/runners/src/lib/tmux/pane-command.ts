@@ -7,7 +7,7 @@ import { privilegeDropWords } from '../identity/agent-identity';
 import { tmuxConst, tmuxInt, tmuxPath, type TmuxWord } from './tmux-words';
 import { agentCgroupFor } from '../cgroup/agent-cgroup';
 import { joinCgroupArgv } from '../cgroup/runner-cgroups';
-import { joinLimitArgv, limitGroupFor } from '../cgroup/agent-limits';
+import { sandboxEntryArgv } from '../bwrap/sandbox-extras';
 
 /** What xargs replays in the pane: a constant absolute entry and the manifest's words. */
 export interface PaneLaunch {
@@ -38,9 +38,9 @@ export function paneLaunchFor(plan: LaunchPlan, ctx: RunnerContext): PaneLaunch 
       if (bwrap === undefined) throw new RunnerError('binary_missing', 'bwrap is not installed', { agent: plan.spec.agent });
       // A root server starts bwrap itself as the agent uid: its user namespace then maps the sandbox's
       // uid 1000 to the agent, not to root (a setuid file made inside would otherwise be root's on the host).
-      // The limit groups (memory_limit, pids_limit, cpu_limit) are joined first, before setpriv and bwrap.
+      // The limit groups are joined and the seccomp filter opened first, before setpriv and bwrap.
       const sandbox = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: false })];
-      const [entry, ...words] = joinLimitArgv(limitGroupFor(plan.spec, ctx), sandbox) as [string, ...string[]];
+      const [entry, ...words] = sandboxEntryArgv(plan, ctx, sandbox) as [string, ...string[]];
       return { entry, words };
     }
     case 'docker':

@@ -1,0 +1,68 @@
+import { constants as fsc, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { AgentLaunchSpec, LaunchPlan, RunnerContext } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { LAUNCH_ID_RE, manifestDirFor } from '../manifest/argv-manifest';
+import { assertDescriptorPath, ensurePrivateDir, removeFileIfPresent } from '../state/state-dir';
+import { buildDefaultSeccompFilter } from './default-filter';
+import { seccompArchOf, type SeccompArch } from './syscall-tables';
+
+/** The constant script that opens the filter on fd SECCOMP_FD and execs (assets/genswarms-seccomp-exec). */
+export const SECCOMP_EXEC_PATH: string = path.resolve(__dirname, '..', '..', '..', 'assets', 'genswarms-seccomp-exec');
+/** The descriptor `bwrap --seccomp` reads the filter from. */
+export const SECCOMP_FD = 3;
+
+export function isSeccompRequested(spec: AgentLaunchSpec): boolean {
+  return spec.config.seccomp !== undefined;
+}
+
+/**
+ * Plan: `config.seccomp` is honoured only where a filter can be loaded (bwrap, headless or tmux `runner: bwrap`)
+ * and for an architecture with a syscall table; anything else → `seccomp_unsupported` (agent), never a start
+ * without the filter that was asked for.
+ */
+export function assertSeccompSupported(spec: AgentLaunchSpec, backend: string, canFilter: boolean, nodeArch: string = process.arch): void {
+  if (!isSeccompRequested(spec)) return;
+  const refuse = (why: string): never => {
+    throw new RunnerError('seccomp_unsupported', `seccomp ${String(spec.config.seccomp)} cannot be applied: ${why}`, {
+      agent: spec.agent,
+      details: { agent: spec.agent },
+    });
+  };
+  if (spec.config.seccomp !== 'default') refuse('the only filter is "default"');
+  if (!canFilter) refuse(`backend ${backend} loads no genswarms filter (bwrap and tmux runner bwrap do)`);
+  if (seccompArchOf(nodeArch) === undefined) refuse(`no syscall table for ${nodeArch} (x86_64 and aarch64 only)`);
+}
+
+/** `<home>/manifests/<swarm>/<agent>/<session-id>.bpf`: server-owned (0700 dir, 0400 file), never inside the sandbox. */
+export function seccompFilterPath(plan: LaunchPlan, ctx: RunnerContext): string {
+  if (!LAUNCH_ID_RE.test(plan.sessionId)) throw new RunnerError('invalid_argv', 'session id must match ^[a-z0-9_-]{1,64}$');
+  return path.join(manifestDirFor(ctx.home, plan.spec.swarm, plan.spec.agent), `${plan.sessionId}.bpf`);
+}
+
+/** `argv` behind `genswarms-seccomp-exec <filter>` when the plan asks for a filter (bwrap then gets `--seccomp 3`). */
+export function joinSeccompArgv(plan: LaunchPlan, ctx: RunnerContext, argv: readonly string[]): readonly string[] {
+  return isSeccompRequested(plan.spec) ? [SECCOMP_EXEC_PATH, seccompFilterPath(plan, ctx), ...argv] : argv;
+}
+
+/** Start: compiles the filter and writes it exclusively (O_EXCL|O_NOFOLLOW, 0400); returns its path, or undefined. */
+export async function writeSeccompFilter(plan: LaunchPlan, ctx: RunnerContext): Promise<string | undefined> {
+  if (!isSeccompRequested(plan.spec)) return undefined;
+  const arch = seccompArchOf(process.arch) as SeccompArch;
+  const filter = buildDefaultSeccompFilter({ arch, isolated: plan.spec.network === 'isolated' });
+  const file = seccompFilterPath(plan, ctx);
+  await ensurePrivateDir(path.dirname(file), ctx.serverUid);
+  const handle = await fsp.open(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
+  try {
+    await assertDescriptorPath(handle, file);
+    await handle.writeFile(filter);
+    await handle.chmod(0o400);
+  } finally {
+    await handle.close();
+  }
+  return file;
+}
+
+export async function removeSeccompFilter(file: string | undefined): Promise<void> {
+  if (file !== undefined) await removeFileIfPresent(file);
+}

@@ -1,0 +1,103 @@
+/**
+ * `config.seccomp: "default"` on a bwrap agent: a C probe compiled here runs inside the real sandbox and sees
+ * EPERM for every denied call (ENOSYS for clone3, SIGSYS for another ABI or architecture), while the same probe
+ * without the filter is not stopped by it. Needs bwrap and gcc; skipped with a reason otherwise.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { RunnerHandle } from '../../src/index';
+import { createBwrapRunner } from '../../src/index';
+import { haveBinary, makeContext, makeSandboxDirs, makeSpec, readJsonIfWritten, waitForFile } from '../support';
+
+const missing = ['bwrap', 'gcc', 'socat'].filter((b) => !haveBinary(b));
+const suite = missing.length === 0 ? describe : describe.skip;
+if (missing.length > 0) console.warn(`SKIPPED bwrap-seccomp: ${missing.join(', ')} not installed`);
+
+const EPERM = 1;
+const ENOSYS = 38;
+const SIGSYS = 31;
+const DENIED = [
+  'ptrace',
+  'mount',
+  'umount2',
+  'keyctl',
+  'add_key',
+  'request_key',
+  'bpf',
+  'perf_event_open',
+  'userfaultfd',
+  'kexec_load',
+  'kexec_file_load',
+  'init_module',
+  'finit_module',
+  'delete_module',
+  'setns',
+  'unshare_newuser',
+  'clone_newuser',
+  'socket_netlink',
+] as const;
+
+type Report = Record<string, number | string>;
+
+suite('bwrap seccomp filter, from inside the sandbox (real bubblewrap, compiled probe)', () => {
+  let probeDir: string;
+  let dirs: ReturnType<typeof makeSandboxDirs>;
+  let handle: RunnerHandle | undefined;
+  beforeAll(() => {
+    probeDir = mkdtempSync(path.join(os.tmpdir(), 'gs-seccomp-probe-'));
+    chmodSync(probeDir, 0o755); // a root test runs its agents as the agent uid, which must reach the probe
+    execFileSync('gcc', ['-O0', '-o', path.join(probeDir, 'probe'), path.join(__dirname, 'seccomp-probe.c')], { stdio: 'pipe' });
+  });
+  afterAll(() => rmSync(probeDir, { recursive: true, force: true }));
+  beforeEach(() => {
+    dirs = makeSandboxDirs();
+  });
+  afterEach(async () => {
+    await handle?.stop({ graceMs: 200 });
+    handle = undefined;
+    dirs.cleanup();
+  });
+
+  /** The probe's report from an isolated bwrap agent (isolated: the socket-family rule applies too). */
+  async function probe(seccomp: boolean): Promise<Report> {
+    const ctx = makeContext(dirs.home, { llm: { defaultEndpoint: 'http://127.0.0.1:9/v1', allowedHosts: [] } });
+    const runner = createBwrapRunner();
+    const spec = makeSpec({
+      backend: 'bwrap',
+      network: 'isolated',
+      workspace: dirs.workspace,
+      client: { command: ['/opt/probe/probe', '/workspace/report.json'] },
+      config: { extra_ro_binds: [[probeDir, '/opt/probe']], ...(seccomp ? { seccomp: 'default' as const } : {}) },
+    });
+    handle = await runner.start(runner.plan(spec, ctx), ctx);
+    await waitForFile(path.join(dirs.workspace, 'report.json'));
+    for (;;) {
+      const report = readJsonIfWritten<Report>(path.join(dirs.workspace, 'report.json'));
+      if (report !== undefined) return report;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('every denied call sees EPERM, clone3 ENOSYS, another ABI or architecture is killed; the rest works', async () => {
+    const report = await probe(true);
+    console.log(`seccomp default, inside bwrap: ${JSON.stringify(report)}`);
+    expect(Object.fromEntries(DENIED.map((name) => [name, report[name]]))).toEqual(Object.fromEntries(DENIED.map((name) => [name, EPERM])));
+    expect(report['clone3']).toBe(ENOSYS);
+    expect(report['x32_getpid']).toBe(`signal:${SIGSYS}`);
+    if (process.arch === 'x64') expect(report['i386_getpid']).toBe(`signal:${SIGSYS}`);
+    expect([report['socket_unix'], report['socket_inet'], report['socket_inet6'], report['fork']]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('without the filter the same probe is not stopped by it (the filter, not the sandbox, denies those calls)', async () => {
+    const report = await probe(false);
+    console.log(`no seccomp, inside bwrap: ${JSON.stringify(report)}`);
+    // each of these differs from the filtered run: the denial above is the filter's
+    expect(report['ptrace']).not.toBe(EPERM);
+    expect(report['setns']).not.toBe(EPERM);
+    expect(report['socket_netlink']).toBe(0);
+    expect(report['clone3']).not.toBe(ENOSYS);
+    expect(report['x32_getpid']).not.toBe(`signal:${SIGSYS}`);
+  });
+});
