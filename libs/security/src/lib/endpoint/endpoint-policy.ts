@@ -31,7 +31,20 @@ export function hostOf(url: string): string {
  * Builds the policy from GENSWARMS_LLM_ENDPOINT, GENSWARMS_ALLOWED_ENDPOINTS and GENSWARMS_LLM_API_KEY.
  * An operator endpoint that is not an http(s) URL with a host throws `invalid_llm_endpoint`.
  */
-export function buildEndpointPolicy(input: { llmEndpoint?: string; allowedEndpoints?: string; apiKey?: string }): EndpointPolicy {
+/** `allowedEndpoints` as given: the comma-separated `GENSWARMS_ALLOWED_ENDPOINTS` text or a list of hosts. */
+function allowedEntries(raw: unknown): readonly string[] {
+  if (raw === undefined) return [];
+  if (typeof raw === 'string') return raw.split(',');
+  if (Array.isArray(raw) && raw.every((entry) => typeof entry === 'string')) return raw as string[];
+  throw new SecurityError('invalid_endpoint', 'allowedEndpoints must be a comma-separated string or an array of host names');
+}
+
+export function buildEndpointPolicy(input: {
+  llmEndpoint?: string;
+  /** Extra allowed hosts: `"a.example,b.example"` (the env form) or `["a.example", "b.example"]`. */
+  allowedEndpoints?: string | readonly string[];
+  apiKey?: string;
+}): EndpointPolicy {
   const hosts = new Set<string>();
   let defaultEndpoint: string | undefined;
   if (isSet(input.llmEndpoint)) {
@@ -42,7 +55,7 @@ export function buildEndpointPolicy(input: { llmEndpoint?: string; allowedEndpoi
       throw new SecurityError('invalid_llm_endpoint', 'expected an http or https URL with a host', { cause: err });
     }
   }
-  for (const entry of (input.allowedEndpoints ?? '').split(',')) {
+  for (const entry of allowedEntries(input.allowedEndpoints)) {
     const host = entry.trim().toLowerCase();
     if (host !== '') hosts.add(host);
   }
