@@ -50,14 +50,13 @@ export function renderTable(term: Terminal, cols: readonly Column[], rows: reado
     for (const [i, cell] of cells.entries()) {
       const room = term.columns === undefined ? Infinity : term.columns - used;
       if (room <= 0) break;
-      const w = widths[i] ?? 0;
+      const w = Math.min(widths[i] ?? 0, room);
       const text = cut(cell.text, w);
-      const padded = cols[i]?.align === 'right' ? text.padStart(w) : i === cells.length - 1 ? text : text.padEnd(w);
-      const shown = padded.length <= room ? padded : cut(padded, room);
-      parts.push(paint(term, cell.colour, shown));
-      used += shown.length + GAP.length;
+      const pad = ' '.repeat(i === cells.length - 1 && cols[i]?.align !== 'right' ? 0 : w - text.length);
+      parts.push(cols[i]?.align === 'right' ? `${pad}${paint(term, cell.colour, text)}` : `${paint(term, cell.colour, text)}${pad}`);
+      used += w + GAP.length;
     }
-    return parts.join(GAP).replace(/\s+$/, '');
+    return parts.join(GAP).replace(/ +$/, '');
   };
   const header = cols.map((c): Cell => ({ text: c.header, colour: 'bold' }));
   return [line(header), ...rows.map(line)];
