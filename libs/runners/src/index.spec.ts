@@ -50,6 +50,18 @@ const EXPORTS: readonly string[] = [
   'tmuxSocketPath',
   'TmuxControlClient',
   'tmuxAttachArgv',
+  'createSshRunner',
+  'SSH_UNVERIFIED_NOTICE',
+  'parseKnownHosts',
+  'fingerprintOf',
+  'knownHostsName',
+  'hashKnownHostName',
+  'KNOWN_HOSTS_MAX_BYTES',
+  'verifyHostKey',
+  'loadKnownHosts',
+  'openSshConnection',
+  'describeEndpoint',
+  'readPrivateKey',
 ];
 
 describe('@genswarms/runners public surface', () => {

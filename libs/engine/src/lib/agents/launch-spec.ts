@@ -12,7 +12,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { EngineError, PLAN_ERROR_CODES, isEngineErrorCode } from '../errors/engine-error';
 
-const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock'];
+const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh'];
 const BACKEND_KEYS = [
   'env',
   'client_source',
@@ -106,6 +106,7 @@ export function buildLaunchSpec(swarm: string, agent: AgentConfig, workspaceReal
     backend,
     ...(b.runner === undefined ? {} : { runner: b.runner as InnerRunner }),
     ...(b.image === undefined ? {} : { image: b.image }),
+    ...(b.host === undefined ? {} : { host: b.host }),
     client: agent.client ?? 'genswarms-agent',
     ...(agent.model === undefined ? {} : { model: agent.model }),
     ...(agent.endpoint === undefined ? {} : { endpoint: agent.endpoint }),

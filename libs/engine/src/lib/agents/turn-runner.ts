@@ -74,10 +74,15 @@ export class TurnRunner {
     this.armTimeout(turn, cur);
     let receipt: TurnReceipt;
     try {
-      receipt = await watchTurn(this.host.workspace, turn.id, {
-        signal: cur.abort.signal,
-        ...(this.host.receiptPollMs === undefined ? {} : { pollMs: this.host.receiptPollMs }),
-      });
+      // A remote client (ssh) writes its receipt on its own host: the runner watches it under the same rules.
+      const handle = this.host.handle;
+      receipt =
+        handle?.watchReceipt !== undefined
+          ? await handle.watchReceipt(turn.id, { signal: cur.abort.signal })
+          : await watchTurn(this.host.workspace, turn.id, {
+              signal: cur.abort.signal,
+              ...(this.host.receiptPollMs === undefined ? {} : { pollMs: this.host.receiptPollMs }),
+            });
     } catch (e) {
       if (cur.abort.signal.aborted) return; // the turn was cancelled or the engine dropped it
       throw e; // a watcher failure fails the turn (AgentSession.turnFailed)

@@ -3,6 +3,7 @@ import { RunnerError } from '../errors/runner-error';
 import { createBwrapRunner } from '../bwrap/bwrap-runner';
 import { createLocalRunner } from '../local/local-runner';
 import { createMockRunner } from '../mock/mock-runner';
+import { createSshRunner } from '../ssh/ssh-runner';
 
 export interface RunnerRegistry {
   /** The runner of a backend; `runner_error` if none is registered (e.g. docker without an engine). */
@@ -13,7 +14,7 @@ export interface RunnerRegistry {
 }
 
 /**
- * The runners by backend. local, bwrap and mock are built in; tmux and docker need options (a socket
+ * The runners by backend. local, bwrap, mock and ssh are built in; tmux and docker need options (a socket
  * directory, an engine port), so the app passes them in `extra` (which may also replace a built-in).
  */
 export function createRunnerRegistry(_ctx: RunnerContext, extra: Partial<Record<BackendKind, Runner>> = {}): RunnerRegistry {
@@ -21,6 +22,7 @@ export function createRunnerRegistry(_ctx: RunnerContext, extra: Partial<Record<
     ['local', createLocalRunner()],
     ['bwrap', createBwrapRunner()],
     ['mock', createMockRunner()],
+    ['ssh', createSshRunner()],
   ]);
   for (const [kind, runner] of Object.entries(extra) as [BackendKind, Runner | undefined][]) {
     if (runner !== undefined) runners.set(kind, runner);

@@ -1,0 +1,163 @@
+/**
+ * Promise wrappers over ssh2's SFTP client, with the private-file rules of the local runners applied remotely:
+ * directories 0700 and ours, files created exclusively 0600, nothing followed through a symlink we did not lstat.
+ */
+import * as path from 'node:path';
+import type { Attributes, SFTPWrapper, Stats } from 'ssh2';
+import { RunnerError } from '../errors/runner-error';
+
+/** SFTP status NO_SUCH_FILE (draft-ietf-secsh-filexfer-02 §7). */
+const SFTP_NO_SUCH_FILE = 2;
+
+export function isNoSuchFile(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === SFTP_NO_SUCH_FILE;
+}
+
+function call<T>(fn: (cb: (err: Error | null | undefined, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => fn((err, value) => (err === null || err === undefined ? resolve(value) : reject(err))));
+}
+
+export const sftpLstat = (s: SFTPWrapper, p: string): Promise<Stats> => call((cb) => s.lstat(p, cb));
+export const sftpRealpath = (s: SFTPWrapper, p: string): Promise<string> => call((cb) => s.realpath(p, cb));
+export const sftpUnlink = (s: SFTPWrapper, p: string): Promise<void> => call<void>((cb) => s.unlink(p, (e) => cb(e, undefined)));
+export const sftpRename = (s: SFTPWrapper, from: string, to: string): Promise<void> =>
+  call<void>((cb) => s.ext_openssh_rename(from, to, (e) => cb(e, undefined)));
+export const sftpReaddir = (s: SFTPWrapper, p: string): Promise<string[]> =>
+  call<{ filename: string }[]>((cb) => s.readdir(p, cb)).then((list) => list.map((e) => e.filename));
+
+/** lstat, or null when the path does not exist. */
+export async function sftpLstatOrNull(s: SFTPWrapper, p: string): Promise<Stats | null> {
+  try {
+    return await sftpLstat(s, p);
+  } catch (e) {
+    if (isNoSuchFile(e)) return null;
+    throw e;
+  }
+}
+
+/** Removes a file if present (never a directory). */
+export async function sftpRemoveIfPresent(s: SFTPWrapper, p: string): Promise<void> {
+  try {
+    await sftpUnlink(s, p);
+  } catch (e) {
+    if (!isNoSuchFile(e)) throw e;
+  }
+}
+
+/**
+ * A private remote directory: created 0700 when missing, then lstat-checked — a directory (not a link),
+ * owned by `uid`, no group/world bits. Anything else → `state_dir_unsafe` (never chmod'ed into shape).
+ */
+export async function sftpEnsurePrivateDir(s: SFTPWrapper, dir: string, uid: number): Promise<void> {
+  let st = await sftpLstatOrNull(s, dir);
+  if (st === null) {
+    await call<void>((cb) => s.mkdir(dir, { mode: 0o700 } as Attributes, (e) => cb(e, undefined)));
+    st = await sftpLstat(s, dir);
+  }
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) {
+    throw new RunnerError('state_dir_unsafe', `remote directory ${dir} is not a private directory of the ssh user (0700, ours, no link)`, {
+      details: { dir },
+    });
+  }
+}
+
+/**
+ * Writes `data` to a new remote file: a stale file is removed, then created exclusively (`wx`) with `mode`,
+ * fstat-checked (regular, ours, no group/world bits) before a byte is written. Secrets go only through here.
+ */
+export async function sftpWriteNewFile(s: SFTPWrapper, file: string, data: Buffer, uid: number, mode = 0o600): Promise<void> {
+  await sftpRemoveIfPresent(s, file);
+  const handle = await call<Buffer>((cb) => s.open(file, 'wx', { mode: 0o600 } as Attributes, cb));
+  try {
+    const st = await call<Stats>((cb) => s.fstat(handle, cb));
+    if (!st.isFile() || st.uid !== uid || (st.mode & 0o077) !== 0) {
+      throw new RunnerError('state_dir_unsafe', `remote file ${path.posix.basename(file)} was not created private`, { details: { file } });
+    }
+    let off = 0;
+    while (off < data.length) {
+      const n = Math.min(32768, data.length - off);
+      await call<void>((cb) => s.write(handle, data, off, n, off, (e) => cb(e, undefined)));
+      off += n;
+    }
+    if (mode !== 0o600) await call<void>((cb) => s.fchmod(handle, mode, (e) => cb(e, undefined)));
+  } finally {
+    await call<void>((cb) => s.close(handle, (e) => cb(e, undefined)));
+  }
+}
+
+/** The uid files we create get on the remote host: a probe file in `dir`, created exclusively, fstat'ed, removed. */
+export async function sftpProbeUid(s: SFTPWrapper, dir: string): Promise<number> {
+  const probe = path.posix.join(dir, `.genswarms-ssh-probe-${process.pid}-${Date.now()}`);
+  const handle = await call<Buffer>((cb) => s.open(probe, 'wx', { mode: 0o600 } as Attributes, cb));
+  try {
+    return (await call<Stats>((cb) => s.fstat(handle, cb))).uid;
+  } finally {
+    await call<void>((cb) => s.close(handle, (e) => cb(e, undefined)));
+    await sftpRemoveIfPresent(s, probe);
+  }
+}
+
+/** Reads a whole small file we own (pid, exit status); null when missing. Bounded to `max` bytes. */
+export async function sftpReadSmall(s: SFTPWrapper, file: string, max: number): Promise<string | null> {
+  const st = await sftpLstatOrNull(s, file);
+  if (st === null || !st.isFile() || st.size > max) return null;
+  const r = await readRemoteBounded(s, file, st, max, 5000);
+  return r.kind === 'ok' ? r.data.toString('utf8') : null;
+}
+
+export type RemoteRead =
+  | { readonly kind: 'ok'; readonly data: Buffer }
+  | { readonly kind: 'refused'; readonly reason: 'receipt_replaced' | 'receipt_too_large' | 'receipt_not_regular' };
+
+function sameAttributes(a: Stats, b: Stats): boolean {
+  return a.mode === b.mode && a.uid === b.uid && a.gid === b.gid && a.size === b.size && a.mtime === b.mtime;
+}
+
+/**
+ * Reads a file whose lstat (`before`) said regular and small enough: open, fstat (same attributes as the
+ * lstat), read at most `max` + 1 bytes, fstat and lstat again (still the same). Any change → `receipt_replaced`;
+ * more than `max` bytes → `receipt_too_large`. The open is bounded by `openTimeoutMs`: a file swapped for a FIFO
+ * after the lstat would block the SFTP server's open (docs/security.md "ssh: the lstat/read window").
+ */
+export async function readRemoteBounded(
+  s: SFTPWrapper,
+  file: string,
+  before: Stats,
+  max: number,
+  openTimeoutMs: number,
+): Promise<RemoteRead> {
+  let timer: NodeJS.Timeout | undefined;
+  const opened = call<Buffer>((cb) => s.open(file, 'r', cb));
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), openTimeoutMs);
+  });
+  const handle = await Promise.race([opened, timeout]).finally(() => clearTimeout(timer));
+  if (handle === null) {
+    opened.then(
+      (h) => s.close(h, () => undefined),
+      () => undefined, // expected: the open failed after we gave up on it
+    );
+    return { kind: 'refused', reason: 'receipt_not_regular' };
+  }
+  try {
+    const atOpen = await call<Stats>((cb) => s.fstat(handle, cb));
+    if (!atOpen.isFile()) return { kind: 'refused', reason: 'receipt_not_regular' };
+    if (!sameAttributes(before, atOpen)) return { kind: 'refused', reason: 'receipt_replaced' };
+    const buf = Buffer.alloc(max + 1);
+    let got = 0;
+    for (;;) {
+      const n = await call<number>((cb) => s.read(handle, buf, got, buf.length - got, got, (e, bytes) => cb(e, bytes)));
+      if (n === 0) break;
+      got += n;
+      if (got > max) return { kind: 'refused', reason: 'receipt_too_large' };
+    }
+    const atEnd = await call<Stats>((cb) => s.fstat(handle, cb));
+    const after = await sftpLstatOrNull(s, file);
+    if (got !== before.size || !sameAttributes(before, atEnd) || after === null || !sameAttributes(before, after)) {
+      return { kind: 'refused', reason: got > max ? 'receipt_too_large' : 'receipt_replaced' };
+    }
+    return { kind: 'ok', data: buf.subarray(0, got) };
+  } finally {
+    await call<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * The RunnerHandle of one remote agent. The run channel reports the exit; when the connection drops, the pool
+ * reconnects (bounded) and `genswarms-ssh-ctl wait` takes over; if it cannot, the session ends with
+ * `ssh_disconnected` — a turn never hangs on a dead link.
+ */
+import type { ClientChannel } from 'ssh2';
+import type { TurnReceipt } from '@genswarms/receipts';
+import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { ctlCommand, type RemoteLayout } from './remote-layout';
+import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
+import type { SshConnection } from './ssh-connection';
+
+/** Receipt poll interval over SFTP (ms). */
+export const SSH_RECEIPT_POLL_MS = 250;
+/** A malformed done.json is final only when still malformed this long after it was first seen (docs/receipts.md). */
+export const SSH_MALFORMED_SETTLE_MS = 500;
+/** Consecutive failed polls (each a reconnect through the pool) before the turn fails as `ssh_disconnected`. */
+export const SSH_POLL_FAILURES_MAX = 8;
+/** `genswarms-ssh-ctl wait` exit status meaning "no exit status recorded" (killed). */
+const CTL_UNKNOWN_EXIT = 200;
+
+type FinalReceipt = Exclude<TurnReceipt, { kind: 'pending' }>;
+/** What the session learned about an exit; `ssh_disconnected` when the link (not the client) ended it. */
+export interface SshExitInfo {
+  readonly reason?: 'ssh_disconnected';
+}
+type ExitListener = (code: number | null, signal: string | null, info?: SshExitInfo) => void;
+
+export interface SshSessionDeps {
+  readonly description: SessionDescription;
+  readonly layout: RemoteLayout;
+  readonly workspace: RemoteWorkspace;
+  /** The live connection (reconnecting, bounded); rejects when the host stays unreachable. */
+  readonly connect: () => Promise<SshConnection>;
+  /** Told about outbox files refused remotely (a link, FIFO, oversize…): the caller records them. */
+  readonly onOutboxRefused?: (names: readonly string[]) => void;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  const e = new Error('aborted', { cause: signal.reason });
+  Object.defineProperty(e, 'name', { value: 'AbortError' });
+  return e;
+}
+
+export class SshSession implements RunnerHandle {
+  private readonly exits = new Set<ExitListener>();
+  private exitState: { code: number | null; signal: string | null; info?: SshExitInfo } | null = null;
+  private readonly sent = new Map<string, string>();
+  private stopping: Promise<void> | null = null;
+
+  constructor(private readonly deps: SshSessionDeps) {}
+
+  /** Follows a channel whose exit is the agent's (the run channel, or `ctl wait` after a reconnect). */
+  follow(channel: ClientChannel, viaCtl: boolean): void {
+    let reported = false;
+    channel.on('exit', (code: number | null, signal?: string) => {
+      reported = true;
+      if (viaCtl && code === CTL_UNKNOWN_EXIT) this.emitExit(null, 'SIGKILL');
+      else this.emitExit(code ?? null, signal ?? null);
+    });
+    channel.on('close', () => {
+      if (!reported && this.exitState === null) void this.reattachWatch();
+    });
+    channel.resume(); // the run script writes nothing; drain anyway so the window never fills
+    channel.stderr.resume();
+  }
+
+  private async reattachWatch(): Promise<void> {
+    try {
+      const conn = await this.deps.connect();
+      this.follow(await conn.exec(ctlCommand(this.deps.layout, 'wait')), true);
+    } catch {
+      // expected: the bounded reconnect gave up; the session ends as disconnected, never hangs
+      this.emitExit(null, null, { reason: 'ssh_disconnected' });
+    }
+  }
+
+  private emitExit(code: number | null, signal: string | null, info?: SshExitInfo): void {
+    if (this.exitState !== null) return;
+    this.exitState = { code, signal, ...(info === undefined ? {} : { info }) };
+    for (const l of [...this.exits]) l(code, signal, info);
+  }
+
+  describe(): SessionDescription {
+    return this.deps.description;
+  }
+
+  async deliver(turn: TurnDelivery): Promise<void> {
+    if (this.exitState !== null) throw new RunnerError('runner_error', 'the client has exited');
+    const once = async (): Promise<void> => {
+      await prepareRemoteTurnDir(this.deps.workspace, turn.turnId);
+      await pushInbox(this.deps.workspace, this.sent);
+    };
+    try {
+      await once();
+    } catch (first) {
+      if (first instanceof RunnerError) throw first;
+      // a dropped link: one retry through the pool's bounded reconnect, then the turn fails as disconnected
+      try {
+        await this.deps.connect();
+      } catch (e) {
+        throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while delivering the turn', { cause: e });
+      }
+      await once();
+    }
+  }
+
+  async watchReceipt(turnId: string, opts: { readonly signal: AbortSignal }): Promise<FinalReceipt> {
+    const { signal } = opts;
+    let malformedAt: number | null = null;
+    let failures = 0;
+    for (;;) {
+      if (signal.aborted) throw abortError(signal);
+      let receipt: TurnReceipt;
+      try {
+        await this.syncMailboxes();
+        receipt = await readRemoteReceipt(this.deps.workspace, turnId);
+      } catch (e) {
+        if (signal.aborted) throw abortError(signal);
+        failures += 1;
+        if (this.exitState?.info?.reason === 'ssh_disconnected' || isFinalLinkError(e) || failures > SSH_POLL_FAILURES_MAX) {
+          throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while the turn ran', { cause: e });
+        }
+        await sleep(SSH_RECEIPT_POLL_MS, signal); // a transient SFTP failure: the next poll reconnects through the pool
+        continue;
+      }
+      failures = 0;
+      if (receipt.kind === 'refused' && receipt.reason === 'receipt_malformed') {
+        malformedAt ??= Date.now();
+        if (Date.now() - malformedAt >= SSH_MALFORMED_SETTLE_MS) return receipt;
+      } else if (receipt.kind !== 'pending') {
+        await this.syncMailboxes(); // the final outbox drain sees everything the client wrote before its receipt
+        return receipt;
+      } else {
+        malformedAt = null;
+      }
+      await sleep(SSH_RECEIPT_POLL_MS, signal);
+    }
+  }
+
+  private async syncMailboxes(): Promise<void> {
+    await pushInbox(this.deps.workspace, this.sent);
+    const out = await pullOutbox(this.deps.workspace);
+    if (out.refused.length > 0) this.deps.onOutboxRefused?.(out.refused);
+  }
+
+  stop(opts?: { readonly graceMs?: number }): Promise<void> {
+    this.stopping ??= this.stopRemote();
+    void opts;
+    return this.stopping;
+  }
+
+  private async stopRemote(): Promise<void> {
+    if (this.exitState !== null) return;
+    try {
+      const conn = await this.deps.connect();
+      const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop'));
+      ch.resume();
+      ch.stderr.resume();
+      await new Promise<void>((resolve) => ch.on('close', () => resolve()));
+    } catch {
+      // best-effort: an unreachable host cannot be told to stop; the session still ends here
+    }
+    this.emitExit(null, 'SIGTERM');
+  }
+
+  health(): Promise<SessionHealth> {
+    return Promise.resolve(this.exitState === null ? 'running' : 'exited');
+  }
+
+  onOutput(_listener: (stream: OutputStream, line: string) => void): () => void {
+    return () => undefined; // the client's output stays in the remote client.log (docs/runners.md "ssh")
+  }
+
+  onExit(listener: ExitListener): () => void {
+    const st = this.exitState;
+    if (st !== null) {
+      queueMicrotask(() => listener(st.code, st.signal, st.info));
+      return () => undefined;
+    }
+    this.exits.add(listener);
+    return () => this.exits.delete(listener);
+  }
+}
+
+function isFinalLinkError(e: unknown): boolean {
+  return e instanceof RunnerError && (e.code === 'ssh_unreachable' || e.code.startsWith('ssh_host_key') || e.code === 'ssh_auth_failed');
+}

@@ -1,0 +1,300 @@
+/**
+ * `ssh`: the client runs on another machine, reached with ssh2 (no ssh binary, no shell string). Host keys are
+ * verified against known_hosts before anything is sent; argv and env travel as 0400/0600 files over SFTP and are
+ * replayed by the constant `genswarms-ssh-run` with xargs, as locally. docs/runners.md "ssh", docs/security.md.
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { SFTPWrapper } from 'ssh2';
+import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription, SessionRemote } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { assertNetworkSupported } from '../network/network-policy';
+import { buildClientEnv } from '../env/client-env';
+import { assertEnvEntries, stateDirFor } from '../state/state-dir';
+import { assertArgv } from '../argv/validate-argv';
+import { computeManifestBudget } from '../manifest/argv-manifest';
+import { LAUNCHER_PATH } from '../launcher/launcher';
+import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
+import { hasBypassFlag, isTuiClient } from '../client/clients';
+import { loadKnownHosts } from './host-key-verify';
+import { readPrivateKey } from './ssh-key';
+import { parseSshOptions, type SshOptions } from './ssh-options';
+import { SshPool } from './ssh-pool';
+import type { SshConnection, SshEndpoint } from './ssh-connection';
+import { REMOTE_SCRIPTS, remoteAgentId, remoteLayout, runCommand, ctlCommand, type RemoteLayout } from './remote-layout';
+import {
+  sftpEnsurePrivateDir,
+  sftpLstatOrNull,
+  sftpProbeUid,
+  sftpReadSmall,
+  sftpRealpath,
+  sftpRemoveIfPresent,
+  sftpWriteNewFile,
+} from './sftp-io';
+import { SshSession } from './ssh-handle';
+import type { RemoteWorkspace } from './remote-workspace';
+
+/** The notice recorded at every start that connected with `silently_accept_hosts: true` (docs/security.md). */
+export const SSH_UNVERIFIED_NOTICE = 'ssh_host_key_unverified';
+/** How long the run script may take to record its pid (ms). */
+const PID_WAIT_MS = 10000;
+const ASSETS_DIR = path.dirname(LAUNCHER_PATH);
+/** Where the remote env/workspace paths go in a plan, before start learns the remote home. */
+const PLAN_REMOTE_HOME = '/genswarms-ssh-remote-home';
+
+export interface SshRunnerOptions {
+  /** Reconnect attempts and base delay of the shared pool (tests shorten them). */
+  readonly reconnectAttempts?: number;
+  readonly reconnectBaseMs?: number;
+}
+
+/** Plan + start state the handle needs; the key bytes live only inside the pool's endpoint. */
+interface SshPlanExtra {
+  readonly opts: SshOptions;
+}
+
+export function createSshRunner(options: SshRunnerOptions = {}): Runner {
+  const pool = new SshPool({
+    ...(options.reconnectAttempts === undefined ? {} : { attempts: options.reconnectAttempts }),
+    ...(options.reconnectBaseMs === undefined ? {} : { baseDelayMs: options.reconnectBaseMs }),
+  });
+  const extras = new WeakMap<LaunchPlan, SshPlanExtra>();
+  return {
+    kind: 'ssh',
+    plan: (spec, ctx) => {
+      const { plan, opts } = planSsh(spec, ctx);
+      extras.set(plan, { opts });
+      return plan;
+    },
+    start: async (plan, ctx) => {
+      const opts = extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts;
+      return startSsh(plan, ctx, opts, pool);
+    },
+    reattach: (description, ctx) => reattachSsh(description, ctx, pool),
+    close: () => pool.close(),
+  };
+}
+
+function clientArgvOf(spec: AgentLaunchSpec, opts: SshOptions): readonly string[] {
+  if (isTuiClient(spec.client)) {
+    throw new RunnerError('validation_failed', 'the ssh backend runs headless clients only (genswarms-agent or a command)', {
+      agent: spec.agent,
+    });
+  }
+  const argv = typeof spec.client === 'string' ? [opts.remoteNode, opts.remoteAgentEntry] : [...spec.client.command];
+  assertArgv(argv, spec.agent);
+  if (!path.posix.isAbsolute(argv[0] ?? '')) {
+    throw new RunnerError(
+      'validation_failed',
+      'an ssh command client needs an absolute executable path (the remote PATH is not searched)',
+      {
+        agent: spec.agent,
+      },
+    );
+  }
+  if (hasBypassFlag(argv) && !spec.unsafeBypass)
+    throw new RunnerError('bypass_requires_opt_in', 'a bypass flag needs unsafe_bypass: true', { agent: spec.agent });
+  return argv;
+}
+
+function remoteEnv(spec: AgentLaunchSpec, ctx: RunnerContext, layout: RemoteLayout): { env: Record<string, string>; notices: string[] } {
+  const built = buildClientEnv({ ...spec, skills: [] }, ctx, {
+    sandbox: false,
+    workspace: layout.workspace,
+    home: layout.home,
+    tui: false,
+  });
+  assertEnvEntries(built.env);
+  return built;
+}
+
+function planSsh(spec: AgentLaunchSpec, ctx: RunnerContext): { plan: LaunchPlan; opts: SshOptions } {
+  if (spec.backend !== 'ssh') throw new RunnerError('validation_failed', 'not an ssh agent', { agent: spec.agent });
+  assertNetworkSupported(spec); // open only: nothing on the remote host could enforce none/isolated
+  if (spec.skills.length > 0) throw new RunnerError('validation_failed', 'skills are not copied to ssh agents', { agent: spec.agent });
+  const opts = parseSshOptions(spec, ctx, spec.host);
+  const clientArgv = clientArgvOf(spec, opts);
+  const layout = remoteLayout(PLAN_REMOTE_HOME, remoteAgentId(ctx.home, spec.swarm, spec.agent));
+  const { env, notices } = remoteEnv(spec, ctx, layout);
+  computeManifestBudget(layout.launcher, [layout.envFile, ...clientArgv]); // launch_too_large at plan
+  const plan: LaunchPlan = {
+    spec,
+    sessionId: newSessionId(),
+    stateDir: stateDirFor(ctx.home, spec.swarm, spec.agent),
+    clientArgv,
+    env,
+    mounts: [],
+    notices: [...notices, ...bypassNotices(clientArgv), ...(opts.silentlyAcceptHosts ? [SSH_UNVERIFIED_NOTICE] : [])],
+  };
+  return { plan, opts };
+}
+
+async function endpointOf(
+  opts: Pick<SshOptions, 'user' | 'host' | 'port' | 'keyPath' | 'knownHosts' | 'silentlyAcceptHosts'>,
+  ctx: RunnerContext,
+): Promise<SshEndpoint> {
+  return {
+    user: opts.user,
+    host: opts.host,
+    port: opts.port,
+    privateKey: await readPrivateKey(opts.keyPath, ctx.serverUid),
+    knownHosts: await loadKnownHosts(opts.knownHosts),
+    silentlyAcceptHosts: opts.silentlyAcceptHosts,
+  };
+}
+
+async function uploadScripts(s: SFTPWrapper, l: RemoteLayout, uid: number): Promise<void> {
+  await sftpEnsurePrivateDir(s, l.root, uid);
+  await sftpEnsurePrivateDir(s, l.bin, uid);
+  await sftpEnsurePrivateDir(s, path.posix.dirname(l.dir), uid);
+  for (const name of REMOTE_SCRIPTS) {
+    const bytes = await fsp.readFile(path.join(ASSETS_DIR, name));
+    const target = path.posix.join(l.bin, name);
+    const tmp = `${target}.${process.pid}.upload`;
+    await sftpWriteNewFile(s, tmp, bytes, uid, 0o500);
+    await new Promise<void>((resolve, reject) => s.ext_openssh_rename(tmp, target, (e) => (e ? reject(e) : resolve())));
+  }
+}
+
+async function assertRemoteExecutable(s: SFTPWrapper, file: string, agent: string, what: string): Promise<void> {
+  const st = await new Promise<{ isFile(): boolean; mode: number } | null>((resolve) => s.stat(file, (e, v) => resolve(e ? null : v)));
+  if (st === null || !st.isFile() || (st.mode & 0o111) === 0) {
+    throw new RunnerError('binary_missing', `${what} ${file} is missing or not executable on the remote host`, {
+      agent,
+      details: { remote: file },
+    });
+  }
+}
+
+async function prepareRemote(
+  conn: SshConnection,
+  plan: LaunchPlan,
+  ctx: RunnerContext,
+): Promise<{ s: SFTPWrapper; layout: RemoteLayout; uid: number; env: Record<string, string> }> {
+  const s = await conn.sftp();
+  const home = await sftpRealpath(s, '.');
+  const layout = remoteLayout(home, remoteAgentId(ctx.home, plan.spec.swarm, plan.spec.agent));
+  const uid = await sftpProbeUid(s, home);
+  const xargs = (await sftpLstatOrNull(s, '/usr/bin/xargs')) !== null ? '/usr/bin/xargs' : '/bin/xargs';
+  await assertRemoteExecutable(s, xargs, plan.spec.agent, 'xargs');
+  await assertRemoteExecutable(s, plan.clientArgv[0] ?? '', plan.spec.agent, 'the client executable');
+  await uploadScripts(s, layout, uid);
+  for (const dir of [layout.dir, layout.home, layout.workspace]) await sftpEnsurePrivateDir(s, dir, uid);
+  return { s, layout, uid, env: remoteEnv(plan.spec, ctx, layout).env };
+}
+
+async function writeLaunchFiles(
+  s: SFTPWrapper,
+  l: RemoteLayout,
+  uid: number,
+  argv: readonly string[],
+  env: Record<string, string>,
+): Promise<void> {
+  const words = [l.envFile, ...argv];
+  const { count, size } = computeManifestBudget(l.launcher, words);
+  for (const f of [l.pidFile, l.exitFile]) await sftpRemoveIfPresent(s, f);
+  await sftpWriteNewFile(
+    s,
+    l.envFile,
+    Buffer.from(
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+      'utf8',
+    ),
+    uid,
+  );
+  await sftpWriteNewFile(s, l.manifest, Buffer.concat(words.map((w) => Buffer.from(`${w}\0`, 'utf8'))), uid, 0o400);
+  await sftpWriteNewFile(s, l.xargsFile, Buffer.from(`${count} ${size}\n`), uid);
+}
+
+async function waitForPid(s: SFTPWrapper, l: RemoteLayout, exited: () => boolean): Promise<{ pid: number; startTime: string }> {
+  const deadline = Date.now() + PID_WAIT_MS;
+  while (Date.now() < deadline && !exited()) {
+    const text = await sftpReadSmall(s, l.pidFile, 128);
+    const m = text === null ? null : /^([0-9]{1,10}) ([0-9]{1,20}) ([0-9]{1,10})\n$/.exec(text);
+    if (m !== null) return { pid: Number(m[1]), startTime: m[2] ?? '' };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new RunnerError('start_failed', 'the remote client did not start (no pid recorded)');
+}
+
+function workspaceOf(pool: SshPool, ep: SshEndpoint, l: RemoteLayout, local: string, uid: number): RemoteWorkspace {
+  return { sftp: () => pool.get(ep).then((c) => c.sftp()), remote: l.workspace, local, uid };
+}
+
+async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool): Promise<RunnerHandle> {
+  const ep = await endpointOf(opts, ctx);
+  const conn = await pool.get(ep);
+  const { s, layout, uid, env } = await prepareRemote(conn, plan, ctx);
+  await writeLaunchFiles(s, layout, uid, plan.clientArgv, env);
+  await fsp.mkdir(plan.spec.workspace, { recursive: true, mode: 0o700 });
+  const channel = await conn.exec(runCommand(layout));
+  let early = false;
+  channel.on('exit', () => (early = true));
+  let recorded: { pid: number; startTime: string };
+  try {
+    recorded = await waitForPid(s, layout, () => early);
+  } catch (e) {
+    channel.close();
+    await sftpRemoveIfPresent(s, layout.envFile);
+    throw new RunnerError('start_failed', 'the remote client did not start', { agent: plan.spec.agent, cause: e });
+  }
+  const remote: SessionRemote = { ...pick(opts), dir: layout.dir, pid: recorded.pid, startTime: recorded.startTime };
+  const description: SessionDescription = {
+    ...describePlan(plan, { pid: recorded.pid }),
+    notices: conn.hostKey.verified
+      ? plan.notices.filter((n) => n !== SSH_UNVERIFIED_NOTICE)
+      : [...new Set([...plan.notices, SSH_UNVERIFIED_NOTICE])],
+    remote,
+  };
+  const session = new SshSession({
+    description,
+    layout,
+    workspace: workspaceOf(pool, ep, layout, plan.spec.workspace, uid),
+    connect: () => pool.get(ep),
+  });
+  session.follow(channel, false);
+  return session;
+}
+
+function pick(o: SshOptions): Omit<SessionRemote, 'dir' | 'pid' | 'startTime'> {
+  return {
+    user: o.user,
+    host: o.host,
+    port: o.port,
+    keyPath: o.keyPath,
+    knownHosts: [...o.knownHosts],
+    silentlyAcceptHosts: o.silentlyAcceptHosts,
+  };
+}
+
+/** After a server restart: adopt the remote agent only if the recorded pid still runs with the recorded start time. */
+async function reattachSsh(description: SessionDescription, ctx: RunnerContext, pool: SshPool): Promise<RunnerHandle | null> {
+  const r = description.remote;
+  if (description.backend !== 'ssh' || r === undefined) return null;
+  const ep = await endpointOf(r, ctx);
+  const conn = await pool.get(ep);
+  const s = await conn.sftp();
+  const home = await sftpRealpath(s, '.');
+  const id = path.posix.basename(r.dir);
+  const layout = remoteLayout(home, id);
+  if (layout.dir !== r.dir) return null;
+  const text = await sftpReadSmall(s, layout.pidFile, 128);
+  if (text === null || !text.startsWith(`${r.pid} ${r.startTime} `)) return null;
+  const status = await conn.exec(ctlCommand(layout, 'status'));
+  let out = '';
+  status.on('data', (b: Buffer) => (out += b.toString('utf8')));
+  status.stderr.resume();
+  await new Promise((res) => status.on('close', res));
+  if (out.trim() !== 'running') return null;
+  const uid = await sftpProbeUid(s, home);
+  const session = new SshSession({
+    description,
+    layout,
+    workspace: workspaceOf(pool, ep, layout, description.workspace, uid),
+    connect: () => pool.get(ep),
+  });
+  session.follow(await conn.exec(ctlCommand(layout, 'wait')), true);
+  return session;
+}

@@ -1,0 +1,165 @@
+import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { newTurnId, prepareTurnDir, writeFileUnder } from '@genswarms/receipts';
+import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
+import type { AgentLaunchSpec, RunnerContext, RunnerHandle, Runner } from '../../src/lib/port';
+import { makeContext, makeSandboxDirs, makeSpec } from '../support';
+import { sshdUnavailable, startSshd, type Sshd } from './sshd-harness';
+
+const skip = sshdUnavailable();
+if (skip !== null) console.warn(`ssh-runner.spec skipped: ${skip}`);
+const d = skip === null ? describe : describe.skip;
+const SH_CLIENT = path.join(__dirname, 'fixtures', 'sh-client.sh');
+const SECRET = `sekrit-${process.pid}-${Date.now()}`;
+
+/** Every process's argv on this host (the remote host of these specs): the secret must be in none. */
+function allCmdlines(): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p))) {
+    try {
+      out.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // expected: the process exited while we listed /proc
+    }
+  }
+  return out;
+}
+
+d('ssh runner against a real sshd', () => {
+  let sshd: Sshd;
+  let dirs: ReturnType<typeof makeSandboxDirs>;
+  let ctx: RunnerContext;
+  let runner: Runner;
+  let knownHosts: string;
+  const handles: RunnerHandle[] = [];
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    dirs = makeSandboxDirs('gs-ssh-runner-');
+    ctx = makeContext(dirs.home);
+    knownHosts = path.join(dirs.root, 'known_hosts');
+    await fsp.writeFile(knownHosts, `${sshd.knownHostsLine()}\n`);
+    runner = createSshRunner({ reconnectAttempts: 2, reconnectBaseMs: 50 });
+  }, 30000);
+  afterAll(async () => {
+    for (const h of handles) await h.stop().catch(() => undefined);
+    await runner.close?.('shutdown');
+    await sshd?.stop();
+    dirs?.cleanup();
+  }, 30000);
+
+  const spec = (agent: string, over: Partial<AgentLaunchSpec> = {}): AgentLaunchSpec =>
+    makeSpec({
+      agent,
+      backend: 'ssh',
+      host: `${sshd.user}@${sshd.host}`,
+      workspace: path.join(dirs.root, `ws-${agent}`),
+      client: { command: ['/bin/sh', SH_CLIENT] },
+      config: { env: { MY_SECRET: SECRET } },
+      backendOpts: { port: sshd.port, key_path: sshd.userKeyPath, known_hosts: knownHosts },
+      ...over,
+    });
+
+  async function start(agent: string, over: Partial<AgentLaunchSpec> = {}): Promise<{ h: RunnerHandle; ws: string }> {
+    const s = spec(agent, over);
+    const h = await runner.start(runner.plan(s, ctx), ctx);
+    handles.push(h);
+    return { h, ws: s.workspace };
+  }
+
+  async function turn(h: RunnerHandle, ws: string, content: string, signal = new AbortController().signal) {
+    const id = newTurnId();
+    expect((await prepareTurnDir(ws, id)).kind).toBe('ok');
+    const body = JSON.stringify({ from: 'user', content, seq: 1, timestamp: new Date().toISOString(), turn: id });
+    expect((await writeFileUnder(ws, ['.inbox'], `0001_user_${id}.json`, body)).kind).toBe('ok');
+    await h.deliver({ turnId: id, seq: 1, from: 'user', content, clientTurnsDir: '' });
+    if (h.watchReceipt === undefined) throw new Error('the ssh handle watches receipts');
+    return h.watchReceipt(id, { signal });
+  }
+
+  it('runs a /bin/sh protocol client through a full turn; no secret on any command line; the env file is gone', async () => {
+    const { h, ws } = await start('shell');
+    const desc = h.describe();
+    expect(desc.backend).toBe('ssh');
+    expect(desc.remote).toMatchObject({ user: sshd.user, host: sshd.host, port: sshd.port, keyPath: sshd.userKeyPath });
+    expect(JSON.stringify(desc)).not.toContain(SECRET);
+    expect(desc.envNames).toContain('MY_SECRET');
+    const r = await turn(h, ws, 'hello');
+    expect(r).toEqual({ kind: 'ok', status: 'ok', reply: `echo: hello (secret ${SECRET.length})` });
+    expect(allCmdlines().some((c) => c.includes(SECRET))).toBe(false);
+    const remoteDir = desc.remote?.dir ?? '';
+    await expect(fsp.access(path.join(remoteDir, 'env'))).rejects.toThrow(); // the launcher deleted it
+    const manifest = await fsp.readFile(path.join(remoteDir, 'launch.argv'), 'utf8');
+    expect(manifest).not.toContain(SECRET);
+    expect(manifest.split('\0')).toEqual([path.join(remoteDir, 'env'), '/bin/sh', SH_CLIENT, '']);
+    expect((await fsp.stat(path.join(remoteDir, 'launch.argv'))).mode & 0o777).toBe(0o400);
+    expect((await fsp.stat(remoteDir)).mode & 0o777).toBe(0o700);
+    // the local mirror holds the verified receipt
+    expect(await fsp.readFile(path.join(ws, '.genswarms', 'turns'), 'utf8').catch(() => 'dir')).toBe('dir');
+  }, 30000);
+
+  it('pulls remote outbox files into the local outbox before the receipt is reported', async () => {
+    const { h, ws } = await start('outboxer');
+    const r = await turn(h, ws, 'outbox');
+    expect(r).toMatchObject({ kind: 'ok', reply: 'sent' });
+    expect(JSON.parse(await fsp.readFile(path.join(ws, '.outbox', '0001.json'), 'utf8'))).toEqual({ to: 'peer', content: 'hello peer' });
+  }, 30000);
+
+  test.each([
+    ['a symlink', 'symlink', ['receipt_symlink']],
+    ['a FIFO', 'fifo', ['receipt_not_regular']],
+    ['oversize', 'big', ['receipt_too_large']],
+    ['growing while read', 'grow', ['receipt_replaced', 'receipt_malformed', 'receipt_too_large']],
+  ])(
+    'refuses a remote done.json that is %s (needs_attention, never read through)',
+    async (_n, content, reasons) => {
+      const { h, ws } = await start(`hostile-${content}`);
+      const r = await turn(h, ws, content);
+      expect(r.kind).toBe('refused');
+      if (r.kind === 'refused') expect(reasons).toContain(r.reason);
+      await h.stop();
+    },
+    30000,
+  );
+
+  it('stop kills the remote process group', async () => {
+    const { h } = await start('stopper');
+    const pid = h.describe().pid ?? 0;
+    expect(pid).toBeGreaterThan(0);
+    const exited = new Promise<[number | null, string | null]>((resolve) => h.onExit((c, s) => resolve([c, s])));
+    await h.stop();
+    await exited;
+    const alive = allCmdlines().filter((c) => c.includes(SH_CLIENT));
+    expect(alive.filter((c) => c.includes('stopper'))).toEqual([]);
+    await expect(fsp.access(`/proc/${pid}`)).rejects.toThrow();
+    expect(await h.health()).toBe('exited');
+  }, 30000);
+
+  it('re-attaches to a running remote agent (pid + start time) and refuses a recorded pid that no longer matches', async () => {
+    const { h, ws } = await start('survivor');
+    const desc = h.describe();
+    const other = createSshRunner({ reconnectAttempts: 2, reconnectBaseMs: 50 });
+    const adopted = await other.reattach?.(desc, ctx);
+    expect(adopted).not.toBeNull();
+    if (adopted === null || adopted === undefined) return;
+    handles.push(adopted);
+    expect(await turn(adopted, ws, 'again')).toMatchObject({ kind: 'ok', reply: expect.stringContaining('echo: again') });
+    const forged = { ...desc, remote: { ...(desc.remote ?? ({} as never)), startTime: '1' } };
+    expect(await other.reattach?.(forged, ctx)).toBeNull();
+    await adopted.stop();
+    expect(await other.reattach?.(desc, ctx)).toBeNull();
+    await other.close?.('shutdown');
+  }, 30000);
+
+  it('a connection killed mid-turn ends the turn and the session with ssh_disconnected (bounded reconnect, no hang)', async () => {
+    const { h, ws } = await start('cut');
+    const exit = new Promise<unknown>((resolve) => h.onExit((code, signal, info) => resolve({ code, signal, info })));
+    const pending = turn(h, ws, 'hang').catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 500));
+    sshd.killAll(); // the listener too: every reconnect attempt is refused
+    expect(await pending).toMatchObject({ code: 'ssh_disconnected' });
+    expect(await exit).toEqual({ code: null, signal: null, info: { reason: 'ssh_disconnected' } });
+    await sshd.restart();
+    await fsp.writeFile(knownHosts, `${sshd.knownHostsLine()}\n`);
+  }, 60000);
+});
