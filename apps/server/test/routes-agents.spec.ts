@@ -24,6 +24,7 @@ describe('agents', () => {
         'awaiting',
         'backend',
         'client',
+        'failure',
         'inbox_size',
         'last_activity',
         'name',

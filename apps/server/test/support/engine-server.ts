@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EngineLog } from '@genswarms/engine';
 import type { ServerConfig } from '../../src/index';
 import { createEngineEventSink, openEngine } from '../../src/index';
 import { startTestServer, tempDir, testConfig } from './harness';
@@ -19,7 +20,7 @@ export interface EngineServer {
 
 export async function startEngineServer(
   overrides: Partial<ServerConfig> = {},
-  hostExtra: { agentEntry?: string } = {},
+  hostExtra: { agentEntry?: string; log?: EngineLog } = {},
 ): Promise<EngineServer> {
   const dir = tempDir('gs-srv-');
   chmodSync(dir.path, 0o711); // search only: a root test process runs local agents as the agent uid, below home
@@ -36,7 +37,7 @@ export async function startEngineServer(
       gid: process.getgid?.() ?? 0,
       agentEntry: hostExtra.agentEntry ?? join(dir.path, 'no-agent.js'),
     },
-    { receiptPollMs: 20, outboxPollMs: 50 },
+    { receiptPollMs: 20, outboxPollMs: 50, ...(hostExtra.log === undefined ? {} : { log: hostExtra.log }) },
   );
   const test = await startTestServer(config, {
     engine: opened.engine,

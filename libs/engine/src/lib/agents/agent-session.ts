@@ -10,7 +10,7 @@ import type { PushHub } from '../events/pushes';
 import type { RoutingHost } from '../routing/router';
 import type { AttentionInfo, SessionState, Store, TurnRow } from '../store/store';
 import type { Clock, TimerHandle } from '../util/clock';
-import { failureCode, type FailureSite } from '../events/failure-report';
+import type { FailureSite } from '../events/failure-report';
 import { inboxSeqFloor } from './inbox-floor';
 import { isTuiBackend } from './launch-spec';
 import { LOG_KEEP_LINES, type SessionHost } from './session-host';
@@ -19,6 +19,7 @@ import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing'
 import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
+import { exitFailureOf, startFailureOf, type AgentFailure } from './agent-failure';
 import { egressFactsOf, emitEgressStarted, emitEgressStopped, type EgressFacts, type EgressStopReason } from './egress-events';
 
 export interface LogLine {
@@ -31,6 +32,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
   handle: RunnerHandle | null = null;
   state: SessionState = 'starting';
   attention: AttentionInfo | null = null;
+  /** Why the agent is `failed` (code, sentence, details); null in every other state. */
+  failure: AgentFailure | null = null;
   awaiting = false;
   /** One `outbox_rejected` per period of a non-directory `.outbox`. */
   outboxDirRejected = false;
@@ -119,6 +122,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   async setState(state: SessionState, attention: AttentionInfo | null = null): Promise<void> {
     const previous = this.state;
     this.state = state;
+    if (state !== 'failed') this.failure = null;
     this.attention = attention;
     this.lastActivity = this.now();
     await this.host.store.setSessionState(this.host.swarm, this.name, state, attention, this.lastActivity);
@@ -156,8 +160,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
     try {
       this.handle = reattached ?? (await this.host.runners.get(plan.spec.backend).start(plan, this.host.runnerContext));
     } catch (e) {
-      // The runner's code (binary_missing, start_failed, …), never the error's class name.
-      await this.fail(failureCode(e) === 'internal_error' ? 'start_failed' : failureCode(e));
+      // The runner's code and sentence (binary_missing, image_missing, start_failed, …), never the error's class name.
+      await this.fail(startFailureOf(e), {}, e);
       return false;
     }
     this.attachHandle(this.handle);
@@ -213,23 +217,35 @@ export class AgentSession implements TurnHost, OutboxOwner {
       handle.onExit((code, signal, info) => {
         if (this.closed) return;
         // `oom_killed`: the agent's memory cgroup killed it (memory_limit); otherwise a plain exit
-        void this.fail(info?.reason ?? 'process_exited', { code, signal })
+        void this.fail(exitFailureOf(info?.reason ?? 'process_exited', code, signal))
           .then(() => this.endEgress('process_exited')) // the runner stops the forwarder when its client exits
           .catch((e: unknown) => this.report('agent_exit', e));
       }),
     );
   }
 
-  async fail(reason: string, metadata: Record<string, unknown> = {}): Promise<void> {
+  /**
+   * The agent is `failed`: the failure (code, sentence, details) is kept for the status, logged once and
+   * recorded as `agent_failed` (`reason` = the code). `cause` (the thrown error) reaches only the log.
+   */
+  async fail(failure: AgentFailure, metadata: Record<string, unknown> = {}, cause?: unknown): Promise<void> {
     if (this.state === 'failed' || this.state === 'stopped') return;
     this.stopTimers();
+    this.failure = failure;
     await this.setState('failed');
+    const fields = { reason: failure.code, message: failure.message, ...failure.details, ...metadata };
+    this.host.events.logError('agent_failed', {
+      swarm: this.host.swarm,
+      agent: this.name,
+      ...fields,
+      ...(cause instanceof Error && cause.message !== failure.message ? { detail: cause.message.slice(0, 200) } : {}),
+    });
     await this.host.events.emit({
       type: 'agent_failed',
       swarm: this.host.swarm,
       agent: this.name,
-      message: `Agent ${this.name} failed.`,
-      metadata: { reason, ...metadata },
+      message: `Agent ${this.name} failed: ${failure.code}: ${failure.message}`,
+      metadata: fields,
     });
   }
 
@@ -315,7 +331,12 @@ export class AgentSession implements TurnHost, OutboxOwner {
       }
     } catch (e) {
       await this.report('turn_settle', e, { turn: turn.id });
-      await this.fail('engine_error', { turn: turn.id }).catch((e2: unknown) => this.report('turn_settle', e2, { turn: turn.id }));
+      const failure = {
+        code: 'engine_error',
+        message: `turn ${turn.id} could not be settled in the store; restart the agent`,
+        details: {},
+      };
+      await this.fail(failure, { turn: turn.id }).catch((e2: unknown) => this.report('turn_settle', e2, { turn: turn.id }));
     }
   }
 

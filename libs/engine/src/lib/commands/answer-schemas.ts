@@ -44,6 +44,15 @@ export const TopologyEntrySchema = z
   .meta({ id: 'TopologyEntry' })
   .describe('The outgoing edges of one node');
 
+export const AgentFailureSchema = z
+  .object({
+    code: z.string().describe('snake_case failure code (binary_missing, image_missing, start_failed, process_exited, …)'),
+    message: z.string().describe('One sentence: what was missing, where it was looked for, what to do'),
+    details: z.record(z.string(), z.unknown()).describe('Detail fields (names, the search PATH, the image); never secrets'),
+  })
+  .meta({ id: 'AgentFailure' })
+  .describe('Why an agent is failed');
+
 export const AgentStatusSchema = z
   .object({
     name: z.string().describe('Agent name'),
@@ -57,6 +66,7 @@ export const AgentStatusSchema = z
     turn: z.string().nullable().describe('Current turn id'),
     turn_started_at: nullableTs('Start of the current turn'),
     needs_attention: AttentionInfoSchema.nullable(),
+    failure: AgentFailureSchema.nullable(),
     started_at: nullableTs('Session start'),
     last_activity: nullableTs('Last activity'),
   })

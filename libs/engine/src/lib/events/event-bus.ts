@@ -108,6 +108,15 @@ export class EventBus {
     }
   }
 
+  /**
+   * One server-log line (level error) for a failure an operator must see there too (an agent that failed).
+   * A `message` field becomes `explanation`: the record's own `message` is the line's name.
+   */
+  logError(message: string, meta: Record<string, unknown>): void {
+    const { message: explanation, ...rest } = meta;
+    this.logLine(message, sanitizeMetadata(explanation === undefined ? rest : { ...rest, explanation }));
+  }
+
   private logLine(message: string, meta: Record<string, unknown>): void {
     try {
       this.log.error(message, meta);

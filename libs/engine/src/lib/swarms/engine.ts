@@ -45,6 +45,7 @@ import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
 import { purgeSwarmFiles } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
+import { recordRefusedStart } from './refused-start';
 import {
   countByState,
   runtimeDetail,
@@ -139,7 +140,10 @@ export class Engine implements SwarmService {
     const gate = await this.gateConfig(value, baseDir);
     if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
-    const plans = await planAll(rt, this.opts.home, gate.effective.agents);
+    const plans = await planAll(rt, this.opts.home, gate.effective.agents).catch(async (e: unknown) => {
+      await recordRefusedStart(this.events, rt.swarm, e);
+      throw e;
+    });
     this.swarms.add(rt);
     await this.store.upsertSwarm({
       name: rt.swarm,

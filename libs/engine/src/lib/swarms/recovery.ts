@@ -6,7 +6,7 @@
 import { gateStart, type SwarmState } from '@genswarms/ir-gate';
 import type { BackendKind, RunnerHandle, SessionDescription } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
-import { failureCode } from '../events/failure-report';
+import { startFailureOf } from '../agents/agent-failure';
 import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
 import type { SwarmRow, TurnRow } from '../store/store';
 import type { EngineContext } from './engine-context';
@@ -45,7 +45,11 @@ async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, 
     const s = new AgentSession(rt, name, { ...placeholderSpec(rt.swarm, name) });
     rt.agents.set(name, s);
     await s.persist(null);
-    await s.fail('recovery_plan_failed', { code: failureCode(e) });
+    const why = startFailureOf(e);
+    await s.fail(
+      { ...why, code: 'recovery_plan_failed', message: `after the restart the agent no longer plans (${why.code}: ${why.message})` },
+      { code: why.code },
+    );
     return;
   }
   const handle = await reattach(rt, row?.description ?? null, plan.spec.backend);

@@ -1,6 +1,7 @@
 /** docs/rest-api.md status shapes (redacted). */
 import { redactSecrets } from '@genswarms/security';
 import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
+import type { AgentFailure } from '../agents/agent-failure';
 import type { AgentSession } from '../agents/agent-session';
 import type { TopologyEntry } from '../events/pushes';
 import type { AttentionInfo, SessionRow, Store, SwarmStatus } from '../store/store';
@@ -20,6 +21,8 @@ export interface AgentStatus {
   /** When the current turn started (ISO 8601), null without one: the operator view shows its age. */
   readonly turn_started_at: string | null;
   readonly needs_attention: AttentionInfo | null;
+  /** Why the agent is `failed`: code, one actionable sentence, detail fields; null otherwise. */
+  readonly failure: AgentFailure | null;
   readonly started_at: string | null;
   readonly last_activity: string | null;
 }
@@ -78,6 +81,7 @@ export async function agentStatus(
     turn,
     turn_started_at: turnRow?.startedAt ?? null,
     needs_attention: s?.attention ?? row?.needsAttention ?? null,
+    failure: s?.failure ?? null,
     started_at: s?.startedAt ?? row?.startedAt ?? null,
     last_activity: s?.lastActivity ?? row?.lastActivity ?? null,
   };

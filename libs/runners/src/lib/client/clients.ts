@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { AgentLaunchSpec, ClientSpec, RunnerContext } from '../port';
 import { assertArgv } from '../argv/validate-argv';
 import { RunnerError } from '../errors/runner-error';
+import { clientNotExecutable, clientNotOnPath } from '../errors/binary-missing';
 
 /** Flags that switch a coding client's own sandbox/approvals off (docs/runners.md). */
 export const BYPASS_FLAGS: readonly string[] = [
@@ -102,18 +103,22 @@ export function isUnderSystem(p: string): boolean {
 /** Absolute path of `name` on a PATH string, or `binary_missing`. */
 export function resolveOnPath(name: string, searchPath: string, agent?: string): string {
   if (name.includes('/')) {
-    throw new RunnerError('binary_missing', `client executable ${name} must be a bare name or an absolute path`, agentOpt(agent));
+    throw new RunnerError(
+      'binary_missing',
+      `client executable ${name} must be a bare name (looked up on PATH) or an absolute path; fix client.command`,
+      { ...agentOpt(agent), details: { binary: name } },
+    );
   }
   for (const dir of searchPath.split(':')) {
     if (!path.isAbsolute(dir)) continue;
     const candidate = path.join(dir, name);
     if (isExecutable(candidate)) return candidate;
   }
-  throw new RunnerError('binary_missing', `client executable ${name} not found on the client PATH`, agentOpt(agent));
+  throw clientNotOnPath(name, searchPath, agent);
 }
 
 function assertExecutable(file: string, agent: string): void {
-  if (!isExecutable(file)) throw new RunnerError('binary_missing', `client executable ${file} is missing or not executable`, { agent });
+  if (!isExecutable(file)) throw clientNotExecutable(file, agent);
 }
 
 export function isExecutable(file: string): boolean {

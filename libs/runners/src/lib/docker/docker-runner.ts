@@ -12,6 +12,7 @@ import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeE
 import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
 import { DockerHandle } from './docker-handle';
 import { assertImagePresent } from './image-check';
+import { containerStartFailure, engineUnreachable } from './start-failure';
 import { planDockerLaunch } from './docker-plan';
 import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
@@ -80,7 +81,7 @@ async function startContainer(
   recheckMounts(plan, ctx); // before the engine is touched: a bind source swapped since plan is refused
   const create = buildContainerSpec(plan, ctx, plan.spec.image ?? defaultImage);
   const agent = plan.spec.agent;
-  if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });
+  if (!(await port.ping())) throw engineUnreachable(ctx.dockerHost, agent);
   await active.get(create.name)?.stop({ graceMs: 0 }); // its container, env file and forwarder share our paths
   // socat probe and forwarder first: a refusal leaves nothing behind (docs/security.md).
   const forwarder: Forwarder | undefined = plan.egress === undefined ? undefined : await startIsolatedEgress(plan, ctx);
@@ -112,7 +113,7 @@ async function startContainer(
     await removeFileIfPresent(envFile);
     await forwarder?.stop();
     if (err instanceof RunnerError) throw err;
-    throw new RunnerError('start_failed', `container ${create.name} could not start: ${(err as Error).message}`, { agent, cause: err });
+    throw containerStartFailure(err, create.name, create.Image, agent);
   }
 }
 

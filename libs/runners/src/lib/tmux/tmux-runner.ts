@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
+import { hostToolMissing } from '../errors/binary-missing';
 import { RunnerError } from '../errors/runner-error';
 import { buildClientArgv, clientName } from '../client/clients';
 import { buildClientEnv } from '../env/client-env';
@@ -16,9 +17,6 @@ import { ensureWorkspaceDir } from '../state/skills-links';
 import { TmuxHandle } from './tmux-handle';
 import { RunnerCgroups } from '../cgroup/runner-cgroups';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
-import { assertLimitsEnforceable, assertNoLimitsRequested, limitGroupAt, removeLimitGroup } from '../cgroup/agent-limits';
-import { assertSeccompSupported } from '../seccomp/seccomp-plan';
-import { prepareSandboxExtras } from '../bwrap/sandbox-extras';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -56,7 +54,7 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
   // Chained, so concurrent starts share one server; a failed or closed one is reopened once per call.
   const serverFor = (ctx: RunnerContext): Promise<TmuxServer> => {
     const tmux = ctx.binaries.tmux;
-    if (tmux === undefined) return Promise.reject(new RunnerError('binary_missing', 'tmux is not installed'));
+    if (tmux === undefined) return Promise.reject(hostToolMissing('tmux', 'tmux', undefined, 'tmux agents'));
     const open = (): Promise<TmuxServer> => TmuxServer.open({ home: ctx.home, tmux, uid: ctx.serverUid });
     current = current === undefined ? open() : current.then((s) => (s.control.isClosed ? open() : s), open);
     return current;
@@ -102,9 +100,6 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext, docker?: Tmu
     throw new RunnerError('validation_failed', 'tmux runner docker is not available (no docker runner configured)', { agent: spec.agent });
   }
   const sandbox = inner !== 'none';
-  if (inner === 'bwrap') assertLimitsEnforceable(spec, ctx); // cgroups hold them, else limits_unsupported
-  if (inner === 'none') assertNoLimitsRequested(spec, 'tmux runner none');
-  assertSeccompSupported(spec, `tmux runner ${inner}`, inner === 'bwrap');
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   assertWorkspaceSafe(spec, ctx);
   tmuxPath(spec.workspace); // the pane's start directory is quoted for tmux → unsafe_bind if it cannot be
@@ -157,7 +152,6 @@ async function startTmux(
       launch = prepared;
     }
     if ((spec.runner ?? 'none') === 'none') cleanup = await prepareNoneGroup(server, cgroups, ctx, spec);
-    if (spec.runner === 'bwrap') cleanup = (await prepareSandboxExtras(plan, ctx)).cleanup; // limit groups, seccomp filter
     manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid))
       .path;
     const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
@@ -230,8 +224,6 @@ async function reattachTmux(
   const pane = await server.findPane(swarm, agent);
   const group = (description.runner ?? 'none') === 'none' ? cgroups.groupFor(ctx, swarm, agent) : undefined;
   if (pane === undefined && group !== undefined) await killAgentCgroup(group); // the pane is gone: what escaped it is not adopted
-  const limits = description.runner === 'bwrap' ? limitGroupAt(ctx, swarm, agent) : undefined;
-  if (pane === undefined && limits !== undefined) await removeLimitGroup(limits);
   if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
   let inner: { cleanup(): Promise<void> } | null = null;
   if (description.runner === 'docker') {
@@ -250,17 +242,14 @@ async function reattachTmux(
     panePid: pane.panePid,
     envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
     manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
-    ...(inner !== null
-      ? { cleanup: () => inner.cleanup() }
-      : group !== undefined
-        ? { cleanup: () => killAgentCgroup(group) }
-        : limits !== undefined
-          ? { cleanup: () => removeLimitGroup(limits) }
-          : {}),
+    ...(inner !== null ? { cleanup: () => inner.cleanup() } : group !== undefined ? { cleanup: () => killAgentCgroup(group) } : {}),
   });
 }
 
+/** Debian package of each host tool the tmux runner needs (named in the binary_missing sentence). */
+const TMUX_TOOL_PACKAGES: Readonly<Record<string, string>> = { tmux: 'tmux', xargs: 'findutils' };
+
 function requireBinary(bin: string | undefined, name: string, agent: string): string {
-  if (bin === undefined) throw new RunnerError('binary_missing', `${name} is not installed`, { agent });
+  if (bin === undefined) throw hostToolMissing(name, TMUX_TOOL_PACKAGES[name] ?? name, agent, 'tmux agents');
   return bin;
 }
