@@ -17,6 +17,9 @@ import { ensureWorkspaceDir } from '../state/skills-links';
 import { TmuxHandle } from './tmux-handle';
 import { RunnerCgroups } from '../cgroup/runner-cgroups';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
+import { assertLimitsEnforceable, assertNoLimitsRequested, limitGroupAt, removeLimitGroup } from '../cgroup/agent-limits';
+import { assertSeccompSupported } from '../seccomp/seccomp-plan';
+import { prepareSandboxExtras } from '../bwrap/sandbox-extras';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -100,6 +103,9 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext, docker?: Tmu
     throw new RunnerError('validation_failed', 'tmux runner docker is not available (no docker runner configured)', { agent: spec.agent });
   }
   const sandbox = inner !== 'none';
+  if (inner === 'bwrap') assertLimitsEnforceable(spec, ctx); // cgroups hold them, else limits_unsupported
+  if (inner === 'none') assertNoLimitsRequested(spec, 'tmux runner none');
+  assertSeccompSupported(spec, `tmux runner ${inner}`, inner === 'bwrap');
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   assertWorkspaceSafe(spec, ctx);
   tmuxPath(spec.workspace); // the pane's start directory is quoted for tmux → unsafe_bind if it cannot be
@@ -152,6 +158,7 @@ async function startTmux(
       launch = prepared;
     }
     if ((spec.runner ?? 'none') === 'none') cleanup = await prepareNoneGroup(server, cgroups, ctx, spec);
+    if (spec.runner === 'bwrap') cleanup = (await prepareSandboxExtras(plan, ctx)).cleanup; // limit groups, seccomp filter
     manifest = (await writeArgvManifest(manifestDirFor(ctx.home, spec.swarm, spec.agent), plan.sessionId, launch.words, ctx.serverUid))
       .path;
     const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
@@ -224,6 +231,8 @@ async function reattachTmux(
   const pane = await server.findPane(swarm, agent);
   const group = (description.runner ?? 'none') === 'none' ? cgroups.groupFor(ctx, swarm, agent) : undefined;
   if (pane === undefined && group !== undefined) await killAgentCgroup(group); // the pane is gone: what escaped it is not adopted
+  const limits = description.runner === 'bwrap' ? limitGroupAt(ctx, swarm, agent) : undefined;
+  if (pane === undefined && limits !== undefined) await removeLimitGroup(limits);
   if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
   let inner: { cleanup(): Promise<void> } | null = null;
   if (description.runner === 'docker') {
@@ -242,7 +251,13 @@ async function reattachTmux(
     panePid: pane.panePid,
     envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
     manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
-    ...(inner !== null ? { cleanup: () => inner.cleanup() } : group !== undefined ? { cleanup: () => killAgentCgroup(group) } : {}),
+    ...(inner !== null
+      ? { cleanup: () => inner.cleanup() }
+      : group !== undefined
+        ? { cleanup: () => killAgentCgroup(group) }
+        : limits !== undefined
+          ? { cleanup: () => removeLimitGroup(limits) }
+          : {}),
   });
 }
 
