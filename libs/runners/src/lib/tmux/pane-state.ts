@@ -1,15 +1,12 @@
 import { constants as osc } from 'node:os';
 
 /** What `list-panes -a -F PANE_FORMAT` tells about one pane. */
-export interface PaneState {
+export interface PaneState extends PaneDeath {
   readonly session: string;
   readonly window: string;
   readonly windowId: string;
   readonly paneId: string;
   readonly panePid: number;
-  readonly dead: boolean;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
 }
 
 /** Space-separated: Names, ids and numbers never contain a space; dead fields are empty while alive. */
@@ -35,16 +32,19 @@ export function parsePaneLine(line: string): PaneState | undefined {
     string,
   ];
   if (!/^@\d+$/.test(windowId) || !/^%\d+$/.test(paneId) || !/^\d+$/.test(pid)) return undefined;
-  return {
-    session,
-    window,
-    windowId,
-    paneId,
-    panePid: Number(pid),
-    dead: dead === '1',
-    exitCode: /^\d+$/.test(status) ? Number(status) : null,
-    signal: signalName(signal),
-  };
+  return { session, window, windowId, paneId, panePid: Number(pid), ...paneDeathOf(dead, status, signal) };
+}
+
+/** Whether a pane is dead, and how it ended: what pane watchers are told. */
+export interface PaneDeath {
+  readonly dead: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+/** The `#{pane_dead} #{pane_dead_status} #{pane_dead_signal}` fields (dead fields are empty while alive). */
+export function paneDeathOf(dead: string, status: string, signal: string): PaneDeath {
+  return { dead: dead === '1', exitCode: /^\d+$/.test(status) ? Number(status) : null, signal: signalName(signal) };
 }
 
 /** `SIGTERM` for 15; `SIG<n>` for a number this platform does not name. */

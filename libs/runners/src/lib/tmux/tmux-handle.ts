@@ -6,7 +6,7 @@ import { removeArgvManifest } from '../manifest/argv-manifest';
 import { killProcessTree, STOP_GRACE_MS } from '../process/process-tree';
 import { removeFileIfPresent } from '../state/state-dir';
 import { OutputLineSplitter } from './output-lines';
-import type { PaneState } from './pane-state';
+import type { PaneDeath } from './pane-state';
 import type { TmuxServer } from './tmux-server';
 import { buildTuiTurnText } from './turn-text';
 import { readZombieExit } from './zombie-exit';
@@ -25,12 +25,15 @@ export interface TmuxHandleInit {
 
 /** Polls (500 ms apart) to wait for `pane_dead_status` after `pane_dead`, when the process is neither reaped nor a zombie, before reporting an unknown exit. */
 const DEAD_STATUS_POLLS = 20;
+/** Interval of those polls: deaths arrive as notifications, so the handle re-checks on its own timer. */
+const DEAD_STATUS_POLL_MS = 500;
 
 /** One agent pane. Output arrives as `%output`; exit is seen by polling `pane_dead` (never respawned). */
 export class TmuxHandle implements RunnerHandle {
   private readonly hub = new OutputHub();
   private statusPolls = 0;
   private readingZombie = false;
+  private statusRetry: NodeJS.Timeout | undefined;
   private stopped: Promise<void> | undefined;
   private readonly stopOutput: () => void;
   private readonly stopWatching: () => void;
@@ -86,7 +89,7 @@ export class TmuxHandle implements RunnerHandle {
     return this.hub.addExit(listener);
   }
 
-  private onPaneState(state: PaneState | undefined): void {
+  private onPaneState(state: PaneDeath | undefined): void {
     if (state !== undefined && !state.dead) return;
     // tmux marks a pane dead when its pty closes, which can precede reaping the child: the
     // status is then still empty. While the child is an unreaped zombie the kernel holds its
@@ -111,10 +114,23 @@ export class TmuxHandle implements RunnerHandle {
       this.finish(zombie.code, zombie.signal);
       return;
     }
-    if (this.statusPolls++ >= DEAD_STATUS_POLLS) this.finish(null, null);
+    if (this.statusPolls++ >= DEAD_STATUS_POLLS) {
+      this.finish(null, null);
+      return;
+    }
+    // a later notification (the status filled in) may come first; otherwise look again
+    if (this.statusRetry === undefined && !this.hub.exited) {
+      this.statusRetry = setTimeout(() => {
+        this.statusRetry = undefined;
+        if (!this.hub.exited) void this.finishFromZombie();
+      }, DEAD_STATUS_POLL_MS);
+      this.statusRetry.unref();
+    }
   }
 
   private finish(code: number | null, signal: string | null): void {
+    if (this.statusRetry !== undefined) clearTimeout(this.statusRetry);
+    this.statusRetry = undefined;
     if (this.hub.exited) return;
     this.splitter.flush();
     this.stopWatching(); // output stays subscribed until stop (the dead pane may still flush)

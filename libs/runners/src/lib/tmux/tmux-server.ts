@@ -5,6 +5,7 @@ import { RunnerError } from '../errors/runner-error';
 import { assertDescriptorPath, ensurePrivateDir, ownUid, removeFileIfPresent } from '../state/state-dir';
 import { TmuxControlClient } from './control-client';
 import { PANE_FORMAT, parsePaneLine, type PaneState } from './pane-state';
+import { DEAD_FORMAT, DEAD_SUBSCRIPTION, PaneWatchers, type PaneWatcher } from './pane-watch';
 import {
   CONTROL_SESSION,
   tmuxConst,
@@ -12,13 +13,17 @@ import {
   tmuxFormat,
   tmuxName,
   tmuxPane,
+  tmuxPaneSubscription,
   tmuxPath,
   tmuxSessionTarget,
   tmuxWindowTarget,
   type TmuxWord,
 } from './tmux-words';
 
-/** How often dead panes are looked for (one `list-panes -a` for all watched panes). */
+/**
+ * Fallback only (a tmux without `refresh-client -B`): how often dead panes are looked for, one
+ * `list-panes -a` for all watched panes. Normally deaths arrive as control-mode notifications.
+ */
 export const PANE_POLL_INTERVAL_MS = 500;
 /** The control session's only pane runs this and exits; `remain-on-exit` keeps the session alive. */
 const CONTROL_PLACEHOLDER = '/bin/true';
@@ -38,8 +43,6 @@ export interface PaneRef {
   readonly panePid: number;
   readonly windowId: string;
 }
-
-type PaneWatcher = (state: PaneState | undefined) => void;
 
 /** `$home/tmux/tmux.sock`. */
 export function tmuxSocketPath(home: string): string {
@@ -78,7 +81,9 @@ function initialArgv(dockerConfigDir: string): string[] {
  * into the hidden control session so its output reaches the control client as `%output`.
  */
 export class TmuxServer {
-  private readonly watchers = new Map<string, Set<PaneWatcher>>();
+  private readonly panes = new PaneWatchers();
+  /** True once the dead-pane subscription is set; otherwise watched panes are polled. */
+  private subscribed = false;
   private poller: NodeJS.Timeout | undefined;
   private polling = false;
   private createChain: Promise<unknown> = Promise.resolve();
@@ -89,7 +94,9 @@ export class TmuxServer {
     readonly socketPath: string,
     readonly buffersDir: string,
     readonly control: TmuxControlClient,
-  ) {}
+  ) {
+    control.onNotification((name, args) => this.panes.onNotification(name, args));
+  }
 
   /** The tmux server's pid (the parent of every pane process), if tmux reported it. */
   get serverPid(): number | undefined {
@@ -114,7 +121,20 @@ export class TmuxServer {
       initial: initialArgv(dockerConfigDir),
       ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
     });
-    return new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
+    const server = new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
+    await server.subscribeDeaths();
+    return server;
+  }
+
+  /** Pane deaths as `%subscription-changed` (tmux ≥ 3.2); an older tmux refuses it and panes are polled. */
+  private async subscribeDeaths(): Promise<void> {
+    try {
+      await this.command([...tmuxConsts('refresh-client', '-B'), tmuxPaneSubscription(DEAD_SUBSCRIPTION, DEAD_FORMAT)]);
+      this.subscribed = true;
+    } catch {
+      // expected: no control-mode subscriptions in this tmux; watchPane falls back to polling list-panes
+      this.subscribed = false;
+    }
   }
 
   /** Sends one command through the control client. */
@@ -134,10 +154,38 @@ export class TmuxServer {
     return lines.map(parsePaneLine).filter((p): p is PaneState => p !== undefined);
   }
 
-  /** The pane of window `=<swarm>:=<agent>`, if it exists. */
+  /** The pane of window `=<swarm>:=<agent>`, if it exists (one targeted query, not a listing). */
   async findPane(swarm: string, agent: string): Promise<PaneState | undefined> {
-    tmuxWindowTarget(swarm, agent);
-    return (await this.listPanes()).find((p) => p.session === swarm && p.window === agent);
+    const pane = await this.describe(tmuxWindowTarget(swarm, agent));
+    return pane !== undefined && pane.session === swarm && pane.window === agent ? pane : undefined;
+  }
+
+  /**
+   * `display-message -p -t <target> PANE_FORMAT`. A target tmux cannot find answers `%error`: undefined.
+   * A closed control client rethrows. (A reply timeout also reads as absent: tmux did not answer for
+   * TMUX_COMMAND_TIMEOUT_MS, and callers then only skip what needs the pane's pid.)
+   */
+  private async describe(target: TmuxWord): Promise<PaneState | undefined> {
+    try {
+      const lines = await this.command([...tmuxConsts('display-message', '-p', '-t'), target, tmuxFormat(PANE_FORMAT)]);
+      const pane = parsePaneLine(lines[0] ?? '');
+      if (pane !== undefined) this.panes.remember(pane.paneId, pane.windowId);
+      return pane;
+    } catch (err) {
+      if (this.control.isClosed) throw err;
+      return undefined; // expected: tmux answered %error, no such pane or window
+    }
+  }
+
+  /** Whether session `=<swarm>` exists. */
+  private async hasSession(swarm: string): Promise<boolean> {
+    try {
+      await this.command([...tmuxConsts('has-session', '-t'), tmuxSessionTarget(swarm)]);
+      return true;
+    } catch (err) {
+      if (this.control.isClosed) throw err;
+      return false; // expected: tmux answered %error, no such session
+    }
   }
 
   /**
@@ -151,13 +199,13 @@ export class TmuxServer {
   }
 
   private async createWindowNow(swarm: string, agent: string, cwd: string, argv: readonly TmuxWord[]): Promise<PaneRef> {
-    const panes = await this.listPanes();
-    const existing = panes.find((p) => p.session === swarm && p.window === agent);
+    // Targeted queries: a full `list-panes -a` per creation made a launch O(N²) (issue 13).
+    const existing = await this.findPane(swarm, agent);
     if (existing !== undefined && !existing.dead) {
       throw new RunnerError('start_failed', `tmux window ${swarm}:${agent} is already running; stop it first`, { agent });
     }
     if (existing !== undefined) await this.command([...tmuxConsts('kill-window', '-t'), tmuxPane(existing.paneId)]);
-    const hasSession = panes.some((p) => p.session === swarm && p.paneId !== existing?.paneId);
+    const hasSession = await this.hasSession(swarm);
     const common = [...tmuxConsts('-d', '-P', '-F'), tmuxFormat('#{window_id} #{pane_id} #{pane_pid}')];
     const where = [tmuxConst('-n'), tmuxName(agent), tmuxConst('-c'), tmuxPath(cwd, { formatExpanded: true })];
     const create = hasSession
@@ -174,6 +222,7 @@ export class TmuxServer {
     if (created.status === 'rejected')
       throw new RunnerError('start_failed', `tmux could not create ${swarm}:${agent}`, { agent, cause: created.reason });
     const ref = parsePaneRef(created.value[0]);
+    if (ref !== undefined) this.panes.remember(ref.paneId, ref.windowId);
     if (linked.status === 'rejected' || ref === undefined) {
       await this.killWindow(ref?.paneId);
       throw new RunnerError('start_failed', `tmux could not link ${swarm}:${agent}`, { agent });
@@ -231,24 +280,22 @@ export class TmuxServer {
     }
   }
 
-  /** Current state of one pane, or undefined when it no longer exists. */
+  /** Current state of one pane, or undefined when it no longer exists (one targeted query). */
   async paneState(paneId: string): Promise<PaneState | undefined> {
-    return (await this.listPanes()).find((p) => p.paneId === paneId);
+    const pane = await this.describe(tmuxPane(paneId));
+    return pane?.paneId === paneId ? pane : undefined;
   }
 
-  /** Calls `watcher` on every poll with the pane's state (undefined = gone) until unsubscribed. */
+  /**
+   * Calls `watcher` when the pane dies (with its exit) or is gone (undefined), until unsubscribed; from
+   * control-mode notifications, or (older tmux) from a poll that also reports live states.
+   */
   watchPane(paneId: string, watcher: PaneWatcher): () => void {
-    let set = this.watchers.get(paneId);
-    if (set === undefined) {
-      set = new Set();
-      this.watchers.set(paneId, set);
-    }
-    set.add(watcher);
-    this.startPolling();
+    const unwatch = this.panes.watch(paneId, watcher);
+    if (!this.subscribed) this.startPolling();
     return () => {
-      set.delete(watcher);
-      if (set.size === 0) this.watchers.delete(paneId);
-      if (this.watchers.size === 0) this.stopPolling();
+      unwatch();
+      if (this.panes.watched().length === 0) this.stopPolling();
     };
   }
 
@@ -268,7 +315,7 @@ export class TmuxServer {
     this.polling = true;
     try {
       const panes = new Map((await this.listPanes()).map((p) => [p.paneId, p]));
-      for (const [paneId, set] of [...this.watchers]) set.forEach((w) => w(panes.get(paneId)));
+      for (const paneId of this.panes.watched()) this.panes.notify(paneId, panes.get(paneId));
     } catch {
       // expected: the control client is gone or tmux is busy; the next tick retries; close() stops polling
     } finally {
@@ -277,12 +324,14 @@ export class TmuxServer {
   }
 
   /**
-   * True while any window outside the hidden control session exists (an agent's pane, live or dead).
+   * True while any session other than the hidden control session exists (a session lives as long as it
+   * holds a window: an agent's pane, live or dead).
    * A failed listing answers true: the caller then keeps the server rather than kill agents it cannot see.
    */
   async hasAgentWindows(): Promise<boolean> {
     try {
-      return (await this.listPanes()).some((p) => p.session !== CONTROL_SESSION);
+      const sessions = await this.command([...tmuxConsts('list-sessions', '-F'), tmuxFormat('#{session_name}')]);
+      return sessions.some((name) => name !== CONTROL_SESSION);
     } catch {
       // expected: the control client died or tmux did not answer; fail towards keeping the agents
       return true;

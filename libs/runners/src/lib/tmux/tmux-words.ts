@@ -70,6 +70,16 @@ export function tmuxFormat(value: string): TmuxWord {
 }
 
 /**
+ * A control-mode subscription `'<name>:%*:<format>'` (`refresh-client -B`): `format` is evaluated for every
+ * pane of the attached session and each change is reported as `%subscription-changed`. Constants only.
+ */
+export function tmuxPaneSubscription(name: string, format: string): TmuxWord {
+  if (!CONSTANT_RE.test(name) || !FORMAT_RE.test(format))
+    throw new RunnerError('runner_error', 'tmux subscription has unexpected characters');
+  return word(`'${name}:%*:${format}'`);
+}
+
+/**
  * An absolute host path, single-quoted (tmux expands nothing inside single quotes). A path holding
  * `'`, a newline, NUL or any other control character is refused with `unsafe_bind`.
  * `formatExpanded`: the command runs the argument through tmux formats (e.g. `load-buffer`), so
