@@ -105,7 +105,10 @@ function registerRemove(agents: Command, deps: CommandDeps): void {
 export const agentsCommand: CommandModule = {
   name: 'agents',
   register(program, deps): void {
-    const agents = program.command('agents').description('List, show, add or remove the agents of a swarm');
+    const agents = program
+      .command('agents')
+      .description('List, show, add or remove the agents of a swarm')
+      .addHelpText('after', '\nExamples:\n  genswarms agents list demo\n  genswarms agents add demo reviewer.yaml --incoming writer');
     registerList(agents, deps);
     registerShow(agents, deps);
     registerAdd(agents, deps);

@@ -83,6 +83,10 @@ export const attachCommand: CommandModule = {
     program
       .command('attach')
       .description("Watch an agent: a tmux agent's pane (read-only), or a headless agent's output stream")
+      .addHelpText(
+        'after',
+        '\nExamples:\n  genswarms attach demo coder            read-only view of its tmux pane (detach: C-b d)\n  genswarms attach demo coder --write    type into the pane',
+      )
       .argument('<swarm>', 'swarm name')
       .argument('<agent>', 'agent name')
       .option('--write', 'tmux agents: attach read-write (you can type into the pane)')

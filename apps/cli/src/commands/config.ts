@@ -90,7 +90,10 @@ async function validateAll(deps: CommandDeps, files: readonly string[], opts: { 
 export const configCommand: CommandModule = {
   name: 'config',
   register(program, deps): void {
-    const config = program.command('config').description('Swarm config tools');
+    const config = program
+      .command('config')
+      .description('Swarm config tools')
+      .addHelpText('after', '\nExample:\n  genswarms config validate swarm.yaml');
     config
       .command('validate')
       .description('Validate config files locally (schema + IR gate, no server); --server adds every plan-time check of start')

@@ -15,6 +15,7 @@ export const downCommand: CommandModule = {
     program
       .command('down')
       .description('Stop the server started by `genswarms up`')
+      .addHelpText('after', '\nExample:\n  genswarms down')
       .action(
         deps.action(async () => {
           const home = await ensureHome(deps.ctx.env, deps.ctx.cwd);

@@ -82,6 +82,10 @@ export const eventsCommand: CommandModule = {
     program
       .command('events')
       .description('Query events (printed oldest first, newest last); -f follows new events until Ctrl-C')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  genswarms events -s demo --errors --minutes 30\n  genswarms events -s demo -a writer --type turn_completed -f',
+      )
       .option('-s, --swarm <swarm>', 'only this swarm')
       .option('-a, --agent <agent>', 'only this agent or object')
       .option('--level <level>', 'debug, info, warning or error')

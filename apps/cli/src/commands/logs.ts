@@ -63,6 +63,7 @@ export const logsCommand: CommandModule = {
     program
       .command('logs')
       .description("An agent's output lines, or a swarm's log; -f streams log entries until Ctrl-C")
+      .addHelpText('after', '\nExamples:\n  genswarms logs demo writer\n  genswarms logs demo -f --json')
       .argument('<swarm>', 'swarm name')
       .argument('[agent]', 'agent name')
       .option('-f, --follow', 'stream log entries (socket.io)')

@@ -15,6 +15,10 @@ export const msgCommand: CommandModule = {
     program
       .command('msg')
       .description('Route a message from one node to another (topology-gated; text "-" reads stdin)')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  genswarms msg demo writer critic please review the draft\n  cat notes.md | genswarms msg demo writer critic -',
+      )
       .argument('<swarm>', 'swarm name')
       .argument('<from>', 'sender (agent or object)')
       .argument('<to>', 'target (agent or object)')

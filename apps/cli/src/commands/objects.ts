@@ -124,7 +124,10 @@ function registerPatch(objects: Command, deps: CommandDeps): void {
 export const objectsCommand: CommandModule = {
   name: 'objects',
   register(program, deps): void {
-    const objects = program.command('objects').description('List, show, add, remove or reconfigure the objects of a swarm');
+    const objects = program
+      .command('objects')
+      .description('List, show, add, remove or reconfigure the objects of a swarm')
+      .addHelpText('after', '\nExamples:\n  genswarms objects list demo\n  genswarms objects patch demo board patch.yaml');
     registerList(objects, deps);
     registerShow(objects, deps);
     registerAdd(objects, deps);

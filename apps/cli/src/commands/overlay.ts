@@ -16,6 +16,7 @@ function registerClear(overlay: Command, deps: CommandDeps): void {
   overlay
     .command('clear')
     .description("Clear a swarm's overlay (runtime mutations); the seed config stays")
+    .addHelpText('after', '\nExample:\n  genswarms overlay clear demo')
     .argument('<swarm>', 'swarm name')
     .option('--json', 'print the server response unchanged')
     .action(
@@ -34,6 +35,7 @@ export const overlayCommand: CommandModule = {
     const overlay = program
       .command('overlay')
       .description('Show the runtime mutations (overlay) of a swarm; `overlay clear <swarm>` clears them')
+      .addHelpText('after', '\nExamples:\n  genswarms overlay demo\n  genswarms overlay clear demo')
       .argument('<swarm>', 'swarm name')
       .option('--json', 'print the server response unchanged')
       .action(

@@ -12,6 +12,10 @@ export const restartCommand: CommandModule = {
     program
       .command('restart')
       .description('Restart a swarm, or one agent of it')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  genswarms restart demo writer\n  genswarms restart demo --delete      also deletes its events, messages, turns and default workspaces',
+      )
       .argument('<swarm>', 'swarm name')
       .argument('[agent]', 'agent name')
       .option('--delete', 'swarm restart only: delete events, messages, turns and default workspaces first')

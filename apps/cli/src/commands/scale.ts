@@ -23,6 +23,10 @@ export const scaleCommand: CommandModule = {
     program
       .command('scale')
       .description('Scale <base> to <count> instances (<base>_1 … <base>_N)')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  genswarms scale demo worker 5       worker_1 … worker_5\n  genswarms scale demo worker 0       removes them all',
+      )
       .argument('<swarm>', 'swarm name')
       .argument('<base>', 'base agent name')
       .argument('<count>', 'instance count, an integer >= 0')

@@ -28,6 +28,7 @@ export const snapshotCommand: CommandModule = {
     program
       .command('snapshot')
       .description('Print or write the effective config of a swarm (secrets redacted)')
+      .addHelpText('after', '\nExample:\n  genswarms snapshot demo --yaml -o demo-now.yaml')
       .argument('<swarm>', 'swarm name')
       .option('--yaml', 'YAML instead of JSON')
       .option('-o, --output <file>', 'write to this file (0600) instead of stdout')

@@ -11,6 +11,7 @@ export const stopCommand: CommandModule = {
     program
       .command('stop')
       .description('Stop a swarm (--purge also deletes its events, messages, overlay and default workspaces)')
+      .addHelpText('after', '\nExamples:\n  genswarms stop demo\n  genswarms stop demo --purge')
       .argument('<swarm>', 'swarm name')
       .option('--purge', 'delete the swarm and its data')
       .option('--json', 'print the server response unchanged')

@@ -73,7 +73,10 @@ function registerPatch(topology: Command, deps: CommandDeps): void {
 export const topologyCommand: CommandModule = {
   name: 'topology',
   register(program, deps): void {
-    const topology = program.command('topology').description('Show or change who may send to whom in a swarm');
+    const topology = program
+      .command('topology')
+      .description('Show or change who may send to whom in a swarm')
+      .addHelpText('after', '\nExamples:\n  genswarms topology show demo\n  genswarms topology patch demo --add writer:critic');
     registerShow(topology, deps);
     registerPatch(topology, deps);
   },

@@ -29,6 +29,7 @@ export const turnsCommand: CommandModule = {
     program
       .command('turns')
       .description("Show an agent's turns, newest first")
+      .addHelpText('after', '\nExample:\n  genswarms turns demo writer --limit 5')
       .argument('<swarm>', 'swarm name')
       .argument('<agent>', 'agent name')
       .option('--limit <n>', 'how many (1-500, server default 50)')

@@ -26,7 +26,7 @@ export function commandTree(program: Command): CompletionNode[] {
     out.push({
       path,
       subcommands: subs,
-      flags: [...flags, '--help', ...(path === '' ? ['--version'] : [])],
+      flags: [...new Set([...flags, '--help'])],
       valueFlags,
       files: cmd.registeredArguments.some((a) => FILE_ARG_RE.test(a.name())),
     });
