@@ -15,6 +15,10 @@ export class SwarmModel {
   status = 'unknown';
   events: EventRow[] = [];
   version = 0;
+  /** Changes only when agents join or leave (the page memoises name lists and the graph on it). */
+  membership = 0;
+  /** Changes only when the event list changes. */
+  eventsVersion = 0;
   /** Set by pushes that carry no full row (added agents, inbox sizes): the page re-reads the agent list. */
   stale = false;
   private lastEventId = -1;
@@ -24,6 +28,7 @@ export class SwarmModel {
     this.topology = detail.topology;
     this.agents.clear();
     for (const a of detail.agents) this.agents.set(a.name, { ...a });
+    this.membership++;
     this.version++;
   }
 
@@ -34,6 +39,7 @@ export class SwarmModel {
       this.agents.set(a.name, { ...a });
     }
     for (const name of [...this.agents.keys()]) if (!seen.has(name)) this.agents.delete(name);
+    this.membership++;
     this.stale = false;
     this.version++;
   }
@@ -46,6 +52,7 @@ export class SwarmModel {
       this.events.push(e);
     }
     if (this.events.length > EVENTS_KEEP) this.events.splice(0, this.events.length - EVENTS_KEEP);
+    this.eventsVersion++;
     this.version++;
   }
 
@@ -81,7 +88,7 @@ export class SwarmModel {
         this.stale = true;
         break;
       case 'agent_removed':
-        if (typeof p['name'] === 'string') this.agents.delete(p['name']);
+        if (typeof p['name'] === 'string' && this.agents.delete(p['name'])) this.membership++;
         break;
       case 'swarm_started':
         this.status = String(p['status'] ?? 'running');

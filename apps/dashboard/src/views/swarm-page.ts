@@ -1,6 +1,6 @@
 import { h } from 'preact';
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api, swarmPath } from '../lib/api';
 import { countByState } from '../lib/format';
 import { ActionForm, Field } from './action-form';
@@ -14,7 +14,19 @@ import { useLiveSwarm } from './use-live-swarm';
 export function SwarmPage(props: { swarm: string }): JSX.Element {
   const { model, error } = useLiveSwarm(props.swarm);
   const agents = model.sortedAgents();
-  const names = agents.map((a) => a.name);
+  // Recomputed only when agents join or leave, so a push storm re-renders rows, not these.
+  const names = useMemo(() => agents.map((a) => a.name), [model.membership]);
+  const nameList = useMemo(
+    () =>
+      h(
+        'datalist',
+        { id: 'agent-names' },
+        names.map((n) => h('option', { key: n, value: n })),
+      ),
+    [names],
+  );
+  const graph = useMemo(() => h(TopologyGraph, { topology: model.topology, nodes: names }), [model.topology, names]);
+  const events = useMemo(() => h(EventStream, { events: model.events, agents: names }), [model.eventsVersion, names]);
   return h(
     'section',
     {},
@@ -28,21 +40,17 @@ export function SwarmPage(props: { swarm: string }): JSX.Element {
         .map(([s, n]) => `${s}: ${n}`)
         .join(' · ') || 'No agents.',
     ),
-    h(
-      'datalist',
-      { id: 'agent-names' },
-      names.map((n) => h('option', { key: n, value: n })),
-    ),
+    nameList,
     h('h2', {}, 'Agents'),
     h(AgentTable, { swarm: props.swarm, agents }),
     h(
       'div',
       { class: 'columns' },
-      h('div', {}, h('h2', {}, 'Topology'), h(TopologyGraph, { topology: model.topology, nodes: names })),
+      h('div', {}, h('h2', {}, 'Topology'), graph),
       h('div', {}, h('h2', {}, 'Actions'), h(SwarmActions, { swarm: props.swarm })),
     ),
     h('h2', {}, 'Events'),
-    h(EventStream, { events: model.events, agents: names }),
+    events,
   );
 }
 
