@@ -7,7 +7,8 @@ import type { CliContext } from '../cli/context';
 import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
-import { ensureHome, isAlive, openServerLog, readPid, removePid, writePid } from '../daemon/home';
+import { ensureHome, isAlive, readPid, removePid, writePid } from '../daemon/home';
+import { openServerLogPipe } from '../daemon/log-pipe';
 import { removeServerUrl, writeServerUrl } from '../daemon/server-url';
 import { resolveServerMain } from '../daemon/server-main';
 import { waitReady } from '../daemon/wait-ready';
@@ -67,14 +68,13 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
   }
   // a URL recorded by an earlier server is stale from here on; it is written again once this one answers.
   await removeServerUrl(home);
-  const log = await openServerLog(home);
-  const logOffset = (await log.stat()).size;
+  const log = await openServerLogPipe(home, ctx.env);
   let exited: { code: number | null } | undefined;
   const handover = handOver(env);
   const child = spawn(process.execPath, [main], {
     shell: false,
     detached: true,
-    stdio: ['ignore', log.fd, log.fd, 'pipe'],
+    stdio: ['ignore', log.sink, log.sink, 'pipe'],
     env: handover.env,
     cwd: ctx.cwd,
   });
@@ -84,11 +84,17 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
   // best-effort: a server that dies before reading is reported by waitReady, not by this EPIPE.
   pipe?.on('error', () => undefined);
   pipe?.end(handover.payload);
-  await log.close();
+  log.release();
   if (child.pid === undefined) throw new CliError('start_failed', 'could not start the server process', EXIT.failed);
   child.unref();
   await writePid(home, child.pid);
-  const ready = await waitReady({ home, logOffset, token: normalizeToken(ctx.env['GENSWARMS_API_TOKEN']), exited: () => exited });
+  const ready = await waitReady({
+    home,
+    logOffset: log.offset,
+    token: normalizeToken(ctx.env['GENSWARMS_API_TOKEN']),
+    exited: () => exited,
+    flushed: () => log.drained(),
+  });
   // a server that did not come up leaves no server.pid (the next `up` or `down` would trust it).
   if (ready.kind !== 'ready') await removePid(home);
   switch (ready.kind) {
@@ -115,7 +121,7 @@ export const upCommand: CommandModule = {
   register(program, deps): void {
     program
       .command('up')
-      .description('Start the server (detached by default; output in $GENSWARMS_HOME/server.log)')
+      .description('Start the server (detached by default; output in $GENSWARMS_HOME/server.log, rotated by size)')
       .option('--foreground', 'run attached to this terminal')
       .option('--port <n>', 'port to listen on (wins over PORT)')
       .action(

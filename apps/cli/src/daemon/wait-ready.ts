@@ -30,6 +30,21 @@ async function answers(url: string, token: string | undefined): Promise<boolean>
   }
 }
 
+/**
+ * The server's last line for the terminal: a plain refusal line (`genswarms: invalid PORT: …`) as it is, a
+ * JSON log record (docs/observability.md) as `genswarms: <message> (<code>)`.
+ */
+export function describeLogLine(line: string): string {
+  if (!line.startsWith('{')) return line;
+  try {
+    const record = JSON.parse(line) as { message?: unknown; code?: unknown };
+    if (typeof record.message !== 'string') return line;
+    return `genswarms: ${record.message}${typeof record.code === 'string' ? ` (${record.code})` : ''}`;
+  } catch {
+    return line; // expected: a line that only looks like JSON is shown as written
+  }
+}
+
 export type ReadyResult = { kind: 'ready'; url: string } | { kind: 'exited'; code: number | null; lastLine: string } | { kind: 'timeout' };
 
 /** Waits until the child printed its listening line and `GET /` answers, the child exits, or 15 s pass. */
@@ -38,6 +53,8 @@ export async function waitReady(opts: {
   logOffset: number;
   token: string | undefined;
   exited: () => { code: number | null } | undefined;
+  /** Resolves once everything the server wrote is in server.log (the log rotator exited). */
+  flushed?: () => Promise<void>;
   timeoutMs?: number;
 }): Promise<ReadyResult> {
   const logFile = path.join(opts.home, 'server.log');
@@ -45,8 +62,9 @@ export async function waitReady(opts: {
   while (Date.now() < deadline) {
     const exit = opts.exited();
     if (exit !== undefined) {
+      await opts.flushed?.();
       const tail = (await fsp.readFile(logFile)).subarray(opts.logOffset).toString('utf8').trim().split('\n');
-      return { kind: 'exited', code: exit.code, lastLine: tail[tail.length - 1] ?? '' };
+      return { kind: 'exited', code: exit.code, lastLine: describeLogLine(tail[tail.length - 1] ?? '') };
     }
     const url = await listeningUrl(logFile, opts.logOffset);
     if (url !== undefined && (await answers(url, opts.token))) return { kind: 'ready', url };
