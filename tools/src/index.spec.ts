@@ -22,6 +22,13 @@ describe('@genswarms/tools public surface', () => {
         // build-once
         'REPO_ROOT',
         'buildOnce',
+        // sshd
+        'SSHD_BIN',
+        'SSH_KEYGEN_BIN',
+        'createTestNetns',
+        'startTestSshd',
+        'testNetnsUnavailable',
+        'testSshdUnavailable',
       ].sort(),
     );
   });

@@ -15,3 +15,7 @@ export type { EchoArgvOutput } from './echo-argv/echo-argv';
 // build-once: `tsc -b` serialised across jest projects/workers (specs that run built entries)
 export { buildOnce, REPO_ROOT } from './build-once/build-once';
 export type { BuildResult } from './build-once/build-once';
+
+// sshd: a real OpenSSH server (generated keys and config, high port, loopback or a network namespace) for ssh specs
+export { startTestSshd, createTestNetns, testSshdUnavailable, testNetnsUnavailable, SSHD_BIN, SSH_KEYGEN_BIN } from './sshd/test-sshd';
+export type { TestSshd } from './sshd/test-sshd';

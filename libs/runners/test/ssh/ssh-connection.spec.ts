@@ -5,9 +5,9 @@ import { fingerprintOf, hashKnownHostName, parseKnownHosts } from '../../src/lib
 import { openSshConnection, type SshEndpoint } from '../../src/lib/ssh/ssh-connection';
 import { readPrivateKey } from '../../src/lib/ssh/ssh-key';
 import { SshPool } from '../../src/lib/ssh/ssh-pool';
-import { createNetns, netnsUnavailable, sshdUnavailable, startSshd, type Sshd } from './sshd-harness';
+import { createTestNetns, startTestSshd, testNetnsUnavailable, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
 
-const skip = sshdUnavailable();
+const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`ssh-connection.spec skipped: ${skip}`);
 const d = skip === null ? describe : describe.skip;
 const UID = process.getuid?.() ?? 0;
@@ -26,10 +26,10 @@ async function runConstant(ep: SshEndpoint, command: string): Promise<string> {
 }
 
 d('ssh connection against a real sshd (loopback)', () => {
-  let sshd: Sshd;
+  let sshd: TestSshd;
   let key: Buffer;
   beforeAll(async () => {
-    sshd = await startSshd();
+    sshd = await startTestSshd();
     key = await readPrivateKey(sshd.userKeyPath, UID);
   }, 30000);
   afterAll(async () => {
@@ -153,13 +153,13 @@ d('ssh private key rules', () => {
   });
 });
 
-const nsSkip = skip ?? netnsUnavailable();
+const nsSkip = skip ?? testNetnsUnavailable();
 (nsSkip === null ? describe : describe.skip)('ssh connection to a non-loopback address (sshd in a network namespace)', () => {
   let ns: ReturnType<typeof createNetns>;
-  let sshd: Sshd;
+  let sshd: TestSshd;
   beforeAll(async () => {
-    ns = createNetns();
-    sshd = await startSshd({ listen: ns.nsAddr, netns: ns.name });
+    ns = createTestNetns();
+    sshd = await startTestSshd({ listen: ns.nsAddr, netns: ns.name });
   }, 30000);
   afterAll(async () => {
     await sshd?.stop();

@@ -4,9 +4,9 @@ import { newTurnId, prepareTurnDir, writeFileUnder } from '@genswarms/receipts';
 import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import type { AgentLaunchSpec, RunnerContext, RunnerHandle, Runner } from '../../src/lib/port';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
-import { sshdUnavailable, startSshd, type Sshd } from './sshd-harness';
+import { startTestSshd, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
 
-const skip = sshdUnavailable();
+const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`ssh-runner.spec skipped: ${skip}`);
 const d = skip === null ? describe : describe.skip;
 const SH_CLIENT = path.join(__dirname, 'fixtures', 'sh-client.sh');
@@ -26,7 +26,7 @@ function allCmdlines(): string[] {
 }
 
 d('ssh runner against a real sshd', () => {
-  let sshd: Sshd;
+  let sshd: TestSshd;
   let dirs: ReturnType<typeof makeSandboxDirs>;
   let ctx: RunnerContext;
   let runner: Runner;
@@ -34,7 +34,7 @@ d('ssh runner against a real sshd', () => {
   const handles: RunnerHandle[] = [];
 
   beforeAll(async () => {
-    sshd = await startSshd();
+    sshd = await startTestSshd();
     dirs = makeSandboxDirs('gs-ssh-runner-');
     ctx = makeContext(dirs.home);
     knownHosts = path.join(dirs.root, 'known_hosts');

@@ -1,5 +1,5 @@
 /**
- * A real OpenSSH server for the ssh backend specs: generated host key, generated user key, `-f` a generated
+ * A real OpenSSH server for the ssh backend specs (runners, engine, cli): generated host key, generated user key, `-f` a generated
  * config, a random high port (retried on EADDRINUSE), loopback or inside a network namespace.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -7,24 +7,24 @@ import { existsSync, mkdirSync, promises as fsp, readdirSync, readFileSync } fro
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-export const SSHD = '/usr/sbin/sshd';
-export const SSH_KEYGEN = '/usr/bin/ssh-keygen';
+export const SSHD_BIN = '/usr/sbin/sshd';
+export const SSH_KEYGEN_BIN = '/usr/bin/ssh-keygen';
 const IP = '/usr/sbin/ip';
 
 /** Why the ssh specs cannot run here, or null. */
-export function sshdUnavailable(): string | null {
-  if (!existsSync(SSHD) || !existsSync(SSH_KEYGEN)) return 'openssh-server is not installed (apt-get install openssh-server)';
+export function testSshdUnavailable(): string | null {
+  if (!existsSync(SSHD_BIN) || !existsSync(SSH_KEYGEN_BIN)) return 'openssh-server is not installed (apt-get install openssh-server)';
   if (process.getuid?.() !== 0 && !existsSync('/run/sshd')) return 'sshd needs /run/sshd (create it as root)';
   return null;
 }
 
-export function netnsUnavailable(): string | null {
+export function testNetnsUnavailable(): string | null {
   if (process.getuid?.() !== 0) return 'network namespaces need root';
   if (!existsSync(IP)) return 'iproute2 (ip) is not installed';
   return null;
 }
 
-export interface Sshd {
+export interface TestSshd {
   readonly dir: string;
   readonly user: string;
   readonly host: string;
@@ -45,7 +45,7 @@ export interface Sshd {
 }
 
 function keygen(file: string, type = 'ed25519'): void {
-  execFileSync(SSH_KEYGEN, ['-q', '-t', type, '-N', '', '-C', '', '-f', file], { stdio: 'ignore' });
+  execFileSync(SSH_KEYGEN_BIN, ['-q', '-t', type, '-N', '', '-C', '', '-f', file], { stdio: 'ignore' });
 }
 
 function childrenOf(pid: number): number[] {
@@ -68,10 +68,10 @@ async function launch(
   netns: string | undefined,
   log: (text: string) => void,
 ): Promise<{ child: ChildProcess; ok: boolean; inUse: boolean }> {
-  const argv = [SSHD, '-D', '-e', '-f', config];
+  const argv = [SSHD_BIN, '-D', '-e', '-f', config];
   const child =
     netns === undefined
-      ? spawn(SSHD, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] })
+      ? spawn(SSHD_BIN, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] })
       : spawn(IP, ['netns', 'exec', netns, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve) => {
     let err = '';
@@ -87,7 +87,7 @@ async function launch(
 }
 
 /** Starts sshd on `listen` (default 127.0.0.1), optionally inside `netns`. */
-export async function startSshd(opts: { readonly listen?: string; readonly netns?: string } = {}): Promise<Sshd> {
+export async function startTestSshd(opts: { readonly listen?: string; readonly netns?: string } = {}): Promise<TestSshd> {
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'gs-sshd-'));
   const host = opts.listen ?? '127.0.0.1';
@@ -186,7 +186,7 @@ export async function startSshd(opts: { readonly listen?: string; readonly netns
 }
 
 /** A network namespace with a veth pair: host side `10.<n>.0.1/24`, namespace side `10.<n>.0.2/24`. */
-export function createNetns(): { name: string; hostAddr: string; nsAddr: string; remove(): void } {
+export function createTestNetns(): { name: string; hostAddr: string; nsAddr: string; remove(): void } {
   const n = 100 + Math.floor(Math.random() * 100);
   const name = `gs-ssh-${process.pid}-${n}`;
   const hostIf = `gsh${n}${process.pid % 1000}`.slice(0, 15);

@@ -1,0 +1,86 @@
+/**
+ * The ssh backend end to end through the engine: the REAL built genswarms-agent runs on the other side of a REAL
+ * sshd (loopback), answers through the mock LLM, and its marker is routed to a local agent; hostile configs are
+ * refused at validate/plan and an unknown host key at start (docs/runners.md "ssh").
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { buildOnce, startMockLlm, startTestSshd, testSshdUnavailable } from '@genswarms/tools';
+import type { MockLlm, TestSshd } from '@genswarms/tools';
+import { makeHarness, waitEvent, waitFor, type Harness } from './harness';
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const AGENT_DIR = path.join(REPO, 'apps', 'agent');
+const AGENT_ENTRY = path.join(AGENT_DIR, 'dist', 'main.js');
+const SCRIPT = [{ match: 'ssh task', response: 'remote answer\n<<SWARM_MSG:TO=peer:START>>marker from the remote agent<<SWARM_MSG:END>>' }];
+
+const skip = testSshdUnavailable();
+if (skip !== null) console.warn(`engine-ssh.spec skipped: ${skip}`);
+const d = skip === null ? describe : describe.skip;
+
+d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', () => {
+  let llm: MockLlm;
+  let sshd: TestSshd;
+  let h: Harness;
+
+  beforeAll(async () => {
+    const built = buildOnce([path.join(AGENT_DIR, 'tsconfig.lib.json')]);
+    if (built.kind === 'failed' || !existsSync(AGENT_ENTRY))
+      throw new Error(`agent build failed:\n${built.kind === 'failed' ? built.output : 'no entry'}`);
+    llm = await startMockLlm({ script: SCRIPT });
+    sshd = await startTestSshd();
+    h = await makeHarness({ agentEntry: AGENT_ENTRY, llmEndpoint: `${llm.url}/v1` });
+  }, 180_000);
+  afterAll(async () => {
+    await h?.cleanup();
+    await sshd?.stop();
+    await llm?.close();
+  }, 60_000);
+
+  const remoteAgent = (opts: Record<string, unknown> = {}) => ({
+    name: 'remote',
+    backend: { type: 'ssh', host: `${sshd.user}@${sshd.host}`, opts: { port: sshd.port, key_path: sshd.userKeyPath, ...opts } },
+    network: 'open',
+  });
+  const config = (name: string, opts: Record<string, unknown> = {}) => ({
+    name,
+    agents: [remoteAgent(opts), { name: 'peer', backend: { type: 'mock', opts: { replies: ['peer got {{content}}'] } } }],
+    topology: [['remote', 'peer']],
+  });
+
+  test.each([
+    ['silently_accept_hosts as the string "true"', { silently_accept_hosts: 'true' }],
+    ['an unknown option', { proxy_command: 'nc %h %p' }],
+    ['a relative key_path', { key_path: 'id_ed25519' }],
+    ['a port out of range', { port: 70000 }],
+  ])('refuses %s at plan (validation_failed), creating nothing', async (_n, opts) => {
+    await expect(h.engine.startSwarm({ config: config(`bad${Math.random().toString(16).slice(2, 8)}`, opts) })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+  });
+
+  it('refuses network none for an ssh agent (unsupported_network)', async () => {
+    const c = config('nonet');
+    (c.agents[0] as Record<string, unknown>)['network'] = 'none';
+    await expect(h.engine.startSwarm({ config: c })).rejects.toMatchObject({ code: 'unsupported_network' });
+  });
+
+  it('an unknown host key fails the agent at start with ssh_host_key_unknown (nothing ran remotely)', async () => {
+    await h.engine.startSwarm({ config: config('unknown') });
+    const ev = await waitEvent(h.engine, 'unknown', (e) => e.event_type === 'agent_failed' && e.agent === 'remote', 'agent_failed');
+    expect(JSON.stringify(ev)).toContain('ssh_host_key_unknown');
+    await h.engine.stopSwarm('unknown');
+  }, 60_000);
+
+  it('runs a full turn remotely and routes its marker to a local agent', async () => {
+    writeFileSync(path.join(h.home, 'known_hosts'), `${sshd.knownHostsLine()}\n`, { mode: 0o600 });
+    await h.engine.startSwarm({ config: config('mixed') });
+    await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle', 60_000);
+    await h.engine.sendTask('mixed', 'remote', 'ssh task: say hi');
+    await waitEvent(h.engine, 'mixed', (e) => e.event_type === 'turn_completed' && e.agent === 'peer', 'peer turn');
+    const turns = await h.engine.listTurns('mixed', 'remote');
+    expect(turns.turns[0]).toMatchObject({ status: 'completed', reply_preview: expect.stringContaining('remote answer') });
+    expect((await h.engine.listMessages('mixed')).messages).toMatchObject([{ from: 'remote', to: 'peer', type: 'direct' }]);
+    await h.engine.stopSwarm('mixed');
+  }, 120_000);
+});
