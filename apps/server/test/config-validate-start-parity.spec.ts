@@ -28,7 +28,8 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
     () => ({ name: 'p', agents: [{ name: 'a', backend: 'mock' }], objects: [{ name: 'o', handler: 'Totally.Bogus' }] }),
   ],
   ['remote_engine_unsupported', () => one({ name: 'a', backend: { type: 'ssh', host: 'box.example' } })],
-  ['remote_engine_unsupported', () => one({ name: 'a', backend: { type: 'apple_container' } })],
+  // apple_container runs only on macOS with Apple's container CLI: on this Linux host its plan is binary_missing
+  ['binary_missing', () => one({ name: 'a', backend: { type: 'apple_container' } })],
   [
     'validation_failed',
     () => one({ name: 'a', backend: 'bwrap', config: { client_source: 'host_nix', nix_package: '/nix/store/abc-pkg' } }),

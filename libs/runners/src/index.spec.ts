@@ -28,6 +28,7 @@ const EXPORTS: readonly string[] = [
   'formatTuiDelivery',
   'createRunnerRegistry',
   'createMockRunner',
+  'createAppleContainerRunner',
   'createBwrapRunner',
   'createLocalRunner',
   'withParentDeathSignal',

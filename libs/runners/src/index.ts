@@ -40,6 +40,8 @@ export type { LimitSupport } from './lib/cgroup/limit-detect';
 export { createLocalRunner, withParentDeathSignal } from './lib/local/local-runner';
 export { createBwrapRunner } from './lib/bwrap/bwrap-runner';
 export { createMockRunner } from './lib/mock/mock-runner';
+export { createAppleContainerRunner } from './lib/apple/apple-runner';
+export type { AppleContainerRunnerOptions } from './lib/apple/apple-runner';
 export { createRunnerRegistry } from './lib/registry/runner-registry';
 export type { RunnerRegistry } from './lib/registry/runner-registry';
 export type { RunnerCloseMode } from './lib/port';

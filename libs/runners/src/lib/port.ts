@@ -10,7 +10,7 @@ import type { LimitSupport } from './cgroup/limit-detect';
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
 
-export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock' | 'ssh';
+export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock' | 'ssh' | 'apple_container';
 export type InnerRunner = 'none' | 'bwrap' | 'docker';
 export type ClientSpec = 'genswarms-agent' | 'codex' | 'claude' | 'opencode' | { readonly command: readonly string[] };
 

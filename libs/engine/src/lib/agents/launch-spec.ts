@@ -12,7 +12,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { EngineError, PLAN_ERROR_CODES, isEngineErrorCode } from '../errors/engine-error';
 
-const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh'];
+const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh', 'apple_container'];
 const BACKEND_KEYS = [
   'env',
   'client_source',
@@ -127,6 +127,7 @@ export function clientTurnsDir(spec: AgentLaunchSpec): string {
   const sandboxed =
     spec.backend === 'bwrap' ||
     spec.backend === 'docker' ||
+    spec.backend === 'apple_container' ||
     (spec.backend === 'tmux' && spec.runner !== undefined && spec.runner !== 'none');
   return sandboxed ? '/workspace/.genswarms/turns' : path.join(spec.workspace, '.genswarms', 'turns');
 }

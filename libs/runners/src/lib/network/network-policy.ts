@@ -33,6 +33,9 @@ const MATRIX: Readonly<Record<string, Row>> = {
   'tmux:none': row(true, false, false, false),
   'tmux:bwrap': row(true, true, false, false),
   'tmux:docker': row(true, true, false, true),
+  // Apple's container CLI: the default network or a named one; none has no CLI equivalent, and isolated fails
+  // closed (no egress forwarding equivalent to the pinned host forwarder)
+  apple_container: row(true, false, false, true),
   ssh: row(true, false, false, false),
   mock: row(true, true, true, true),
 };

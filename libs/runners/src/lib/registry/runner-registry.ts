@@ -3,6 +3,7 @@ import { RunnerError } from '../errors/runner-error';
 import { createBwrapRunner } from '../bwrap/bwrap-runner';
 import { createLocalRunner } from '../local/local-runner';
 import { createMockRunner } from '../mock/mock-runner';
+import { createAppleContainerRunner } from '../apple/apple-runner';
 import { createSshRunner } from '../ssh/ssh-runner';
 
 export interface RunnerRegistry {
@@ -14,7 +15,7 @@ export interface RunnerRegistry {
 }
 
 /**
- * The runners by backend. local, bwrap, mock and ssh are built in; tmux and docker need options (a socket
+ * The runners by backend. local, bwrap, mock, ssh and apple_container are built in; tmux and docker need options (a socket
  * directory, an engine port), so the app passes them in `extra` (which may also replace a built-in).
  */
 export function createRunnerRegistry(_ctx: RunnerContext, extra: Partial<Record<BackendKind, Runner>> = {}): RunnerRegistry {
@@ -23,6 +24,7 @@ export function createRunnerRegistry(_ctx: RunnerContext, extra: Partial<Record<
     ['bwrap', createBwrapRunner()],
     ['mock', createMockRunner()],
     ['ssh', createSshRunner()],
+    ['apple_container', createAppleContainerRunner()], // plans only on macOS with the CLI; elsewhere binary_missing
   ]);
   for (const [kind, runner] of Object.entries(extra) as [BackendKind, Runner | undefined][]) {
     if (runner !== undefined) runners.set(kind, runner);
