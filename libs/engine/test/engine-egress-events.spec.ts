@@ -1,7 +1,8 @@
 /**
  * An isolated agent's forwarder is recorded: `egress_started` when it is up, `egress_stopped` when it
- * goes (agent stopped or restarted, or the client exited on its own) — with the pinned host:port and the
- * socket's file name, never the socket's path below GENSWARMS_HOME.
+ * goes (agent stopped or restarted, or the client exited on its own), `egress_failed` when it cannot
+ * start or dies under a running agent — with the pinned host:port and the socket's file name, never the
+ * socket's path below GENSWARMS_HOME.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -86,4 +87,52 @@ suite('egress_started / egress_stopped for an isolated bwrap agent', () => {
     const stopped = await waitEvent(engine, 's', (e) => e.event_type === 'egress_stopped', 'egress_stopped');
     expect(stopped.metadata).toEqual({ ...facts(), reason: 'process_exited' });
   });
+
+  it('records egress_failed when the forwarder dies under a running agent (killed socat)', async () => {
+    const engine = h!.engine;
+    await engine.startSwarm({ config: { name: 's', agents: [isolated] } });
+    await waitEvent(engine, 's', (e) => e.event_type === 'egress_started', 'egress_started');
+    const socket = path.join(h!.home, 'egress', 's', 'a', EGRESS_SOCKET_NAME);
+    const [pid] = processesWithArgv(socket);
+    expect(pid).toBeDefined();
+    process.kill(pid as number, 'SIGKILL');
+    const failed = await waitEvent(engine, 's', (e) => e.event_type === 'egress_failed', 'egress_failed');
+    expect(failed).toMatchObject({
+      agent: 'a',
+      level: 'error',
+      metadata: { ...facts(), reason: 'forwarder_exited', detail: 'socat killed by SIGKILL' },
+    });
+    expect(failed.message).toBe(
+      `Agent a: egress forwarder to 127.0.0.1:${port} died while the agent runs (socat killed by SIGKILL); the agent cannot reach its LLM — restart it.`,
+    );
+    expect(JSON.stringify(failed)).not.toContain(h!.home);
+    await engine.stopSwarm('s'); // the forwarder's end is already recorded: no egress_stopped after it
+    expect(await typesOf(engine, 'egress_stopped')).toBe(0);
+  });
+
+  it('records egress_failed when the forwarder cannot start (its directory is not ours), and the agent fails', async () => {
+    const engine = h!.engine;
+    fs.mkdirSync(path.join(h!.home, 'egress', 's'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(h!.home, 'egress', 's', 'a'), 'planted'); // where the forwarder's directory goes
+    await engine.startSwarm({ config: { name: 's', agents: [isolated] } });
+    const failed = await waitEvent(engine, 's', (e) => e.event_type === 'egress_failed', 'egress_failed');
+    expect(failed.metadata).toMatchObject({ ...facts(), reason: 'forwarder_start_failed' });
+    const agentFailed = await waitEvent(engine, 's', (e) => e.event_type === 'agent_failed', 'agent_failed');
+    expect(agentFailed.metadata).toMatchObject({ reason: 'egress_unavailable' });
+    expect(await typesOf(engine, 'egress_started')).toBe(0);
+  });
 });
+
+/** Pids whose argv contains `needle` (the forwarder's socat names its socket path). */
+function processesWithArgv(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`).toString('utf8').includes(needle)) pids.push(Number(entry));
+    } catch {
+      // expected: the process exited while we looked
+    }
+  }
+  return pids;
+}

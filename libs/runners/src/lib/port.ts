@@ -202,6 +202,11 @@ export interface RunnerHandle {
   watchReceipt?(turnId: string, opts: { readonly signal: AbortSignal }): Promise<Exclude<TurnReceipt, { kind: 'pending' }>>;
   /** Called once when the client exits (code or signal); `info.reason` when the runner knows why (`oom_killed`). */
   onExit(listener: (code: number | null, signal: string | null, info?: ExitInfo) => void): () => void;
+  /**
+   * (additive) `network: isolated`: called once if the host forwarder dies while the client runs (the agent
+   * has lost its route to the LLM); `detail` says how. Absent for runners without a forwarder.
+   */
+  onEgressLost?(listener: (detail: string) => void): void;
 }
 
 /** (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired. */

@@ -20,6 +20,12 @@ export interface Forwarder {
   readonly pid: number;
   /** Kills the process group, removes the socket (if still ours) and the directory (if then empty). Idempotent. */
   stop(): Promise<void>;
+  /**
+   * Calls `listener` once if socat ends before `stop()` was called (killed, crashed): the agent has lost
+   * its only route to the LLM. `detail` is socat's exit and the first line of its stderr (no secrets: socat
+   * never sees a key). Optional so that fakes may omit it.
+   */
+  onUnexpectedExit?(listener: (detail: string) => void): void;
 }
 
 interface Running {
@@ -113,6 +119,13 @@ export async function startForwarder(opts: {
 
 function makeForwarder(dir: string, socketPath: string, run: Running, socketId: FileIdentity | undefined): Forwarder {
   let stopping: Promise<void> | undefined;
+  const listeners: Array<(detail: string) => void> = [];
+  void run.exited.then(() => {
+    if (stopping !== undefined) return;
+    const how = run.child.signalCode !== null ? `killed by ${run.child.signalCode}` : `exited with code ${String(run.child.exitCode)}`;
+    const detail = `socat ${how}${run.stderr() === '' ? '' : `: ${run.stderr().split('\n')[0] ?? ''}`}`;
+    for (const l of listeners.splice(0)) l(detail);
+  });
   return {
     dir,
     socketPath,
@@ -120,6 +133,9 @@ function makeForwarder(dir: string, socketPath: string, run: Running, socketId: 
     stop(): Promise<void> {
       stopping ??= terminate(run).then(() => releaseEgressDir(dir, socketPath, socketId));
       return stopping;
+    },
+    onUnexpectedExit(listener: (detail: string) => void): void {
+      listeners.push(listener);
     },
   };
 }

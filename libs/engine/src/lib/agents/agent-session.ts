@@ -20,7 +20,14 @@ import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
 import { exitFailureOf, startFailureOf, type AgentFailure } from './agent-failure';
-import { egressFactsOf, emitEgressStarted, emitEgressStopped, type EgressFacts, type EgressStopReason } from './egress-events';
+import {
+  egressFactsOf,
+  emitEgressFailed,
+  emitEgressStarted,
+  emitEgressStopped,
+  type EgressFacts,
+  type EgressStopReason,
+} from './egress-events';
 
 export interface LogLine {
   readonly timestamp: string;
@@ -161,7 +168,11 @@ export class AgentSession implements TurnHost, OutboxOwner {
       this.handle = reattached ?? (await this.host.runners.get(plan.spec.backend).start(plan, this.host.runnerContext));
     } catch (e) {
       // The runner's code and sentence (binary_missing, image_missing, start_failed, …), never the error's class name.
-      await this.fail(startFailureOf(e), {}, e);
+      const failure = startFailureOf(e);
+      const facts = egressFactsOf(plan, null);
+      if (facts !== null && failure.code === 'egress_unavailable')
+        await emitEgressFailed(this.host.events, this.host.swarm, this.name, facts, 'forwarder_start_failed', failure.message);
+      await this.fail(failure, {}, e);
       return false;
     }
     this.attachHandle(this.handle);
@@ -170,11 +181,13 @@ export class AgentSession implements TurnHost, OutboxOwner {
     for (const notice of description.notices) await this.emitNotice(notice);
     this.egress = egressFactsOf(plan, description);
     if (this.egress !== null) await emitEgressStarted(this.host.events, this.host.swarm, this.name, this.egress);
+    this.handle.onEgressLost?.((detail) => void this.egressLost(detail));
     return true;
   }
 
   private async emitNotice(notice: string): Promise<void> {
-    if (notice === 'api_key_withheld' || notice === 'unsafe_bypass_enabled') {
+    // ssh_host_key_unverified: an ssh agent connected with silently_accept_hosts (docs/security.md "ssh trust model")
+    if (notice === 'api_key_withheld' || notice === 'unsafe_bypass_enabled' || notice === 'ssh_host_key_unverified') {
       await this.host.events.emit({
         type: notice,
         swarm: this.host.swarm,
@@ -435,6 +448,16 @@ export class AgentSession implements TurnHost, OutboxOwner {
     const h = this.handle;
     this.handle = null;
     if (h !== null) await h.stop({ graceMs: 2000 }).catch((e: unknown) => this.report('agent_stop', e));
+  }
+
+  /** The forwarder died under the running client: one `egress_failed`, and it counts as the forwarder's end. */
+  private async egressLost(detail: string): Promise<void> {
+    const facts = this.egress;
+    if (facts === null || this.closed) return;
+    this.egress = null;
+    await emitEgressFailed(this.host.events, this.host.swarm, this.name, facts, 'forwarder_exited', detail).catch((e: unknown) =>
+      this.report('agent_exit', e),
+    );
   }
 
   /** Records the forwarder's end once; a release or crash records nothing (the next start records anew). */

@@ -18,10 +18,32 @@ export type EgressStopReason = 'agent_stopped' | 'process_exited';
  * null unless the agent is `network: isolated`. The socket sits below GENSWARMS_HOME, so only its file
  * name is recorded (the same in every agent's egress directory).
  */
-export function egressFactsOf(plan: LaunchPlan, description: SessionDescription): EgressFacts | null {
+export function egressFactsOf(plan: LaunchPlan, description: SessionDescription | null): EgressFacts | null {
   if (plan.spec.network !== 'isolated') return null;
-  const pin = description.egress ?? plan.egress;
+  const pin = description?.egress ?? plan.egress;
   return pin === undefined ? null : { host: pin.host, port: pin.port, socket: EGRESS_SOCKET_NAME };
+}
+
+/** Why a forwarder failed: it could not start (the agent then fails to start), or it died under a running agent. */
+export type EgressFailReason = 'forwarder_start_failed' | 'forwarder_exited';
+
+/** `egress_failed` (level error): the agent has no route to its LLM; `detail` says what happened (never a key or path). */
+export async function emitEgressFailed(
+  events: EventBus,
+  swarm: string,
+  agent: string,
+  facts: EgressFacts,
+  reason: EgressFailReason,
+  detail: string,
+): Promise<void> {
+  const what = reason === 'forwarder_exited' ? 'died while the agent runs' : 'could not start';
+  await events.emit({
+    type: 'egress_failed',
+    swarm,
+    agent,
+    message: `Agent ${agent}: egress forwarder to ${hostPort(facts)} ${what} (${detail}); the agent cannot reach its LLM — restart it.`,
+    metadata: { ...facts, reason, detail },
+  });
 }
 
 export async function emitEgressStarted(events: EventBus, swarm: string, agent: string, facts: EgressFacts): Promise<void> {

@@ -13,6 +13,7 @@ import { attachChild, waitSpawned } from '../process/child-handle';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { buildBwrapArgs } from './bwrap-args';
 import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
+import { watchEgress } from '../network/egress-watch';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 import { assertLimitsEnforceable } from '../cgroup/agent-limits';
@@ -97,7 +98,7 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     handle.onExit(() => {
       void cleanup().catch(() => undefined); // best-effort: on a crash; stop() runs it again and reports
     });
-    return handle;
+    return watchEgress(handle, forwarder);
   } catch (err) {
     await cleanup();
     throw err;

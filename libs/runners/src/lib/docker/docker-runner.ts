@@ -7,6 +7,7 @@ import { ensureWorkspaceDir } from '../state/skills-links';
 import { recheckMounts } from '../sandbox/mount-safety';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { pinOfPlan } from '../network/egress-pin';
+import { watchEgress } from '../network/egress-watch';
 import { readoptEgress, removeEgressDirSafely } from '../network/egress-readopt';
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
@@ -107,7 +108,7 @@ async function startContainer(
     await port.start(containerId);
     await handle.attach();
     track(active, create.name, handle);
-    return handle;
+    return watchEgress(handle, forwarder);
   } catch (err) {
     if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort: cleanup; the start error wins
     await removeFileIfPresent(envFile);
@@ -170,7 +171,7 @@ async function reattachContainer(
     throw err;
   }
   if (swarm !== undefined && agent !== undefined) track(active, containerNameFor(swarm, agent), handle);
-  return handle;
+  return watchEgress(handle, forwarder);
 }
 
 /** Not adopted: the container, its env file and (isolated) its egress directory go. */
