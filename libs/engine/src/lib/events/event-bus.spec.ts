@@ -26,6 +26,7 @@ describe('levelForEventType', () => {
     ['api_key_withheld', 'warning'],
     ['inbox_dropped', 'warning'],
     ['unsafe_bypass_enabled', 'warning'],
+    ['ssh_host_key_unverified', 'warning'],
     ['outbox_rejected', 'warning'],
     ['swarm_started', 'info'],
     ['message_routed', 'info'],
@@ -37,7 +38,7 @@ describe('levelForEventType', () => {
   });
 
   it('puts every documented type in one category', () => {
-    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(46);
+    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(47);
   });
 });
 

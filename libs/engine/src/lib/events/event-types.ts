@@ -21,6 +21,7 @@ export const EVENT_CATEGORIES = {
   inbox_dropped: 'agent',
   api_key_withheld: 'agent',
   unsafe_bypass_enabled: 'agent',
+  ssh_host_key_unverified: 'agent',
   turn_started: 'agent',
   turn_completed: 'agent',
   turn_failed: 'agent',
@@ -56,7 +57,19 @@ export const EVENT_LEVELS: readonly EventLevel[] = ['debug', 'info', 'warning', 
 export const EVENT_CATEGORY_NAMES: readonly EventCategory[] = ['swarm', 'agent', 'object', 'routing', 'backend', 'system'];
 
 const ERROR_WORDS = ['error', 'failed'];
-const WARNING_WORDS = ['invalid', 'not_found', 'full', 'denied', 'rejected', 'timeout', 'needs_attention', 'withheld', 'dropped', 'unsafe'];
+const WARNING_WORDS = [
+  'invalid',
+  'not_found',
+  'full',
+  'denied',
+  'rejected',
+  'timeout',
+  'needs_attention',
+  'withheld',
+  'dropped',
+  'unsafe',
+  'unverified',
+];
 
 /** Level from the event type, first match wins: error words, then warning words, else info. */
 export function levelForEventType(eventType: string): EventLevel {
