@@ -41,8 +41,6 @@ export interface AgentLaunchSpec {
   readonly image?: string;
   /** (additive) ssh: `backend.host` as written (`user@host`; checked by the runner's plan). */
   readonly host?: string;
-  /** (additive) ssh: `backend.host` as written (`user@host`; checked by the runner's plan). */
-  readonly host?: string;
   readonly client: ClientSpec;
   readonly model?: string;
   /** The agent's own endpoint (may be untrusted); the runner applies the security endpoint policy. */
