@@ -17,11 +17,15 @@ export interface WatchTurnOptions {
   readonly signal?: AbortSignal;
   readonly pollMs?: number;
   readonly bounds?: Partial<ReceiptBounds>;
+  /** The fs.watch to use (a test port: a spec writes a receipt at the moment the watch attaches). */
+  readonly fsWatch?: typeof watch;
 }
 
 /**
- * Resolves with the first final receipt of the turn (`ok` or `refused`, never `pending`). Polls every
- * pollMs; an fs.watch on the real turn directory may wake it early. Aborting rejects with an Error
+ * Resolves with the first final receipt of the turn (`ok` or `refused`, never `pending`). An fs.watch on
+ * the real turn directory is attached first and the receipt is checked once it is live (and right away),
+ * so a receipt written while the watch attaches is not left to the poll; the poll every pollMs is the
+ * fallback (no inotify, a watch that drops events). Aborting rejects with an Error
  * named `AbortError` (code `ABORT_ERR`, cause = signal.reason). Leaves no timer or watcher behind.
  */
 export async function watchTurn(workspaceReal: string, turnId: string, opts: WatchTurnOptions = {}): Promise<TurnReceipt> {
@@ -32,7 +36,8 @@ export async function watchTurn(workspaceReal: string, turnId: string, opts: Wat
     throw new ReceiptError('invalid_option', 'pollMs must be a number between 1 and 60000');
   }
   const turnDir = paths[paths.length - 1] as string;
-  return new TurnWatcher(() => attemptTurnReceipt(workspaceReal, turnId, bounds), paths, turnDir, pollMs, opts.signal).run();
+  const attempt = (): Promise<TurnAttempt> => attemptTurnReceipt(workspaceReal, turnId, bounds);
+  return new TurnWatcher(attempt, paths, turnDir, pollMs, opts.signal, opts.fsWatch ?? watch).run();
 }
 
 /** Creates the Error a watch rejects with when aborted. */
@@ -49,6 +54,8 @@ class TurnWatcher {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
   private watchPending = false;
+  /** The in-flight attach; a settle waits for it, so no watcher is created after the promise settled. */
+  private attaching: Promise<void> = Promise.resolve();
   private candidate: { key: string; since: number } | undefined;
   private resolve: (receipt: TurnReceipt) => void = () => undefined;
   private reject: (error: unknown) => void = () => undefined;
@@ -60,6 +67,7 @@ class TurnWatcher {
     private readonly turnDir: string,
     private readonly pollMs: number,
     private readonly signal: AbortSignal | undefined,
+    private readonly fsWatch: typeof watch,
   ) {}
 
   run(): Promise<TurnReceipt> {
@@ -68,6 +76,9 @@ class TurnWatcher {
       this.reject = reject;
       if (this.signal?.aborted === true) return this.fail(abortError(this.signal.reason));
       this.signal?.addEventListener('abort', this.onAbort, { once: true });
+      // Issue 13: the watch used to attach only after the first check, and a receipt written in between
+      // waited for the poll (the ~250 ms p99 tail). Watch first; check now and again once it is live.
+      this.startWatch();
       this.tick();
     });
   }
@@ -98,7 +109,7 @@ class TurnWatcher {
       return this.tick();
     }
     this.timer = setTimeout(() => this.tick(), wait);
-    if (this.watcher === undefined) this.startWatch();
+    if (this.watcher === undefined) this.startWatch(); // the first attach failed (e.g. the dir did not exist yet)
   }
 
   /** undefined = final; otherwise how long to wait before the next attempt. */
@@ -120,13 +131,14 @@ class TurnWatcher {
   private startWatch(): void {
     if (this.watchPending) return;
     this.watchPending = true;
-    attachDirWatch(this.chainPaths, this.turnDir, () => this.tick(), watch).then(
+    this.attaching = attachDirWatch(this.chainPaths, this.turnDir, () => this.tick(), this.fsWatch).then(
       (watcher) => {
         this.watchPending = false;
         if (watcher === undefined) return;
         if (this.settled || this.watcher !== undefined) return watcher.close();
         this.watcher = watcher;
         watcher.on('error', () => this.dropWatch(watcher));
+        this.tick(); // anything written before the watch was live is seen now, not at the next poll
       },
       () => {
         // expected: no watcher could be attached; the poll timer still wakes the watch
@@ -143,13 +155,13 @@ class TurnWatcher {
   private finish(receipt: TurnReceipt): void {
     if (this.settled) return;
     this.cleanup();
-    this.resolve(receipt);
+    void this.attaching.then(() => this.resolve(receipt));
   }
 
   private fail(error: unknown): void {
     if (this.settled) return;
     this.cleanup();
-    this.reject(error);
+    void this.attaching.then(() => this.reject(error));
   }
 
   private cleanup(): void {
