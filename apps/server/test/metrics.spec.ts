@@ -64,7 +64,9 @@ describe('GET /metrics (Prometheus text format)', () => {
       expect(duration?.type).toBe('histogram');
       expect(sum(duration, { status: 'completed' }, 'genswarms_turn_duration_seconds_count')).toBe(2);
       expect(sum(duration, { status: 'completed', le: '+Inf' }, 'genswarms_turn_duration_seconds_bucket')).toBe(2);
-      expect(m.get('genswarms_receipt_to_event_seconds')?.type).toBe('histogram');
+      const latency = m.get('genswarms_receipt_to_event_seconds');
+      expect(latency?.type).toBe('histogram');
+      expect(sum(latency, {}, 'genswarms_receipt_to_event_seconds_count')).toBe(2);
       expect(sum(m.get('genswarms_messages_routed_total'), { type: 'direct' })).toBe(1);
       expect(sum(m.get('genswarms_events_total'), { category: 'agent', event_type: 'turn_started' })).toBe(2);
       expect(sum(m.get('genswarms_socket_clients'))).toBe(1);

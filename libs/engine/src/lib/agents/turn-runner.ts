@@ -87,7 +87,7 @@ export class TurnRunner {
       if (cur.abort.signal.aborted) return; // the turn was cancelled or the engine dropped it
       throw e; // a watcher failure fails the turn (AgentSession.turnFailed)
     }
-    if (receipt.kind !== 'pending') await this.complete(turn, cur, receipt);
+    if (receipt.kind !== 'pending') await this.complete(turn, cur, receipt, this.host.clock.now().getTime());
   }
 
   /** Prepares the turn dir and hands the turn over; false when the turn ended here. */
@@ -149,7 +149,13 @@ export class TurnRunner {
     });
   }
 
-  private async complete(turn: TurnRow, cur: Current, receipt: Exclude<TurnReceipt, { kind: 'pending' }>): Promise<void> {
+  /** `receiptAt`: when the receipt was in hand; the turn event carries `receipt_latency_ms` from then to its emission. */
+  private async complete(
+    turn: TurnRow,
+    cur: Current,
+    receipt: Exclude<TurnReceipt, { kind: 'pending' }>,
+    receiptAt: number,
+  ): Promise<void> {
     if (this.current !== cur) return;
     cur.timer?.cancel();
     if (receipt.kind === 'refused') {
@@ -180,6 +186,7 @@ export class TurnRunner {
       await this.emit(type, `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`, {
         turn: turn.id,
         ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }),
+        receipt_latency_ms: Math.max(0, this.host.clock.now().getTime() - receiptAt),
       });
       this.host.pushes.push(this.host.swarm, {
         type: 'turn_completed',
