@@ -41,7 +41,8 @@ export interface AppDeps {
 }
 
 /**
- * The HTTP pipeline in docs/security.md order: hardening → CORS/preflight → [/ui/ static files] → auth (every request) → browser
+ * The HTTP pipeline in docs/security.md order: timing/request id → hardening → CORS/preflight → [/ui/ static files] →
+ * /healthz, /readyz → auth (every request) → browser
  * guards → body → routes → 404 → 500. Peer = TCP peer; `trust proxy` stays off.
  */
 export function createApp(config: ServerConfig, deps: AppDeps): Express {
