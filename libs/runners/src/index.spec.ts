@@ -63,6 +63,8 @@ const EXPORTS: readonly string[] = [
   'openSshConnection',
   'describeEndpoint',
   'readPrivateKey',
+  'probeHostKey',
+  'HOST_KEY_PROBE_TIMEOUT_MS',
 ];
 
 describe('@genswarms/runners public surface', () => {

@@ -68,3 +68,5 @@ export type { HostKeyVerdict } from './lib/ssh/host-key-verify';
 export { openSshConnection, describeEndpoint } from './lib/ssh/ssh-connection';
 export type { SshConnection, SshEndpoint } from './lib/ssh/ssh-connection';
 export { readPrivateKey } from './lib/ssh/ssh-key';
+export { probeHostKey, HOST_KEY_PROBE_TIMEOUT_MS } from './lib/ssh/host-key-probe';
+export type { HostKeyProbe } from './lib/ssh/host-key-probe';

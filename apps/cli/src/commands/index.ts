@@ -21,6 +21,7 @@ import { restartCommand } from './restart';
 import { resumeCommand } from './resume';
 import { scaleCommand } from './scale';
 import { snapshotCommand } from './snapshot';
+import { sshCommand } from './ssh';
 import { startCommand } from './start';
 import { statusCommand } from './status';
 import { stopCommand } from './stop';
@@ -57,5 +58,6 @@ export const COMMANDS: readonly CommandModule[] = [
   attachCommand,
   doctorCommand,
   imageCommand,
+  sshCommand,
   completionCommand,
 ];
