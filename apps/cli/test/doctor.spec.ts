@@ -6,6 +6,7 @@ import { backendPosture } from '../src/doctor/backends';
 import type { Check } from '../src/doctor/probes';
 import { checkPty, isSocatRecentEnough } from '../src/doctor/probes';
 import { checkProcessTracking } from '../src/doctor/tracking';
+import { checkAppleContainer, checkLimits } from '../src/doctor/limits';
 import { describeProcessTracking, detectProcessTracking } from '@genswarms/runners';
 import { cli, tempDir } from './support';
 
@@ -21,6 +22,8 @@ const CHECK_NAMES = [
   'pty',
   'setpriv',
   'tracking',
+  'limits',
+  'apple container',
   'GENSWARMS_API_TOKEN',
   'bind',
 ];
@@ -55,6 +58,7 @@ describe('genswarms doctor', () => {
       'tmux',
       'tmux+bwrap',
       'tmux+docker',
+      'apple_container',
     ]);
   });
 
@@ -156,6 +160,7 @@ describe('backendPosture (docs/security.md matrix, limited to what this host can
       tmux: 'open',
       'tmux+bwrap': 'open none',
       'tmux+docker': 'open none named',
+      apple_container: '',
     });
   });
   it('no socat: no isolated anywhere', () => {
@@ -245,5 +250,34 @@ describe('the docker image line (issue 12: docker out of the box)', () => {
     expect(await imageLine({ DOCKER_HOST: `unix://${join(dir.path, 'absent.sock')}` })).toBe(
       `missing  docker image: not checked: no engine on ${join(dir.path, 'absent.sock')} (ENOENT)`,
     );
+  });
+});
+
+describe('limits and apple_container lines', () => {
+  it('names which limits each backend enforces here; a cgroup root without controllers enforces none for bwrap', () => {
+    const none = checkLimits(() => ({ version: undefined, bases: {}, reasons: ['no cgroup2 mount; cgroup v1 needs root'] }));
+    expect(none.status).toBe('missing');
+    expect(none.detail).toContain(
+      'bwrap, tmux+bwrap: no cgroup: enforced none; refused at plan (limits_unsupported): memory_limit, pids_limit, cpu_limit',
+    );
+    expect(none.detail).toContain('local, tmux: none (refused at plan)');
+    const v1 = checkLimits(() => ({ version: 1, bases: { memory: '/m', pids: '/p', cpu: '/c' }, reasons: [] }));
+    expect(v1).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('bwrap, tmux+bwrap: cgroup v1: enforced memory_limit, pids_limit, cpu_limit |'),
+    });
+  });
+
+  it('apple_container is unavailable off macOS, and names the missing CLI on macOS', () => {
+    expect(checkAppleContainer({ PATH: SYSTEM_PATH }, 'linux')).toMatchObject({
+      status: 'missing',
+      detail: expect.stringContaining('macOS only'),
+    });
+    expect(checkAppleContainer({ PATH: '/nonexistent' }, 'darwin')).toMatchObject({ status: 'missing' });
+    expect(backendPosture([{ name: 'apple container', status: 'ok', detail: '' }]).find((p) => p.backend === 'apple_container')).toEqual({
+      backend: 'apple_container',
+      networks: ['open', 'named'],
+      note: 'not run on macOS yet',
+    });
   });
 });

@@ -3,6 +3,7 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { backendPosture, formatPosture } from '../doctor/backends';
 import { checkProcessTracking } from '../doctor/tracking';
+import { checkAppleContainer, checkLimits } from '../doctor/limits';
 import { checkAgentImage } from '../doctor/agent-image';
 import type { Check, CheckStatus } from '../doctor/probes';
 import {
@@ -31,7 +32,7 @@ export const doctorCommand: CommandModule = {
     program
       .command('doctor')
       .description(
-        'Check what isolation this host can give agents (bwrap, socat, tmux, docker and its agent image, xargs, process tracking, token, bind)',
+        'Check what isolation this host can give agents (bwrap, socat, tmux, docker and its agent image, xargs, process tracking, limits per backend, apple container, token, bind)',
       )
       .option('--json', 'print {checks, backends} as JSON')
       .action(
@@ -50,6 +51,8 @@ export const doctorCommand: CommandModule = {
             checkPty(),
             checkSetpriv(env),
             checkProcessTracking(),
+            checkLimits(),
+            checkAppleContainer(env),
             checkToken(env),
             checkBind(env),
           ];

@@ -16,6 +16,7 @@ export function backendPosture(checks: readonly Check[]): BackendPosture[] {
   const docker = usable(checks, 'docker');
   const socat = usable(checks, 'socat');
   const tmux = usable(checks, 'tmux') && usable(checks, 'xargs');
+  const apple = usable(checks, 'apple container');
   const isolated = socat ? ['isolated'] : [];
   const noSocat = socat ? undefined : 'isolated needs socat >= 1.7.4';
   const or = (ok: boolean, networks: string[], missing: string, note?: string): BackendPosture =>
@@ -29,6 +30,7 @@ export function backendPosture(checks: readonly Check[]): BackendPosture[] {
     ['tmux', or(tmux, ['open'], 'needs tmux and GNU xargs', 'no boundary')],
     ['tmux+bwrap', or(tmux && bwrap, ['open', 'none'], 'needs tmux, GNU xargs and bwrap')],
     ['tmux+docker', or(tmux && docker, ['open', 'none', 'named'], 'needs tmux, GNU xargs and a local Docker engine')],
+    ['apple_container', or(apple, ['open', 'named'], "needs macOS and Apple's container CLI", 'not run on macOS yet')],
   ];
   return rows.map(([backend, p]) => ({ ...p, backend }));
 }
