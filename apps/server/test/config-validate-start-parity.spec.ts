@@ -27,7 +27,15 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
     'validation_failed',
     () => ({ name: 'p', agents: [{ name: 'a', backend: 'mock' }], objects: [{ name: 'o', handler: 'Totally.Bogus' }] }),
   ],
-  ['remote_engine_unsupported', () => one({ name: 'a', backend: { type: 'ssh', host: 'box.example' } })],
+  // ssh: options are checked at plan (the string "true" is not a boolean); an unknown host key is a start-time refusal only
+  [
+    'validation_failed',
+    () => one({ name: 'a', backend: { type: 'ssh', host: 'dev@box.example', opts: { key_path: '/k', silently_accept_hosts: 'true' } } }),
+  ],
+  [
+    'unsupported_network',
+    () => one({ name: 'a', backend: { type: 'ssh', host: 'dev@box.example', opts: { key_path: '/k' } }, network: 'none' }),
+  ],
   // apple_container runs only on macOS with Apple's container CLI: on this Linux host its plan is binary_missing
   ['binary_missing', () => one({ name: 'a', backend: { type: 'apple_container' } })],
   [
@@ -65,6 +73,7 @@ const NOT_REACHABLE_HERE: Readonly<Record<string, string>> = {
   egress_unavailable: 'socat is installed on the test host',
   invalid_argv: 'the config schema already refuses empty and NUL words',
   launch_too_large: 'the config schema caps every field below the launch cap',
+  remote_engine_unsupported: 'every backend type has a runner; only a remote DOCKER_HOST in the server environment is refused',
 };
 
 describe('config validate refuses every config start refuses at plan time', () => {
