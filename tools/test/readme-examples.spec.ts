@@ -19,7 +19,7 @@ const fakeApi = require('../pack-check/fake-api-server.cjs') as {
 };
 
 const ROOT = resolve(__dirname, '../..');
-const HOOK = join(ROOT, 'tools/pack-check/ts-require-hook.cjs');
+const HOOK = join(ROOT, 'tools/jest/ts-register.cjs');
 const TOKEN = 'readme-example-token';
 
 function runNode(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
