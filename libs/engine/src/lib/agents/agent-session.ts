@@ -19,6 +19,7 @@ import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing'
 import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
+import { OutboxSchedule } from '../routing/outbox-schedule';
 import { exitFailureOf, startFailureOf, type AgentFailure } from './agent-failure';
 import {
   egressFactsOf,
@@ -52,7 +53,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   seqFloor = 0;
   readonly logs: LogLine[] = [];
   private awaitTimer: TimerHandle | null = null;
-  private outboxTimer: TimerHandle | null = null;
+  private outbox: OutboxSchedule | null = null;
   private outboxBusy: Promise<void> = Promise.resolve();
   private kicking = false;
   private kickAgain = false;
@@ -369,25 +370,27 @@ export class AgentSession implements TurnHost, OutboxOwner {
     this.awaitTimer = null;
   }
 
+  /** Outbox drains on inotify wake-ups plus a backing-off fallback poll (routing/outbox-schedule.ts). */
   private startOutboxPoll(): void {
-    this.outboxTimer?.cancel();
-    const tick = (): void => {
-      if (this.closed) return;
-      void this.drainOutbox(this.turns.currentId())
-        .then(
-          () => {
-            this.outboxFailing = false;
-          },
-          async (e: unknown) => {
-            if (!this.outboxFailing) await this.report('outbox_poll', e);
-            this.outboxFailing = true;
-          },
-        )
-        .finally(() => {
-          if (!this.closed) this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
-        });
-    };
-    this.outboxTimer = this.host.clock.setTimer(this.host.outboxPollMs, tick);
+    this.outbox?.close();
+    this.outbox = new OutboxSchedule({
+      workspace: this.workspace,
+      clock: this.host.clock,
+      basePollMs: this.host.outboxPollMs,
+      drain: () =>
+        this.closed
+          ? Promise.resolve()
+          : this.drainOutbox(this.turns.currentId()).then(
+              () => {
+                this.outboxFailing = false;
+              },
+              async (e: unknown) => {
+                if (!this.outboxFailing) await this.report('outbox_poll', e);
+                this.outboxFailing = true;
+              },
+            ),
+    });
+    this.outbox.start();
   }
 
   /** Serialised outbox drain (the poll and the turn-completion drain never overlap). */
@@ -404,8 +407,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
   }
 
   private stopTimers(): void {
-    this.outboxTimer?.cancel();
-    this.outboxTimer = null;
+    this.outbox?.close();
+    this.outbox = null;
     this.dispatchRetry?.cancel();
     this.dispatchRetry = null;
     this.clearAwaiting();
