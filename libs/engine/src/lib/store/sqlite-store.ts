@@ -64,15 +64,32 @@ function migrate(db: Db): number {
   return MIGRATIONS.reduce((max, m) => Math.max(max, m.version), current);
 }
 
+/** Upper bound of cached statements (the SQL texts are ours; the event query has at most a few hundred shapes). */
+const STATEMENT_CACHE_MAX = 512;
+
 export class SqliteStore implements Store {
   private readonly db: Db;
   readonly file: string;
   readonly schemaVersion: number;
 
+  /** Prepared statements by SQL text (issue 13: re-preparing on every call was ~10 % of a busy server). */
+  private readonly statements = new Map<string, Database.Statement>();
+
   private constructor(db: Db, file: string, version: number) {
     this.db = db;
     this.file = file;
     this.schemaVersion = version;
+  }
+
+  /** The cached statement for `text`; the set is bounded (fixed SQL plus the event query's filter combinations). */
+  private sql(text: string): Database.Statement {
+    let stmt = this.statements.get(text);
+    if (stmt === undefined) {
+      if (this.statements.size >= STATEMENT_CACHE_MAX) this.statements.clear();
+      stmt = this.db.prepare(text);
+      this.statements.set(text, stmt);
+    }
+    return stmt;
   }
 
   /** Opens (creating if needed) `<home>/genswarms.db`; `home` must be an existing real directory. */
@@ -96,62 +113,58 @@ export class SqliteStore implements Store {
   }
 
   async upsertSwarm(row: SwarmRow): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES (?, ?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET config = excluded.config, base_dir = excluded.base_dir,
          status = excluded.status, started_at = excluded.started_at, stopped_at = excluded.stopped_at`,
-      )
-      .run(row.name, JSON.stringify(row.config), row.baseDir, row.status, row.startedAt, row.stoppedAt);
+    ).run(row.name, JSON.stringify(row.config), row.baseDir, row.status, row.startedAt, row.stoppedAt);
   }
 
   async setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void> {
     const stopped = status === 'stopped' ? at : null;
-    this.db.prepare('UPDATE swarms SET status = ?, stopped_at = ? WHERE name = ?').run(status, stopped, name);
+    this.sql('UPDATE swarms SET status = ?, stopped_at = ? WHERE name = ?').run(status, stopped, name);
   }
 
   async getSwarm(name: string): Promise<SwarmRow | null> {
-    const r = this.db.prepare('SELECT * FROM swarms WHERE name = ?').get(name) as Raw | undefined;
+    const r = this.sql('SELECT * FROM swarms WHERE name = ?').get(name) as Raw | undefined;
     return r === undefined ? null : toSwarm(r);
   }
 
   async listSwarms(): Promise<SwarmRow[]> {
-    return (this.db.prepare('SELECT * FROM swarms ORDER BY name').all() as Raw[]).map(toSwarm);
+    return (this.sql('SELECT * FROM swarms ORDER BY name').all() as Raw[]).map(toSwarm);
   }
 
   async deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void> {
     this.db.transaction(() => {
       for (const table of ['events', 'messages', 'turns', 'object_states']) {
-        this.db.prepare(`DELETE FROM ${table} WHERE swarm = ?`).run(name);
+        this.sql(`DELETE FROM ${table} WHERE swarm = ?`).run(name);
       }
       if (!opts.purge) return;
       for (const table of ['overlay_events', 'sessions', 'inbox_items', 'inbox_seq', 'swarms']) {
         const col = table === 'swarms' ? 'name' : 'swarm';
-        this.db.prepare(`DELETE FROM ${table} WHERE ${col} = ?`).run(name);
+        this.sql(`DELETE FROM ${table} WHERE ${col} = ?`).run(name);
       }
     })();
   }
 
   async upsertSession(row: SessionRow): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO sessions (swarm, agent, state, attention_reason, attention_turn, description, workspace, started_at, last_activity)
+    this.sql(
+      `INSERT INTO sessions (swarm, agent, state, attention_reason, attention_turn, description, workspace, started_at, last_activity)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(swarm, agent) DO UPDATE SET state = excluded.state, attention_reason = excluded.attention_reason,
          attention_turn = excluded.attention_turn, description = excluded.description, workspace = excluded.workspace,
          started_at = excluded.started_at, last_activity = excluded.last_activity`,
-      )
-      .run(
-        row.swarm,
-        row.agent,
-        row.state,
-        row.needsAttention?.reason ?? null,
-        row.needsAttention?.turn ?? null,
-        JSON.stringify(row.description ?? null),
-        row.workspace,
-        row.startedAt,
-        row.lastActivity,
-      );
+    ).run(
+      row.swarm,
+      row.agent,
+      row.state,
+      row.needsAttention?.reason ?? null,
+      row.needsAttention?.turn ?? null,
+      JSON.stringify(row.description ?? null),
+      row.workspace,
+      row.startedAt,
+      row.lastActivity,
+    );
   }
 
   async setSessionState(
@@ -162,27 +175,27 @@ export class SqliteStore implements Store {
     at: string,
   ): Promise<SessionState | null> {
     return this.db.transaction((): SessionState | null => {
-      const prev = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as
+      const prev = this.sql('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as
         { state: SessionState } | undefined;
       if (prev === undefined) return null;
-      this.db
-        .prepare('UPDATE sessions SET state = ?, attention_reason = ?, attention_turn = ?, last_activity = ? WHERE swarm = ? AND agent = ?')
-        .run(state, attention?.reason ?? null, attention?.turn ?? null, at, swarm, agent);
+      this.sql(
+        'UPDATE sessions SET state = ?, attention_reason = ?, attention_turn = ?, last_activity = ? WHERE swarm = ? AND agent = ?',
+      ).run(state, attention?.reason ?? null, attention?.turn ?? null, at, swarm, agent);
       return prev.state;
     })();
   }
 
   async getSession(swarm: string, agent: string): Promise<SessionRow | null> {
-    const r = this.db.prepare('SELECT * FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as Raw | undefined;
+    const r = this.sql('SELECT * FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as Raw | undefined;
     return r === undefined ? null : toSession(r);
   }
 
   async listSessions(swarm: string): Promise<SessionRow[]> {
-    return (this.db.prepare('SELECT * FROM sessions WHERE swarm = ? ORDER BY rowid').all(swarm) as Raw[]).map(toSession);
+    return (this.sql('SELECT * FROM sessions WHERE swarm = ? ORDER BY rowid').all(swarm) as Raw[]).map(toSession);
   }
 
   async deleteSession(swarm: string, agent: string): Promise<void> {
-    this.db.prepare('DELETE FROM sessions WHERE swarm = ? AND agent = ?').run(swarm, agent);
+    this.sql('DELETE FROM sessions WHERE swarm = ? AND agent = ?').run(swarm, agent);
   }
 
   async enqueue(input: {
@@ -199,9 +212,15 @@ export class SqliteStore implements Store {
       const queued = this.countInbox(input.swarm, input.agent);
       if (queued >= input.limit) return { kind: 'full', limit: input.limit };
       // seq 0: the item's seq is assigned when it is dispatched (dispatchNext).
-      this.db
-        .prepare('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)')
-        .run(input.id, input.swarm, input.agent, input.kind, input.from, input.content, input.now);
+      this.sql('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)').run(
+        input.id,
+        input.swarm,
+        input.agent,
+        input.kind,
+        input.from,
+        input.content,
+        input.now,
+      );
       const item: InboxItemRow = {
         id: input.id,
         swarm: input.swarm,
@@ -216,19 +235,17 @@ export class SqliteStore implements Store {
   }
 
   private countInbox(swarm: string, agent: string): number {
-    const r = this.db.prepare('SELECT COUNT(*) AS n FROM inbox_items WHERE swarm = ? AND agent = ?').get(swarm, agent) as { n: number };
+    const r = this.sql('SELECT COUNT(*) AS n FROM inbox_items WHERE swarm = ? AND agent = ?').get(swarm, agent) as { n: number };
     return r.n;
   }
 
   private nextSeq(swarm: string, agent: string, floor: number): number {
-    const r = this.db.prepare('SELECT last_seq FROM inbox_seq WHERE swarm = ? AND agent = ?').get(swarm, agent) as
+    const r = this.sql('SELECT last_seq FROM inbox_seq WHERE swarm = ? AND agent = ?').get(swarm, agent) as
       { last_seq: number } | undefined;
     const seq = Math.max(r?.last_seq ?? 0, floor) + 1;
-    this.db
-      .prepare(
-        'INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, ?) ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = excluded.last_seq',
-      )
-      .run(swarm, agent, seq);
+    this.sql(
+      'INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, ?) ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = excluded.last_seq',
+    ).run(swarm, agent, seq);
     return seq;
   }
 
@@ -237,124 +254,121 @@ export class SqliteStore implements Store {
   }
 
   async listInbox(swarm: string, agent: string): Promise<InboxItemRow[]> {
-    return (this.db.prepare('SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ORDER BY ord').all(swarm, agent) as Raw[]).map(toItem);
+    return (this.sql('SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ORDER BY ord').all(swarm, agent) as Raw[]).map(toItem);
   }
 
   async dropInbox(swarm: string, agent: string | null): Promise<number> {
     const r =
       agent === null
-        ? this.db.prepare('DELETE FROM inbox_items WHERE swarm = ?').run(swarm)
-        : this.db.prepare('DELETE FROM inbox_items WHERE swarm = ? AND agent = ?').run(swarm, agent);
+        ? this.sql('DELETE FROM inbox_items WHERE swarm = ?').run(swarm)
+        : this.sql('DELETE FROM inbox_items WHERE swarm = ? AND agent = ?').run(swarm, agent);
     return r.changes;
   }
 
   async dispatchNext(req: DispatchRequest): Promise<TurnRow | null> {
     return this.db.transaction((): TurnRow | null => {
-      const session = this.db.prepare('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(req.swarm, req.agent) as
+      const session = this.sql('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(req.swarm, req.agent) as
         { state: string } | undefined;
       if (session?.state !== 'idle') return null;
       const kindClause = req.messagesOnly ? "AND kind = 'message'" : '';
-      const r = this.db
-        .prepare(`SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ${kindClause} ORDER BY ord LIMIT 1`)
-        .get(req.swarm, req.agent) as Raw | undefined;
+      const r = this.sql(`SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ${kindClause} ORDER BY ord LIMIT 1`).get(
+        req.swarm,
+        req.agent,
+      ) as Raw | undefined;
       if (r === undefined) return null;
       const item = toItem(r);
-      this.db.prepare('DELETE FROM inbox_items WHERE id = ?').run(item.id);
+      this.sql('DELETE FROM inbox_items WHERE id = ?').run(item.id);
       const seq = this.nextSeq(req.swarm, req.agent, req.seqFloor ?? 0);
-      this.db
-        .prepare(
-          `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, received_at)
+      this.sql(
+        `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, received_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
-        )
-        .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
-      this.db
-        .prepare("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?")
-        .run(req.now, req.swarm, req.agent);
-      return toTurn(this.db.prepare('SELECT * FROM turns WHERE id = ?').get(req.turnId) as Raw);
+      ).run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
+      this.sql("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
+      return toTurn(this.sql('SELECT * FROM turns WHERE id = ?').get(req.turnId) as Raw);
     })();
   }
 
   async getTurn(id: string): Promise<TurnRow | null> {
-    const r = this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as Raw | undefined;
+    const r = this.sql('SELECT * FROM turns WHERE id = ?').get(id) as Raw | undefined;
     return r === undefined ? null : toTurn(r);
   }
 
   async markTurnDelivered(id: string): Promise<void> {
-    this.db.prepare('UPDATE turns SET delivered = 1 WHERE id = ?').run(id);
+    this.sql('UPDATE turns SET delivered = 1 WHERE id = ?').run(id);
   }
 
   async markTurnTimedOut(id: string): Promise<boolean> {
-    const r = this.db
-      .prepare("UPDATE turns SET status = 'timed_out', timed_out = 1 WHERE id = ? AND status = 'running' AND final = 0")
-      .run(id);
+    const r = this.sql("UPDATE turns SET status = 'timed_out', timed_out = 1 WHERE id = ? AND status = 'running' AND final = 0").run(id);
     return r.changes === 1;
   }
 
   async finishTurn(id: string, f: TurnFinish): Promise<boolean> {
-    const r = this.db
-      .prepare(
-        `UPDATE turns SET final = 1,
+    const r = this.sql(
+      `UPDATE turns SET final = 1,
            status = CASE WHEN timed_out = 1 AND ? <> 'rejected' AND ? <> 'cancelled' THEN 'timed_out' ELSE ? END,
            reason = ?, error = ?, reply_preview = ?, completed_at = ?
          WHERE id = ? AND final = 0`,
-      )
-      .run(f.status, f.status, f.status, f.reason ?? null, f.error ?? null, f.replyPreview ?? null, f.completedAt, id);
+    ).run(f.status, f.status, f.status, f.reason ?? null, f.error ?? null, f.replyPreview ?? null, f.completedAt, id);
     return r.changes === 1;
   }
 
   async listOpenTurns(swarm: string): Promise<TurnRow[]> {
-    return (this.db.prepare('SELECT * FROM turns WHERE swarm = ? AND final = 0 ORDER BY started_at').all(swarm) as Raw[]).map(toTurn);
+    return (this.sql('SELECT * FROM turns WHERE swarm = ? AND final = 0 ORDER BY started_at').all(swarm) as Raw[]).map(toTurn);
   }
 
   async listTurns(swarm: string, agent: string, limit: number): Promise<TurnRow[]> {
     return (
-      this.db
-        .prepare('SELECT * FROM turns WHERE swarm = ? AND agent = ? ORDER BY started_at DESC, rowid DESC LIMIT ?')
-        .all(swarm, agent, limit) as Raw[]
+      this.sql('SELECT * FROM turns WHERE swarm = ? AND agent = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(
+        swarm,
+        agent,
+        limit,
+      ) as Raw[]
     ).map(toTurn);
   }
 
   async appendOverlayEvent(swarm: string, op: string, payload: Readonly<Record<string, unknown>>, at: string): Promise<OverlayEventRow> {
     return this.db.transaction((): OverlayEventRow => {
-      const r = this.db.prepare('SELECT MAX(seq) AS s FROM overlay_events WHERE swarm = ?').get(swarm) as { s: number | null };
+      const r = this.sql('SELECT MAX(seq) AS s FROM overlay_events WHERE swarm = ?').get(swarm) as { s: number | null };
       const seq = (r.s ?? 0) + 1;
-      this.db
-        .prepare('INSERT INTO overlay_events (swarm, seq, op, payload, timestamp) VALUES (?, ?, ?, ?, ?)')
-        .run(swarm, seq, op, JSON.stringify(payload), at);
+      this.sql('INSERT INTO overlay_events (swarm, seq, op, payload, timestamp) VALUES (?, ?, ?, ?, ?)').run(
+        swarm,
+        seq,
+        op,
+        JSON.stringify(payload),
+        at,
+      );
       return { swarm, seq, op, payload, timestamp: at };
     })();
   }
 
   async listOverlay(swarm: string): Promise<OverlayEventRow[]> {
-    return (this.db.prepare('SELECT * FROM overlay_events WHERE swarm = ? ORDER BY seq').all(swarm) as Raw[]).map(toOverlay);
+    return (this.sql('SELECT * FROM overlay_events WHERE swarm = ? ORDER BY seq').all(swarm) as Raw[]).map(toOverlay);
   }
 
   async clearOverlay(swarm: string): Promise<number> {
-    return this.db.prepare('DELETE FROM overlay_events WHERE swarm = ?').run(swarm).changes;
+    return this.sql('DELETE FROM overlay_events WHERE swarm = ?').run(swarm).changes;
   }
 
   async appendMessage(msg: Omit<MessageRow, 'id'>): Promise<MessageRow> {
     return this.db.transaction((): MessageRow => {
-      const r = this.db
-        .prepare('INSERT INTO messages (timestamp, swarm, "from", "to", type, content_preview, turn) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(msg.timestamp, msg.swarm, msg.from, JSON.stringify(msg.to), msg.type, msg.content_preview, msg.turn);
+      const r = this.sql(
+        'INSERT INTO messages (timestamp, swarm, "from", "to", type, content_preview, turn) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(msg.timestamp, msg.swarm, msg.from, JSON.stringify(msg.to), msg.type, msg.content_preview, msg.turn);
       const id = Number(r.lastInsertRowid);
-      this.db
-        .prepare(
-          'DELETE FROM messages WHERE swarm = ? AND id <= (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
-        )
-        .run(msg.swarm, msg.swarm, MESSAGE_LOG_KEEP);
+      this.sql(
+        'DELETE FROM messages WHERE swarm = ? AND id <= (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
+      ).run(msg.swarm, msg.swarm, MESSAGE_LOG_KEEP);
       return { ...msg, id };
     })();
   }
 
   async listMessages(swarm: string, limit: number): Promise<MessageRow[]> {
-    return (this.db.prepare('SELECT * FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT ?').all(swarm, limit) as Raw[]).map(toMessage);
+    return (this.sql('SELECT * FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT ?').all(swarm, limit) as Raw[]).map(toMessage);
   }
 
   async listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]> {
     return (
-      this.db.prepare('SELECT * FROM messages WHERE swarm = ? AND "from" = ? ORDER BY id DESC LIMIT ?').all(swarm, from, limit) as Raw[]
+      this.sql('SELECT * FROM messages WHERE swarm = ? AND "from" = ? ORDER BY id DESC LIMIT ?').all(swarm, from, limit) as Raw[]
     ).map(toMessage);
   }
 
@@ -364,37 +378,34 @@ export class SqliteStore implements Store {
     stateJson: string,
     meta: { readonly handler: string; readonly updatedAt: string },
   ): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO object_states (swarm, object, handler, state, updated_at) VALUES (?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO object_states (swarm, object, handler, state, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT(swarm, object) DO UPDATE SET handler = excluded.handler, state = excluded.state, updated_at = excluded.updated_at`,
-      )
-      .run(swarm, object, meta.handler, stateJson, meta.updatedAt);
+    ).run(swarm, object, meta.handler, stateJson, meta.updatedAt);
   }
 
   async getObjectState(swarm: string, object: string): Promise<ObjectStateRow | null> {
-    const r = this.db.prepare('SELECT * FROM object_states WHERE swarm = ? AND object = ?').get(swarm, object) as Raw | undefined;
+    const r = this.sql('SELECT * FROM object_states WHERE swarm = ? AND object = ?').get(swarm, object) as Raw | undefined;
     return r === undefined ? null : toObjectState(r);
   }
 
   async deleteObjectState(swarm: string, object: string): Promise<void> {
-    this.db.prepare('DELETE FROM object_states WHERE swarm = ? AND object = ?').run(swarm, object);
+    this.sql('DELETE FROM object_states WHERE swarm = ? AND object = ?').run(swarm, object);
   }
 
   async pruneObjectStates(swarm: string, keep: readonly string[]): Promise<number> {
-    return this.db
-      .prepare('DELETE FROM object_states WHERE swarm = ? AND object NOT IN (SELECT value FROM json_each(?))')
-      .run(swarm, JSON.stringify(keep)).changes;
+    return this.sql('DELETE FROM object_states WHERE swarm = ? AND object NOT IN (SELECT value FROM json_each(?))').run(
+      swarm,
+      JSON.stringify(keep),
+    ).changes;
   }
 
   async insertEvent(e: NewEvent): Promise<StoredEvent> {
-    const r = this.db
-      .prepare(
-        'INSERT INTO events (timestamp, level, category, swarm, agent, event_type, message, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(e.timestamp, e.level, e.category, e.swarm, e.agent, e.event_type, e.message, JSON.stringify(e.metadata));
+    const r = this.sql(
+      'INSERT INTO events (timestamp, level, category, swarm, agent, event_type, message, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(e.timestamp, e.level, e.category, e.swarm, e.agent, e.event_type, e.message, JSON.stringify(e.metadata));
     const id = Number(r.lastInsertRowid);
-    if (id > EVENTS_KEEP) this.db.prepare('DELETE FROM events WHERE id <= ?').run(id - EVENTS_KEEP);
+    if (id > EVENTS_KEEP) this.sql('DELETE FROM events WHERE id <= ?').run(id - EVENTS_KEEP);
     return { ...e, id };
   }
 
@@ -414,6 +425,6 @@ export class SqliteStore implements Store {
     if (q.sinceId !== undefined) add('id > ?', q.sinceId);
     const order = q.sinceId === undefined ? 'DESC' : 'ASC';
     const sql = `SELECT * FROM events ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id ${order} LIMIT ?`;
-    return (this.db.prepare(sql).all(...args, q.limit) as Raw[]).map(toEvent);
+    return (this.sql(sql).all(...args, q.limit) as Raw[]).map(toEvent);
   }
 }
