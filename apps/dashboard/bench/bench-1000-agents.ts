@@ -131,7 +131,7 @@ async function benchRealServer(page: Page): Promise<void> {
     );
   } finally {
     await page.goto('about:blank'); // leave before the server stops, so its socket does not log a refusal
-    await server.stop();
+    await server.stop(TOKEN);
   }
 }
 

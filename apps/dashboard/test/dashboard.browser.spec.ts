@@ -64,7 +64,7 @@ describeBrowser('dashboard in Chromium', () => {
   });
   afterAll(async () => {
     await s?.close();
-    await server?.stop();
+    await server?.stop(TOKEN);
   });
   afterEach(() => {
     // CSP violations, uncaught errors and console errors fail the step that caused them.

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,7 +11,30 @@ export interface ServerProcess {
   readonly url: string;
   readonly base: string;
   readonly output: () => string;
-  stop(): Promise<void>;
+  /** Stops every swarm (`token` for the API), then the server; a tmux server left behind is killed. */
+  stop(token?: string): Promise<void>;
+}
+
+const TMUX_BIN = '/usr/bin/tmux';
+
+/** Stops the swarms first: a server that stops leaves running tmux agents for the next one (docs/runners.md). */
+async function stopSwarms(url: string, token: string | undefined): Promise<void> {
+  const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+  const res = await fetch(`${url}/api/swarms`, { headers });
+  if (!res.ok) return;
+  const { swarms } = (await res.json()) as { swarms: { name: string; status: string }[] };
+  for (const s of swarms) if (s.status !== 'stopped') await fetch(`${url}/api/swarms/${s.name}`, { method: 'DELETE', headers });
+}
+
+/** A tmux server the test's home still holds (after a failed stop) is killed through its own socket. */
+function killTmuxServer(base: string): Promise<void> {
+  const socket = join(base, 'home', 'tmux', 'tmux.sock');
+  if (!existsSync(socket)) return Promise.resolve();
+  return new Promise((done) => {
+    const p = spawn(TMUX_BIN, ['-S', socket, 'kill-server'], { shell: false, stdio: 'ignore' });
+    p.once('error', () => done()); // best-effort: no tmux binary means no tmux server to kill
+    p.once('exit', () => done());
+  });
 }
 
 /** Attempts when another process takes the probed port first (EADDRINUSE). */
@@ -87,16 +110,17 @@ async function startOnce(env: Record<string, string>, port: number): Promise<Ser
     url,
     base,
     output: () => out,
-    stop: () =>
-      new Promise<void>((done) => {
-        const finish = (): void => {
-          rmSync(base, { recursive: true, force: true });
-          done();
-        };
-        if (proc.exitCode !== null || proc.signalCode !== null) return finish();
+    stop: async (token) => {
+      // best-effort: a server that already died has no swarm to stop; the tmux kill below still runs
+      await stopSwarms(url, token).catch(() => undefined);
+      await new Promise<void>((done) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return done();
         const kill = setTimeout(() => proc.kill('SIGKILL'), 15000);
-        proc.once('exit', () => (clearTimeout(kill), finish()));
+        proc.once('exit', () => (clearTimeout(kill), done()));
         proc.kill('SIGTERM');
-      }),
+      });
+      await killTmuxServer(base);
+      rmSync(base, { recursive: true, force: true });
+    },
   };
 }
