@@ -25,26 +25,28 @@ export function collectAgentGauges(engine: SwarmService, registers: Registry[]):
     (pending ??= readAgents(engine).finally(() => {
       pending = undefined;
     }));
-  new Gauge({
-    name: 'genswarms_agents',
-    help: 'Agents of running swarms, by state and backend',
-    labelNames: ['state', 'backend'],
-    registers,
-    async collect(): Promise<void> {
-      const agents = await shared();
-      this.reset();
-      for (const a of agents) this.inc({ state: a.state, backend: a.backend });
-    },
+  const gauge = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    fill: (g: Gauge<L>, agents: AgentStatus[]) => void,
+  ): void => {
+    new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers,
+      async collect(): Promise<void> {
+        const agents = await shared();
+        this.reset();
+        fill(this, agents);
+      },
+    });
+  };
+  gauge('genswarms_agents', 'Agents of running swarms, by state and backend', ['state', 'backend'], (g, agents) => {
+    for (const a of agents) g.inc({ state: a.state, backend: a.backend });
   });
-  new Gauge({
-    name: 'genswarms_agent_inbox_depth',
-    help: 'Items waiting in an agent inbox, by swarm and agent',
-    labelNames: ['swarm', 'agent'],
-    registers,
-    async collect(): Promise<void> {
-      const agents = await shared();
-      this.reset();
-      for (const a of agents) this.set({ swarm: a.swarm, agent: a.name }, a.inbox_size);
-    },
+  gauge('genswarms_agent_inbox_depth', 'Items waiting in an agent inbox, by swarm and agent', ['swarm', 'agent'], (g, agents) => {
+    for (const a of agents) g.set({ swarm: a.swarm, agent: a.name }, a.inbox_size);
   });
 }
