@@ -58,17 +58,21 @@ export async function pushInbox(rw: RemoteWorkspace, sent: Map<string, string>):
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw e;
     }
-    const s = await rw.sftp();
-    const remoteDir = path.posix.join(rw.remote, '.inbox', ...sub);
-    await sftpEnsurePrivateDir(s, path.posix.join(rw.remote, '.inbox'), rw.uid);
-    if (sub.length > 0) await sftpEnsurePrivateDir(s, remoteDir, rw.uid);
+    const pending: { name: string; key: string; stamp: string }[] = [];
     for (const name of names) {
       const key = `${sub.join('/')}/${name}`;
       // expected: the engine may remove an inbox file between readdir and lstat; it is simply not sent
       const st = await fsp.lstat(path.join(localDir, name)).catch(() => null);
       if (st === null || !st.isFile()) continue;
       const stamp = `${st.size}:${st.mtimeMs}`;
-      if (sent.get(key) === stamp) continue;
+      if (sent.get(key) !== stamp) pending.push({ name, key, stamp });
+    }
+    if (pending.length === 0) continue; // the common poll: no SFTP round trip at all
+    const s = await rw.sftp();
+    const remoteDir = path.posix.join(rw.remote, '.inbox', ...sub);
+    await sftpEnsurePrivateDir(s, path.posix.join(rw.remote, '.inbox'), rw.uid);
+    if (sub.length > 0) await sftpEnsurePrivateDir(s, remoteDir, rw.uid);
+    for (const { name, key, stamp } of pending) {
       const read = await readUntrustedFile(localDir, name, SSH_MAILBOX_FILE_MAX_BYTES);
       if (read.kind !== 'ok') continue;
       // temp + rename: the client never sees a half-written inbox file
@@ -146,6 +150,8 @@ async function readRemoteFile(s: SFTPWrapper, file: string, max: number): Promis
 export async function readRemoteReceipt(rw: RemoteWorkspace, turnId: string): Promise<TurnReceipt> {
   if (!isTurnId(turnId)) throw new Error('invalid turn id');
   const s = await rw.sftp();
+  // The common poll is one round trip: nothing yet. Once done.json exists, the chain is checked link by link.
+  if ((await sftpLstatOrNull(s, path.posix.join(rw.remote, '.genswarms', 'turns', turnId, DONE_FILE))) === null) return { kind: 'pending' };
   let dir = rw.remote;
   for (const c of ['.genswarms', 'turns', turnId]) {
     dir = path.posix.join(dir, c);

@@ -1,0 +1,103 @@
+/**
+ * Receipt latency over SSH (docs/runners.md "ssh"): a /bin/sh protocol client behind a real sshd answers N turns; for
+ * each, the time from the client's `mv done.tmp done.json` (its clock, in reply.md) to the ssh handle returning the
+ * verified receipt (what the engine then turns into `turn_completed`). Prints figures; asserts nothing.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { newTurnId, prepareTurnDir, writeFileUnder } from '@genswarms/receipts';
+import { buildRunnerContext, createSshRunner } from '@genswarms/runners';
+import { startTestSshd } from '../../sshd/test-sshd';
+
+const CLIENT = `#!/bin/sh
+ws=$GENSWARMS_WORKSPACE
+while :; do
+  for f in "$ws"/.inbox/*.json; do
+    [ -f "$f" ] || continue
+    turn=$(sed -n 's/.*"turn":"\\([a-z0-9_-]*\\)".*/\\1/p' "$f")
+    mv -f "$f" "$f.seen"
+    d="$ws/.genswarms/turns/$turn"
+    printf '{"v":1,"turn":"%s","status":"ok"}' "$turn" > "$d/.done.tmp"
+    date +%s%N > "$d/reply.md"
+    mv "$d/.done.tmp" "$d/done.json"
+  done
+  sleep 0.01
+done
+`;
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export async function runSshLatencyBench(argv: readonly string[]): Promise<number> {
+  const turns = Number(argv[0] ?? '50');
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-ssh-bench-')));
+  chmodSync(root, 0o711);
+  const sshd = await startTestSshd();
+  const runner = createSshRunner();
+  try {
+    const client = path.join(root, 'client.sh');
+    writeFileSync(client, CLIENT, { mode: 0o755 });
+    const knownHosts = path.join(root, 'known_hosts');
+    writeFileSync(knownHosts, `${sshd.knownHostsLine()}\n`);
+    const home = path.join(root, 'home');
+    mkdirSync(home, { mode: 0o700 });
+    /** hrtime → wall clock (ns), fixed once: the client stamps reply.md with `date +%s%N`. */
+    const wallOffsetNs = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
+    const ctx = buildRunnerContext({
+      path: '/usr/local/bin:/usr/bin:/bin',
+      home,
+      uid: process.getuid?.() ?? 0,
+      gid: process.getgid?.() ?? 0,
+      agentEntry: client,
+      node: process.execPath,
+      llm: { allowedHosts: [] },
+    });
+    const workspace = path.join(root, 'ws');
+    const spec = {
+      swarm: 'bench',
+      agent: 'remote',
+      backend: 'ssh' as const,
+      host: `${sshd.user}@${sshd.host}`,
+      client: { command: ['/bin/sh', client] },
+      network: 'open' as const,
+      workspace,
+      skills: [],
+      unsafeBypass: false,
+      topologyTargets: [],
+      config: {},
+      backendOpts: { port: sshd.port, key_path: sshd.userKeyPath, known_hosts: knownHosts },
+    };
+    const handle = await runner.start(runner.plan(spec, ctx), ctx);
+    const latencies: number[] = [];
+    for (let i = 1; i <= turns; i += 1) {
+      const id = newTurnId();
+      await prepareTurnDir(workspace, id);
+      await writeFileUnder(
+        workspace,
+        ['.inbox'],
+        `${String(i).padStart(4, '0')}_bench.json`,
+        JSON.stringify({ from: 'bench', content: 'x', seq: i, turn: id }),
+      );
+      await handle.deliver({ turnId: id, seq: i, from: 'bench', content: 'x', clientTurnsDir: '' });
+      const r = await handle.watchReceipt?.(id, { signal: new AbortController().signal });
+      const done = process.hrtime.bigint() + wallOffsetNs;
+      if (r?.kind !== 'ok' || r.reply === null) throw new Error(`turn ${i}: ${JSON.stringify(r)}`);
+      latencies.push(Number(done - BigInt(r.reply.trim())) / 1e6);
+    }
+    await handle.stop();
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
+    process.stdout.write(
+      `ssh receipt latency over ${turns} turns (receipt written → verified receipt returned), ms: ` +
+        `p50 ${percentile(sorted, 50).toFixed(1)}  p90 ${percentile(sorted, 90).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  ` +
+        `max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)}  mean ${mean.toFixed(1)}\n`,
+    );
+    return 0;
+  } finally {
+    await runner.close?.('shutdown');
+    await sshd.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
