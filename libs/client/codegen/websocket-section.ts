@@ -38,7 +38,7 @@ export function renderSocketSection(doc: ApiDocument): string {
   return [
     SECTION_BEGIN,
     '',
-    'Generated from the `x-socketio` section of [openapi.json](openapi.json) (the engine\'s zod schemas); a failure',
+    "Generated from the `x-socketio` section of [openapi.json](openapi.json) (the engine's zod schemas); a failure",
     'ack is always `{ ok: false, error, message, ...details }`. Nested types are components of that document.',
     '',
     '| Event | Payload | Success ack |',

@@ -15,7 +15,8 @@ it('docs/websocket.md has the typed socket.io section of docs/openapi.json (no d
   const current = readFileSync(WEBSOCKET_DOC, 'utf8');
   const wanted = replaceSocketSection(current, renderSocketSection(doc));
   if (process.env['GENSWARMS_UPDATE_CLIENT'] === '1') writeFileSync(WEBSOCKET_DOC, wanted);
-  if (readFileSync(WEBSOCKET_DOC, 'utf8') !== wanted) throw new Error('docs/websocket.md is stale: run `npm run gen-types -w @genswarms/client`');
+  if (readFileSync(WEBSOCKET_DOC, 'utf8') !== wanted)
+    throw new Error('docs/websocket.md is stale: run `npm run gen-types -w @genswarms/client`');
 });
 
 it('names every event the server serves and every push', () => {
