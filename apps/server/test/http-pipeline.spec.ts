@@ -168,6 +168,7 @@ describe('500 handler', () => {
     expect(res.body).toEqual({ error: 'internal_error', message: 'Internal error', request_id: expect.any(String) });
     expect(JSON.stringify(res.body)).not.toContain('/etc/hidden');
     expect(tokened.logs()).toContain(res.body.request_id);
+    expect(res.headers['x-request-id']).toBe(res.body.request_id); // one id: header, body, log lines
   });
 });
 

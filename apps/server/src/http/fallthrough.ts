@@ -23,7 +23,9 @@ export function errorHandler(logger: ServerLogger) {
       notFound(req, res);
       return;
     }
-    const requestId = randomUUID();
+    // the access log's id (X-Request-Id, the debug request line) when it ran; a fresh one for an embedder's app
+    const locals: unknown = res.locals['requestId'];
+    const requestId = typeof locals === 'string' ? locals : randomUUID();
     logger.error('internal_error', {
       request_id: requestId,
       method: req.method,
