@@ -6,6 +6,7 @@ import {
   parseCgroupMounts,
   type TrackingProbe,
 } from '../../src/lib/cgroup/cgroup-detect';
+import { fakeProbe, type FakeProbeInput } from './fake-probe';
 
 /** A hybrid host like the CI box: v1 controllers plus an empty cgroup2 `unified` mount. */
 const HYBRID_MOUNTINFO = [
@@ -18,16 +19,8 @@ const HYBRID_CGROUP = '8:pids:/\n6:freezer:/\n0::/\n';
 const V2_MOUNTINFO = '30 23 0:27 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate';
 const V2_CGROUP = '0::/user.slice/genswarms.service\n';
 
-function probe(over: Partial<TrackingProbe> & { files?: Record<string, string>; writable?: readonly string[] }): TrackingProbe {
-  const files = over.files ?? {};
-  const writable = new Set(over.writable ?? []);
-  return {
-    mountinfo: over.mountinfo ?? HYBRID_MOUNTINFO,
-    procCgroup: over.procCgroup ?? HYBRID_CGROUP,
-    euid: over.euid ?? 0,
-    isWritableDir: (d) => writable.has(d),
-    readFile: (f) => files[f],
-  };
+function probe(over: FakeProbeInput): TrackingProbe {
+  return fakeProbe({ mountinfo: HYBRID_MOUNTINFO, procCgroup: HYBRID_CGROUP }, over);
 }
 
 describe('process tracking detection', () => {

@@ -1,6 +1,7 @@
 /** Which limits a host can enforce: detected from mountinfo, /proc/self/cgroup, the uid and writability, never assumed. */
 import type { TrackingProbe } from '../../src/lib/cgroup/cgroup-detect';
 import { chooseLimitSupport, describeLimitSupport, unenforceableKeys } from '../../src/lib/cgroup/limit-detect';
+import { fakeProbe, type FakeProbeInput } from '../cgroup/fake-probe';
 
 /** Like the CI box: v1 controllers (cpu and cpuacct apart) plus an empty cgroup2 `unified` mount. */
 const HYBRID_MOUNTINFO = [
@@ -14,16 +15,8 @@ const HYBRID_MOUNTINFO = [
 const HYBRID_CGROUP = '8:pids:/\n4:memory:/process_api/x\n2:cpuacct:/\n1:cpu:/\n0::/\n';
 const V2_MOUNTINFO = '30 23 0:27 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate';
 
-function probe(over: Partial<TrackingProbe> & { files?: Record<string, string>; writable?: readonly string[] }): TrackingProbe {
-  const files = over.files ?? {};
-  const writable = new Set(over.writable ?? []);
-  return {
-    mountinfo: over.mountinfo ?? HYBRID_MOUNTINFO,
-    procCgroup: over.procCgroup ?? HYBRID_CGROUP,
-    euid: over.euid ?? 0,
-    isWritableDir: (d) => writable.has(d),
-    readFile: (f) => files[f],
-  };
+function probe(over: FakeProbeInput): TrackingProbe {
+  return fakeProbe({ mountinfo: HYBRID_MOUNTINFO, procCgroup: HYBRID_CGROUP }, over);
 }
 
 const V1_WRITABLE = ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/memory/process_api/x', '/sys/fs/cgroup/pids'];

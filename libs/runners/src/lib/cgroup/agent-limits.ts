@@ -6,8 +6,8 @@ import { CGROUP_EXEC_PATH } from '../launcher/launcher';
 import { parseCpuLimit, parseMemoryLimit } from '../docker/container-spec';
 import { NAME_RE } from '../tmux/tmux-words';
 import { CGROUP_TOP_DIR, homeIdOf } from './agent-cgroup';
-import { CGROUP_KILL_TIMEOUT_MS, removeEmptyUpTo } from './cgroup-ops';
-import { CONTROLLER_OF, LIMIT_KEYS, unenforceableKeys, type LimitController, type LimitKey } from './limit-detect';
+import { CGROUP_KILL_TIMEOUT_MS, readProcsFile, removeEmptyUpTo } from './cgroup-ops';
+import { CONTROLLER_OF, LIMIT_KEYS, unenforceableKeys, type LimitController, type LimitKey, type LimitSupport } from './limit-detect';
 
 /** CFS period (µs) the cpu quota is expressed in: 100 ms, the kernel default. */
 export const CPU_PERIOD_US = 100_000;
@@ -85,14 +85,7 @@ export function limitGroupFor(spec: AgentLaunchSpec, ctx: RunnerContext): AgentL
     refuse(spec, unenforceableKeys(support, keys), 'no cgroup');
   const controllers: (LimitController | 'cpuacct')[] = keys.map((k) => CONTROLLER_OF[k]);
   if (keys.includes('cpu_limit') && support.version === 1 && support.bases.cpuacct !== undefined) controllers.push('cpuacct');
-  const dirs: Partial<Record<LimitController | 'cpuacct', string>> = {};
-  const tops: Partial<Record<LimitController | 'cpuacct', string>> = {};
-  for (const c of controllers) {
-    const base = support.bases[c] as string;
-    tops[c] = path.join(base, CGROUP_TOP_DIR);
-    dirs[c] = path.join(base, CGROUP_TOP_DIR, homeIdOf(ctx.home), LIMIT_OWNER_DIR, spec.swarm, spec.agent);
-  }
-  return { version: support.version, limits: parseAgentLimits(spec), dirs, tops };
+  return groupAt(support, support.version, ctx.home, spec.swarm, spec.agent, controllers, parseAgentLimits(spec));
 }
 
 /**
@@ -102,13 +95,27 @@ export function limitGroupFor(spec: AgentLaunchSpec, ctx: RunnerContext): AgentL
 export function limitGroupAt(ctx: RunnerContext, swarm: string, agent: string): AgentLimitGroup | undefined {
   const support = ctx.limitSupport;
   if (support?.version === undefined || !NAME_RE.test(swarm) || !NAME_RE.test(agent)) return undefined;
+  return groupAt(support, support.version, ctx.home, swarm, agent, Object.keys(support.bases) as (LimitController | 'cpuacct')[], {});
+}
+
+/** `<base>/genswarms/<home-id>/bwrap/<swarm>/<agent>` for each controller (Names already validated). */
+function groupAt(
+  support: LimitSupport,
+  version: 1 | 2,
+  home: string,
+  swarm: string,
+  agent: string,
+  controllers: readonly (LimitController | 'cpuacct')[],
+  limits: AgentLimits,
+): AgentLimitGroup {
   const dirs: Partial<Record<LimitController | 'cpuacct', string>> = {};
   const tops: Partial<Record<LimitController | 'cpuacct', string>> = {};
-  for (const [c, base] of Object.entries(support.bases) as [LimitController | 'cpuacct', string][]) {
+  for (const c of controllers) {
+    const base = support.bases[c] as string;
     tops[c] = path.join(base, CGROUP_TOP_DIR);
-    dirs[c] = path.join(base, CGROUP_TOP_DIR, homeIdOf(ctx.home), LIMIT_OWNER_DIR, swarm, agent);
+    dirs[c] = path.join(base, CGROUP_TOP_DIR, homeIdOf(home), LIMIT_OWNER_DIR, swarm, agent);
   }
-  return { version: support.version, limits: {}, dirs, tops };
+  return { version, limits, dirs, tops };
 }
 
 /** The distinct directories of a group (v2: one). */
@@ -126,16 +133,8 @@ function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
 
-async function readPids(dir: string): Promise<number[]> {
-  const text = await fsp.readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch((err: unknown) => {
-    if (errCode(err) === 'ENOENT') return '';
-    throw err;
-  });
-  return text
-    .split('\n')
-    .filter((l) => /^\d+$/.test(l))
-    .map(Number)
-    .filter((pid) => pid > 1 && pid !== process.pid);
+function readPids(dir: string): Promise<number[]> {
+  return readProcsFile(path.join(dir, 'cgroup.procs'));
 }
 
 /** SIGKILLs every member until the groups are empty (a bwrap sandbox's pid namespace dies with its init). */

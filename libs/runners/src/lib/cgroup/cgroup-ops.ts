@@ -39,10 +39,15 @@ async function writeControl(dir: string, file: string, value: string): Promise<b
 }
 
 /** The members (thread-group ids) of a group; never the server itself or init. */
-export async function readCgroupPids(group: AgentCgroup): Promise<number[]> {
+export function readCgroupPids(group: AgentCgroup): Promise<number[]> {
+  return readProcsFile(group.procsFile);
+}
+
+/** The pids listed in a `cgroup.procs` file (none when it is gone); never the server itself or init. */
+export async function readProcsFile(file: string): Promise<number[]> {
   let text: string;
   try {
-    text = await fsp.readFile(group.procsFile, 'utf8');
+    text = await fsp.readFile(file, 'utf8');
   } catch (err) {
     if (errCode(err) === 'ENOENT') return [];
     throw err;
