@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import type { CommandDeps, CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { commaList } from '../cli/list-option';
 import { callApi } from '../client/call';
 import { apiPath } from '../client/paths';
-import { loadSpecFile, resolveConfigPaths } from '../config/config-file';
+import { resolveConfigPaths } from '../config/config-file';
 import { agentTable } from '../view/agent-table';
 import type { AgentStatusView } from '../view/agent-table';
 import { terminalOf } from '../view/terminal';
+import { registerAddNode, registerRemoveNode } from './node-commands';
+import type { NodeKind } from './node-commands';
 
 const JSON_HELP = 'print the server response unchanged';
 
@@ -51,55 +52,14 @@ function registerShow(agents: Command, deps: CommandDeps): void {
     );
 }
 
-function registerAdd(agents: Command, deps: CommandDeps): void {
-  agents
-    .command('add')
-    .description('Add an agent to a running swarm from a JSON/YAML file holding one agent (docs/configuration.md)')
-    .argument('<swarm>', 'swarm name')
-    .argument('<file>', 'agent spec (.json, .yaml, .yml); relative workspace/skills resolve against its directory')
-    .option('--connect <agents>', 'comma-separated targets this agent may send to (edges agent → each)')
-    .option('--incoming <agents>', 'comma-separated senders that may send to it (edges each → agent)')
-    .option('--json', JSON_HELP)
-    .addHelpText(
-      'after',
-      '\nExamples:\n  genswarms agents add demo reviewer.yaml\n  genswarms agents add demo reviewer.yaml --incoming writer --connect writer',
-    )
-    .action(
-      deps.action(async (swarm: string, file: string, opts: { connect?: string; incoming?: string; json?: boolean }) => {
-        const spec = await loadSpecFile(file, deps.ctx.cwd);
-        const resolved = (resolveConfigPaths({ agents: [spec.value] }, spec.dir) as { agents: unknown[] }).agents[0] as Record<
-          string,
-          unknown
-        >;
-        const body = {
-          ...resolved,
-          ...(opts.connect === undefined ? {} : { connections: commaList(opts.connect) }),
-          ...(opts.incoming === undefined ? {} : { incoming: commaList(opts.incoming) }),
-        };
-        const res = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'agents'), { body, json: opts.json === true })) as
-          { name?: unknown } | undefined;
-        if (opts.json !== true) writeLine(deps.ctx.stdout, `added ${swarm}/${String(res?.name)}`);
-        return EXIT.ok;
-      }),
-    );
-}
-
-function registerRemove(agents: Command, deps: CommandDeps): void {
-  agents
-    .command('remove')
-    .description('Stop and remove an agent from a running swarm')
-    .argument('<swarm>', 'swarm name')
-    .argument('<agent>', 'agent name')
-    .option('--json', JSON_HELP)
-    .addHelpText('after', '\nExample:\n  genswarms agents remove demo reviewer')
-    .action(
-      deps.action(async (swarm: string, agent: string, opts: { json?: boolean }) => {
-        await callApi(deps, 'DELETE', apiPath('swarms', swarm, 'agents', agent), { json: opts.json === true });
-        if (opts.json !== true) writeLine(deps.ctx.stdout, `removed ${swarm}/${agent}`);
-        return EXIT.ok;
-      }),
-    );
-}
+const AGENT: NodeKind = {
+  route: 'agents',
+  noun: 'an agent',
+  fileHelp: 'agent spec (.json, .yaml, .yml; docs/configuration.md); relative workspace/skills resolve against its directory',
+  body: (spec, dir) => (resolveConfigPaths({ agents: [spec] }, dir) as { agents: Array<Record<string, unknown>> }).agents[0] ?? spec,
+  addExamples: '  genswarms agents add demo reviewer.yaml\n  genswarms agents add demo reviewer.yaml --incoming writer --connect writer',
+  removeExample: '  genswarms agents remove demo reviewer',
+};
 
 /** `agents list|show|add|remove`: the agent routes of docs/rest-api.md. */
 export const agentsCommand: CommandModule = {
@@ -111,7 +71,7 @@ export const agentsCommand: CommandModule = {
       .addHelpText('after', '\nExamples:\n  genswarms agents list demo\n  genswarms agents add demo reviewer.yaml --incoming writer');
     registerList(agents, deps);
     registerShow(agents, deps);
-    registerAdd(agents, deps);
-    registerRemove(agents, deps);
+    registerAddNode(agents, deps, AGENT);
+    registerRemoveNode(agents, deps, AGENT);
   },
 };

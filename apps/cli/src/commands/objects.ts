@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import type { CommandDeps, CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { commaList } from '../cli/list-option';
 import { oneLine } from '../cli/format';
 import { callApi } from '../client/call';
 import { apiPath } from '../client/paths';
 import { loadSpecFile } from '../config/config-file';
+import { registerAddNode, registerRemoveNode } from './node-commands';
+import type { NodeKind } from './node-commands';
 
 const JSON_HELP = 'print the server response unchanged';
 
@@ -54,48 +55,14 @@ function registerShow(objects: Command, deps: CommandDeps): void {
     );
 }
 
-function registerAdd(objects: Command, deps: CommandDeps): void {
-  objects
-    .command('add')
-    .description('Add an object ({name, handler, config?}) to a running swarm from a JSON/YAML file')
-    .argument('<swarm>', 'swarm name')
-    .argument('<file>', 'object spec (.json, .yaml, .yml)')
-    .option('--connect <nodes>', 'comma-separated targets it may send to')
-    .option('--incoming <nodes>', 'comma-separated senders that may send to it')
-    .option('--json', JSON_HELP)
-    .addHelpText('after', '\nExample:\n  genswarms objects add demo board.yaml --incoming writer')
-    .action(
-      deps.action(async (swarm: string, file: string, opts: { connect?: string; incoming?: string; json?: boolean }) => {
-        const spec = await loadSpecFile(file, deps.ctx.cwd);
-        const body = {
-          ...spec.value,
-          ...(opts.connect === undefined ? {} : { connections: commaList(opts.connect) }),
-          ...(opts.incoming === undefined ? {} : { incoming: commaList(opts.incoming) }),
-        };
-        const res = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'objects'), { body, json: opts.json === true })) as
-          { name?: unknown } | undefined;
-        if (opts.json !== true) writeLine(deps.ctx.stdout, `added ${swarm}/${String(res?.name)}`);
-        return EXIT.ok;
-      }),
-    );
-}
-
-function registerRemove(objects: Command, deps: CommandDeps): void {
-  objects
-    .command('remove')
-    .description('Remove an object from a running swarm')
-    .argument('<swarm>', 'swarm name')
-    .argument('<object>', 'object name')
-    .option('--json', JSON_HELP)
-    .addHelpText('after', '\nExample:\n  genswarms objects remove demo board')
-    .action(
-      deps.action(async (swarm: string, object: string, opts: { json?: boolean }) => {
-        await callApi(deps, 'DELETE', apiPath('swarms', swarm, 'objects', object), { json: opts.json === true });
-        if (opts.json !== true) writeLine(deps.ctx.stdout, `removed ${swarm}/${object}`);
-        return EXIT.ok;
-      }),
-    );
-}
+const OBJECT: NodeKind = {
+  route: 'objects',
+  noun: 'an object',
+  fileHelp: 'object spec {name, handler, config?} (.json, .yaml, .yml)',
+  body: (spec) => spec,
+  addExamples: '  genswarms objects add demo board.yaml --incoming writer',
+  removeExample: '  genswarms objects remove demo board',
+};
 
 function registerPatch(objects: Command, deps: CommandDeps): void {
   objects
@@ -130,8 +97,8 @@ export const objectsCommand: CommandModule = {
       .addHelpText('after', '\nExamples:\n  genswarms objects list demo\n  genswarms objects patch demo board patch.yaml');
     registerList(objects, deps);
     registerShow(objects, deps);
-    registerAdd(objects, deps);
-    registerRemove(objects, deps);
+    registerAddNode(objects, deps, OBJECT);
+    registerRemoveNode(objects, deps, OBJECT);
     registerPatch(objects, deps);
   },
 };
