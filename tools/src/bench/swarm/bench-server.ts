@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,8 @@ export interface BenchServerOptions {
   readonly nodeFlags?: readonly string[];
   /** Agent cap per swarm (GENSWARMS_MAX_AGENTS_PER_SWARM). */
   readonly maxAgents?: number;
+  /** The server entry to run (default SERVER_MAIN): another build, e.g. a before/after comparison. */
+  readonly serverMain?: string;
 }
 
 function freePort(): Promise<number> {
@@ -60,7 +63,7 @@ export async function startBenchServer(opts: BenchServerOptions = {}): Promise<B
 
 function startOn(port: number, home: string, token: string, opts: BenchServerOptions): Promise<BenchServer> {
   const nodeFlags = opts.nodeFlags ?? [];
-  const child = spawn(process.execPath, [...nodeFlags, SERVER_MAIN], {
+  const child = spawn(process.execPath, [...nodeFlags, opts.serverMain ?? SERVER_MAIN], {
     shell: false,
     cwd: home,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -108,15 +111,7 @@ function handleOf(child: ChildProcess, url: string, home: string, token: string,
     home,
     token,
     nodeFlags,
-    async api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      return { status: res.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
-    },
+    api: <T>(method: string, path: string, body?: unknown) => apiCall<T>(url, token, method, path, body),
     async stop(): Promise<void> {
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -126,6 +121,38 @@ function handleOf(child: ChildProcess, url: string, home: string, token: string,
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One request through node:http (no client timeout: a POST of 1,000 sandboxed agents on a loaded box can
+ * take longer than fetch's 300 s header timeout).
+ */
+function apiCall<T>(url: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': payload.length }),
+      },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        try {
+          resolve({ status: res.statusCode ?? 0, body: (text === '' ? undefined : JSON.parse(text)) as T });
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+    req.end(payload);
+  });
 }
 
 /** utime + stime of a process in clock ticks (USER_HZ = 100 on Linux). */

@@ -18,7 +18,11 @@ export interface BenchOptions {
   readonly primitives: boolean;
   /** Node flags for the server (e.g. `--cpu-prof`). */
   readonly serverNodeFlags?: readonly string[];
+  /** Another server build to run (a before/after comparison); default apps/server/dist/main.js. */
+  readonly serverMain?: string;
   readonly log?: (line: string) => void;
+  /** Called after each run with every run so far (the CLI keeps a partial results file). */
+  readonly onRun?: (runs: readonly RunResult[]) => void;
 }
 
 export const DEFAULT_NS: readonly number[] = [10, 100, 300, 1000];
@@ -54,6 +58,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   }
   const server = await startBenchServer({
     maxAgents: Math.max(maxN, 100),
+    ...(opts.serverMain === undefined ? {} : { serverMain: opts.serverMain }),
     ...(opts.serverNodeFlags === undefined ? {} : { nodeFlags: opts.serverNodeFlags }),
   });
   const runs: RunResult[] = [];
@@ -62,14 +67,21 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       for (const n of opts.ns) {
         log(`run: ${backend} N=${n}`);
         const wantBwrap = opts.primitives && primitives.bwrapMs === undefined && (backend === 'bwrap' || backend === 'tmux-bwrap');
+        const onUp = async (swarm: string): Promise<void> => {
+          primitives = await bwrapPrimitive(swarm, primitives).catch((err: unknown) => {
+            log(`  bwrap primitive failed: ${err instanceof Error ? err.message : String(err)}`);
+            return primitives;
+          });
+        };
         const r = await runOne(server, backend, n, {
           turns: opts.turns,
           idleMs: opts.idleMs,
           listSwarmsMs: opts.listSwarmsMs,
-          ...(wantBwrap ? { onUp: async (swarm: string) => void (primitives = await bwrapPrimitive(swarm, primitives)) } : {}),
-        });
-        log(`  ${JSON.stringify(r).slice(0, 400)}`);
+          ...(wantBwrap ? { onUp } : {}),
+        }).catch((err: unknown): RunResult => ({ backend, n, error: err instanceof Error ? err.message : String(err) }));
+        log(`  ${JSON.stringify(r)}`);
         runs.push(r);
+        opts.onRun?.(runs);
       }
     }
   } finally {

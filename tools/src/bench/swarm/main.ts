@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- [--n 10,100,300,1000] [--backends mock,local,bwrap,tmux,tmux-bwrap] [--turns 50]
- * [--idle-ms 5000] [--list-ms 2000] [--no-primitives] [--cpu-prof <dir>] [--out <file.json>] [--json] [--no-build]`
+ * [--idle-ms 5000] [--list-ms 2000] [--no-primitives] [--cpu-prof <dir>] [--out <file.json>] [--json] [--no-build]
+ * [--server-main <main.js>]`
  * (docs/benchmarks.md). Writes `<out>` (JSON) and the same name with `.md` (the tables).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ function ints(raw: string, name: string, min: number): number[] {
 /** Parses the flags; throws with a one-line reason on a bad one. */
 export function parseBenchArgs(argv: readonly string[]): BenchCli {
   const known = new Set([
+    '--server-main',
     '--n',
     '--backends',
     '--turns',
@@ -62,6 +64,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
       idleMs: ints(value(argv, '--idle-ms') ?? '5000', '--idle-ms', 0)[0] as number,
       listSwarmsMs: ints(value(argv, '--list-ms') ?? '2000', '--list-ms', 0)[0] as number,
       primitives: !argv.includes('--no-primitives'),
+      ...(value(argv, '--server-main') === undefined ? {} : { serverMain: resolve(value(argv, '--server-main') as string) }),
       ...(cpuProfDir === undefined ? {} : { serverNodeFlags: ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] }),
     },
     out: resolve(value(argv, '--out') ?? DEFAULT_OUT),
@@ -87,7 +90,13 @@ export async function runBenchCli(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (cli.cpuProfDir !== undefined) mkdirSync(cli.cpuProfDir, { recursive: true });
-  const report = await runBench({ ...cli.options, log: (l) => process.stderr.write(`${l}\n`) });
+  const partial = `${cli.out.replace(/\.json$/, '')}.partial.json`;
+  mkdirSync(dirname(cli.out), { recursive: true });
+  const report = await runBench({
+    ...cli.options,
+    log: (l) => process.stderr.write(`${l}\n`),
+    onRun: (runs) => writeFileSync(partial, `${JSON.stringify(runs, null, 2)}\n`),
+  });
   const md = formatReport(report);
   mkdirSync(dirname(cli.out), { recursive: true });
   writeFileSync(cli.out, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -40,9 +40,25 @@ export function capturedBwrapArgv(swarm: string): string[] | undefined {
     const b = words.findIndex((w) => w.endsWith('/bwrap'));
     const sep = words.indexOf('--', b);
     if (b === -1 || sep === -1 || !p.cmdline.includes(needle)) continue;
-    return [...words.slice(0, sep), '--', '/bin/true'];
+    // setpriv exec'd bwrap, so the drop to the agent uid is not in this argv: add it back as the server does
+    const ids = runningIds(p.pid);
+    const drop = ids === undefined || ids.uid === 0 ? [] : [SETPRIV, `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', '--'];
+    return [...drop, ...words.slice(b, sep), '--', '/bin/true'];
   }
   return undefined;
+}
+
+const SETPRIV = '/usr/bin/setpriv';
+
+function runningIds(pid: number): { uid: number; gid: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const uid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+    const gid = /^Gid:\s+(\d+)/m.exec(status)?.[1];
+    return uid === undefined || gid === undefined ? undefined : { uid: Number(uid), gid: Number(gid) };
+  } catch {
+    return undefined; // expected: the agent exited while we looked
+  }
 }
 
 /** ms per run of `argv` (sequential runs, median). */
