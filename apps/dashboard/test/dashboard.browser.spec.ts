@@ -81,6 +81,19 @@ describeBrowser('dashboard in Chromium', () => {
     await s.screenshot('01-login');
   });
 
+  it('the harness sees a CSP violation (so a clean run means none happened)', async () => {
+    await page.evaluate(() => {
+      const style = document.createElement('style');
+      style.textContent = 'body { color: red; }';
+      document.head.append(style);
+    });
+    // The report arrives through the exposed binding; wait for it (no timing assertion).
+    for (let i = 0; i < 100 && !s.problems.some((p) => p.kind === 'csp'); i++) await new Promise((r) => setTimeout(r, 50));
+    const seen = s.problems.splice(0);
+    expect(seen.some((p) => p.kind === 'csp' && p.text.startsWith('style-src'))).toBe(true);
+    expect(await page.evaluate(() => getComputedStyle(document.body).color)).not.toBe('rgb(255, 0, 0)');
+  });
+
   it('a wrong token shows the error code and stores nothing', async () => {
     s.expectedApiStatus.add(401);
     await fill('#token', 'not-the-token');

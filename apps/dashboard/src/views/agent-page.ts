@@ -33,8 +33,10 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
   const refresh = useRef(() => {
     loadReads(props.swarm, props.agent).then(setReads, setError);
   }).current;
+  const loaded = useRef(false);
+  // Live lines wait until the stored ones are written, so the terminal stays in order.
   const write = (line: string): void => {
-    if (sink.current === undefined) pending.current.push(line);
+    if (!loaded.current || sink.current === undefined) pending.current.push(line);
     else sink.current.write(line);
   };
   const { model } = useLiveSwarm(props.swarm, (name, p) => {
@@ -50,10 +52,15 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
     refresh();
     api<{ logs: LogLine[] }>('GET', swarmPath(props.swarm, 'agents', props.agent, 'logs'))
       .then((r) => {
-        for (const l of r.logs) write(l.line);
-        for (const l of pending.current.splice(0)) sink.current?.write(l);
+        for (const l of r.logs) sink.current?.write(l.line);
+        // A tmux pane's earlier screen is not stored by the server (genswarms attach shows it).
+        if (r.logs.length === 0) sink.current?.write('\x1b[2m(live output from here on)\x1b[0m');
       })
-      .catch(setError);
+      .catch(setError)
+      .finally(() => {
+        loaded.current = true;
+        for (const l of pending.current.splice(0)) sink.current?.write(l);
+      });
   }, []);
   const a = model.agents.get(props.agent);
   return h(
