@@ -14,12 +14,16 @@ export const HEALTH_ENDPOINTS: readonly string[] = ['GET /healthz', 'GET /readyz
  * Default probe: an engine is wired, its store answers a query (`listSwarms`) and, when given,
  * `probeRunners` (the runner context resolved its binaries at boot) holds.
  */
-export function engineReadiness(engine: SwarmService | undefined, probeRunners: () => boolean = () => true): ReadinessProbe {
+export function engineReadiness(
+  engine: SwarmService | undefined,
+  probeRunners: () => boolean = () => true,
+  timeoutMs: number = READINESS_TIMEOUT_MS,
+): ReadinessProbe {
   return async () => {
     if (engine === undefined || !probeRunners()) return false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS);
+      timer = setTimeout(() => resolve(false), timeoutMs);
     });
     try {
       const answered = engine.listSwarms().then(
