@@ -14,6 +14,9 @@ LABEL=genswarms.content
 SERVER_UID=10001
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "build-server-image: $*" >&2; exit 1; }
+case $IMAGE in
+  -* | *[!a-zA-Z0-9./:_-]*) die "invalid image tag: $IMAGE" ;;
+esac
 
 [ "$(id -u)" = 0 ] || die "run as root (the image's state directory belongs to uid $SERVER_UID)"
 command -v docker >/dev/null || die "docker client not found"
