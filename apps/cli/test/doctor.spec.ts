@@ -26,6 +26,8 @@ const CHECK_NAMES = [
   'apple container',
   'GENSWARMS_API_TOKEN',
   'bind',
+  'open files',
+  'inotify watches',
 ];
 
 interface DoctorJson {

@@ -5,6 +5,7 @@ import { backendPosture, formatPosture } from '../doctor/backends';
 import { checkProcessTracking } from '../doctor/tracking';
 import { checkAppleContainer, checkLimits } from '../doctor/limits';
 import { checkAgentImage } from '../doctor/agent-image';
+import { checkInotifyWatches, checkOpenFiles } from '../doctor/scale-limits';
 import type { Check, CheckStatus } from '../doctor/probes';
 import {
   checkBind,
@@ -32,7 +33,7 @@ export const doctorCommand: CommandModule = {
     program
       .command('doctor')
       .description(
-        'Check what isolation this host can give agents (bwrap, socat, tmux, docker and its agent image, xargs, process tracking, limits per backend, apple container, token, bind)',
+        'Check what isolation this host can give agents (bwrap, socat, tmux, docker and its agent image, xargs, process tracking, limits per backend, apple container, token, bind, open files, inotify watches)',
       )
       .option('--json', 'print {checks, backends} as JSON')
       .action(
@@ -55,6 +56,8 @@ export const doctorCommand: CommandModule = {
             checkAppleContainer(env),
             checkToken(env),
             checkBind(env),
+            checkOpenFiles(),
+            checkInotifyWatches(),
           ];
           const backends = backendPosture(checks);
           if (opts.json === true) {
