@@ -35,6 +35,7 @@ export { buildBwrapArgs } from './lib/bwrap/bwrap-args';
 export { killProcessTree } from './lib/process/process-tree';
 export { detectProcessTracking, describeProcessTracking } from './lib/cgroup/cgroup-detect';
 export type { ProcessTracking } from './lib/cgroup/cgroup-detect';
+export type { IsolationDifference, IsolationReport } from './lib/isolation/isolation-report';
 export { detectLimitSupport, describeLimitSupport } from './lib/cgroup/limit-detect';
 export type { LimitSupport } from './lib/cgroup/limit-detect';
 export { createLocalRunner, withParentDeathSignal } from './lib/local/local-runner';

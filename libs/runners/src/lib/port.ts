@@ -6,6 +6,7 @@
 import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
 import type { LimitSupport } from './cgroup/limit-detect';
+import type { IsolationReport } from './isolation/isolation-report';
 
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
@@ -205,6 +206,11 @@ export interface RunnerHandle {
    * has lost its route to the LLM); `detail` says how. Absent for runners without a forwarder.
    */
   onEgressLost?(listener: (detail: string) => void): void;
+  /**
+   * (additive) The isolation the live client really has, read from /proc (namespaces, NoNewPrivs, Seccomp, network,
+   * cgroup limits, mounts, bypass flags) and compared with the plan (docs/runners.md "Effective isolation").
+   */
+  isolation?(): Promise<IsolationReport>;
 }
 
 /** (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired. */

@@ -14,6 +14,7 @@ import type { AgentCgroup } from '../cgroup/agent-cgroup';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { assertNoLimitsRequested } from '../cgroup/agent-limits';
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
+import { attachIsolation } from '../isolation/inspect-isolation';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 
@@ -101,8 +102,9 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await waitSpawned(child, plan.spec.agent);
-  return attachChild(child, {
+  const handle = attachChild(child, {
     description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }),
     ...(release === undefined ? {} : { cleanup: release }),
   });
+  return attachIsolation(handle, plan, child.pid);
 }

@@ -20,6 +20,7 @@ import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { assertLimitsEnforceable, assertNoLimitsRequested, limitGroupAt, removeLimitGroup } from '../cgroup/agent-limits';
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { prepareSandboxExtras } from '../bwrap/sandbox-extras';
+import { attachIsolation } from '../isolation/inspect-isolation';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -163,7 +164,7 @@ async function startTmux(
       .path;
     const argv = xargsArgvToTmuxWords(buildXargsArgv(xargs, manifest, launch.entry, launch.words));
     const pane = await server.createWindow(spec.swarm, spec.agent, spec.workspace, argv);
-    return new TmuxHandle({
+    const handle = new TmuxHandle({
       server,
       description: describePlan(plan, pane.panePid),
       paneId: pane.paneId,
@@ -172,6 +173,8 @@ async function startTmux(
       manifest: { file: manifest },
       ...(cleanup === undefined ? {} : { cleanup }),
     });
+    // runner docker: the container's isolation is docker's (inspect), not read from the pane's /proc here
+    return spec.runner === 'docker' ? handle : attachIsolation(handle, plan, pane.panePid);
   } catch (err) {
     await removeFileIfPresent(envFile);
     if (manifest !== undefined) await removeArgvManifest(manifest);

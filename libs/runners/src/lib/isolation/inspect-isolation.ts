@@ -1,0 +1,69 @@
+import { readOrUndefined } from '../cgroup/cgroup-detect';
+import type { LaunchPlan, RunnerHandle } from '../port';
+import { listDescendants } from '../process/process-tree';
+import type { IsolationReport } from './isolation-report';
+import { compareIsolation, expectedIsolation, type ExpectedIsolation } from './expected-isolation';
+import { bypassFlagsIn, inspectProc, type ProcIsolation } from './proc-isolation';
+
+/** How long the check waits for the client to appear inside its boundary (bwrap forks it after setting up). */
+export const ISOLATION_FIND_TIMEOUT_MS = 5000;
+const POLL_MS = 50;
+/** Processes of the launch chain, never the client: bwrap's monitor and init, xargs, setpriv, our constant scripts. */
+const CHAIN_COMMS: readonly string[] = ['bwrap', 'xargs', 'setpriv'];
+
+function commOf(pid: number): string {
+  return (readOrUndefined(`/proc/${pid}/comm`) ?? '').trim();
+}
+
+function isChain(pid: number): boolean {
+  const comm = commOf(pid);
+  return CHAIN_COMMS.includes(comm) || comm.startsWith('genswarms-');
+}
+
+/** The client process under `root`: the first of the tree (breadth first) that is not part of the launch chain. */
+export async function findClientPid(root: number, wantOwnUserNs: boolean, timeoutMs = ISOLATION_FIND_TIMEOUT_MS): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const candidate = [root, ...listDescendants(root)].find(
+      (pid) => !isChain(pid) && (!wantOwnUserNs || inspectProc(pid).namespaces.includes('user')),
+    );
+    if (candidate !== undefined || Date.now() > deadline) return candidate ?? root;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** The report for one process against what the plan promised. */
+export function reportFor(actual: ProcIsolation, expected: ExpectedIsolation, plan: LaunchPlan, now: Date = new Date()): IsolationReport {
+  const bypass = bypassFlagsIn(actual.argv);
+  const mode = (where: string | undefined): 'rw' | 'ro' | 'absent' =>
+    where === undefined ? 'absent' : (actual.mountModes.get(where) ?? 'absent');
+  return {
+    verified_at: now.toISOString(),
+    pid: actual.pid,
+    namespaces: actual.namespaces,
+    no_new_privs: actual.no_new_privs,
+    seccomp: actual.seccomp,
+    network: actual.network,
+    ...(plan.egress === undefined ? {} : { egress: `${plan.egress.host}:${plan.egress.port}` }),
+    limits: actual.limits,
+    mounts: {
+      workspace: mode(expected.workspace ?? plan.spec.workspace),
+      state_dir: mode(expected.stateDir ?? plan.stateDir),
+      host_root_visible: actual.host_root_visible,
+    },
+    bypass_flags: bypass,
+    differences: compareIsolation(expected, actual, bypass),
+  };
+}
+
+/** Adds `isolation()` to a handle (in place: class handles keep their prototype): checks the live client under `pid`. */
+export function attachIsolation<H extends RunnerHandle>(handle: H, plan: LaunchPlan, rootPid: number | undefined): H {
+  if (rootPid === undefined) return handle;
+  const expected = expectedIsolation(plan);
+  return Object.assign(handle, {
+    isolation: async (): Promise<IsolationReport> => {
+      const pid = await findClientPid(rootPid, expected.namespaces.includes('user'));
+      return reportFor(inspectProc(pid), expected, plan);
+    },
+  });
+}

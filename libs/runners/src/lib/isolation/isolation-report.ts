@@ -1,0 +1,49 @@
+/** What a running agent's process can really do, read from /proc (docs/runners.md "Effective isolation"). */
+export const NAMESPACE_KINDS = ['cgroup', 'ipc', 'mnt', 'net', 'pid', 'user', 'uts'] as const;
+export type NamespaceKind = (typeof NAMESPACE_KINDS)[number];
+
+/** `host`: the server's network namespace; `loopback`: its own with only `lo`; `none`: no interface; `own`: its own with others. */
+export type NetworkReach = 'host' | 'loopback' | 'none' | 'own';
+export type SeccompMode = 'disabled' | 'strict' | 'filter';
+
+export interface IsolationLimits {
+  readonly memory_bytes?: number;
+  readonly pids?: number;
+  /** CPUs (quota / period). */
+  readonly cpu?: number;
+}
+
+export interface IsolationMounts {
+  /** How the workspace is mounted where the client sees it (`/workspace` in a sandbox, else the host path). */
+  readonly workspace: 'rw' | 'ro' | 'absent';
+  /** The state dir (the client's HOME: `/root` in a sandbox). */
+  readonly state_dir: 'rw' | 'ro' | 'absent';
+  /** The process's `/` is the server's root filesystem (host binaries and configuration visible). */
+  readonly host_root_visible: boolean;
+}
+
+export interface IsolationDifference {
+  readonly field: string;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+/** Computed from the live process, never from the config; `differences` = what contradicts the plan. */
+export interface IsolationReport {
+  readonly verified_at: string;
+  /** The process inspected: the client inside the boundary (or the host client). */
+  readonly pid: number;
+  /** Namespaces it does not share with the server. */
+  readonly namespaces: readonly NamespaceKind[];
+  readonly no_new_privs: boolean;
+  readonly seccomp: SeccompMode;
+  readonly network: NetworkReach;
+  /** `network: isolated`: where the host forwarder is pinned (`host:port`). */
+  readonly egress?: string;
+  /** cgroup limits in force on the process. */
+  readonly limits: IsolationLimits;
+  readonly mounts: IsolationMounts;
+  /** Bypass flags on the live argv. */
+  readonly bypass_flags: readonly string[];
+  readonly differences: readonly IsolationDifference[];
+}
