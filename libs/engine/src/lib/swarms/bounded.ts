@@ -1,10 +1,18 @@
 /** Bounded concurrency for per-agent work of a whole swarm (stop, launch). */
+import { availableParallelism } from 'node:os';
 
 /**
  * Agents stopped at once by a swarm stop. Stopping is mostly waiting for processes to exit (and for
  * tmux to answer), not CPU, so it runs well above the core count; the /proc scan is shared (runners).
  */
 export const STOP_CONCURRENCY = 32;
+
+/**
+ * Agents launched at once by a swarm start: a launch alternates file work, a spawn that blocks the main
+ * thread for a few ms, and waits (the spawn event, tmux's answer), so a few per core overlap the waits
+ * without queueing spawns behind each other. Agents are still registered in config order.
+ */
+export const LAUNCH_CONCURRENCY = Math.max(4, 2 * availableParallelism());
 
 /**
  * Runs `fn` over `items` with at most `limit` calls in flight, in item order of start. Resolves when

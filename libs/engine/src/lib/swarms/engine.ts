@@ -59,6 +59,7 @@ import { storedSwarm } from './stored-view';
 import { SwarmRuntime } from './swarm-runtime';
 import type { EngineContext } from './engine-context';
 import { assertKnownSwarm, markRunning, stopRuntime } from './lifecycle';
+import { forEachBounded, LAUNCH_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
 import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
@@ -154,7 +155,7 @@ export class Engine implements SwarmService {
       stoppedAt: null,
     });
     await startObjects(rt, this.handlers, gate.effective.objects ?? []);
-    for (const plan of plans.values()) await launchAgent(rt, plan);
+    await forEachBounded([...plans.values()], LAUNCH_CONCURRENCY, async (plan) => void (await launchAgent(rt, plan)));
     await markRunning(this.ctx, rt);
     return { status: 'created', swarm_name: rt.swarm };
   }
