@@ -57,6 +57,17 @@ describe('the rotating server log', () => {
     expect(readFileSync(file, 'utf8')).toBe('next');
   });
 
+  it('keeps writing after a rotation that failed (a directory planted as server.log.1)', () => {
+    const file = fresh();
+    mkdirSync(`${file}.1`);
+    writeFileSync(join(`${file}.1`, 'x'), 'planted');
+    const log = openRotatingLog(file, { maxBytes: 10, keep: 1 });
+    expect(() => log.write(Buffer.from('0123456789\nmore\n'))).toThrow();
+    log.write(Buffer.from('after\n'));
+    log.close();
+    expect(readFileSync(file, 'utf8')).toBe('0123456789\nmore\nafter\n'); // nothing lost
+  });
+
   it('refuses a server.log that is a symlink (never writes through it)', () => {
     const file = fresh();
     const target = join(dir.path, 'elsewhere');

@@ -11,7 +11,14 @@ function main(argv: readonly string[]): void {
     process.exit(2);
   }
   const log = openRotatingLog(file, { maxBytes: Number(maxBytes), keep: Number(keep) });
-  process.stdin.on('data', (chunk: Buffer) => log.write(chunk));
+  process.stdin.on('data', (chunk: Buffer) => {
+    try {
+      log.write(chunk);
+    } catch {
+      // best-effort: a full disk or a failed rotation drops these lines; dying would close the pipe and
+      // make the server's next write fail (EPIPE)
+    }
+  });
   process.stdin.on('end', () => log.close());
   // the terminal `up` ran in may go away; the server's output must still be written
   process.on('SIGHUP', () => undefined);

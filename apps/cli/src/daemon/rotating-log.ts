@@ -59,11 +59,19 @@ export interface RotatingLog {
 export function openRotatingLog(file: string, rotation: LogRotation): RotatingLog {
   let fd = openLog(file);
   let size = fstatSync(fd).size;
+  /** Size at which the next rotation is tried: maxBytes, or another maxBytes past a failed rotation. */
+  let threshold = rotation.maxBytes;
   const rotate = (): void => {
     closeSync(fd);
-    shiftLogFiles(file, rotation.keep);
-    fd = openLog(file);
-    size = 0;
+    try {
+      shiftLogFiles(file, rotation.keep);
+    } finally {
+      // a failed rename (full disk, something planted in the way) still leaves the log open: lines keep
+      // going to it, and the next rotation is tried one maxBytes later instead of on every line
+      fd = openLog(file);
+      size = fstatSync(fd).size;
+      threshold = size + rotation.maxBytes;
+    }
   };
   const append = (data: Buffer): void => {
     for (let off = 0; off < data.length;) off += writeSync(fd, data, off);
@@ -71,7 +79,7 @@ export function openRotatingLog(file: string, rotation: LogRotation): RotatingLo
   };
   return {
     write(chunk): void {
-      const cut = size + chunk.length <= rotation.maxBytes ? 0 : chunk.lastIndexOf(0x0a) + 1;
+      const cut = size + chunk.length <= threshold ? 0 : chunk.lastIndexOf(0x0a) + 1;
       // within bounds, or mid-line (no newline in the chunk): append; the next newline rotates
       if (cut === 0) {
         append(chunk);
