@@ -211,6 +211,11 @@ export interface RunnerHandle {
    * cgroup limits, mounts, bypass flags) and compared with the plan (docs/runners.md "Effective isolation").
    */
   isolation?(): Promise<IsolationReport>;
+  /**
+   * (additive) TUI runners: the pane's text now — its scrollback and visible screen, plain text (no escapes),
+   * one string per line. Absent for headless runners (their output is the stored log lines).
+   */
+  captureScreen?(): Promise<readonly string[]>;
 }
 
 /** (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired. */

@@ -371,6 +371,16 @@ export const OPERATIONS: readonly Operation[] = [
     success: ok('AgentLogs'),
     errors: AGENT,
   },
+  {
+    method: 'get',
+    path: '/api/swarms/:s/agents/:a/screen',
+    operationId: 'agentScreen',
+    tag: 'agents',
+    summary: "A TUI agent's pane text now",
+    scope: 'full',
+    success: ok('AgentScreen'),
+    errors: AGENT,
+  },
   // ---- topology ----
   {
     method: 'get',

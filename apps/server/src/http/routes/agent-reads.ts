@@ -1,10 +1,15 @@
 import type { RouteModule } from '../route-module';
 import { handle, limitQuery, nameParam } from './route-kit';
 
-/** Per-agent read routes (docs/rest-api.md): turns, history, output logs. */
+/** Per-agent read routes (docs/rest-api.md): turns, history, output logs, a TUI agent's screen. */
 export const agentReadsRoute: RouteModule = {
   name: 'agent-reads',
-  endpoints: ['GET /api/swarms/:s/agents/:a/turns', 'GET /api/swarms/:s/agents/:a/history', 'GET /api/swarms/:s/agents/:a/logs'],
+  endpoints: [
+    'GET /api/swarms/:s/agents/:a/turns',
+    'GET /api/swarms/:s/agents/:a/history',
+    'GET /api/swarms/:s/agents/:a/logs',
+    'GET /api/swarms/:s/agents/:a/screen',
+  ],
   register(router, ctx): void {
     const engine = ctx.engine;
     if (engine === undefined) return;
@@ -25,6 +30,10 @@ export const agentReadsRoute: RouteModule = {
     router.get(
       '/api/swarms/:s/agents/:a/logs',
       handle(async (req) => ({ body: await engine.agentLogs(nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')) })),
+    );
+    router.get(
+      '/api/swarms/:s/agents/:a/screen',
+      handle(async (req) => ({ body: await engine.agentScreen(nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')) })),
     );
   },
 };

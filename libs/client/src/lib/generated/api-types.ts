@@ -64,6 +64,10 @@ export interface Schemas {
     agent: string;
     state: 'idle';
   };
+  /** A TUI agent's pane text now (scrollback and screen, plain text, one string per line); null for a headless or stopped agent */
+  AgentScreen: {
+    screen: string[] | null;
+  };
   AgentStatus: {
     /** Agent name */
     name: string;
@@ -1368,6 +1372,29 @@ export interface Operations {
       | 'token_required'
       | 'unauthorized';
   };
+  /** A TUI agent's pane text now */
+  agentScreen: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/screen';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['AgentScreen'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
+  };
   /** The topology */
   getTopology: {
     method: 'GET';
@@ -1736,6 +1763,7 @@ export const OPERATION_ROUTES = {
   listTurns: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/turns', text: false },
   agentHistory: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/history', text: false },
   agentLogs: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/logs', text: false },
+  agentScreen: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/screen', text: false },
   getTopology: { method: 'GET', path: '/api/swarms/{s}/topology', text: false },
   patchTopology: { method: 'PATCH', path: '/api/swarms/{s}/topology', text: false },
   listObjects: { method: 'GET', path: '/api/swarms/{s}/objects', text: false },

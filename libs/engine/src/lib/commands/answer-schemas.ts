@@ -53,6 +53,51 @@ export const AgentFailureSchema = z
   .meta({ id: 'AgentFailure' })
   .describe('Why an agent is failed');
 
+export const IsolationSchema = z
+  .object({
+    verified_at: z.string().describe('When the live process was read (ISO 8601)'),
+    pid: z.number().describe('The process inspected: the client inside its boundary, or the host client'),
+    namespaces: z
+      .array(z.enum(['cgroup', 'ipc', 'mnt', 'net', 'pid', 'user', 'uts']))
+      .readonly()
+      .describe('Namespaces it does not share with the server (/proc/<pid>/ns)'),
+    no_new_privs: z.boolean().describe('NoNewPrivs from /proc/<pid>/status'),
+    seccomp: z.enum(['disabled', 'strict', 'filter']).describe('Seccomp mode from /proc/<pid>/status'),
+    network: z
+      .enum(['host', 'loopback', 'none', 'own'])
+      .describe("host: the server's network namespace; loopback: its own with only lo; none: no interface; own: its own with others"),
+    egress: z.string().optional().describe('network isolated: the host forwarder pin host:port'),
+    limits: z
+      .object({
+        memory_bytes: z.number().optional().describe('memory limit in force (bytes)'),
+        pids: z.number().optional().describe('process limit in force'),
+        cpu: z.number().optional().describe('CPU quota in force (CPUs)'),
+      })
+      .describe('cgroup limits in force on the process (absent: unlimited)'),
+    mounts: z
+      .object({
+        workspace: z.enum(['rw', 'ro', 'absent']).describe('The workspace as the client sees it'),
+        state_dir: z.enum(['rw', 'ro', 'absent']).describe("The state dir (the client's HOME)"),
+        host_root_visible: z.boolean().describe("The process's / is the server's root filesystem"),
+      })
+      .describe('The mounts that matter, from /proc/<pid>/mountinfo'),
+    bypass_flags: z.array(z.string()).readonly().describe('Bypass flags on the live argv'),
+    differences: z
+      .array(
+        z
+          .object({
+            field: z.string().describe('What differs'),
+            expected: z.string().describe('The plan'),
+            actual: z.string().describe('The process'),
+          })
+          .describe('One contradiction between plan and process'),
+      )
+      .readonly()
+      .describe('Empty when the process matches its plan; else the session is needs_attention (isolation_mismatch)'),
+  })
+  .meta({ id: 'Isolation' })
+  .describe('The isolation an agent really has, read from its live process after start and re-attach');
+
 export const AgentStatusSchema = z
   .object({
     name: z.string().describe('Agent name'),
@@ -69,6 +114,7 @@ export const AgentStatusSchema = z
     failure: AgentFailureSchema.nullable(),
     started_at: nullableTs('Session start'),
     last_activity: nullableTs('Last activity'),
+    isolation: IsolationSchema.nullable().describe('Read from the live process (not the config); null when not checked'),
   })
   .meta({ id: 'AgentStatus' })
   .describe('Status of one agent (redacted)');
@@ -255,6 +301,9 @@ export const ANSWER_SCHEMAS = {
   TurnList: z.object({ turns: z.array(TurnViewSchema) }).describe('Turns of an agent, newest first'),
   AgentHistory: z.object({ history: z.array(HistoryEntrySchema) }).describe('What an agent received and sent'),
   AgentLogs: z.object({ logs: z.array(LogLineSchema) }).describe('Recent output lines of an agent'),
+  AgentScreen: z
+    .object({ screen: z.array(z.string()).nullable() })
+    .describe("A TUI agent's pane text now (scrollback and screen, plain text, one string per line); null for a headless or stopped agent"),
   Topology: z.object({ topology: z.array(TopologyEntrySchema).readonly() }).describe('The topology'),
   TopologyPatched: z.object({ status: status('ok'), added: z.number(), removed: z.number() }).describe('Edges added and removed'),
   ObjectList: z.object({ objects: z.array(ObjectStatusSchema) }).describe('Objects of a swarm'),
@@ -401,6 +450,7 @@ export type AnswerSchemaChecks = [
   Fits<{ turns: TurnView[] }, Answer<'TurnList'>>,
   Fits<{ history: HistoryEntry[] }, Answer<'AgentHistory'>>,
   Fits<{ logs: LogLine[] }, Answer<'AgentLogs'>>,
+  Fits<{ screen: string[] | null }, Answer<'AgentScreen'>>,
   Fits<{ topology: readonly TopologyEntry[] }, Answer<'Topology'>>,
   Fits<Service.TopologyPatched, Answer<'TopologyPatched'>>,
   Fits<{ objects: ObjectStatus[] }, Answer<'ObjectList'>>,

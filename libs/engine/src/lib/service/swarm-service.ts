@@ -134,6 +134,8 @@ export interface SwarmService {
   listTurns(swarm: string, agent: string, limit: number): Promise<{ turns: TurnView[] }>;
   agentHistory(swarm: string, agent: string, limit: number): Promise<{ history: HistoryEntry[] }>;
   agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }>;
+  /** A TUI agent's pane text now (scrollback + screen), `null` for headless or stopped agents. */
+  agentScreen(swarm: string, agent: string): Promise<{ screen: string[] | null }>;
   scaleAgents(swarm: string, base: string, count: number): Promise<ScaleResult>;
 
   // ---- topology ----

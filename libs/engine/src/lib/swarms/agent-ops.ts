@@ -175,6 +175,22 @@ export async function listTurns(ctx: EngineContext, swarm: string, agent: string
   };
 }
 
+/** Lines of a TUI agent's screen kept in an answer (the newest). */
+export const SCREEN_MAX_LINES = 2000;
+
+/**
+ * A TUI agent's pane text now (scrollback + screen, plain text), or `null` when there is none to show: a
+ * headless agent (its output is `agentLogs`), an agent not running, or a pane that cannot be read.
+ */
+export async function agentScreen(ctx: EngineContext, swarm: string, agent: string): Promise<{ screen: string[] | null }> {
+  const s = await assertKnownAgent(ctx, swarm, agent);
+  const capture = s?.handle?.captureScreen?.bind(s.handle);
+  if (capture === undefined) return { screen: null };
+  // expected: a pane that dies between the check and the capture has no screen to show
+  const lines = await capture().catch(() => null);
+  return { screen: lines === null ? null : lines.slice(-SCREEN_MAX_LINES) };
+}
+
 /** The last 500 lines of the running process; `[]` for TUI agents and agents of a stopped swarm. */
 export async function agentLogs(ctx: EngineContext, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
   const s = await assertKnownAgent(ctx, swarm, agent);

@@ -357,6 +357,9 @@ export class Engine implements SwarmService {
   agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
     return agentOps.agentLogs(this.ctx, swarm, agent);
   }
+  agentScreen(swarm: string, agent: string): Promise<{ screen: string[] | null }> {
+    return agentOps.agentScreen(this.ctx, swarm, agent);
+  }
   agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> {
     return agentHistory(this.ctx, swarm, agent, limit);
   }

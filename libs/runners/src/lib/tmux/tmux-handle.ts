@@ -81,6 +81,13 @@ export class TmuxHandle implements RunnerHandle {
     return state !== undefined && !state.dead ? 'running' : 'exited';
   }
 
+  /** The pane's text now (the dashboard's terminal starts from it); trailing blank lines dropped. */
+  async captureScreen(): Promise<readonly string[]> {
+    const lines = [...(await this.init.server.capturePane(this.init.paneId))];
+    while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
+    return lines;
+  }
+
   onOutput(listener: (stream: OutputStream, line: string) => void): () => void {
     return this.hub.addOutput(listener);
   }
