@@ -155,7 +155,7 @@ d('ssh private key rules', () => {
 
 const nsSkip = skip ?? testNetnsUnavailable();
 (nsSkip === null ? describe : describe.skip)('ssh connection to a non-loopback address (sshd in a network namespace)', () => {
-  let ns: ReturnType<typeof createNetns>;
+  let ns: ReturnType<typeof createTestNetns>;
   let sshd: TestSshd;
   beforeAll(async () => {
     ns = createTestNetns();

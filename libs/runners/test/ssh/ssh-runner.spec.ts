@@ -4,7 +4,7 @@ import { newTurnId, prepareTurnDir, writeFileUnder } from '@genswarms/receipts';
 import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import type { AgentLaunchSpec, RunnerContext, RunnerHandle, Runner } from '../../src/lib/port';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
-import { startTestSshd, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
+import { createTestNetns, startTestSshd, testNetnsUnavailable, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
 
 const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`ssh-runner.spec skipped: ${skip}`);
@@ -122,6 +122,13 @@ d('ssh runner against a real sshd', () => {
     30000,
   );
 
+  it('a client that exits without a receipt fails the turn instead of leaving it polling, and reports its exit code', async () => {
+    const { h, ws } = await start('quitter');
+    const exit = new Promise<unknown>((resolve) => h.onExit((code, signal) => resolve({ code, signal })));
+    await expect(turn(h, ws, 'exit')).rejects.toMatchObject({ code: 'runner_error' });
+    expect(await exit).toEqual({ code: 123, signal: null }); // xargs reports a client exit 1-125 as 123
+  }, 30000);
+
   it('stop kills the remote process group', async () => {
     const { h } = await start('stopper');
     const pid = h.describe().pid ?? 0;
@@ -161,5 +168,60 @@ d('ssh runner against a real sshd', () => {
     expect(await exit).toEqual({ code: null, signal: null, info: { reason: 'ssh_disconnected' } });
     await sshd.restart();
     await fsp.writeFile(knownHosts, `${sshd.knownHostsLine()}\n`);
+  }, 60000);
+});
+
+const nsSkip = skip ?? testNetnsUnavailable();
+if (skip === null && nsSkip !== null) console.warn(`ssh-runner netns spec skipped: ${nsSkip}`);
+(nsSkip === null ? describe : describe.skip)('ssh runner to a non-loopback address (sshd in a network namespace)', () => {
+  let ns: ReturnType<typeof createTestNetns>;
+  let sshd: TestSshd;
+  let dirs: ReturnType<typeof makeSandboxDirs>;
+  beforeAll(async () => {
+    ns = createTestNetns();
+    sshd = await startTestSshd({ listen: ns.nsAddr, netns: ns.name });
+    dirs = makeSandboxDirs('gs-ssh-netns-');
+  }, 30000);
+  afterAll(async () => {
+    await sshd?.stop();
+    ns?.remove();
+    dirs?.cleanup();
+  });
+
+  it('runs a full turn of a /bin/sh protocol client on 10.x', async () => {
+    const ctx = makeContext(dirs.home);
+    const knownHosts = path.join(dirs.root, 'known_hosts');
+    await fsp.writeFile(knownHosts, `${sshd.knownHostsLine()}\n`);
+    const runner = createSshRunner();
+    const workspace = path.join(dirs.root, 'ws-ns');
+    const s = makeSpec({
+      agent: 'netns',
+      backend: 'ssh',
+      host: `${sshd.user}@${ns.nsAddr}`,
+      workspace,
+      client: { command: ['/bin/sh', SH_CLIENT] },
+      config: { env: { MY_SECRET: SECRET } },
+      backendOpts: { port: sshd.port, key_path: sshd.userKeyPath, known_hosts: knownHosts },
+    });
+    const h = await runner.start(runner.plan(s, ctx), ctx);
+    try {
+      const id = newTurnId();
+      await prepareTurnDir(workspace, id);
+      await writeFileUnder(
+        workspace,
+        ['.inbox'],
+        `0001_user.json`,
+        JSON.stringify({ from: 'user', content: 'via veth', seq: 1, turn: id }),
+      );
+      await h.deliver({ turnId: id, seq: 1, from: 'user', content: 'via veth', clientTurnsDir: '' });
+      expect(await h.watchReceipt?.(id, { signal: new AbortController().signal })).toMatchObject({
+        kind: 'ok',
+        reply: expect.stringContaining('echo: via veth'),
+      });
+      expect(h.describe().remote?.host).toBe(ns.nsAddr);
+    } finally {
+      await h.stop();
+      await runner.close?.('shutdown');
+    }
   }, 60000);
 });

@@ -124,6 +124,7 @@ export class SshSession implements RunnerHandle {
     let failures = 0;
     for (;;) {
       if (signal.aborted) throw abortError(signal);
+      const exitedBefore = this.exitState !== null; // polled once more after the exit: a receipt written last still counts
       let receipt: TurnReceipt;
       try {
         await this.syncMailboxes();
@@ -146,6 +147,7 @@ export class SshSession implements RunnerHandle {
         return receipt;
       } else {
         malformedAt = null;
+        if (exitedBefore) throw new RunnerError('runner_error', 'the remote client exited without writing its receipt');
       }
       await sleep(SSH_RECEIPT_POLL_MS, signal);
     }
