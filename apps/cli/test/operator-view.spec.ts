@@ -122,4 +122,11 @@ describe('the operator view against the real server', () => {
     expect(r.output).toContain('\r\u001b[2Ktty: agents ready 2/2');
     expect(visible(r.output)).toMatch(/started tty: 2\/2 agents ready/);
   });
+  it('watch exits 3 (disconnected) when the server goes away (runs last: it stops the server)', async () => {
+    const watch = cliLive(['watch', 'ov'], env);
+    await watch.waitForStdout(/^fast +idle/m);
+    expect((await cli(['down'], env, { cwd: dir.path })).code).toBe(0);
+    const r = await watch.done;
+    expect([r.code, r.stderr]).toEqual([3, expect.stringMatching(/^genswarms: disconnected: lost the connection to the server/)]);
+  });
 });
