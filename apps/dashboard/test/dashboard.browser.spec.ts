@@ -14,6 +14,7 @@ const TOKEN = 'dashboard-browser-test-token';
  */
 const HOSTILE = '[x](javascript:top.p=3)<script>top.p=1</script><img src=x onerror=top.p=2><b>b</b>';
 const PANE_MARK = 'PANE-MARK-7f3a';
+const PANE_EARLY = 'PANE-EARLY-92d1';
 const hasBrowser = existsSync(CHROMIUM_PATH);
 const hasTmux = existsSync('/usr/bin/tmux');
 
@@ -22,7 +23,9 @@ const SWARM = {
   agents: [
     { name: 'echo', backend: { type: 'mock', opts: { replies: ['reply: {{content}}'] } } },
     { name: 'critic', backend: { type: 'mock', opts: { replies: ['ok'] } } },
-    ...(hasTmux ? [{ name: 'pane', backend: { type: 'tmux', runner: 'none' }, client: { command: ['/bin/cat'] } }] : []),
+    ...(hasTmux
+      ? ['pane', 'early'].map((name) => ({ name, backend: { type: 'tmux', runner: 'none' }, client: { command: ['/bin/cat'] } }))
+      : []),
   ],
   topology: [['echo', 'critic']],
 };
@@ -163,12 +166,13 @@ describeBrowser('dashboard in Chromium', () => {
     await s.screenshot('06-agent-mock');
   });
 
-  (hasTmux ? it : it.skip)('shows what a tmux pane printed in the read-only terminal', async () => {
+  (hasTmux ? it : it.skip)('shows what a tmux pane printed while the page was open, in the read-only terminal', async () => {
     await page.goto(`${server.url}/ui/#/swarms/dash/agents/pane`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('#terminal .xterm-rows');
     await waitForText('#agent-state', 'idle');
     await fill('#agent-task-text', `print ${PANE_MARK}`);
     await page.click('#agent-task button[type=submit]');
+    // Streamed: agent_output pushes from the control-mode client.
     await waitForText('#terminal .xterm-rows', PANE_MARK);
     // Read-only: typing into the terminal sends nothing (no input path exists).
     await page.click('#terminal');
@@ -176,6 +180,19 @@ describeBrowser('dashboard in Chromium', () => {
     expect(await textOf('#terminal .xterm-rows')).not.toContain('typed-in-browser');
     await expectAccessible();
     await s.screenshot('07-agent-tmux');
+  });
+
+  (hasTmux ? it : it.skip)('starts the terminal from what the pane printed before the page opened', async () => {
+    const early = await fetch(`${server.url}/api/swarms/dash/agents/early/task`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ task: `early ${PANE_EARLY}` }),
+    });
+    expect(early.status).toBe(200);
+    await page.goto(`${server.url}/ui/#/swarms/dash/agents/early`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#terminal .xterm-rows');
+    await waitForText('#terminal .xterm-rows', PANE_EARLY); // from GET …/screen (capture-pane)
+    await waitForText('#terminal .xterm-rows', 'pane text above');
   });
 
   it('a 401 from the API returns to the login with the code', async () => {

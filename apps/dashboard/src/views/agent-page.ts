@@ -24,6 +24,20 @@ async function loadReads(swarm: string, agent: string): Promise<AgentReads> {
   return { turns: t.turns, history: hi.history };
 }
 
+/**
+ * What the terminal starts from: a tmux agent's pane text now (`…/screen`), else a headless agent's stored
+ * output lines (`…/logs`); live `agent_output` lines follow.
+ */
+async function loadInitialOutput(swarm: string, agent: string): Promise<string[]> {
+  // expected: a server without the screen route (older) answers 404; the stored log lines still show
+  const { screen } = await api<{ screen: string[] | null }>('GET', swarmPath(swarm, 'agents', agent, 'screen')).catch(() => ({
+    screen: null,
+  }));
+  if (screen !== null) return [...screen, '\x1b[2m(pane text above; live output below)\x1b[0m'];
+  const { logs } = await api<{ logs: LogLine[] }>('GET', swarmPath(swarm, 'agents', agent, 'logs'));
+  return logs.map((l) => l.line);
+}
+
 /** One agent: status, turn history with replies (text only), routed messages, live read-only terminal. */
 export function AgentPage(props: { swarm: string; agent: string }): JSX.Element {
   const sink = useRef<TerminalSink | undefined>(undefined);
@@ -50,11 +64,9 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
   });
   useEffect(() => {
     refresh();
-    api<{ logs: LogLine[] }>('GET', swarmPath(props.swarm, 'agents', props.agent, 'logs'))
-      .then((r) => {
-        for (const l of r.logs) sink.current?.write(l.line);
-        // A tmux pane's earlier screen is not stored by the server (genswarms attach shows it).
-        if (r.logs.length === 0) sink.current?.write('\x1b[2m(live output from here on)\x1b[0m');
+    loadInitialOutput(props.swarm, props.agent)
+      .then((lines) => {
+        for (const l of lines) sink.current?.write(l);
       })
       .catch(setError)
       .finally(() => {
