@@ -10,7 +10,7 @@ import { cli, tempDir } from './support';
 // Every command's --help shows examples; `completion bash|zsh` is generated from the commander tree and works in bash.
 const BASH = ['/usr/bin/bash', '/bin/bash'].find((p) => spawnSync(p, ['--version']).status === 0);
 /** Commands other helpers own (their help is theirs to write). */
-const NOT_OURS: ReadonlySet<string> = new Set(['doctor', 'image', 'ssh', 'up']);
+const NOT_OURS: ReadonlySet<string> = new Set(['doctor', 'image', 'ssh']);
 
 function tree(): ReturnType<typeof commandTree> {
   const program = new Command('genswarms').version('0', '-V, --version');

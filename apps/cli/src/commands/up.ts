@@ -122,6 +122,10 @@ export const upCommand: CommandModule = {
     program
       .command('up')
       .description('Start the server (detached by default; output in $GENSWARMS_HOME/server.log, rotated by size)')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  genswarms up --port 4983      then genswarms status finds it through $GENSWARMS_HOME/server.url\n  genswarms up --foreground',
+      )
       .option('--foreground', 'run attached to this terminal')
       .option('--port <n>', 'port to listen on (wins over PORT)')
       .action(
