@@ -81,6 +81,22 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     const turns = await h.engine.listTurns('mixed', 'remote');
     expect(turns.turns[0]).toMatchObject({ status: 'completed', reply_preview: expect.stringContaining('remote answer') });
     expect((await h.engine.listMessages('mixed')).messages).toMatchObject([{ from: 'remote', to: 'peer', type: 'direct' }]);
+  }, 120_000);
+
+  it('a server restart re-attaches to the running remote agent (same pid) and its next turn completes', async () => {
+    const pidBefore = (await h.engine.store.getSession('mixed', 'remote'))?.description as { pid?: number } | undefined;
+    expect(pidBefore?.pid).toBeGreaterThan(0);
+    await h.engine.detach();
+    h.engine = await h.open();
+    await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle again', 60_000);
+    const pidAfter = (await h.engine.store.getSession('mixed', 'remote'))?.description as { pid?: number } | undefined;
+    expect(pidAfter?.pid).toBe(pidBefore?.pid);
+    await h.engine.sendTask('mixed', 'remote', 'ssh task: again');
+    await waitFor(
+      async () => (await h.engine.listTurns('mixed', 'remote')).turns.filter((t) => t.status === 'completed').length === 2,
+      'second turn',
+      60_000,
+    );
     await h.engine.stopSwarm('mixed');
   }, 120_000);
 });
