@@ -3,7 +3,8 @@ import { cpus, release, totalmem } from 'node:os';
 import { REPO_ROOT } from '../../build-once/build-once';
 import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './backends';
 import { runOne, type RunResult } from './bench-run';
-import { startBenchServer } from './bench-server';
+import { cpuTicksOf, startBenchServer } from './bench-server';
+import { measureRing, type RingResult } from './ring';
 import { capturedBwrapArgv, measureTmuxPrimitives, timeCommand } from './primitives';
 import type { BenchReport, Machine, Primitives } from './report';
 
@@ -14,6 +15,8 @@ export interface BenchOptions {
   readonly turns: number;
   readonly idleMs: number;
   readonly listSwarmsMs: number;
+  /** How long the ring of mock agents routes messages (0: skip). */
+  readonly ringMs?: number;
   /** Measure the raw primitives (bwrap, tmux) in this run. */
   readonly primitives: boolean;
   /** Node flags for the server (e.g. `--cpu-prof`). */
@@ -62,6 +65,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     ...(opts.serverNodeFlags === undefined ? {} : { nodeFlags: opts.serverNodeFlags }),
   });
   const runs: RunResult[] = [];
+  let ring: RingResult | undefined;
   try {
     for (const backend of backends) {
       for (const n of opts.ns) {
@@ -84,10 +88,27 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         opts.onRun?.(runs);
       }
     }
+    if ((opts.ringMs ?? 0) > 0) {
+      log(`run: ring of mock agents`);
+      ring = await measureRing(server, opts.ringMs ?? 0, () => cpuTicksOf(server.pid)).catch((err: unknown) => {
+        log(`  ring failed: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      });
+      log(`  ${JSON.stringify(ring)}`);
+    }
   } finally {
     await server.stop();
   }
-  return { date: new Date().toISOString(), commit: gitCommit(), machine: machine(), ns: opts.ns, skipped, primitives, runs };
+  return {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: machine(),
+    ns: opts.ns,
+    skipped,
+    primitives,
+    runs,
+    ...(ring === undefined ? {} : { ring }),
+  };
 }
 
 async function bwrapPrimitive(swarm: string, p: Primitives): Promise<Primitives> {

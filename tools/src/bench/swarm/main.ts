@@ -40,6 +40,7 @@ function ints(raw: string, name: string, min: number): number[] {
 export function parseBenchArgs(argv: readonly string[]): BenchCli {
   const known = new Set([
     '--server-main',
+    '--ring-ms',
     '--n',
     '--backends',
     '--turns',
@@ -62,6 +63,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
       backends,
       turns: ints(value(argv, '--turns') ?? '50', '--turns', 0)[0] as number,
       idleMs: ints(value(argv, '--idle-ms') ?? '5000', '--idle-ms', 0)[0] as number,
+      ringMs: ints(value(argv, '--ring-ms') ?? '5000', '--ring-ms', 0)[0] as number,
       listSwarmsMs: ints(value(argv, '--list-ms') ?? '2000', '--list-ms', 0)[0] as number,
       primitives: !argv.includes('--no-primitives'),
       ...(value(argv, '--server-main') === undefined ? {} : { serverMain: resolve(value(argv, '--server-main') as string) }),

@@ -2,6 +2,7 @@ import type { BenchBackend } from './backends';
 import { SANDBOXED } from './backends';
 import type { RunResult } from './bench-run';
 import type { TmuxPrimitives } from './primitives';
+import type { RingResult } from './ring';
 
 /** Goals of issue 13 (docs/benchmarks.md). Absolute ones apply at N ≥ GOAL_N. */
 export const GOALS = {
@@ -13,6 +14,7 @@ export const GOALS = {
   p50MaxMs: 10,
   p99MaxMs: 50,
   listMinRatio: 0.8,
+  ringMinPerS: 2000,
   rssMaxMib: 300,
 } as const;
 /** The N the absolute launch/stop goals are set for. */
@@ -39,6 +41,7 @@ export interface BenchReport {
   readonly skipped: readonly { backend: BenchBackend; reason: string }[];
   readonly primitives: Primitives;
   readonly runs: readonly RunResult[];
+  readonly ring?: RingResult;
 }
 
 type Verdict = 'MET' | 'MISSED' | '—';
@@ -177,6 +180,18 @@ export function formatReport(rep: BenchReport): string {
     '',
     table(['backend', 'N', 'server RSS MiB', 'goal'], rep.runs.map(memoryRow)),
   ];
+  if (rep.ring !== undefined) {
+    const r = rep.ring;
+    out.push(
+      '',
+      `## Throughput — goal: ≥ ${GOALS.ringMinPerS} routed messages/s (ring of mock agents)`,
+      '',
+      table(
+        ['agents', 'messages/s', 'server % of a core', 'goal'],
+        [[String(r.agents), f(r.messagesPerS, 0), f(r.serverCpuPct, 0), verdict([r.messagesPerS >= GOALS.ringMinPerS])]],
+      ),
+    );
+  }
   const errors = rep.runs.filter((r) => r.error !== undefined);
   if (errors.length > 0) out.push('', '## Errors', '', ...errors.map((r) => `- ${r.backend} N=${r.n}: ${r.error}`));
   const left = rep.runs.filter((r) => (r.leftoverProcesses?.length ?? 0) + (r.leftoverDirs?.length ?? 0) > 0);
