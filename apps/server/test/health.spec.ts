@@ -18,13 +18,47 @@ describe('GET /readyz', () => {
     ['the store does not answer in time', 503, () => fakeEngine({ listSwarms: () => never }), () => true],
     ['the runner probe failed', 503, answering, () => false],
   ])('%s → %i, {status} only', async (_label, status, engine, probe) => {
-    const s = await startTestServer(testConfig(dir.path), { readiness: engineReadiness(engine(), probe, 50) });
+    const s = await startTestServer(testConfig(dir.path), { readiness: engineReadiness(engine(), { probeRunners: probe, timeoutMs: 50 }) });
     try {
       const res = await request(s.url).get('/readyz');
       expect([res.status, res.body]).toEqual([status, { status: status === 200 ? 'ready' : 'not_ready' }]);
     } finally {
       await s.close();
     }
+  });
+
+  it('shares one store query between concurrent probes and reuses an answer for a second', async () => {
+    let calls = 0;
+    let t = 1_000_000;
+    const engine = fakeEngine({
+      listSwarms: () => {
+        calls += 1;
+        return Promise.resolve({ swarms: [] });
+      },
+    });
+    const probe = engineReadiness(engine, { now: () => t });
+    expect(await Promise.all(Array.from({ length: 20 }, () => probe()))).toEqual(Array(20).fill(true));
+    expect(await probe()).toBe(true);
+    t += 999;
+    await probe();
+    expect(calls).toBe(1);
+    t += 1;
+    await probe();
+    expect(calls).toBe(2);
+  });
+
+  it('is not ready when the runner probe throws, and recovers once it holds', async () => {
+    let broken = true;
+    const probe = engineReadiness(fakeEngine({ listSwarms: () => Promise.resolve({ swarms: [] }) }), {
+      cacheMs: 0,
+      probeRunners: () => {
+        if (broken) throw new Error('probe failed');
+        return true;
+      },
+    });
+    expect(await probe()).toBe(false);
+    broken = false;
+    expect(await probe()).toBe(true);
   });
 
   it.each([

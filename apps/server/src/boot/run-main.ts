@@ -84,7 +84,7 @@ export async function runMain(io: MainIo, deps: Omit<ServerDeps, 'stdout' | 'std
       : {
           engine: opened.engine,
           events: createEngineEventSink(opened.bus, () => undefined),
-          readiness: engineReadiness(opened.engine, opened.probeRunners),
+          readiness: engineReadiness(opened.engine, { probeRunners: opened.probeRunners }),
           onClose: () => opened.close(),
         };
   try {

@@ -6,7 +6,7 @@ import { collectAgentGauges } from './agent-gauges';
 
 /** Seconds; turns run from a second to many minutes (turn_timeout_ms is often 5–30 min). */
 const TURN_BUCKETS_S = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
-/** Seconds; a receipt is seen within a poll interval (receiptPollMs, 250 ms by default) plus the store write. */
+/** Seconds; from the receipt in hand to its stored event: the turn's store update and the event write. */
 const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** Seconds; REST answers are in-memory or one SQLite query, a start spawns processes. */
 const HTTP_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -14,7 +14,7 @@ const HTTP_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
 /** The server's Prometheus instruments, one registry per server (no module-level state: several servers share a process in tests). */
 export interface ServerMetrics {
   readonly registry: Registry;
-  /** One finished HTTP request; `route` is the route TEMPLATE (`/api/swarms/:swarm`) or `unmatched`, never a raw path. */
+  /** One finished HTTP request; `route` is the route TEMPLATE (`/api/swarms/:s`) or `unmatched`, never a raw path. */
   observeHttp(method: string, route: string, status: number, seconds: number): void;
   /** Counts one edge event (auth_denied, server_started…) that does not come back through the engine's pushes. */
   countEdgeEvent(category: string, eventType: string): void;
@@ -22,7 +22,7 @@ export interface ServerMetrics {
   attachEngine(engine: SwarmService): () => void;
   /** Where the socket client gauge reads its value at scrape time. */
   setSocketClients(read: () => number): void;
-  /** The Prometheus text exposition (content type `CONTENT_TYPE`). */
+  /** The Prometheus text exposition (served with `contentType`). */
   render(): Promise<string>;
   readonly contentType: string;
 }

@@ -10,30 +10,51 @@ export const READINESS_TIMEOUT_MS = 2000;
 /** The two public paths, answered before the token check (docs/security.md, "Health endpoints"). */
 export const HEALTH_ENDPOINTS: readonly string[] = ['GET /healthz', 'GET /readyz'];
 
+/** A readiness answer is reused this long: `/readyz` needs no token, so callers must not drive store queries at will. */
+export const READINESS_CACHE_MS = 1000;
+
+/** Knobs of `engineReadiness`; the defaults serve the server, tests shorten them. */
+export interface ReadinessOptions {
+  readonly probeRunners?: () => boolean;
+  readonly timeoutMs?: number;
+  readonly cacheMs?: number;
+  readonly now?: () => number;
+}
+
+function storeAnswers(engine: SwarmService, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = engine.listSwarms().then(
+    () => true,
+    () => false, // expected: a store that cannot answer is exactly "not ready"
+  );
+  return Promise.race([answered, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
- * Default probe: an engine is wired, its store answers a query (`listSwarms`) and, when given,
- * `probeRunners` (the runner context resolved its binaries at boot) holds.
+ * Default probe: an engine is wired, `probeRunners` holds (the runner context resolved its binaries at
+ * boot) and the store answers a query (`listSwarms`) within `timeoutMs`. Concurrent probes share one
+ * check and an answer is reused for `cacheMs`, so unauthenticated probes cost at most one query a second.
  */
-export function engineReadiness(
-  engine: SwarmService | undefined,
-  probeRunners: () => boolean = () => true,
-  timeoutMs: number = READINESS_TIMEOUT_MS,
-): ReadinessProbe {
-  return async () => {
-    if (engine === undefined || !probeRunners()) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    try {
-      const answered = engine.listSwarms().then(
-        () => true,
-        () => false, // expected: a store that cannot answer is exactly "not ready"
-      );
-      return await Promise.race([answered, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+export function engineReadiness(engine: SwarmService | undefined, opts: ReadinessOptions = {}): ReadinessProbe {
+  const now = opts.now ?? Date.now;
+  const cacheMs = opts.cacheMs ?? READINESS_CACHE_MS;
+  let last: { at: number; ready: boolean } | undefined;
+  let inflight: Promise<boolean> | undefined;
+  const check = async (): Promise<boolean> =>
+    engine !== undefined && (opts.probeRunners?.() ?? true) && (await storeAnswers(engine, opts.timeoutMs ?? READINESS_TIMEOUT_MS));
+  return () => {
+    if (last !== undefined && now() - last.at < cacheMs) return Promise.resolve(last.ready);
+    inflight ??= check()
+      .catch(() => false) // expected: a probe that throws is a server that is not ready
+      .then((ready) => {
+        last = { at: now(), ready };
+        inflight = undefined;
+        return ready;
+      });
+    return inflight;
   };
 }
 
