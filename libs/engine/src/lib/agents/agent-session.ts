@@ -4,7 +4,7 @@
  */
 import type { AgentConfig } from '@genswarms/ir-gate';
 import { newTurnId } from '@genswarms/receipts';
-import type { AgentLaunchSpec, LaunchPlan, RunnerHandle, SessionDescription } from '@genswarms/runners';
+import type { AgentLaunchSpec, IsolationReport, LaunchPlan, RunnerHandle, SessionDescription } from '@genswarms/runners';
 import type { EventBus } from '../events/event-bus';
 import type { PushHub } from '../events/pushes';
 import type { RoutingHost } from '../routing/router';
@@ -40,6 +40,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
   handle: RunnerHandle | null = null;
   state: SessionState = 'starting';
   attention: AttentionInfo | null = null;
+  /** The isolation read from the live process at the last start or re-attach (null: not checked). */
+  isolation: IsolationReport | null = null;
   /** Why the agent is `failed` (code, sentence, details); null in every other state. */
   failure: AgentFailure | null = null;
   awaiting = false;
@@ -198,8 +200,34 @@ export class AgentSession implements TurnHost, OutboxOwner {
     }
   }
 
+  /**
+   * After start and after re-attach: reads the isolation the live client really has (docs/runners.md "Effective
+   * isolation"). When it contradicts the plan the session needs attention (`isolation_mismatch`, with the
+   * differences in the event); a runner without the check (docker, mock) leaves `isolation` null.
+   */
+  async verifyIsolation(): Promise<AttentionInfo | null> {
+    this.isolation = null;
+    if (this.handle?.isolation === undefined) return null;
+    try {
+      this.isolation = await this.handle.isolation();
+    } catch (e) {
+      await this.report('isolation_check', e); // the check itself failed: reported, the agent keeps running
+      return null;
+    }
+    if (this.isolation.differences.length === 0) return null;
+    await this.host.events.emit({
+      type: 'agent_needs_attention',
+      swarm: this.host.swarm,
+      agent: this.name,
+      message: `Agent ${this.name} needs attention (isolation_mismatch): the running process does not have the isolation its plan promised.`,
+      metadata: { reason: 'isolation_mismatch', differences: this.isolation.differences },
+    });
+    return { reason: 'isolation_mismatch', turn: null };
+  }
+
   /** After launch: the session goes idle (or keeps a persisted needs_attention) and the scheduler runs. */
   async becomeReady(keep: AttentionInfo | null = null): Promise<void> {
+    keep = (await this.verifyIsolation()) ?? keep;
     if (keep !== null) await this.setState('needs_attention', keep);
     else await this.setState('idle');
     await this.host.events.emit({ type: 'agent_ready', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} is ready.` });
@@ -209,6 +237,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
 
   /** Recovery: the session resumes an in-flight turn instead of going idle. */
   async becomeBusyWith(turn: TurnRow, redeliver: boolean): Promise<void> {
+    // re-attached mid-turn: the block is refreshed and a mismatch reported; the turn in flight is still resumed
+    await this.verifyIsolation();
     await this.setState('busy');
     await this.host.events.emit({
       type: 'agent_ready',

@@ -6,7 +6,16 @@
 
 /** Where an internal failure happened: the `where` of an `engine_error` event. */
 export type FailureSite =
-  'dispatch' | 'turn' | 'turn_settle' | 'turn_timeout' | 'outbox_poll' | 'outbox_discard' | 'agent_exit' | 'agent_stop' | 'recovery';
+  | 'dispatch'
+  | 'turn'
+  | 'turn_settle'
+  | 'turn_timeout'
+  | 'outbox_poll'
+  | 'outbox_discard'
+  | 'agent_exit'
+  | 'agent_stop'
+  | 'recovery'
+  | 'isolation_check';
 
 /** The sink of engine log lines; a winston logger fits (`logger.error(message, meta)`). */
 export interface EngineLog {

@@ -1,6 +1,7 @@
 /** docs/rest-api.md status shapes (redacted). */
 import { redactSecrets } from '@genswarms/security';
 import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
+import type { IsolationReport } from '@genswarms/runners';
 import type { AgentFailure } from '../agents/agent-failure';
 import type { AgentSession } from '../agents/agent-session';
 import type { TopologyEntry } from '../events/pushes';
@@ -25,6 +26,8 @@ export interface AgentStatus {
   readonly failure: AgentFailure | null;
   readonly started_at: string | null;
   readonly last_activity: string | null;
+  /** What the live process can really do, read after start and re-attach; null when not checked (docs/runners.md). */
+  readonly isolation: IsolationReport | null;
 }
 
 export interface ObjectStatus {
@@ -84,6 +87,7 @@ export async function agentStatus(
     failure: s?.failure ?? null,
     started_at: s?.startedAt ?? row?.startedAt ?? null,
     last_activity: s?.lastActivity ?? row?.lastActivity ?? null,
+    isolation: s?.isolation ?? null,
   };
 }
 
