@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { startTestSshd, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
 import { checkSshHost } from '../src/ssh/doctor-ssh';
-import { tempDir } from './support';
+import { cli, tempDir } from './support';
 
 const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`ssh-doctor.spec skipped: ${skip}`);
@@ -43,6 +43,17 @@ d('doctor --ssh against a real sshd', () => {
     expect(s).toMatchObject({ 'ssh: reachable': 'ok', 'ssh: host key': 'ok', 'ssh: login': 'ok', 'ssh: remote xargs': 'ok' });
     expect(Object.keys(s)).toEqual(expect.arrayContaining(['ssh: remote tmux', 'ssh: remote bwrap']));
   });
+
+  it('genswarms doctor --ssh adds the ssh lines (known_hosts from $GENSWARMS_HOME)', async () => {
+    const home = path.join(dir.path, 'gshome');
+    await fsp.mkdir(home, { mode: 0o700 });
+    await fsp.writeFile(path.join(home, 'known_hosts'), `${sshd.knownHostsLine()}\n`);
+    const env = { GENSWARMS_HOME: home, HOME: dir.path, PATH: '/usr/bin:/bin' };
+    const r = await cli(['doctor', '--json', '--ssh', target(), '--ssh-key', sshd.userKeyPath], env);
+    expect(r.code).toBe(0);
+    const checks = (JSON.parse(r.stdout) as { checks: { name: string; status: string }[] }).checks;
+    expect(status(checks.filter((c) => c.name.startsWith('ssh:')))).toMatchObject({ 'ssh: host key': 'ok', 'ssh: remote xargs': 'ok' });
+  }, 60000);
 
   it('reports a changed host key as a problem', async () => {
     await sshd.restart({ newHostKey: true });

@@ -6,6 +6,7 @@ import { checkProcessTracking } from '../doctor/tracking';
 import { checkAppleContainer, checkLimits } from '../doctor/limits';
 import { checkAgentImage } from '../doctor/agent-image';
 import { checkInotifyWatches, checkOpenFiles } from '../doctor/scale-limits';
+import { doctorSshChecks } from '../ssh/doctor-ssh';
 import type { Check, CheckStatus } from '../doctor/probes';
 import {
   checkBind,
@@ -36,8 +37,10 @@ export const doctorCommand: CommandModule = {
         'Check what isolation this host can give agents (bwrap, socat, tmux, docker and its agent image, xargs, process tracking, limits per backend, apple container, token, bind, open files, inotify watches)',
       )
       .option('--json', 'print {checks, backends} as JSON')
+      .option('--ssh <user@host[:port]>', 'also check an ssh host: reachable, host key known/unknown/changed, remote xargs/tmux/bwrap')
+      .option('--ssh-key <file>', 'with --ssh: the private key to log in with for the remote checks')
       .action(
-        deps.action(async (opts: { json?: boolean }) => {
+        deps.action(async (opts: { json?: boolean; ssh?: string; sshKey?: string }) => {
           const env = deps.ctx.env;
           const checks: Check[] = [
             ...(await Promise.all([
@@ -58,6 +61,7 @@ export const doctorCommand: CommandModule = {
             checkBind(env),
             checkOpenFiles(),
             checkInotifyWatches(),
+            ...(await doctorSshChecks(env, deps.ctx.cwd, opts)),
           ];
           const backends = backendPosture(checks);
           if (opts.json === true) {

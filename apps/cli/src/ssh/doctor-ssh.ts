@@ -8,6 +8,8 @@ import { isRunnerError, loadKnownHosts, openSshConnection, probeHostKey, readPri
 import type { SshConnection } from '@genswarms/runners';
 import { CliError, EXIT } from '../cli/exit-codes';
 import type { Check } from '../doctor/probes';
+import { homePath } from '../daemon/home';
+import { defaultKnownHostsFile } from './known-hosts-file';
 
 type SFTPWrapper = Awaited<ReturnType<SshConnection['sftp']>>;
 
@@ -96,4 +98,20 @@ export async function checkSshHost(input: DoctorSshInput, uid: number): Promise<
     conn.close();
   }
   return checks;
+}
+
+/** The `doctor --ssh` lines: known_hosts as the ssh backend reads it by default ($GENSWARMS_HOME, then $HOME/.ssh). */
+export function doctorSshChecks(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  opts: { readonly ssh?: string; readonly sshKey?: string },
+): Promise<Check[]> {
+  if (opts.ssh === undefined) return Promise.resolve([]);
+  const userHome = env['HOME'];
+  const knownHosts = [
+    defaultKnownHostsFile(homePath(env, cwd)),
+    ...(userHome === undefined || !path.isAbsolute(userHome) ? [] : [path.join(userHome, '.ssh', 'known_hosts')]),
+  ];
+  const keyPath = opts.sshKey === undefined ? undefined : path.resolve(cwd, opts.sshKey);
+  return checkSshHost({ target: opts.ssh, knownHosts, ...(keyPath === undefined ? {} : { keyPath }) }, process.getuid?.() ?? 0);
 }
