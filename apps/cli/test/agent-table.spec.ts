@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { agentTable, statesText, swarmTable } from '../src/view/agent-table';
+import { agentTable, statesText, swarmDetailLines, swarmTable } from '../src/view/agent-table';
 import type { AgentStatusView } from '../src/view/agent-table';
 import { formatAge } from '../src/view/age';
 import { terminalOf } from '../src/view/terminal';
@@ -59,6 +59,28 @@ describe('the agent table', () => {
   it('colours the state on a TTY with colour, only the text (padding stays outside)', () => {
     const [, row] = agentTable(tty(200), [agent({ state: 'idle' })], NOW);
     expect(row).toContain('\u001b[32midle\u001b[0m   ');
+  });
+});
+
+describe('a swarm with a failed agent', () => {
+  it('shows the failure code in ATTENTION and the server sentence under the table', () => {
+    const failed = agent({
+      name: 'coder',
+      state: 'failed',
+      turn: null,
+      failure: {
+        code: 'binary_missing',
+        message: 'codex not found on PATH (/usr/bin:/bin); install it or set client.command',
+        details: {},
+      },
+    });
+    const lines = swarmDetailLines(PIPE, { name: 'demo', status: 'running', object_count: 0, agents: [failed] }, NOW);
+    expect(lines[0]).toBe('demo: running, 1 agents (failed 1), 0 objects');
+    expect(lines[2]).toMatch(/^coder +failed +tmux\/codex +none +- +3 +binary_missing +5s ago$/);
+    expect(lines.slice(3)).toEqual([
+      '',
+      'coder: binary_missing: codex not found on PATH (/usr/bin:/bin); install it or set client.command',
+    ]);
   });
 });
 

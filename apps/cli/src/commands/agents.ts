@@ -5,7 +5,7 @@ import { EXIT } from '../cli/exit-codes';
 import { callApi } from '../client/call';
 import { apiPath } from '../client/paths';
 import { resolveConfigPaths } from '../config/config-file';
-import { agentTable } from '../view/agent-table';
+import { agentTable, failureLines } from '../view/agent-table';
 import type { AgentStatusView } from '../view/agent-table';
 import { terminalOf } from '../view/terminal';
 import { registerAddNode, registerRemoveNode } from './node-commands';
@@ -26,7 +26,9 @@ function registerList(agents: Command, deps: CommandDeps): void {
           { agents?: unknown } | undefined;
         if (opts.json === true) return EXIT.ok;
         const list = Array.isArray(body?.agents) ? (body.agents as AgentStatusView[]) : [];
-        const lines = list.length === 0 ? ['no agents'] : agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), list, Date.now());
+        const table = list.length === 0 ? ['no agents'] : agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), list, Date.now());
+        const failures = failureLines(list);
+        const lines = failures.length === 0 ? table : [...table, '', ...failures];
         for (const line of lines) writeLine(deps.ctx.stdout, line);
         return EXIT.ok;
       }),
@@ -45,7 +47,8 @@ function registerShow(agents: Command, deps: CommandDeps): void {
       deps.action(async (swarm: string, agent: string, opts: { json?: boolean }) => {
         const body = await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent), { json: opts.json === true });
         if (opts.json === true) return EXIT.ok;
-        for (const line of agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), [body as AgentStatusView], Date.now()))
+        const one = [body as AgentStatusView];
+        for (const line of [...agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), one, Date.now()), ...failureLines(one)])
           writeLine(deps.ctx.stdout, line);
         return EXIT.ok;
       }),

@@ -39,15 +39,29 @@ function failureLines(name: string, e: FailedEvent | undefined): string[] {
   return [`  ${name}: ${code}${message}`, ...details];
 }
 
+function statusFailureLines(name: string, f: NonNullable<AgentStatusView['failure']>): string[] {
+  const details = typeof f.details === 'object' && f.details !== null ? (f.details as Record<string, unknown>) : {};
+  const message = typeof f.message === 'string' ? `: ${oneLine(f.message, 1000)}` : '';
+  return [
+    `  ${name}: ${oneLine(String(f.code), 64)}${message}`,
+    ...Object.entries(details)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => `      ${oneLine(k, 64)}: ${detailValue(v)}`),
+  ];
+}
+
 /**
  * One block per stuck agent, as the server reported it: `  a: binary_missing: <the server's sentence>` then its
- * detail fields (failed: the newest `agent_failed` event; needs_attention: its reason). No text is made up.
+ * detail fields (failed: the status's `failure`, or the newest `agent_failed` event; needs_attention: its reason). No text is made up.
  */
 export async function stuckAgentLines(deps: CommandDeps, swarm: string, agents: readonly AgentStatusView[]): Promise<string[]> {
   const stuck = agents.filter((a) => STUCK_STATES.has(String(a.state)));
-  const failures = stuck.some((a) => a.state === 'failed') ? await newestFailures(deps, swarm) : new Map<string, FailedEvent>();
+  // The status carries `failure` (code, sentence, details); a server without it is asked for the agent_failed events.
+  const needEvents = stuck.some((a) => a.state === 'failed' && typeof a.failure?.code !== 'string');
+  const failures = needEvents ? await newestFailures(deps, swarm) : new Map<string, FailedEvent>();
   return stuck.flatMap((a) => {
     const name = oneLine(String(a.name), 64);
+    if (a.state === 'failed' && typeof a.failure?.code === 'string') return statusFailureLines(name, a.failure);
     if (a.state === 'failed') return failureLines(name, failures.get(String(a.name)));
     const reason = a.needs_attention?.reason;
     return [`  ${name}: ${String(a.state)}${typeof reason === 'string' ? `: ${oneLine(reason, 200)}` : ''}`];

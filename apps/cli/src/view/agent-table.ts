@@ -17,6 +17,8 @@ export interface AgentStatusView {
   turn?: unknown;
   turn_started_at?: unknown;
   needs_attention?: { reason?: unknown; turn?: unknown } | null;
+  /** Why a `failed` agent failed (docs/rest-api.md): the server's code, sentence and detail fields. */
+  failure?: { code?: unknown; message?: unknown; details?: unknown } | null;
   last_activity?: unknown;
 }
 
@@ -56,7 +58,23 @@ function turnText(a: AgentStatusView, nowMs: number): string {
 function attentionText(a: AgentStatusView): string {
   const reason = a.needs_attention?.reason;
   if (typeof reason === 'string') return oneLine(reason, 120);
+  if (typeof a.failure?.code === 'string') return oneLine(a.failure.code, 64);
   return a.awaiting === true ? 'awaiting reply' : '-';
+}
+
+function attentionColour(a: AgentStatusView): Colour | undefined {
+  if (typeof a.needs_attention?.reason === 'string') return 'magenta';
+  return typeof a.failure?.code === 'string' ? 'red' : undefined;
+}
+
+/** `<agent>: <code>: <sentence>` for every agent whose status carries a failure (the table has room for the code only). */
+export function failureLines(agents: readonly AgentStatusView[]): string[] {
+  return agents
+    .filter((a) => typeof a.failure?.code === 'string')
+    .map((a) => {
+      const message = typeof a.failure?.message === 'string' ? `: ${oneLine(a.failure.message, 1000)}` : '';
+      return `${text(a.name)}: ${oneLine(String(a.failure?.code), 64)}${message}`;
+    });
 }
 
 const AGENT_COLUMNS: readonly Column[] = [
@@ -79,7 +97,7 @@ export function agentTable(term: Terminal, agents: readonly AgentStatusView[], n
     { text: text(a.network, 32) },
     { text: turnText(a, nowMs) },
     { text: typeof a.inbox_size === 'number' ? String(a.inbox_size) : '-' },
-    { text: attentionText(a), colour: typeof a.needs_attention?.reason === 'string' ? 'magenta' : undefined },
+    { text: attentionText(a), colour: attentionColour(a) },
     { text: typeof a.last_activity === 'string' ? `${formatAge(a.last_activity, nowMs)} ago` : '-' },
   ]);
   return renderTable(term, AGENT_COLUMNS, rows);
@@ -129,5 +147,6 @@ export function swarmDetailLines(term: Terminal, detail: SwarmDetailView, nowMs:
   const objects = typeof detail.object_count === 'number' ? detail.object_count : 0;
   const status = stateCell(detail.status);
   const summary = `${text(detail.name)}: ${paint(term, status.colour, status.text)}, ${agents.length} agents (${statesText(byState)}), ${objects} objects`;
-  return [summary, ...(agents.length === 0 ? [] : agentTable(term, agents, nowMs))];
+  const failures = failureLines(agents);
+  return [summary, ...(agents.length === 0 ? [] : agentTable(term, agents, nowMs)), ...(failures.length === 0 ? [] : ['', ...failures])];
 }
