@@ -1,18 +1,11 @@
 /** `backend.opts` of an ssh agent (docs/runners.md "ssh"), checked at plan: the same refusal at validate and start. */
 import * as path from 'node:path';
 import { parseSshTarget } from '@genswarms/ir-gate';
-import type { AgentLaunchSpec, RunnerContext } from '../port';
+import type { AgentLaunchSpec, RunnerContext, SessionRemote } from '../port';
 import { RunnerError } from '../errors/runner-error';
 
-export interface SshOptions {
-  readonly user: string;
-  readonly host: string;
-  readonly port: number;
-  /** Absolute path of the private key file (read at start, never stored). */
-  readonly keyPath: string;
-  /** known_hosts files consulted in order (all entries count). */
-  readonly knownHosts: readonly string[];
-  readonly silentlyAcceptHosts: boolean;
+/** The endpoint half is what `SessionDescription.remote` keeps (paths, never key material); the rest is plan-only. */
+export interface SshOptions extends Omit<SessionRemote, 'dir' | 'pid' | 'startTime'> {
   /** genswarms-agent on the remote host: node and the agent entry (absolute remote paths). */
   readonly remoteNode: string;
   readonly remoteAgentEntry: string;
