@@ -1,59 +1,17 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { buildOnce } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
 import { connectSwarm } from './support/swarm-socket';
+import { freePort, kill9, startServerProcess } from './support/server-process';
 
 const ROOT = resolve(__dirname, '../../..');
 const MAIN = join(ROOT, 'apps/server/dist/main.js');
 let base: string;
 let child: ChildProcess | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => done(port));
-    });
-  });
-}
-
-function startServer(port: number): Promise<ChildProcess> {
-  const env = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    HOME: base,
-    PORT: String(port),
-    GENSWARMS_HOME: join(base, 'home'),
-    GENSWARMS_SWARM_CONFIG_DIR: join(base, 'configs'),
-  };
-  const proc = spawn(process.execPath, [MAIN], { cwd: base, env, shell: false, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((done, fail) => {
-    let out = '';
-    let err = '';
-    proc.stdout?.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-      if (out.includes('listening on')) done(proc);
-    });
-    proc.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
-    proc.once('error', fail);
-    proc.once('exit', (code) => fail(new Error(`server exited ${String(code)}: ${err.slice(-2000)}`)));
-  });
-}
-
-function kill9(proc: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return done();
-    proc.once('exit', () => done());
-    proc.kill('SIGKILL');
-  });
-}
 
 beforeAll(() => {
   const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')]);
@@ -71,7 +29,7 @@ describe('restart recovery over the real server process', () => {
   it('kill -9 mid-turn, start again on the same home: the turn completes once, the event arrives', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    child = await startServer(port);
+    child = await startServerProcess(MAIN, base, port);
     const config = {
       name: 'slow',
       agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['done {{content}}'], delay_ms: 4000 } } }],
@@ -82,7 +40,7 @@ describe('restart recovery over the real server process', () => {
     await waitFor(async () => (await request(url).get('/api/swarms/slow/agents/a')).body.state === 'busy', 'busy');
     await kill9(child);
 
-    child = await startServer(port);
+    child = await startServerProcess(MAIN, base, port);
     const socket = await connectSwarm(url);
     try {
       expect(await socket.ask('join', { swarm: 'slow' })).toEqual({ ok: true, swarm: 'slow' });
