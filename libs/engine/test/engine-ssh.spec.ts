@@ -3,7 +3,7 @@
  * sshd (loopback), answers through the mock LLM, and its marker is routed to a local agent; hostile configs are
  * refused at validate/plan and an unknown host key at start (docs/runners.md "ssh").
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildOnce, startMockLlm, startTestSshd, testSshdUnavailable } from '@genswarms/tools';
 import type { MockLlm, TestSshd } from '@genswarms/tools';
@@ -32,6 +32,15 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     h = await makeHarness({ agentEntry: AGENT_ENTRY, llmEndpoint: `${llm.url}/v1` });
   }, 180_000);
   afterAll(async () => {
+    // the remote side is this host: remove the agent directories the sessions recorded under ~/.genswarms-ssh
+    for (const name of ['remote']) {
+      for (const swarm of ['unknown', 'mixed']) {
+        const dir = (
+          (await h?.engine.store.getSession(swarm, name).catch(() => null))?.description as { remote?: { dir?: string } } | undefined
+        )?.remote?.dir;
+        if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      }
+    }
     await h?.cleanup();
     await sshd?.stop();
     await llm?.close();

@@ -43,6 +43,9 @@ d('ssh runner against a real sshd', () => {
   }, 30000);
   afterAll(async () => {
     for (const h of handles) await h.stop().catch(() => undefined);
+    // the remote side is this host: remove the agent directories these specs made under ~/.genswarms-ssh
+    for (const h of handles)
+      if (h.describe().remote !== undefined) await fsp.rm(h.describe().remote?.dir ?? '', { recursive: true, force: true });
     await runner.close?.('shutdown');
     await sshd?.stop();
     dirs?.cleanup();
@@ -222,6 +225,7 @@ if (skip === null && nsSkip !== null) console.warn(`ssh-runner netns spec skippe
     } finally {
       await h.stop();
       await runner.close?.('shutdown');
+      await fsp.rm(h.describe().remote?.dir ?? '', { recursive: true, force: true });
     }
   }, 60000);
 });
