@@ -12,6 +12,7 @@ import { attachCommand } from './attach';
 import { configCommand } from './config';
 import { doctorCommand } from './doctor';
 import { imageCommand } from './image';
+import { inspectCommand } from './inspect';
 import { downCommand } from './down';
 import { eventsCommand } from './events';
 import { logsCommand } from './logs';
@@ -58,6 +59,7 @@ export const COMMANDS: readonly CommandModule[] = [
   attachCommand,
   doctorCommand,
   imageCommand,
+  inspectCommand,
   sshCommand,
   completionCommand,
 ];
