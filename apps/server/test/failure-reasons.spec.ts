@@ -12,6 +12,7 @@ import { startEngineServer, waitFor, type EngineServer } from './support/engine-
 const HAS_DOCKER = existsSync('/var/run/docker.sock');
 const TEST_IMAGE = 'genswarms/test-agent:latest';
 const CLIENT_PATH = '/usr/local/bin:/usr/bin:/bin';
+const HAS_CODEX = CLIENT_PATH.split(':').some((d) => existsSync(join(d, 'codex')));
 
 let s: EngineServer;
 const logLines: Array<{ message: string; meta: Record<string, unknown> }> = [];
@@ -69,6 +70,15 @@ describe('a failure keeps its reason in the answer, the event and the log', () =
         },
       });
     expect(res.body).toMatchObject({ binary: 'no-such-client-gs', search_path: CLIENT_PATH });
+  });
+
+  (HAS_CODEX ? it.skip : it)('tmux agent with client codex and no codex installed: the sentence of the issue', async () => {
+    await expectRefusedEverywhere(
+      'fl5',
+      { name: 'a', backend: { type: 'tmux', runner: 'none' }, client: 'codex' },
+      'binary_missing',
+      `codex not found on PATH (${CLIENT_PATH}); install it or set client.command`,
+    );
   });
 
   (HAS_DOCKER ? it : it.skip)('docker agent whose image is missing: 400 image_missing with the command that builds it', async () => {
