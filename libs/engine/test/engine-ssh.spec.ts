@@ -81,8 +81,14 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     await h.engine.stopSwarm('unknown');
   }, 60_000);
 
-  it('runs a full turn remotely and routes its marker to a local agent', async () => {
+  it('refuses a client executable missing on the remote host at plan (binary_missing, checked over the connection)', async () => {
     writeFileSync(path.join(h.home, 'known_hosts'), `${sshd.knownHostsLine()}\n`, { mode: 0o600 });
+    const c = config('nobin');
+    (c.agents[0] as Record<string, unknown>)['client'] = { command: ['/nonexistent/remote-client'] };
+    await expect(h.engine.startSwarm({ config: c })).rejects.toMatchObject({ code: 'binary_missing' });
+  });
+
+  it('runs a full turn remotely and routes its marker to a local agent', async () => {
     await h.engine.startSwarm({ config: config('mixed') });
     await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle', 60_000);
     await h.engine.sendTask('mixed', 'remote', 'ssh task: say hi');

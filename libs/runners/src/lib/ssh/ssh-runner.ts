@@ -13,7 +13,6 @@ import { buildClientEnv } from '../env/client-env';
 import { assertEnvEntries, stateDirFor } from '../state/state-dir';
 import { assertArgv } from '../argv/validate-argv';
 import { computeManifestBudget } from '../manifest/argv-manifest';
-import { LAUNCHER_PATH } from '../launcher/launcher';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { hasBypassFlag, isTuiClient } from '../client/clients';
 import { loadKnownHosts } from './host-key-verify';
@@ -21,24 +20,14 @@ import { readPrivateKey } from './ssh-key';
 import { parseSshOptions, type SshOptions } from './ssh-options';
 import { SshPool } from './ssh-pool';
 import type { SshConnection, SshEndpoint } from './ssh-connection';
-import { REMOTE_SCRIPTS, remoteAgentId, remoteLayout, runCommand, ctlCommand, type RemoteLayout } from './remote-layout';
-import {
-  sftpEnsurePrivateDir,
-  sftpLstatOrNull,
-  sftpProbeUid,
-  sftpReadSmall,
-  sftpRealpath,
-  sftpRemoveIfPresent,
-  sftpWriteNewFile,
-} from './sftp-io';
+import { remoteAgentId, remoteLayout, runCommand, ctlCommand, type RemoteLayout } from './remote-layout';
+import { sftpEnsurePrivateDir, sftpProbeUid, sftpReadSmall, sftpRealpath, sftpRemoveIfPresent } from './sftp-io';
 import { SshSession } from './ssh-handle';
+import { assertRemotePrerequisites, uploadScripts, waitForPid, writeLaunchFiles } from './remote-setup';
 import type { RemoteWorkspace } from './remote-workspace';
 
 /** The notice recorded at every start that connected with `silently_accept_hosts: true` (docs/security.md). */
 export const SSH_UNVERIFIED_NOTICE = 'ssh_host_key_unverified';
-/** How long the run script may take to record its pid (ms). */
-const PID_WAIT_MS = 10000;
-const ASSETS_DIR = path.dirname(LAUNCHER_PATH);
 /** Where the remote env/workspace paths go in a plan, before start learns the remote home. */
 const PLAN_REMOTE_HOME = '/genswarms-ssh-remote-home';
 
@@ -66,6 +55,7 @@ export function createSshRunner(options: SshRunnerOptions = {}): Runner {
       extras.set(plan, { opts });
       return plan;
     },
+    preflight: (plan, ctx) => preflightSsh(plan, ctx, extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts, pool),
     start: async (plan, ctx) => {
       const opts = extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts;
       return startSsh(plan, ctx, opts, pool);
@@ -143,27 +133,19 @@ async function endpointOf(
   };
 }
 
-async function uploadScripts(s: SFTPWrapper, l: RemoteLayout, uid: number): Promise<void> {
-  await sftpEnsurePrivateDir(s, l.root, uid);
-  await sftpEnsurePrivateDir(s, l.bin, uid);
-  await sftpEnsurePrivateDir(s, path.posix.dirname(l.dir), uid);
-  for (const name of REMOTE_SCRIPTS) {
-    const bytes = await fsp.readFile(path.join(ASSETS_DIR, name));
-    const target = path.posix.join(l.bin, name);
-    const tmp = `${target}.${process.pid}.upload`;
-    await sftpWriteNewFile(s, tmp, bytes, uid, 0o500);
-    await new Promise<void>((resolve, reject) => s.ext_openssh_rename(tmp, target, (e) => (e ? reject(e) : resolve())));
+/**
+ * Plan-time check over the connection: the remote prerequisites. A host that cannot be reached or verified is
+ * not refused here — that is a start-time refusal with its exact code (docs/configuration.md), never a validate one.
+ */
+async function preflightSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool): Promise<void> {
+  let conn: SshConnection;
+  try {
+    conn = await pool.get(await endpointOf(opts, ctx));
+  } catch (e) {
+    if (e instanceof RunnerError && e.code.startsWith('ssh_')) return; // expected: start refuses with this code
+    throw e;
   }
-}
-
-async function assertRemoteExecutable(s: SFTPWrapper, file: string, agent: string, what: string): Promise<void> {
-  const st = await new Promise<{ isFile(): boolean; mode: number } | null>((resolve) => s.stat(file, (e, v) => resolve(e ? null : v)));
-  if (st === null || !st.isFile() || (st.mode & 0o111) === 0) {
-    throw new RunnerError('binary_missing', `${what} ${file} is missing or not executable on the remote host`, {
-      agent,
-      details: { remote: file },
-    });
-  }
+  await assertRemotePrerequisites(await conn.sftp(), plan);
 }
 
 async function prepareRemote(
@@ -175,48 +157,10 @@ async function prepareRemote(
   const home = await sftpRealpath(s, '.');
   const layout = remoteLayout(home, remoteAgentId(ctx.home, plan.spec.swarm, plan.spec.agent));
   const uid = await sftpProbeUid(s, home);
-  const xargs = (await sftpLstatOrNull(s, '/usr/bin/xargs')) !== null ? '/usr/bin/xargs' : '/bin/xargs';
-  await assertRemoteExecutable(s, xargs, plan.spec.agent, 'xargs');
-  await assertRemoteExecutable(s, plan.clientArgv[0] ?? '', plan.spec.agent, 'the client executable');
+  await assertRemotePrerequisites(s, plan);
   await uploadScripts(s, layout, uid);
   for (const dir of [layout.dir, layout.home, layout.workspace]) await sftpEnsurePrivateDir(s, dir, uid);
   return { s, layout, uid, env: remoteEnv(plan.spec, ctx, layout).env };
-}
-
-async function writeLaunchFiles(
-  s: SFTPWrapper,
-  l: RemoteLayout,
-  uid: number,
-  argv: readonly string[],
-  env: Record<string, string>,
-): Promise<void> {
-  const words = [l.envFile, ...argv];
-  const { count, size } = computeManifestBudget(l.launcher, words);
-  for (const f of [l.pidFile, l.exitFile]) await sftpRemoveIfPresent(s, f);
-  await sftpWriteNewFile(
-    s,
-    l.envFile,
-    Buffer.from(
-      Object.entries(env)
-        .map(([k, v]) => `${k}=${v}\n`)
-        .join(''),
-      'utf8',
-    ),
-    uid,
-  );
-  await sftpWriteNewFile(s, l.manifest, Buffer.concat(words.map((w) => Buffer.from(`${w}\0`, 'utf8'))), uid, 0o400);
-  await sftpWriteNewFile(s, l.xargsFile, Buffer.from(`${count} ${size}\n`), uid);
-}
-
-async function waitForPid(s: SFTPWrapper, l: RemoteLayout, exited: () => boolean): Promise<{ pid: number; startTime: string }> {
-  const deadline = Date.now() + PID_WAIT_MS;
-  while (Date.now() < deadline && !exited()) {
-    const text = await sftpReadSmall(s, l.pidFile, 128);
-    const m = text === null ? null : /^([0-9]{1,10}) ([0-9]{1,20}) ([0-9]{1,10})\n$/.exec(text);
-    if (m !== null) return { pid: Number(m[1]), startTime: m[2] ?? '' };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new RunnerError('start_failed', 'the remote client did not start (no pid recorded)');
 }
 
 function workspaceOf(pool: SshPool, ep: SshEndpoint, l: RemoteLayout, local: string, uid: number): RemoteWorkspace {
