@@ -34,7 +34,7 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
   afterAll(async () => {
     // the remote side is this host: remove the agent directories the sessions recorded under ~/.genswarms-ssh
     for (const name of ['remote']) {
-      for (const swarm of ['unknown', 'mixed']) {
+      for (const swarm of ['unknown', 'mixed', 'unverified']) {
         const dir = (
           (await h?.engine.store.getSession(swarm, name).catch(() => null))?.description as { remote?: { dir?: string } } | undefined
         )?.remote?.dir;
@@ -97,6 +97,16 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     expect(turns.turns[0]).toMatchObject({ status: 'completed', reply_preview: expect.stringContaining('remote answer') });
     expect((await h.engine.listMessages('mixed')).messages).toMatchObject([{ from: 'remote', to: 'peer', type: 'direct' }]);
   }, 120_000);
+
+  it('silently_accept_hosts: true connects to an unknown host and records the ssh_host_key_unverified warning', async () => {
+    const empty = path.join(h.home, 'empty_known_hosts');
+    writeFileSync(empty, '', { mode: 0o600 });
+    await h.engine.startSwarm({ config: config('unverified', { known_hosts: empty, silently_accept_hosts: true }) });
+    const ev = await waitEvent(h.engine, 'unverified', (e) => e.event_type === 'ssh_host_key_unverified', 'the warning');
+    expect(ev).toMatchObject({ agent: 'remote', level: 'warning' });
+    await waitFor(async () => (await h.engine.getAgent('unverified', 'remote')).state === 'idle', 'remote idle', 60_000);
+    await h.engine.stopSwarm('unverified');
+  }, 60_000);
 
   it('a server restart re-attaches to the running remote agent (same pid) and its next turn completes', async () => {
     const pidBefore = (await h.engine.store.getSession('mixed', 'remote'))?.description as { pid?: number } | undefined;
