@@ -41,6 +41,8 @@ export interface TestSshd {
   log(): string;
   /** SIGKILL the listener and every session process it forked (a dropped connection, no FIN from the sessions). */
   killAll(): void;
+  /** SIGKILL only the per-connection sshd processes: every connection drops, the listener and the agents stay. */
+  dropConnections(): void;
   stop(): Promise<void>;
 }
 
@@ -177,6 +179,17 @@ export async function startTestSshd(opts: { readonly listen?: string; readonly n
       await boot();
     },
     killAll: () => kill('SIGKILL'),
+    dropConnections: () => {
+      const c = child;
+      if (c?.pid === undefined) return;
+      for (const pid of childrenOf(c.pid)) {
+        try {
+          if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sshd') process.kill(pid, 'SIGKILL');
+        } catch {
+          // expected: already gone
+        }
+      }
+    },
     async stop() {
       kill('SIGTERM');
       await waitExit();

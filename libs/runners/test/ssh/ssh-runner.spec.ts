@@ -161,6 +161,19 @@ d('ssh runner against a real sshd', () => {
     await other.close?.('shutdown');
   }, 30000);
 
+  it('a dropped connection is re-opened (bounded) and the running agent followed again: the turn still completes', async () => {
+    const { h, ws } = await start('survives-drop');
+    const pid = h.describe().pid ?? 0;
+    let exited = false;
+    h.onExit(() => (exited = true));
+    sshd.dropConnections(); // every sshd session process dies; the listener and the agent stay
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await turn(h, ws, 'after the drop')).toMatchObject({ kind: 'ok', reply: expect.stringContaining('echo: after the drop') });
+    expect(exited).toBe(false);
+    expect(h.describe().pid).toBe(pid);
+    await h.stop();
+  }, 30000);
+
   it('a connection killed mid-turn ends the turn and the session with ssh_disconnected (bounded reconnect, no hang)', async () => {
     const { h, ws } = await start('cut');
     const exit = new Promise<unknown>((resolve) => h.onExit((code, signal, info) => resolve({ code, signal, info })));
