@@ -30,10 +30,12 @@ test('runs mock and local swarms of 3 through launch, turns, idle, API and DELET
   for (const heading of ['## Launch', '## Stop', '## Idle', '## Latency', '## API', '## Memory']) expect(md).toContain(heading);
 }, 120_000);
 
-test('splits a launch into ten tenths of ms per agent', () => {
-  const ready = Array.from({ length: 20 }, (_, i) => 1000 + (i + 1) * 10);
-  expect(decilesOf(1000, ready)).toEqual(Array(10).fill(10));
-  expect(decilesOf(0, [1, 2, 3])).toEqual([]);
+test('splits a launch from its first ready agent into ten tenths of ms per agent', () => {
+  const ready = Array.from({ length: 21 }, (_, i) => 1000 + i * 10);
+  expect(decilesOf(ready)).toEqual(Array(10).fill(10));
+  const slowing = Array.from({ length: 11 }, (_, i) => i * i);
+  expect(decilesOf(slowing)).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19]);
+  expect(decilesOf([1, 2, 3])).toEqual([]);
 });
 
 test.each([
