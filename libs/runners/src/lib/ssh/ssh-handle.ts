@@ -159,9 +159,9 @@ export class SshSession implements RunnerHandle {
     if (out.refused.length > 0) this.deps.onOutboxRefused?.(out.refused);
   }
 
-  stop(opts?: { readonly graceMs?: number }): Promise<void> {
+  /** The grace is the ctl script's fixed 5 s (SIGTERM, then SIGKILL to the group): `graceMs` is not sent over. */
+  stop(_opts?: { readonly graceMs?: number }): Promise<void> {
     this.stopping ??= this.stopRemote();
-    void opts;
     return this.stopping;
   }
 
