@@ -82,6 +82,15 @@ export const IsolationSchema = z
       })
       .describe('The mounts that matter, from /proc/<pid>/mountinfo'),
     bypass_flags: z.array(z.string()).readonly().describe('Bypass flags on the live argv'),
+    docker: z
+      .object({
+        network_mode: z.string().describe('HostConfig.NetworkMode'),
+        cap_drop: z.array(z.string()).readonly().describe('HostConfig.CapDrop'),
+        security_opt: z.array(z.string()).readonly().describe('HostConfig.SecurityOpt'),
+        readonly_rootfs: z.boolean().describe('HostConfig.ReadonlyRootfs'),
+      })
+      .optional()
+      .describe('docker: what the engine applied (inspect)'),
     differences: z
       .array(
         z

@@ -52,6 +52,18 @@ export interface ContainerState {
   readonly paused: boolean;
   readonly exitCode: number | null;
   readonly labels: Readonly<Record<string, string>>;
+  /** (additive) The container's init process on the host, while it runs (isolation is read from its /proc). */
+  readonly pid?: number;
+  /** (additive) What the engine applied (HostConfig): shown in the isolation block. */
+  readonly host?: ContainerHostFacts;
+}
+
+/** The HostConfig fields that bound a container (docker inspect). */
+export interface ContainerHostFacts {
+  readonly networkMode: string;
+  readonly capDrop: readonly string[];
+  readonly securityOpt: readonly string[];
+  readonly readonlyRootfs: boolean;
 }
 
 export interface ContainerSummary {

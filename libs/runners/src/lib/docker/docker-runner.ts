@@ -8,6 +8,7 @@ import { recheckMounts } from '../sandbox/mount-safety';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { pinOfPlan } from '../network/egress-pin';
 import { watchEgress } from '../network/egress-watch';
+import { attachDockerIsolation } from '../isolation/docker-isolation';
 import { readoptEgress, removeEgressDirSafely } from '../network/egress-readopt';
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
@@ -108,7 +109,7 @@ async function startContainer(
     await port.start(containerId);
     await handle.attach();
     track(active, create.name, handle);
-    return watchEgress(handle, forwarder);
+    return attachDockerIsolation(watchEgress(handle, forwarder), plan, port, containerId);
   } catch (err) {
     if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort: cleanup; the start error wins
     await removeFileIfPresent(envFile);

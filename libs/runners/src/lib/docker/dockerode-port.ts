@@ -61,6 +61,13 @@ export function createDockerodePort(socketPath: string): DockerPort {
           paused: info.State.Paused,
           exitCode: info.State.Running ? null : info.State.ExitCode,
           labels: { ...(info.Config.Labels ?? {}) },
+          ...(info.State.Running && info.State.Pid > 0 ? { pid: info.State.Pid } : {}),
+          host: {
+            networkMode: info.HostConfig.NetworkMode ?? '',
+            capDrop: [...(info.HostConfig.CapDrop ?? [])],
+            securityOpt: [...(info.HostConfig.SecurityOpt ?? [])],
+            readonlyRootfs: info.HostConfig.ReadonlyRootfs === true,
+          },
         };
       } catch (err) {
         if (statusOf(err) === 404) return undefined;

@@ -22,6 +22,13 @@ export interface IsolationMounts {
   readonly host_root_visible: boolean;
 }
 
+export interface DockerFacts {
+  readonly network_mode: string;
+  readonly cap_drop: readonly string[];
+  readonly security_opt: readonly string[];
+  readonly readonly_rootfs: boolean;
+}
+
 export interface IsolationDifference {
   readonly field: string;
   readonly expected: string;
@@ -45,5 +52,7 @@ export interface IsolationReport {
   readonly mounts: IsolationMounts;
   /** Bypass flags on the live argv. */
   readonly bypass_flags: readonly string[];
+  /** docker: what the engine applied (inspect HostConfig). */
+  readonly docker?: DockerFacts;
   readonly differences: readonly IsolationDifference[];
 }

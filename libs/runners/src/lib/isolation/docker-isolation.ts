@@ -1,0 +1,59 @@
+import type { LaunchPlan, RunnerHandle } from '../port';
+import type { ContainerHostFacts, DockerPort } from '../docker/docker-port';
+import { DEFAULT_PIDS_LIMIT, networkModeFor } from '../docker/container-spec';
+import type { IsolationDifference, IsolationReport } from './isolation-report';
+import { expectedIsolation, type ExpectedIsolation } from './expected-isolation';
+import { reportFor } from './inspect-isolation';
+import { inspectProc } from './proc-isolation';
+
+/**
+ * Pure: what a docker plan promises about the container's init process — own ipc/mnt/net/pid/uts namespaces,
+ * `loopback` for none/isolated and `own` (a bridge or named network) otherwise, NoNewPrivs, the pids limit
+ * (512 unless set) with the requested memory and cpu, workspace and `/root` rw, the host root hidden.
+ */
+export function expectedDockerIsolation(plan: LaunchPlan): ExpectedIsolation {
+  const base = expectedIsolation({
+    ...plan,
+    spec: { ...plan.spec, backend: 'bwrap', config: { ...plan.spec.config, seccomp: undefined } },
+  });
+  const net = plan.spec.network === 'none' || plan.spec.network === 'isolated';
+  return {
+    ...base,
+    namespaces: ['ipc', 'mnt', 'net', 'pid', 'uts'],
+    network: net ? 'loopback' : 'own',
+    limits: { ...base.limits, pids: plan.spec.config.pids_limit ?? DEFAULT_PIDS_LIMIT },
+  };
+}
+
+/** The engine's own settings against the plan (docs/runners.md docker). */
+export function dockerDifferences(plan: LaunchPlan, host: ContainerHostFacts): IsolationDifference[] {
+  const out: IsolationDifference[] = [];
+  const want = networkModeFor(plan.spec.network);
+  if (host.networkMode !== want) out.push({ field: 'docker.network_mode', expected: want, actual: host.networkMode || 'unset' });
+  if (!host.capDrop.map((c) => c.toUpperCase()).includes('ALL'))
+    out.push({ field: 'docker.cap_drop', expected: 'ALL', actual: host.capDrop.join(',') || 'none' });
+  if (!host.securityOpt.some((o) => /^no-new-privileges(:true|=true)?$/.test(o)))
+    out.push({ field: 'docker.security_opt', expected: 'no-new-privileges', actual: host.securityOpt.join(',') || 'none' });
+  if (!host.readonlyRootfs) out.push({ field: 'docker.readonly_rootfs', expected: 'true', actual: 'false' });
+  return out;
+}
+
+/** Adds `isolation()` to a docker handle: the container's init process from /proc plus the engine's inspect facts. */
+export function attachDockerIsolation<H extends RunnerHandle>(handle: H, plan: LaunchPlan, port: DockerPort, containerId: string): H {
+  const expected = expectedDockerIsolation(plan);
+  return Object.assign(handle, {
+    isolation: async (): Promise<IsolationReport> => {
+      const state = await port.inspect(containerId);
+      if (state?.pid === undefined || state.host === undefined) {
+        throw new Error('the container is not running: no process to read its isolation from');
+      }
+      const report = reportFor(inspectProc(state.pid), expected, plan);
+      const h = state.host;
+      return {
+        ...report,
+        docker: { network_mode: h.networkMode, cap_drop: h.capDrop, security_opt: h.securityOpt, readonly_rootfs: h.readonlyRootfs },
+        differences: [...report.differences, ...dockerDifferences(plan, h)],
+      };
+    },
+  });
+}

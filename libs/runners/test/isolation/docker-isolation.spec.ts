@@ -1,0 +1,56 @@
+/**
+ * docker: the isolation block of a running container is read from its init process in /proc plus the engine's
+ * inspect (NetworkMode, CapDrop, SecurityOpt, ReadonlyRootfs), per network mode; an engine setting that
+ * contradicts the plan is a difference. Needs a Docker engine (CI runs dockerd): skipped loudly otherwise.
+ */
+import type { AgentLaunchSpec, RunnerHandle } from '../../src/index';
+import { createDockerRunner } from '../../src/index';
+import { dockerDifferences } from '../../src/lib/isolation/docker-isolation';
+import { describeIfEngine, makeCtx, makeDirs, makeDockerSpec, type TestDirs } from '../docker/docker-support';
+
+const HOLD = { command: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'] };
+
+describeIfEngine('docker isolation from the live container', () => {
+  let dirs: TestDirs;
+  let handle: RunnerHandle | undefined;
+  beforeEach(() => {
+    dirs = makeDirs();
+  });
+  afterEach(async () => {
+    await handle?.stop({ graceMs: 0 });
+    handle = undefined;
+    dirs.cleanup();
+  });
+
+  test.each([
+    ['none', 'none' as AgentLaunchSpec['network'], 'loopback', 'none'],
+    ['open', 'open' as AgentLaunchSpec['network'], 'own', 'bridge'],
+  ])('network %s: own namespaces, %s network, the engine hardening, the pids limit in force', async (_n, network, reach, mode) => {
+    const ctx = makeCtx(dirs.home);
+    const runner = createDockerRunner();
+    const plan = runner.plan(makeDockerSpec({ workspace: dirs.workspace, client: HOLD, network, config: { memory_limit: '128m' } }), ctx);
+    handle = await runner.start(plan, ctx);
+    const report = await handle.isolation?.();
+    expect(report).toMatchObject({
+      namespaces: expect.arrayContaining(['ipc', 'mnt', 'net', 'pid', 'uts']),
+      network: reach,
+      no_new_privs: true,
+      limits: { memory_bytes: 128 * 1024 * 1024, pids: 512 },
+      mounts: { workspace: 'rw', state_dir: 'rw', host_root_visible: false },
+      docker: { network_mode: mode, cap_drop: ['ALL'], readonly_rootfs: true },
+    });
+    expect(report?.differences).toEqual([]);
+  });
+});
+
+describe('docker engine facts against the plan', () => {
+  it('names each engine setting that contradicts the plan', () => {
+    const plan = { spec: { network: 'none' } } as unknown as Parameters<typeof dockerDifferences>[0];
+    expect(
+      dockerDifferences(plan, { networkMode: 'bridge', capDrop: [], securityOpt: [], readonlyRootfs: false }).map((d) => d.field),
+    ).toEqual(['docker.network_mode', 'docker.cap_drop', 'docker.security_opt', 'docker.readonly_rootfs']);
+    expect(
+      dockerDifferences(plan, { networkMode: 'none', capDrop: ['ALL'], securityOpt: ['no-new-privileges:true'], readonlyRootfs: true }),
+    ).toEqual([]);
+  });
+});
