@@ -148,6 +148,26 @@ describeBrowser('dashboard in Chromium', () => {
     await s.screenshot('05-swarm');
   });
 
+  it('swarm actions: a message routed from the page, a scale, and the event filters', async () => {
+    await fill('#msg-from', 'echo');
+    await fill('#msg-to', 'critic');
+    await fill('#msg-content', 'hello critic');
+    await page.click('#send-message button[type=submit]');
+    await waitForText('#send-message .ok', 'Routed echo → critic');
+    await waitForText('#events li', 'message_routed');
+    await fill('#scale-base', 'critic');
+    await fill('#scale-count', '2');
+    await page.click('#scale button[type=submit]');
+    await waitForText('#scale .ok', 'Added');
+    await waitForText('#agents tr[data-agent="critic_2"] .state', 'idle');
+    await page.select('#ev-category', 'routing');
+    expect(await page.$$eval('#events li', (els) => els.map((e) => e.getAttribute('data-event-type')))).toEqual(
+      expect.arrayContaining(['message_routed']),
+    );
+    expect(await page.$$eval('#events li[data-event-type="agent_ready"]', (els) => els.length)).toBe(0);
+    await page.select('#ev-category', '');
+  });
+
   it('sends a task from the agent page: turn_completed and the reply appear without reload, and the HTML stays inert', async () => {
     const marker = await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = Date.now()));
     await page.click('#agents tr[data-agent="echo"] a');

@@ -114,7 +114,21 @@ describe('SwarmModel applies pushes without a reload', () => {
     expect(m.status).toBe('stopped');
   });
 
-  it('ignores pushes about unknown agents and keys like __proto__', () => {
+  it('stays stale when an agent is added while a re-read is in flight (the read predates it)', () => {
+    const m = new SwarmModel();
+    m.load(detail);
+    m.apply('agent_added', { name: 'c', spec: {} }, now);
+    const marks = m.staleMarks; // the read is sent now …
+    m.apply('agent_added', { name: 'd', spec: {} }, now); // … and d is added before it answers
+    m.loadAgents([agent('a'), agent('b'), agent('c')], marks);
+    expect(m.stale).toBe(true);
+    m.loadAgents([agent('a'), agent('b'), agent('c'), agent('d')]);
+    expect(m.stale).toBe(false);
+    m.apply('agent_status', { agent: 'e', state: 'idle', previous: 'starting' }, now); // a row the page never read
+    expect(m.stale).toBe(true);
+  });
+
+  it('changes no row for pushes about unknown agents and keys like __proto__', () => {
     const m = new SwarmModel();
     m.load(detail);
     m.apply('agent_status', { agent: '__proto__', state: 'busy' }, now);

@@ -19,8 +19,9 @@ export class SwarmModel {
   membership = 0;
   /** Changes only when the event list changes. */
   eventsVersion = 0;
-  /** Set by pushes that carry no full row (added agents, inbox sizes): the page re-reads the agent list. */
-  stale = false;
+  /** Counts pushes that carry no full row (added agents, inbox sizes): the page re-reads the agent list. */
+  staleMarks = 0;
+  private readMarks = 0;
   private lastEventId = -1;
 
   load(detail: SwarmDetail): void {
@@ -32,7 +33,17 @@ export class SwarmModel {
     this.version++;
   }
 
-  loadAgents(agents: readonly AgentStatus[]): void {
+  /** True while a push asked for a re-read that no finished read has covered yet. */
+  get stale(): boolean {
+    return this.staleMarks !== this.readMarks;
+  }
+
+  private markStale(): void {
+    this.staleMarks++;
+  }
+
+  /** `marksAtStart` = `staleMarks` when the read was sent: pushes after it still count as stale. */
+  loadAgents(agents: readonly AgentStatus[], marksAtStart = this.staleMarks): void {
     const seen = new Set<string>();
     for (const a of agents) {
       seen.add(a.name);
@@ -40,7 +51,7 @@ export class SwarmModel {
     }
     for (const name of [...this.agents.keys()]) if (!seen.has(name)) this.agents.delete(name);
     this.membership++;
-    this.stale = false;
+    this.readMarks = marksAtStart;
     this.version++;
   }
 
@@ -59,13 +70,14 @@ export class SwarmModel {
   /** Applies one push of docs/websocket.md; `nowIso` stamps last activity. */
   apply(name: string, p: Record<string, unknown>, nowIso: string): void {
     const agent = typeof p['agent'] === 'string' ? this.agents.get(p['agent']) : undefined;
+    if (agent === undefined && typeof p['agent'] === 'string' && name !== 'agent_output' && name !== 'event') this.markStale(); // an agent the page has not read yet
     switch (name) {
       case 'agent_status':
         if (agent !== undefined && typeof p['state'] === 'string') {
           agent.state = p['state'];
           agent.last_activity = nowIso;
           if (p['state'] !== 'needs_attention') agent.needs_attention = null;
-          if (p['state'] === 'busy') this.stale = true; // the new turn id and the inbox size
+          if (p['state'] === 'busy') this.markStale(); // the new turn id and the inbox size
         }
         break;
       case 'turn_completed':
@@ -85,7 +97,7 @@ export class SwarmModel {
         if (Array.isArray(p['topology'])) this.topology = p['topology'] as Edge[];
         break;
       case 'agent_added':
-        this.stale = true;
+        this.markStale();
         break;
       case 'agent_removed':
         if (typeof p['name'] === 'string' && this.agents.delete(p['name'])) this.membership++;

@@ -34,12 +34,14 @@ export function useLiveSwarm(swarm: string, extra?: (name: PushName, payload: Re
     let lastRefresh = 0;
     let refreshing = false;
     let closed = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     const refreshAgents = (): void => {
       if (refreshing || closed) return;
       refreshing = true;
       lastRefresh = Date.now();
+      const marks = model.staleMarks;
       api<{ agents: AgentStatus[] }>('GET', swarmPath(swarm, 'agents'))
-        .then((r) => model.loadAgents(r.agents))
+        .then((r) => model.loadAgents(r.agents, marks))
         .catch(() => undefined) // best-effort: the next push asks again; the page keeps its last rows
         .finally(() => {
           refreshing = false;
@@ -50,7 +52,9 @@ export function useLiveSwarm(swarm: string, extra?: (name: PushName, payload: Re
       if (frame !== 0 || closed) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
-        if (model.stale && Date.now() - lastRefresh >= STALE_REFRESH_MS) refreshAgents();
+        const wait = lastRefresh + STALE_REFRESH_MS - Date.now();
+        if (model.stale && wait <= 0) refreshAgents();
+        else if (model.stale && retry === undefined) retry = setTimeout(() => ((retry = undefined), schedule()), wait); // the re-read a push asked for
         setVersion(model.version);
       });
     };
@@ -78,6 +82,7 @@ export function useLiveSwarm(swarm: string, extra?: (name: PushName, payload: Re
     return () => {
       closed = true;
       if (frame !== 0) cancelAnimationFrame(frame);
+      if (retry !== undefined) clearTimeout(retry);
       conn.close();
     };
   }, [swarm]);
