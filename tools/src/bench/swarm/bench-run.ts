@@ -33,7 +33,67 @@ export interface RunResult {
   readonly backend: BenchBackend;
   readonly n: number;
   readonly readyMs?: number;
-  /**
+  /** ms per agent in each tenth of the launch, from the agents' `agent_ready` event times (decilesOf). */
+  readonly decileMsPerAgent?: readonly number[];
+  readonly stopMs?: number;
+  readonly leftoverProcesses?: readonly string[];
+  readonly tmuxServerLeft?: boolean;
+  readonly leftoverDirs?: readonly string[];
+  /** Server CPU while the swarm idles, % of one core. */
+  readonly idleServerCpuPct?: number;
+  /** Whole-box CPU while the swarm idles, % of all cores. */
+  readonly idleBoxCpuPct?: number;
+  readonly rssMib?: number;
+  readonly receiptToEvent?: LatencyResult;
+  readonly listSwarms?: ListSwarmsResult;
+  readonly error?: string;
+}
+
+interface AgentRow {
+  readonly name: string;
+  readonly state: string;
+}
+interface EventRow {
+  readonly id: number;
+  readonly timestamp: string;
+}
+interface TurnRow {
+  readonly id: string;
+  readonly item_id: string;
+  readonly status: string;
+  readonly completed_at: string | null;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitReady(server: BenchServer, swarm: string, n: number): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const res = await server.api<{ agents: AgentRow[] }>('GET', `/api/swarms/${swarm}/agents`);
+    const agents = res.body?.agents ?? [];
+    const bad = agents.find((a) => a.state === 'failed' || a.state === 'needs_attention');
+    if (bad !== undefined) throw new Error(`agent ${bad.name} is ${bad.state}`);
+    if (agents.length === n && agents.every((a) => a.state === 'idle')) return;
+    if (Date.now() > deadline) throw new Error(`not ready after ${READY_TIMEOUT_MS} ms`);
+    await sleep(n >= 300 ? 250 : 50);
+  }
+}
+
+/** Epoch ms of every `agent_ready` event of the swarm, oldest first (paged by since_id). */
+async function readyTimes(server: BenchServer, swarm: string): Promise<number[]> {
+  const out: number[] = [];
+  let since = 0;
+  for (;;) {
+    const q = `event_type=agent_ready&limit=1000&since_id=${since}`;
+    const res = await server.api<{ events: EventRow[] }>('GET', `/api/swarms/${swarm}/events?${q}`);
+    const events = res.body?.events ?? [];
+    for (const e of events) out.push(Date.parse(e.timestamp));
+    if (events.length < 1000) return out.sort((a, b) => a - b);
+    since = Math.max(...events.map((e) => e.id));
+  }
+}
+
+/**
  * ms per agent in each tenth of the launch, from the first agent ready on (the gate and planning before
  * the first spawn are not per-agent work): (time the tenth's last agent was ready − the previous tenth's) / its size.
  */
