@@ -15,6 +15,8 @@ import type { SshConnection } from './ssh-connection';
 export const SSH_RECEIPT_POLL_MS = 250;
 /** A malformed done.json is final only when still malformed this long after it was first seen (docs/receipts.md). */
 export const SSH_MALFORMED_SETTLE_MS = 500;
+/** Tries to hand a turn over (each after a reconnect through the pool) before it fails as `ssh_disconnected`. */
+export const SSH_DELIVER_ATTEMPTS = 3;
 /** Consecutive failed polls (each a reconnect through the pool) before the turn fails as `ssh_disconnected`. */
 export const SSH_POLL_FAILURES_MAX = 8;
 /** `genswarms-ssh-ctl wait` exit status meaning "no exit status recorded" (killed). */
@@ -104,17 +106,24 @@ export class SshSession implements RunnerHandle {
       await prepareRemoteTurnDir(this.deps.workspace, turn.turnId);
       await pushInbox(this.deps.workspace, this.sent);
     };
-    try {
-      await once();
-    } catch (first) {
-      if (first instanceof RunnerError) throw first;
-      // a dropped link: one retry through the pool's bounded reconnect, then the turn fails as disconnected
+    for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.deps.connect();
+        await once();
+        return;
       } catch (e) {
-        throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while delivering the turn', { cause: e });
+        if (isFinalLinkError(e))
+          throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while delivering the turn', { cause: e });
+        if (e instanceof RunnerError) throw e;
+        // a dropped link: retry through the pool's bounded reconnect (a few times: the close may not be seen yet)
+        if (attempt >= SSH_DELIVER_ATTEMPTS)
+          throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while delivering the turn', { cause: e });
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+        try {
+          await this.deps.connect();
+        } catch (c) {
+          throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while delivering the turn', { cause: c });
+        }
       }
-      await once();
     }
   }
 
