@@ -11,6 +11,8 @@ import { OUTBOX_DIR } from './outbox';
 
 /** Longest wait between two fallback drains while the watch is live and nothing arrives (ms). */
 export const OUTBOX_IDLE_POLL_MAX_MS = 30_000;
+/** Growth of that wait per empty drain: 500 ms → 2 s → 8 s → 30 s, so a fresh swarm is quiet within seconds. */
+export const OUTBOX_BACKOFF_FACTOR = 4;
 
 export interface OutboxScheduleDeps {
   readonly workspace: string;
@@ -94,7 +96,7 @@ export class OutboxSchedule {
         return;
       }
       this.delayMs = this.watched
-        ? Math.min(this.delayMs * 2, Math.max(OUTBOX_IDLE_POLL_MAX_MS, this.deps.basePollMs))
+        ? Math.min(this.delayMs * OUTBOX_BACKOFF_FACTOR, Math.max(OUTBOX_IDLE_POLL_MAX_MS, this.deps.basePollMs))
         : this.deps.basePollMs;
       this.schedule();
     });
