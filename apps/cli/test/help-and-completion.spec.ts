@@ -9,6 +9,8 @@ import { cli, tempDir } from './support';
 
 // Every command's --help shows examples; `completion bash|zsh` is generated from the commander tree and works in bash.
 const BASH = ['/usr/bin/bash', '/bin/bash'].find((p) => spawnSync(p, ['--version']).status === 0);
+const ZSH = ['/usr/bin/zsh', '/bin/zsh'].find((p) => spawnSync(p, ['--version']).status === 0);
+if (ZSH === undefined) console.warn('SKIPPING the zsh completion run: zsh is not installed (apt-get install zsh)');
 /** Commands other helpers own (their help is theirs to write). */
 const NOT_OURS: ReadonlySet<string> = new Set(['doctor', 'image', 'ssh']);
 
@@ -83,6 +85,36 @@ describe('shell completion', () => {
     [['genswarms', 'task', '--', 'bogus'], []],
   ])('%j → %j', (words, expected) => {
     expect(complete(words)).toEqual(expected);
+  });
+
+  /** What the zsh script offers for `words` (cursor on the last), with zsh's completion builtins stubbed to print. */
+  function completeZsh(zshFile: string, words: string[]): string[] {
+    const stubs =
+      'compdef() { print -r -- "compdef $*" }; compadd() { [[ $1 == -a ]] && print -rl -- ${(P)2} }; _files() { print -r -- "<files>" }';
+    const script = `${stubs}; source "$1"; shift; words=("$@"); CURRENT=$#; _genswarms`;
+    const r = spawnSync(ZSH ?? 'zsh', ['-f', '-c', script, 'zsh', zshFile, ...words], {
+      cwd: dir.path,
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    expect(r.stderr).toBe('');
+    return r.stdout.split('\n').filter((w) => w !== '' && !w.startsWith('compdef '));
+  }
+
+  (ZSH === undefined ? test.skip : test).each<[string[], string[]]>([
+    [
+      ['genswarms', 'agents', ''],
+      ['list', 'show', 'add', 'remove', '--help'],
+    ],
+    [['genswarms', 'events', '--limit', ''], ['<files>']],
+    [
+      ['genswarms', 'start', 'sw'],
+      ['--no-wait', '--json', '--help', '<files>'],
+    ],
+  ])('zsh: %j → %j (compadd filters by prefix itself)', async (words, expected) => {
+    const zshFile = join(dir.path, '_genswarms');
+    writeFileSync(zshFile, (await cli(['completion', 'zsh'], {})).stdout);
+    expect(completeZsh(zshFile, words)).toEqual(expected);
   });
 
   it('zsh gets the same generated tables behind #compdef', async () => {
