@@ -1,9 +1,12 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { mockAgent, startEngineServer, waitFor } from './support/engine-server';
 import type { EngineServer } from './support/engine-server';
 import { parsePromText } from './support/prom-text';
 import type { PromFamily } from './support/prom-text';
 import { connectSwarm } from './support/swarm-socket';
+import { startTestServer, tempDir, testConfig } from './support/harness';
 
 const F = 'metrics-token-0123456789';
 let s: EngineServer;
@@ -90,5 +93,25 @@ describe('GET /healthz and /readyz', () => {
     expect(health.body).toEqual({ status: 'ok' });
     const ready = await request(s.url).get('/readyz').expect(200);
     expect(ready.body).toEqual({ status: 'ready' });
+  });
+});
+
+describe('HTTP route labels', () => {
+  it('are route templates, /ui/* for the dashboard files, and unmatched for everything else', async () => {
+    const dir = tempDir('gs-metrics-ui-');
+    const ui = join(dir.path, 'ui');
+    mkdirSync(ui);
+    writeFileSync(join(ui, 'app.js'), 'console.log(1);');
+    const t = await startTestServer(testConfig(dir.path), { uiRoot: ui });
+    try {
+      for (const path of ['/ui/app.js', '/ui/missing-file-name.js', '/uinope', '/api/swarms/some-swarm-name', '/healthz'])
+        await request(t.url).get(path);
+      const m = parsePromText((await request(t.url).get('/metrics').expect(200)).text);
+      const routes = new Set(m.get('genswarms_http_request_duration_seconds')!.samples.map((x) => x.labels['route']));
+      expect([...routes].sort()).toEqual(['/healthz', '/ui/*', 'unmatched']);
+    } finally {
+      await t.close();
+      dir.cleanup();
+    }
   });
 });

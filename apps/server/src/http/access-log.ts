@@ -2,14 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ServerLogger } from '../logging/logger';
 import type { ServerMetrics } from '../metrics/server-metrics';
+import { UI_PATH } from './ui-assets';
 
 /** Route label of a request no route matched (401 before routing, 404): never the raw path, whose values are unbounded. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The matched route's template (`/api/swarms/:swarm`), or `unmatched`. */
+/** Route label of the dashboard's static files (served by a mount, not a route). */
+export const UI_ROUTE = `${UI_PATH}/*`;
+
+/** The matched route's template (`/api/swarms/:s`), `/ui/*` for the dashboard's files, or `unmatched`. */
 export function routeTemplateOf(req: Request): string {
   const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? path : UNMATCHED_ROUTE;
+  if (typeof path === 'string') return path;
+  // originalUrl: a mount (the /ui static files) rewrites req.url while it handles the request
+  const raw = req.originalUrl;
+  return raw === UI_PATH || raw.startsWith(`${UI_PATH}/`) || raw.startsWith(`${UI_PATH}?`) ? UI_ROUTE : UNMATCHED_ROUTE;
 }
 
 /**
