@@ -19,6 +19,8 @@ async function main() {
     format: 'iife',
     target: ['es2022', 'chrome120', 'firefox120', 'safari16'],
     platform: 'browser',
+    // Workspace libs (@genswarms/client) are bundled from their TypeScript sources: no lib build needed first.
+    conditions: ['@genswarms/source'],
     legalComments: 'none',
     sourcemap: false,
     define: { 'process.env.NODE_ENV': '"production"' },

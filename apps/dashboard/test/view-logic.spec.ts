@@ -6,7 +6,11 @@ import { visibleRows } from '../src/lib/virtual-rows';
 
 const agent = (name: string, state = 'idle'): AgentStatus => ({
   name,
+  swarm: 's',
   state,
+  awaiting: false,
+  turn_started_at: null,
+  failure: null,
   backend: 'mock',
   client: 'genswarms-agent',
   network: 'open',
@@ -139,7 +143,7 @@ describe('SwarmModel applies pushes without a reload', () => {
 
   it('keeps events once each, in id order, bounded', () => {
     const m = new SwarmModel();
-    const ev = (id: number, level = 'info', agentName: string | null = 'a'): EventRow => ({
+    const ev = (id: number, level: EventRow['level'] = 'info', agentName: string | null = 'a'): EventRow => ({
       id,
       timestamp: now,
       level,
@@ -148,6 +152,7 @@ describe('SwarmModel applies pushes without a reload', () => {
       agent: agentName,
       event_type: 'x',
       message: 'm',
+      metadata: {},
     });
     m.addEvents([ev(1), ev(2)]);
     m.apply('event', ev(2) as unknown as Record<string, unknown>, now);

@@ -1,16 +1,8 @@
-import { authHeaders } from './session';
+import { ClientError, GenswarmsClient } from '@genswarms/client';
+import type { CallArgs, OperationId, ResponseOf } from '@genswarms/client';
+import { readToken } from './session';
 
-/** An API refusal (docs/rest-api.md error body); `code` is the server's `error`. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly body: Readonly<Record<string, unknown>>,
-  ) {
-    super(message);
-  }
-}
+export { ClientError };
 
 /** Called on every 401: the app returns to the login with the code. */
 let onUnauthorized: (code: string) => void = () => undefined;
@@ -23,36 +15,21 @@ export function reportDenied(code: string): void {
   onUnauthorized(code);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** Same origin, never a cookie or a cached answer: the token goes only as `Authorization: Bearer`. */
+const pageFetch: typeof fetch = (input, init) => fetch(input, { ...init, credentials: 'omit', cache: 'no-store', redirect: 'error' });
 
 /**
- * The dashboard's small fetch wrapper (same origin, Bearer from sessionStorage, JSON in and out). A
- * non-2xx answer throws `ApiError` with the body's `error` code.
+ * One call of the typed client (`@genswarms/client`, generated from the server's OpenAPI document) with
+ * the token from sessionStorage. A refusal rejects with `ClientError` (`code` = the server's `error`);
+ * a 401 also returns the app to the login.
  */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'omit',
-    cache: 'no-store',
-    redirect: 'error',
-  });
-  // expected: a body that is not JSON (a proxy's error page) leaves only the status to report
-  const parsed: unknown = await res.json().catch(() => ({}));
-  const data = isRecord(parsed) ? parsed : {};
-  if (res.ok) return data as T;
-  const code = typeof data['error'] === 'string' ? data['error'] : `http_${res.status}`;
-  const message = typeof data['message'] === 'string' ? data['message'] : res.statusText;
-  if (res.status === 401) onUnauthorized(code);
-  throw new ApiError(res.status, code, message, data);
-}
-
-/** `/api/swarms/<s>[/agents/<a>]…` with every name encoded. */
-export function swarmPath(swarm: string, ...rest: string[]): string {
-  return ['/api/swarms', swarm, ...rest].map((p, i) => (i === 0 ? p : encodeURIComponent(p))).join('/');
+export async function call<Op extends OperationId>(op: Op, args?: CallArgs<Op>): Promise<ResponseOf<Op>> {
+  const token = readToken();
+  const client = new GenswarmsClient({ baseUrl: location.origin, token: token === '' ? undefined : token, fetch: pageFetch });
+  try {
+    return await (client.call as (o: Op, a?: CallArgs<Op>) => Promise<ResponseOf<Op>>)(op, args);
+  } catch (err) {
+    if (err instanceof ClientError && err.status === 401) onUnauthorized(err.code);
+    throw err;
+  }
 }

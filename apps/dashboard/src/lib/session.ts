@@ -16,9 +16,3 @@ export function storeToken(token: string): void {
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
 }
-
-/** `Authorization` header for the stored token (none when it is empty). */
-export function authHeaders(): Record<string, string> {
-  const token = readToken();
-  return token === undefined || token === '' ? {} : { Authorization: `Bearer ${token}` };
-}

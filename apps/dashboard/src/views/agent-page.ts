@@ -1,9 +1,9 @@
 import { h } from 'preact';
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, swarmPath } from '../lib/api';
+import { call } from '../lib/api';
 import { ageOf, describeIsolation } from '../lib/format';
-import type { HistoryItem, LogLine, Turn } from '../lib/types';
+import type { HistoryItem, Turn } from '../lib/types';
 import { ActionForm, Field } from './action-form';
 import { EventStream } from './event-stream';
 import { ErrorBox } from './issues';
@@ -18,8 +18,8 @@ interface AgentReads {
 
 async function loadReads(swarm: string, agent: string): Promise<AgentReads> {
   const [t, hi] = await Promise.all([
-    api<{ turns: Turn[] }>('GET', `${swarmPath(swarm, 'agents', agent, 'turns')}?limit=50`),
-    api<{ history: HistoryItem[] }>('GET', `${swarmPath(swarm, 'agents', agent, 'history')}?limit=100`),
+    call('listTurns', { params: { s: swarm, a: agent }, query: { limit: 50 } }),
+    call('agentHistory', { params: { s: swarm, a: agent }, query: { limit: 100 } }),
   ]);
   return { turns: t.turns, history: hi.history };
 }
@@ -30,11 +30,11 @@ async function loadReads(swarm: string, agent: string): Promise<AgentReads> {
  */
 async function loadInitialOutput(swarm: string, agent: string): Promise<string[]> {
   // expected: a server without the screen route (older) answers 404; the stored log lines still show
-  const { screen } = await api<{ screen: string[] | null }>('GET', swarmPath(swarm, 'agents', agent, 'screen')).catch(() => ({
-    screen: null,
-  }));
+  const params = { s: swarm, a: agent };
+  // expected: a server without the screen route (older) answers 404; the stored log lines still show
+  const { screen } = await call('agentScreen', { params }).catch(() => ({ screen: null }));
   if (screen !== null) return [...screen, '\x1b[2m(pane text above; live output below)\x1b[0m'];
-  const { logs } = await api<{ logs: LogLine[] }>('GET', swarmPath(swarm, 'agents', agent, 'logs'));
+  const { logs } = await call('agentLogs', { params });
   return logs.map((l) => l.line);
 }
 
@@ -166,7 +166,7 @@ function HistoryList(props: { history: readonly HistoryItem[] }): JSX.Element {
 
 function AgentActions(props: { swarm: string; agent: string; needsAttention: boolean }): JSX.Element {
   const [task, setTask] = useState('');
-  const path = (...rest: string[]): string => swarmPath(props.swarm, 'agents', props.agent, ...rest);
+  const params = { s: props.swarm, a: props.agent };
   return h(
     'div',
     { class: 'actions' },
@@ -177,7 +177,7 @@ function AgentActions(props: { swarm: string; agent: string; needsAttention: boo
         title: 'Send a task',
         submit: 'Send task',
         run: async () => {
-          const r = await api<{ id: string; queued: number }>('POST', path('task'), { task });
+          const r = await call('sendTask', { params, body: { task } });
           return `Sent ${r.id} (queued ${r.queued}).`;
         },
       },
@@ -187,14 +187,14 @@ function AgentActions(props: { swarm: string; agent: string; needsAttention: boo
       id: 'agent-restart',
       title: 'Restart',
       submit: 'Restart agent',
-      run: async () => (await api('POST', path('restart')), 'Restarted.'),
+      run: async () => (await call('restartAgent', { params }), 'Restarted.'),
     }),
     props.needsAttention
       ? h(ActionForm, {
           id: 'agent-resume',
           title: 'Resume',
           submit: 'Resume agent',
-          run: async () => (await api('POST', path('resume')), 'Resumed.'),
+          run: async () => (await call('resumeAgent', { params }), 'Resumed.'),
         })
       : null,
   );

@@ -1,15 +1,15 @@
 import { h } from 'preact';
 import type { JSX } from 'preact';
-import { ApiError } from '../lib/api';
+import { ClientError } from '../lib/api';
 import type { Issue } from '../lib/types';
 
 /** An API refusal as the CLI prints it: `code: message`, then one line per issue (path: message). */
 export function ErrorBox(props: { error: unknown }): JSX.Element | null {
   const e = props.error;
   if (e === undefined || e === null) return null;
-  if (!(e instanceof ApiError)) return h('p', { class: 'error', role: 'alert' }, e instanceof Error ? e.message : String(e));
-  const issues = Array.isArray(e.body['issues']) ? (e.body['issues'] as Issue[]) : [];
-  const agent = typeof e.body['agent'] === 'string' ? ` (agent ${e.body['agent']})` : '';
+  if (!(e instanceof ClientError)) return h('p', { class: 'error', role: 'alert' }, e instanceof Error ? e.message : String(e));
+  const issues = Array.isArray(e.details['issues']) ? (e.details['issues'] as Issue[]) : [];
+  const agent = typeof e.details['agent'] === 'string' ? ` (agent ${e.details['agent']})` : '';
   return h(
     'div',
     { class: 'error', role: 'alert' },

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../lib/api';
+import { call, ClientError } from '../lib/api';
 import { clearToken, storeToken } from '../lib/session';
 
 /**
@@ -17,11 +17,11 @@ export function LoginPage(props: { code: string | undefined; onLogin: () => void
     setBusy(true);
     storeToken(token);
     try {
-      await api('GET', '/api/swarms');
+      await call('listSwarms');
       props.onLogin();
     } catch (err) {
       clearToken();
-      setError(err instanceof ApiError ? err.code : 'unreachable');
+      setError(err instanceof ClientError ? err.code : 'unreachable');
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import type { JSX } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import { api, swarmPath } from '../lib/api';
+import { call } from '../lib/api';
 import { countByState } from '../lib/format';
 import { ActionForm, Field } from './action-form';
 import { AgentTable } from './agent-table';
@@ -73,7 +73,7 @@ function SwarmActions(props: { swarm: string }): JSX.Element {
         title: 'Send a task',
         submit: 'Send task',
         run: async () => {
-          const r = await api<{ id: string; queued: number }>('POST', swarmPath(s, 'agents', agent, 'task'), { task });
+          const r = await call('sendTask', { params: { s, a: agent }, body: { task } });
           return `Sent ${r.id} (queued ${r.queued}).`;
         },
       },
@@ -87,7 +87,7 @@ function SwarmActions(props: { swarm: string }): JSX.Element {
         title: 'Send a message',
         submit: 'Send message',
         run: async () => {
-          await api('POST', swarmPath(s, 'message'), { from, to, content });
+          await call('sendMessage', { params: { s }, body: { from, to, content } });
           return `Routed ${from} → ${to}.`;
         },
       },
@@ -102,13 +102,7 @@ function SwarmActions(props: { swarm: string }): JSX.Element {
         title: 'Scale',
         submit: 'Scale',
         run: async () => {
-          const r = await api<{ result: { added: unknown[]; removed: unknown[]; failed: unknown[] } }>(
-            'POST',
-            swarmPath(s, 'agents', base, 'scale'),
-            {
-              count: Number(count),
-            },
-          );
+          const r = await call('scaleAgents', { params: { s, base }, body: { count: Number(count) } });
           return `Added ${r.result.added.length}, removed ${r.result.removed.length}, failed ${r.result.failed.length}.`;
         },
       },
@@ -119,13 +113,13 @@ function SwarmActions(props: { swarm: string }): JSX.Element {
       id: 'restart-swarm',
       title: 'Restart the swarm',
       submit: 'Restart',
-      run: async () => (await api('POST', swarmPath(s, 'restart')), 'Restarted.'),
+      run: async () => (await call('restartSwarm', { params: { s } }), 'Restarted.'),
     }),
     h(ActionForm, {
       id: 'stop-swarm',
       title: 'Stop the swarm',
       submit: 'Stop',
-      run: async () => (await api('DELETE', swarmPath(s)), 'Stopped.'),
+      run: async () => (await call('stopSwarm', { params: { s } }), 'Stopped.'),
     }),
   );
 }

@@ -2,30 +2,26 @@ import { h } from 'preact';
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { parse as parseYaml } from 'yaml';
-import { api, swarmPath } from '../lib/api';
-import { countByState, detectFormat } from '../lib/format';
-import type { AgentStatus, SwarmSummary } from '../lib/types';
+import { call } from '../lib/api';
+import { detectFormat } from '../lib/format';
+import type { SwarmSummary } from '../lib/types';
 import { ErrorBox } from './issues';
 
-interface SwarmRow extends SwarmSummary {
-  readonly counts?: [string, number][];
+async function loadSwarms(): Promise<SwarmSummary[]> {
+  return (await call('listSwarms')).swarms;
 }
 
-async function loadSwarms(): Promise<SwarmRow[]> {
-  const { swarms } = await api<{ swarms: SwarmSummary[] }>('GET', '/api/swarms');
-  return Promise.all(
-    swarms.map(async (s) => {
-      if (s.status === 'stopped') return s;
-      // best-effort: a swarm that stops between the two reads shows no per-state counts
-      const { agents } = await api<{ agents: AgentStatus[] }>('GET', swarmPath(s.name, 'agents')).catch(() => ({ agents: [] }));
-      return { ...s, counts: countByState(agents) };
-    }),
-  );
+/** `busy 2, idle 3` (states sorted by name). */
+function byState(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([state, n]) => `${state} ${n}`)
+    .join(', ');
 }
 
 /** Every swarm (status, agents by state, started), and a form to start one from JSON or YAML. */
 export function SwarmsPage(): JSX.Element {
-  const [swarms, setSwarms] = useState<SwarmRow[] | undefined>(undefined);
+  const [swarms, setSwarms] = useState<SwarmSummary[] | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const refresh = (): void => {
     loadSwarms().then(setSwarms, setError);
@@ -61,7 +57,7 @@ export function SwarmsPage(): JSX.Element {
                 h('td', {}, h('a', { href: `#/swarms/${s.name}` }, s.name)),
                 h('td', {}, h('span', { class: `state state-${s.status}` }, s.status)),
                 h('td', {}, String(s.agent_count)),
-                h('td', {}, (s.counts ?? []).map(([st, n]) => `${st} ${n}`).join(', ') || '—'),
+                h('td', {}, byState(s.agents_by_state) || '—'),
                 h('td', {}, String(s.object_count)),
                 h('td', {}, s.started_at ?? '—'),
               ),
@@ -92,9 +88,9 @@ function StartForm(props: { onStarted: () => void }): JSX.Element {
     setNote(undefined);
     try {
       const format = detectFormat(text, fileName);
-      await api('POST', '/api/config/validate', { content: text, format });
+      await call('validateConfig', { body: { content: text, format } });
       const config: unknown = format === 'json' ? JSON.parse(text) : parseYaml(text);
-      const started = await api<{ swarm_name: string }>('POST', '/api/swarms', { config });
+      const started = await call('startSwarm', { body: { config } });
       setNote(`Started ${started.swarm_name}.`);
       props.onStarted();
     } catch (err) {

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, reportDenied, swarmPath } from '../lib/api';
+import { call, reportDenied } from '../lib/api';
 import { connectSwarm } from '../lib/live';
 import type { LiveSwarm, PushName } from '../lib/live';
 import { SwarmModel } from '../lib/swarm-model';
-import type { AgentStatus, SwarmDetail } from '../lib/types';
 
 /** Minimum gap between two re-reads of the agent list that pushes asked for (never a timer on its own). */
 const STALE_REFRESH_MS = 2000;
@@ -40,7 +39,7 @@ export function useLiveSwarm(swarm: string, extra?: (name: PushName, payload: Re
       refreshing = true;
       lastRefresh = Date.now();
       const marks = model.staleMarks;
-      api<{ agents: AgentStatus[] }>('GET', swarmPath(swarm, 'agents'))
+      call('listAgents', { params: { s: swarm } })
         .then((r) => model.loadAgents(r.agents, marks))
         .catch(() => undefined) // best-effort: the next push asks again; the page keeps its last rows
         .finally(() => {
@@ -59,7 +58,7 @@ export function useLiveSwarm(swarm: string, extra?: (name: PushName, payload: Re
       });
     };
     const load = (): void => {
-      api<SwarmDetail>('GET', swarmPath(swarm))
+      call('getSwarm', { params: { s: swarm } })
         .then((d) => {
           model.load(d);
           schedule();
