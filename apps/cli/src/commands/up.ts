@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { encodeHandover, ProcctlError, SECRET_HANDOVER_FD_ENV, SERVER_SECRET_ENV_NAMES, splitSecrets } from '@genswarms/procctl';
 import { normalizeToken, parsePort, SecurityError } from '@genswarms/security';
@@ -68,23 +69,27 @@ async function runBackground(ctx: CliContext, main: string, env: NodeJS.ProcessE
   }
   // a URL recorded by an earlier server is stale from here on; it is written again once this one answers.
   await removeServerUrl(home);
+  const handover = handOver(env);
   const log = await openServerLogPipe(home, ctx.env);
   let exited: { code: number | null } | undefined;
-  const handover = handOver(env);
-  const child = spawn(process.execPath, [main], {
-    shell: false,
-    detached: true,
-    stdio: ['ignore', log.sink, log.sink, 'pipe'],
-    env: handover.env,
-    cwd: ctx.cwd,
-  });
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [main], {
+      shell: false,
+      detached: true,
+      stdio: ['ignore', log.sink, log.sink, 'pipe'],
+      env: handover.env,
+      cwd: ctx.cwd,
+    });
+  } finally {
+    log.release(); // the server holds the write end now; were it not started, the rotator sees EOF and exits
+  }
   child.on('error', () => (exited = { code: null }));
   child.on('exit', (code) => (exited = { code }));
   const pipe = child.stdio[3] as Writable | null;
   // best-effort: a server that dies before reading is reported by waitReady, not by this EPIPE.
   pipe?.on('error', () => undefined);
   pipe?.end(handover.payload);
-  log.release();
   if (child.pid === undefined) throw new CliError('start_failed', 'could not start the server process', EXIT.failed);
   child.unref();
   await writePid(home, child.pid);
