@@ -92,7 +92,9 @@ function parameters(op: Operation, components: SchemaComponents): unknown[] {
     params.push({ name, in: 'path', required: true, description: known.description, schema: components.ref(known.schema, 'input') });
   }
   if (op.query === undefined) return params;
-  const query = components.resolve(components.ref(op.query, 'input'));
+  // Query values travel as text but the schemas parse them to their real types (an integer limit, a level
+  // enum): the parsed (output) side is what OpenAPI's query parameter schema describes.
+  const query = components.resolve(components.ref(op.query, 'output'));
   const props = (query['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((query['required'] ?? []) as string[]);
   for (const [name, schema] of Object.entries(props)) {

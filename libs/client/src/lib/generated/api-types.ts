@@ -95,6 +95,8 @@ export interface Schemas {
     started_at: string | null;
     /** Last activity (ISO 8601), null when unknown */
     last_activity: string | null;
+    /** Read from the live process (not the config); null when not checked */
+    isolation: Schemas['Isolation'] | null;
   };
   /** The API descriptor */
   ApiDescriptor: {
@@ -169,9 +171,9 @@ export interface Schemas {
   };
   EventQueryCommand: {
     /** Only events of this level */
-    level?: string;
+    level?: 'debug' | 'info' | 'warning' | 'error';
     /** Only events of this category */
-    category?: string;
+    category?: 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
     /** Only events of this swarm */
     swarm?: string;
     /** Only events of this agent or object */
@@ -179,11 +181,11 @@ export interface Schemas {
     /** Only events of this type */
     event_type?: string;
     /** Only events of the last N minutes */
-    minutes?: string;
+    minutes?: number;
     /** At most this many events (default 100) */
-    limit?: string;
+    limit?: number;
     /** Only events after this id, oldest first */
-    since_id?: string;
+    since_id?: number;
   };
   EventsCommand: {
     /** Filter set {level?, category?, event_type?, agent?}; omitted = all events */
@@ -226,6 +228,62 @@ export interface Schemas {
         /** Turn it was sent in */
         turn: string | null;
       };
+  Isolation: {
+    /** When the live process was read (ISO 8601) */
+    verified_at: string;
+    /** The process inspected: the client inside its boundary, or the host client */
+    pid: number;
+    /** Namespaces it does not share with the server (/proc/<pid>/ns) */
+    namespaces: Array<'cgroup' | 'ipc' | 'mnt' | 'net' | 'pid' | 'user' | 'uts'>;
+    /** NoNewPrivs from /proc/<pid>/status */
+    no_new_privs: boolean;
+    /** Seccomp mode from /proc/<pid>/status */
+    seccomp: 'disabled' | 'strict' | 'filter';
+    /** host: the server's network namespace; loopback: its own with only lo; none: no interface; own: its own with others */
+    network: 'host' | 'loopback' | 'none' | 'own';
+    /** network isolated: the host forwarder pin host:port */
+    egress?: string;
+    /** cgroup limits in force on the process (absent: unlimited) */
+    limits: {
+      /** memory limit in force (bytes) */
+      memory_bytes?: number;
+      /** process limit in force */
+      pids?: number;
+      /** CPU quota in force (CPUs) */
+      cpu?: number;
+    };
+    /** The mounts that matter, from /proc/<pid>/mountinfo */
+    mounts: {
+      /** The workspace as the client sees it */
+      workspace: 'rw' | 'ro' | 'absent';
+      /** The state dir (the client's HOME) */
+      state_dir: 'rw' | 'ro' | 'absent';
+      /** The process's / is the server's root filesystem */
+      host_root_visible: boolean;
+    };
+    /** Bypass flags on the live argv */
+    bypass_flags: string[];
+    /** docker: what the engine applied (inspect) */
+    docker?: {
+      /** HostConfig.NetworkMode */
+      network_mode: string;
+      /** HostConfig.CapDrop */
+      cap_drop: string[];
+      /** HostConfig.SecurityOpt */
+      security_opt: string[];
+      /** HostConfig.ReadonlyRootfs */
+      readonly_rootfs: boolean;
+    };
+    /** Empty when the process matches its plan; else the session is needs_attention (isolation_mismatch) */
+    differences: Array<{
+      /** What differs */
+      field: string;
+      /** The plan */
+      expected: string;
+      /** The process */
+      actual: string;
+    }>;
+  };
   JoinCommand: {
     /** Swarm name */
     swarm: string;
@@ -1588,9 +1646,9 @@ export interface Operations {
     params: Record<string, never>;
     query: {
       /** Only events of this level */
-      level?: string;
+      level?: 'debug' | 'info' | 'warning' | 'error';
       /** Only events of this category */
-      category?: string;
+      category?: 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
       /** Only events of this swarm */
       swarm?: string;
       /** Only events of this agent or object */
@@ -1598,11 +1656,11 @@ export interface Operations {
       /** Only events of this type */
       event_type?: string;
       /** Only events of the last N minutes */
-      minutes?: string;
+      minutes?: number;
       /** At most this many events (default 100) */
-      limit?: string;
+      limit?: number;
       /** Only events after this id, oldest first */
-      since_id?: string;
+      since_id?: number;
     };
     body: undefined;
     response: Schemas['EventPage'];
@@ -1619,19 +1677,19 @@ export interface Operations {
     };
     query: {
       /** Only events of this level */
-      level?: string;
+      level?: 'debug' | 'info' | 'warning' | 'error';
       /** Only events of this category */
-      category?: string;
+      category?: 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
       /** Only events of this agent or object */
       agent?: string;
       /** Only events of this type */
       event_type?: string;
       /** Only events of the last N minutes */
-      minutes?: string;
+      minutes?: number;
       /** At most this many events (default 100) */
-      limit?: string;
+      limit?: number;
       /** Only events after this id, oldest first */
-      since_id?: string;
+      since_id?: number;
     };
     body: undefined;
     response: Schemas['ScopedEventPage'];
@@ -1650,17 +1708,17 @@ export interface Operations {
     };
     query: {
       /** Only events of this level */
-      level?: string;
+      level?: 'debug' | 'info' | 'warning' | 'error';
       /** Only events of this category */
-      category?: string;
+      category?: 'swarm' | 'agent' | 'object' | 'routing' | 'backend' | 'system';
       /** Only events of this type */
       event_type?: string;
       /** Only events of the last N minutes */
-      minutes?: string;
+      minutes?: number;
       /** At most this many events (default 100) */
-      limit?: string;
+      limit?: number;
       /** Only events after this id, oldest first */
-      since_id?: string;
+      since_id?: number;
     };
     body: undefined;
     response: Schemas['ScopedEventPage'];
