@@ -7,6 +7,7 @@ import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
 import type { LimitSupport } from './cgroup/limit-detect';
 import type { IsolationReport } from './isolation/isolation-report';
+import type { IsolationCheck } from './isolation/inspect-isolation';
 
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
@@ -159,6 +160,11 @@ export interface SessionDescription {
    * re-validate it against its current trust policy and restart the host forwarder (never a secret).
    */
   readonly egress?: SessionEgressPin;
+  /**
+   * (additive) What the live process is checked against (RunnerHandle.isolation), kept so a re-attached handle
+   * checks the same promises without the plan. Paths and numbers only, never a secret.
+   */
+  readonly isolationCheck?: IsolationCheck;
   /** (additive) ssh: where the agent runs, so a restarted server can re-attach (paths and names, never key material). */
   readonly remote?: SessionRemote;
 }

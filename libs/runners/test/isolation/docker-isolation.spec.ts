@@ -41,16 +41,23 @@ describeIfEngine('docker isolation from the live container', () => {
     });
     expect(report?.differences).toEqual([]);
   });
+
+  it('re-attached by a new runner (a server restart): the stored check is read again', async () => {
+    const ctx = makeCtx(dirs.home);
+    const plan = createDockerRunner().plan(makeDockerSpec({ workspace: dirs.workspace, client: HOLD, network: 'none' }), ctx);
+    handle = await createDockerRunner().start(plan, ctx);
+    const adopted = await createDockerRunner().reattach?.(JSON.parse(JSON.stringify(handle.describe())), ctx);
+    expect(await adopted?.isolation?.()).toMatchObject({ network: 'loopback', docker: { network_mode: 'none' }, differences: [] });
+  });
 });
 
 describe('docker engine facts against the plan', () => {
   it('names each engine setting that contradicts the plan', () => {
-    const plan = { spec: { network: 'none' } } as unknown as Parameters<typeof dockerDifferences>[0];
     expect(
-      dockerDifferences(plan, { networkMode: 'bridge', capDrop: [], securityOpt: [], readonlyRootfs: false }).map((d) => d.field),
+      dockerDifferences('none', { networkMode: 'bridge', capDrop: [], securityOpt: [], readonlyRootfs: false }).map((d) => d.field),
     ).toEqual(['docker.network_mode', 'docker.cap_drop', 'docker.security_opt', 'docker.readonly_rootfs']);
     expect(
-      dockerDifferences(plan, { networkMode: 'none', capDrop: ['ALL'], securityOpt: ['no-new-privileges:true'], readonlyRootfs: true }),
+      dockerDifferences('none', { networkMode: 'none', capDrop: ['ALL'], securityOpt: ['no-new-privileges:true'], readonlyRootfs: true }),
     ).toEqual([]);
   });
 });

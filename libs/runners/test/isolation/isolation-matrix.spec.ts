@@ -5,8 +5,7 @@
  */
 import type { AgentLaunchSpec, IsolationReport, LaunchPlan, Runner, RunnerHandle } from '../../src/index';
 import { createBwrapRunner, createLocalRunner, createTmuxRunner } from '../../src/index';
-import { expectedIsolation } from '../../src/lib/isolation/expected-isolation';
-import { findClientPid, reportFor } from '../../src/lib/isolation/inspect-isolation';
+import { findClientPid, isolationCheckFrom, isolationCheckOf, reportFor } from '../../src/lib/isolation/inspect-isolation';
 import { inspectProc } from '../../src/lib/isolation/proc-isolation';
 import { detectLimitSupport } from '../../src/lib/cgroup/limit-detect';
 import { haveBinary, makeContext, makeSandboxDirs, makeSpec } from '../support';
@@ -110,6 +109,36 @@ suite('isolation from the live process (real runners)', () => {
     expect(report.differences).toEqual([]);
   });
 
+  it('tmux runner bwrap re-attached by a new runner (a server restart): the stored check is read again', async () => {
+    const { plan } = await start({ runner: () => createTmuxRunner(), spec: { backend: 'tmux', runner: 'bwrap', network: 'none' } });
+    const description = handle?.describe();
+    expect(description?.isolationCheck).toEqual(isolationCheckOf(plan));
+    const ctx = makeContext(dirs.home);
+    const again = createTmuxRunner();
+    const adopted = await again.reattach?.(JSON.parse(JSON.stringify(description)), ctx);
+    const report = await adopted?.isolation?.();
+    expect(report).toMatchObject({ network: 'loopback', no_new_privs: true, differences: [] });
+    await again.close?.('detach');
+  });
+
+  it.each([
+    ['an unknown key', (c: Record<string, unknown>) => ({ ...c, extra: 1 })],
+    [
+      'a namespace that does not exist',
+      (c: Record<string, unknown>) => ({ ...c, expected: { ...(c['expected'] as object), namespaces: ['time'] } }),
+    ],
+    ['a widened promise', (c: Record<string, unknown>) => ({ ...c, expected: { ...(c['expected'] as object), host_root_visible: true } })],
+    ['not an object', () => 'x'],
+  ])('a stored check with %s is ignored (no check, never a wrong one)', (_name, tamper) => {
+    const plan = createBwrapRunner().plan(
+      makeSpec({ workspace: dirs.workspace, client: SLEEP, backend: 'bwrap', network: 'none' }),
+      makeContext(dirs.home),
+    );
+    const stored = JSON.parse(JSON.stringify(isolationCheckOf(plan))) as Record<string, unknown>;
+    expect(isolationCheckFrom(stored)).toEqual(stored);
+    expect(isolationCheckFrom(tamper(stored))).toBeUndefined();
+  });
+
   it('injected mismatch: a host process held to a bwrap none plan reports every difference', async () => {
     const { plan: localPlan } = await start({ runner: createLocalRunner, spec: { backend: 'local', network: 'open' } });
     const ctx = makeContext(dirs.home);
@@ -118,7 +147,8 @@ suite('isolation from the live process (real runners)', () => {
       { ...ctx, limitSupport: { version: 1, bases: { pids: '/sys/fs/cgroup/pids' }, reasons: [] } },
     );
     const pid = await findClientPid(handle?.describe().pid as number, false);
-    const report = reportFor(inspectProc(pid), expectedIsolation(bwrapPlan), localPlan);
+    const report = reportFor(inspectProc(pid), isolationCheckOf(bwrapPlan));
+    expect(localPlan.spec.backend).toBe('local');
     expect(report.differences.map((d) => d.field)).toEqual(
       expect.arrayContaining(['namespaces.net', 'namespaces.user', 'network', 'no_new_privs', 'limits.pids', 'mounts.host_root_visible']),
     );

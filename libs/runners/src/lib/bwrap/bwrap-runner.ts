@@ -14,7 +14,7 @@ import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { buildBwrapArgs } from './bwrap-args';
 import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
 import { watchEgress } from '../network/egress-watch';
-import { attachIsolation } from '../isolation/inspect-isolation';
+import { attachIsolation, isolationCheckOf } from '../isolation/inspect-isolation';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 import { assertLimitsEnforceable } from '../cgroup/agent-limits';
@@ -99,7 +99,7 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     handle.onExit(() => {
       void cleanup().catch(() => undefined); // best-effort: on a crash; stop() runs it again and reports
     });
-    return attachIsolation(watchEgress(handle, forwarder), plan, child.pid);
+    return attachIsolation(watchEgress(handle, forwarder), isolationCheckOf(plan), child.pid);
   } catch (err) {
     await cleanup();
     throw err;

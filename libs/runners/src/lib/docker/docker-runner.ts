@@ -8,7 +8,7 @@ import { recheckMounts } from '../sandbox/mount-safety';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { pinOfPlan } from '../network/egress-pin';
 import { watchEgress } from '../network/egress-watch';
-import { attachDockerIsolation } from '../isolation/docker-isolation';
+import { attachDockerIsolation, dockerIsolationCheckFrom, dockerIsolationCheckOf } from '../isolation/docker-isolation';
 import { readoptEgress, removeEgressDirSafely } from '../network/egress-readopt';
 import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { buildContainerSpec, containerNameFor, DEFAULT_DOCKER_IMAGE, LABEL_AGENT, LABEL_SESSION, LABEL_SWARM } from './container-spec';
@@ -97,7 +97,11 @@ async function startContainer(
     const envId = await lstat(envFile, { bigint: true });
     containerId = await port.create(create);
     const pin = pinOfPlan(plan);
-    const description: SessionDescription = { ...describePlan(plan, { containerId }), ...(pin === undefined ? {} : { egress: pin }) };
+    const description: SessionDescription = {
+      ...describePlan(plan, { containerId }),
+      ...(pin === undefined ? {} : { egress: pin }),
+      isolationCheck: dockerIsolationCheckOf(plan),
+    };
     const handle = new DockerHandle({
       port,
       containerId,
@@ -109,7 +113,7 @@ async function startContainer(
     await port.start(containerId);
     await handle.attach();
     track(active, create.name, handle);
-    return attachDockerIsolation(watchEgress(handle, forwarder), plan, port, containerId);
+    return attachDockerIsolation(watchEgress(handle, forwarder), dockerIsolationCheckFrom(description.isolationCheck), port, containerId);
   } catch (err) {
     if (containerId !== undefined) await port.remove(containerId).catch(() => undefined); // best-effort: cleanup; the start error wins
     await removeFileIfPresent(envFile);
@@ -172,7 +176,7 @@ async function reattachContainer(
     throw err;
   }
   if (swarm !== undefined && agent !== undefined) track(active, containerNameFor(swarm, agent), handle);
-  return watchEgress(handle, forwarder);
+  return attachDockerIsolation(watchEgress(handle, forwarder), dockerIsolationCheckFrom(description.isolationCheck), port, found.id);
 }
 
 /** Not adopted: the container, its env file and (isolated) its egress directory go. */

@@ -3,7 +3,8 @@ import type { ContainerHostFacts, DockerPort } from '../docker/docker-port';
 import { DEFAULT_PIDS_LIMIT, networkModeFor } from '../docker/container-spec';
 import type { IsolationDifference, IsolationReport } from './isolation-report';
 import { expectedIsolation, type ExpectedIsolation } from './expected-isolation';
-import { reportFor } from './inspect-isolation';
+import { isolationCheckOf, reportFor, type IsolationCheck } from './inspect-isolation';
+import { checkShapeOf } from './check-shape';
 import { inspectProc } from './proc-isolation';
 
 /**
@@ -25,10 +26,24 @@ export function expectedDockerIsolation(plan: LaunchPlan): ExpectedIsolation {
   };
 }
 
-/** The engine's own settings against the plan (docs/runners.md docker). */
-export function dockerDifferences(plan: LaunchPlan, host: ContainerHostFacts): IsolationDifference[] {
+/** A docker session's check: the process promises plus the NetworkMode the engine must have applied. */
+export interface DockerIsolationCheck extends IsolationCheck {
+  readonly networkMode: string;
+}
+
+/** Pure: the check of a docker plan (stored in its session description for re-attach). */
+export function dockerIsolationCheckOf(plan: LaunchPlan): DockerIsolationCheck {
+  return { ...isolationCheckOf(plan, expectedDockerIsolation(plan)), networkMode: networkModeFor(plan.spec.network) };
+}
+
+/** A stored docker check read back (re-attach): the exact shape this build writes, else undefined. */
+export function dockerIsolationCheckFrom(stored: unknown): DockerIsolationCheck | undefined {
+  return checkShapeOf<DockerIsolationCheck>(stored, ['networkMode']);
+}
+
+/** The engine's own settings against the check (docs/runners.md docker). */
+export function dockerDifferences(want: string, host: ContainerHostFacts): IsolationDifference[] {
   const out: IsolationDifference[] = [];
-  const want = networkModeFor(plan.spec.network);
   if (host.networkMode !== want) out.push({ field: 'docker.network_mode', expected: want, actual: host.networkMode || 'unset' });
   if (!host.capDrop.map((c) => c.toUpperCase()).includes('ALL'))
     out.push({ field: 'docker.cap_drop', expected: 'ALL', actual: host.capDrop.join(',') || 'none' });
@@ -39,20 +54,25 @@ export function dockerDifferences(plan: LaunchPlan, host: ContainerHostFacts): I
 }
 
 /** Adds `isolation()` to a docker handle: the container's init process from /proc plus the engine's inspect facts. */
-export function attachDockerIsolation<H extends RunnerHandle>(handle: H, plan: LaunchPlan, port: DockerPort, containerId: string): H {
-  const expected = expectedDockerIsolation(plan);
+export function attachDockerIsolation<H extends RunnerHandle>(
+  handle: H,
+  check: DockerIsolationCheck | undefined,
+  port: DockerPort,
+  containerId: string,
+): H {
+  if (check === undefined) return handle;
   return Object.assign(handle, {
     isolation: async (): Promise<IsolationReport> => {
       const state = await port.inspect(containerId);
       if (state?.pid === undefined || state.host === undefined) {
         throw new Error('the container is not running: no process to read its isolation from');
       }
-      const report = reportFor(inspectProc(state.pid), expected, plan);
+      const report = reportFor(inspectProc(state.pid), check);
       const h = state.host;
       return {
         ...report,
         docker: { network_mode: h.networkMode, cap_drop: h.capDrop, security_opt: h.securityOpt, readonly_rootfs: h.readonlyRootfs },
-        differences: [...report.differences, ...dockerDifferences(plan, h)],
+        differences: [...report.differences, ...dockerDifferences(check.networkMode, h)],
       };
     },
   });

@@ -4,6 +4,7 @@ import { listDescendants } from '../process/process-tree';
 import type { IsolationReport } from './isolation-report';
 import { compareIsolation, expectedIsolation, type ExpectedIsolation } from './expected-isolation';
 import { bypassFlagsIn, inspectProc, type ProcIsolation } from './proc-isolation';
+import { checkShapeOf } from './check-shape';
 
 /** How long the check waits for the client to appear inside its boundary (bwrap forks it after setting up). */
 export const ISOLATION_FIND_TIMEOUT_MS = 5000;
@@ -32,11 +33,38 @@ export async function findClientPid(root: number, wantOwnUserNs: boolean, timeou
   }
 }
 
-/** The report for one process against what the plan promised. */
-export function reportFor(actual: ProcIsolation, expected: ExpectedIsolation, plan: LaunchPlan, now: Date = new Date()): IsolationReport {
+/**
+ * What a session's isolation is checked against, JSON-safe: stored in its SessionDescription so a re-attached
+ * handle (after a server restart) checks the same promises without the plan.
+ */
+export interface IsolationCheck {
+  readonly expected: ExpectedIsolation;
+  /** The workspace and state dir where the client sees them (sandbox paths, else host paths). */
+  readonly workspace: string;
+  readonly stateDir: string;
+  /** `network: isolated`: the forwarder pin `host:port`. */
+  readonly egress?: string;
+}
+
+/** A stored check read back (re-attach): the exact shape this build writes, else undefined (no check). */
+export function isolationCheckFrom(stored: unknown): IsolationCheck | undefined {
+  return checkShapeOf<IsolationCheck>(stored);
+}
+
+/** Pure: the check of a local, bwrap or tmux (none/bwrap) plan. */
+export function isolationCheckOf(plan: LaunchPlan, expected: ExpectedIsolation = expectedIsolation(plan)): IsolationCheck {
+  return {
+    expected,
+    workspace: expected.workspace ?? plan.spec.workspace,
+    stateDir: expected.stateDir ?? plan.stateDir,
+    ...(plan.egress === undefined ? {} : { egress: `${plan.egress.host}:${plan.egress.port}` }),
+  };
+}
+
+/** The report for one process against a check. */
+export function reportFor(actual: ProcIsolation, check: IsolationCheck, now: Date = new Date()): IsolationReport {
   const bypass = bypassFlagsIn(actual.argv);
-  const mode = (where: string | undefined): 'rw' | 'ro' | 'absent' =>
-    where === undefined ? 'absent' : (actual.mountModes.get(where) ?? 'absent');
+  const mode = (where: string): 'rw' | 'ro' | 'absent' => actual.mountModes.get(where) ?? 'absent';
   return {
     verified_at: now.toISOString(),
     pid: actual.pid,
@@ -44,26 +72,21 @@ export function reportFor(actual: ProcIsolation, expected: ExpectedIsolation, pl
     no_new_privs: actual.no_new_privs,
     seccomp: actual.seccomp,
     network: actual.network,
-    ...(plan.egress === undefined ? {} : { egress: `${plan.egress.host}:${plan.egress.port}` }),
+    ...(check.egress === undefined ? {} : { egress: check.egress }),
     limits: actual.limits,
-    mounts: {
-      workspace: mode(expected.workspace ?? plan.spec.workspace),
-      state_dir: mode(expected.stateDir ?? plan.stateDir),
-      host_root_visible: actual.host_root_visible,
-    },
+    mounts: { workspace: mode(check.workspace), state_dir: mode(check.stateDir), host_root_visible: actual.host_root_visible },
     bypass_flags: bypass,
-    differences: compareIsolation(expected, actual, bypass),
+    differences: compareIsolation(check.expected, actual, bypass),
   };
 }
 
 /** Adds `isolation()` to a handle (in place: class handles keep their prototype): checks the live client under `pid`. */
-export function attachIsolation<H extends RunnerHandle>(handle: H, plan: LaunchPlan, rootPid: number | undefined): H {
-  if (rootPid === undefined) return handle;
-  const expected = expectedIsolation(plan);
+export function attachIsolation<H extends RunnerHandle>(handle: H, check: IsolationCheck | undefined, rootPid: number | undefined): H {
+  if (rootPid === undefined || check === undefined) return handle;
   return Object.assign(handle, {
     isolation: async (): Promise<IsolationReport> => {
-      const pid = await findClientPid(rootPid, expected.namespaces.includes('user'));
-      return reportFor(inspectProc(pid), expected, plan);
+      const pid = await findClientPid(rootPid, check.expected.namespaces.includes('user'));
+      return reportFor(inspectProc(pid), check);
     },
   });
 }

@@ -14,7 +14,7 @@ import type { AgentCgroup } from '../cgroup/agent-cgroup';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { assertNoLimitsRequested } from '../cgroup/agent-limits';
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
-import { attachIsolation } from '../isolation/inspect-isolation';
+import { attachIsolation, isolationCheckOf } from '../isolation/inspect-isolation';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 
@@ -106,5 +106,5 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
     description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }),
     ...(release === undefined ? {} : { cleanup: release }),
   });
-  return attachIsolation(handle, plan, child.pid);
+  return attachIsolation(handle, isolationCheckOf(plan), child.pid);
 }

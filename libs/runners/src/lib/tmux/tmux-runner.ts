@@ -20,7 +20,7 @@ import { killAgentCgroup } from '../cgroup/cgroup-ops';
 import { assertLimitsEnforceable, assertNoLimitsRequested, limitGroupAt, removeLimitGroup } from '../cgroup/agent-limits';
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { prepareSandboxExtras } from '../bwrap/sandbox-extras';
-import { attachIsolation } from '../isolation/inspect-isolation';
+import { attachIsolation, isolationCheckFrom, isolationCheckOf } from '../isolation/inspect-isolation';
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -174,7 +174,7 @@ async function startTmux(
       ...(cleanup === undefined ? {} : { cleanup }),
     });
     // runner docker: the container's isolation is docker's (inspect), not read from the pane's /proc here
-    return spec.runner === 'docker' ? handle : attachIsolation(handle, plan, pane.panePid);
+    return attachIsolation(handle, handle.describe().isolationCheck, pane.panePid);
   } catch (err) {
     await removeFileIfPresent(envFile);
     if (manifest !== undefined) await removeArgvManifest(manifest);
@@ -216,6 +216,8 @@ function describePlan(plan: LaunchPlan, pid: number): SessionDescription {
     workspace: spec.workspace,
     stateDir: plan.stateDir,
     notices: [...plan.notices],
+    // runner docker: the container's isolation is docker's, not read from the pane's /proc here
+    ...(spec.runner === 'docker' ? {} : { isolationCheck: isolationCheckOf(plan) }),
   };
 }
 
@@ -247,7 +249,7 @@ async function reattachTmux(
     }
   }
   await server.ensureLinked(swarm, agent);
-  return new TmuxHandle({
+  const handle = new TmuxHandle({
     server,
     description: { ...description, pid: pane.panePid },
     paneId: pane.paneId,
@@ -262,6 +264,8 @@ async function reattachTmux(
           ? { cleanup: () => removeLimitGroup(limits) }
           : {}),
   });
+  // the stored check (never trusted blindly: a malformed one is ignored) makes the re-attached pane checkable again
+  return description.runner === 'docker' ? handle : attachIsolation(handle, isolationCheckFrom(description.isolationCheck), pane.panePid);
 }
 
 /** Debian package of each host tool the tmux runner needs (named in the binary_missing sentence). */
