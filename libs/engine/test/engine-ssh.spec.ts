@@ -91,6 +91,8 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
   it('runs a full turn remotely and routes its marker to a local agent', async () => {
     await h.engine.startSwarm({ config: config('mixed') });
     await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle', 60_000);
+    expect(await h.engine.getAgent('mixed', 'remote')).toMatchObject({ backend: 'ssh', host_key_verified: true });
+    expect((await h.engine.getAgent('mixed', 'peer')).host_key_verified).toBeUndefined();
     await h.engine.sendTask('mixed', 'remote', 'ssh task: say hi');
     await waitEvent(h.engine, 'mixed', (e) => e.event_type === 'turn_completed' && e.agent === 'peer', 'peer turn');
     const turns = await h.engine.listTurns('mixed', 'remote');
@@ -105,6 +107,7 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     const ev = await waitEvent(h.engine, 'unverified', (e) => e.event_type === 'ssh_host_key_unverified', 'the warning');
     expect(ev).toMatchObject({ agent: 'remote', level: 'warning' });
     await waitFor(async () => (await h.engine.getAgent('unverified', 'remote')).state === 'idle', 'remote idle', 60_000);
+    expect((await h.engine.getAgent('unverified', 'remote')).host_key_verified).toBe(false);
     await h.engine.stopSwarm('unverified');
   }, 60_000);
 

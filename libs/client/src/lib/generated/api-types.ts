@@ -97,6 +97,8 @@ export interface Schemas {
     last_activity: string | null;
     /** Read from the live process (not the config); null when not checked */
     isolation: Schemas['Isolation'] | null;
+    /** ssh agents only: false when backend.opts.silently_accept_hosts is true (the host key is not verified) */
+    host_key_verified?: boolean;
   };
   /** The API descriptor */
   ApiDescriptor: {

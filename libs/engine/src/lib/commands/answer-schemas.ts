@@ -124,6 +124,10 @@ export const AgentStatusSchema = z
     started_at: nullableTs('Session start'),
     last_activity: nullableTs('Last activity'),
     isolation: IsolationSchema.nullable().describe('Read from the live process (not the config); null when not checked'),
+    host_key_verified: z
+      .boolean()
+      .optional()
+      .describe('ssh agents only: false when backend.opts.silently_accept_hosts is true (the host key is not verified)'),
   })
   .meta({ id: 'AgentStatus' })
   .describe('Status of one agent (redacted)');

@@ -28,6 +28,8 @@ export interface AgentStatus {
   readonly last_activity: string | null;
   /** What the live process can really do, read after start and re-attach; null when not checked (docs/runners.md). */
   readonly isolation: IsolationReport | null;
+  /** ssh agents only: false with `silently_accept_hosts: true` (docs/security.md "ssh trust model"). */
+  readonly host_key_verified?: boolean;
 }
 
 export interface ObjectStatus {
@@ -62,6 +64,11 @@ function clientLabel(a: AgentConfig | undefined): string {
   return typeof c === 'string' ? c : 'command';
 }
 
+function sshHostKeyField(a: AgentConfig | undefined): { host_key_verified?: boolean } {
+  const b = viewBackend(a?.backend);
+  return b.type === 'ssh' ? { host_key_verified: b.opts?.['silently_accept_hosts'] !== true } : {};
+}
+
 export async function agentStatus(
   store: Store,
   swarm: string,
@@ -88,6 +95,7 @@ export async function agentStatus(
     started_at: s?.startedAt ?? row?.startedAt ?? null,
     last_activity: s?.lastActivity ?? row?.lastActivity ?? null,
     isolation: s?.isolation ?? null,
+    ...sshHostKeyField(config),
   };
 }
 
