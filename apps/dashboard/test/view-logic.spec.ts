@@ -11,6 +11,7 @@ const agent = (name: string, state = 'idle'): AgentStatus => ({
   awaiting: false,
   turn_started_at: null,
   failure: null,
+  isolation: null,
   backend: 'mock',
   client: 'genswarms-agent',
   network: 'open',
@@ -81,7 +82,12 @@ describe('format', () => {
     ]);
     expect(describeIsolation(undefined)).toBe('—');
     expect(describeIsolation('bwrap')).toBe('bwrap');
-    expect(describeIsolation({ runner: 'bwrap', network: 'isolated' })).toBe('runner: bwrap, network: isolated');
+    expect(describeIsolation({ runner: 'bwrap', limits: { pids: 64 } })).toBe('runner: bwrap, limits: {"pids":64}');
+    const report = { network: 'loopback', namespaces: ['user', 'pid', 'net'], no_new_privs: true, seccomp: 'filter', bypass_flags: [] };
+    expect(describeIsolation(report)).toBe('net loopback · ns user,pid,net · no_new_privs · seccomp filter');
+    expect(describeIsolation({ network: 'host', namespaces: [], no_new_privs: false, seccomp: 'disabled', bypass_flags: ['--yolo'] })).toBe(
+      'net host · ns none · seccomp disabled · bypass --yolo',
+    );
   });
 });
 

@@ -19,16 +19,24 @@ export function countByState(agents: readonly { state: string }[]): [string, num
   return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
-/** The isolation field, whatever its shape (a string, or an object of named parts), as one line. */
+/** The agent's `isolation` report (newer servers) as one line; any other shape as `key: value` pairs. */
 export function describeIsolation(v: unknown): string {
   if (v === undefined || v === null) return '—';
   if (typeof v === 'string') return v;
-  if (typeof v === 'object') {
-    return Object.entries(v as Record<string, unknown>)
+  if (typeof v !== 'object') return String(v);
+  const r = v as Record<string, unknown>;
+  if (!('namespaces' in r) && !('network' in r)) {
+    return Object.entries(r)
       .map(([k, x]) => `${k}: ${typeof x === 'object' ? JSON.stringify(x) : String(x)}`)
       .join(', ');
   }
-  return String(v);
+  const parts: string[] = [];
+  if (typeof r['network'] === 'string') parts.push(`net ${r['network']}`);
+  if (Array.isArray(r['namespaces'])) parts.push(`ns ${r['namespaces'].length === 0 ? 'none' : r['namespaces'].join(',')}`);
+  if (r['no_new_privs'] === true) parts.push('no_new_privs');
+  if (typeof r['seccomp'] === 'string') parts.push(`seccomp ${r['seccomp']}`);
+  if (Array.isArray(r['bypass_flags']) && r['bypass_flags'].length > 0) parts.push(`bypass ${r['bypass_flags'].join(' ')}`);
+  return parts.join(' · ');
 }
 
 /** `json` or `yaml` from a file name, else by the first non-blank character. */
