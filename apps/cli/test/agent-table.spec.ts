@@ -36,6 +36,12 @@ describe('the agent table', () => {
     ]);
   });
 
+  it('says an ssh agent runs without host-key verification (silently_accept_hosts)', () => {
+    const [, row] = agentTable(PIPE, [agent({ backend: 'ssh', client: 'genswarms-agent', host_key_verified: false })], NOW);
+    expect(row).toContain('host key not verified');
+    expect(agentTable(PIPE, [agent({ backend: 'ssh', host_key_verified: true })], NOW)[1]).not.toContain('host key');
+  });
+
   test.each<[string, Partial<AgentStatusView>]>([
     ['an escape in the attention reason', { needs_attention: { reason: '\u001b]0;pwned\u0007receipt_symlink' } }],
     ['a newline and C1 control in the backend', { backend: 'tmux\n\u009b31m' }],

@@ -20,6 +20,8 @@ export interface AgentStatusView {
   /** Why a `failed` agent failed (docs/rest-api.md): the server's code, sentence and detail fields. */
   failure?: { code?: unknown; message?: unknown; details?: unknown } | null;
   last_activity?: unknown;
+  /** ssh agents only: false with `silently_accept_hosts: true` (docs/security.md "ssh trust model"). */
+  host_key_verified?: unknown;
 }
 
 /** A swarm as `GET /api/swarms` lists it. */
@@ -59,12 +61,14 @@ function attentionText(a: AgentStatusView): string {
   const reason = a.needs_attention?.reason;
   if (typeof reason === 'string') return oneLine(reason, 120);
   if (typeof a.failure?.code === 'string') return oneLine(a.failure.code, 64);
+  if (a.host_key_verified === false) return 'host key not verified';
   return a.awaiting === true ? 'awaiting reply' : '-';
 }
 
 function attentionColour(a: AgentStatusView): Colour | undefined {
   if (typeof a.needs_attention?.reason === 'string') return 'magenta';
-  return typeof a.failure?.code === 'string' ? 'red' : undefined;
+  if (typeof a.failure?.code === 'string') return 'red';
+  return a.host_key_verified === false ? 'yellow' : undefined;
 }
 
 /** `<agent>: <code>: <sentence>` for every agent whose status carries a failure (the table has room for the code only). */
