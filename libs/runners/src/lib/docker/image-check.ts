@@ -14,7 +14,7 @@ export function imageBuildCommand(image: string): string {
 
 /**
  * Refuses with `image_missing` when the engine answers and does not hold `image`. An engine that does
- * not answer is left to start (`start_failed`, "the docker engine is not reachable"); a port without
+ * not answer is left to start (`start_failed`, "the docker engine does not answer on …"); a port without
  * image inspection (a test fake) skips the check.
  */
 export async function assertImagePresent(port: DockerPort, image: string, agent: string): Promise<void> {

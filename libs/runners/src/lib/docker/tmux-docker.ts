@@ -12,6 +12,7 @@ import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
 import { DEFAULT_DOCKER_SOCKET, localEngineSocket } from './engine-host';
 import { assertImagePresent } from './image-check';
+import { containerStartFailure, engineUnreachable } from './start-failure';
 import { workspaceOwners } from '../identity/agent-identity';
 
 /** Seconds the engine waits after SIGTERM before SIGKILL when a tmux+docker session stops. */
@@ -82,7 +83,7 @@ async function createPaneContainer(port: DockerPort, plan: LaunchPlan, ctx: Runn
   recheckMounts(plan, ctx); // again right before the binds are handed to the engine
   const create = buildContainerSpec(plan, ctx, image, { tty: true });
   const agent = plan.spec.agent;
-  if (!(await port.ping())) throw new RunnerError('start_failed', 'the docker engine is not reachable', { agent });
+  if (!(await port.ping())) throw engineUnreachable(ctx.dockerHost, agent);
   const old = await port.inspect(create.name);
   if (old?.running === true) throw new RunnerError('start_failed', `container ${create.name} is already running; stop it first`, { agent });
   if (old !== undefined) await port.remove(old.id);
@@ -90,10 +91,7 @@ async function createPaneContainer(port: DockerPort, plan: LaunchPlan, ctx: Runn
   try {
     return await port.create(create);
   } catch (err) {
-    throw new RunnerError('start_failed', `container ${create.name} could not be created: ${(err as Error).message}`, {
-      agent,
-      cause: err,
-    });
+    throw containerStartFailure(err, create.name, image, agent);
   }
 }
 
