@@ -21,6 +21,18 @@ export function testSshdUnavailable(): string | null {
 export function testNetnsUnavailable(): string | null {
   if (process.getuid?.() !== 0) return 'network namespaces need root';
   if (!existsSync(IP)) return 'iproute2 (ip) is not installed';
+  // a real trial: a container without CAP_SYS_ADMIN/CAP_NET_ADMIN cannot create one
+  const probe = `gs-ssh-probe-${process.pid}`;
+  try {
+    execFileSync(IP, ['netns', 'add', probe], { stdio: 'ignore' });
+  } catch {
+    return 'ip netns add failed (no permission to create network namespaces here)';
+  }
+  try {
+    execFileSync(IP, ['netns', 'del', probe], { stdio: 'ignore' });
+  } catch {
+    // best-effort: a leftover empty namespace is harmless; the next probe uses another name
+  }
   return null;
 }
 
