@@ -102,6 +102,7 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
             ['Turn', a.turn ?? '—'],
             ['Inbox', String(a.inbox_size)],
             ['Needs attention', a.needs_attention?.reason ?? '—'],
+            ['Failure', a.failure === null || a.failure === undefined ? '—' : `${a.failure.code}: ${a.failure.message}`],
             ['Last activity', ageOf(a.last_activity, Date.now())],
           ].flatMap(([k, v]) => [h('dt', { key: `${k}-k` }, k), h('dd', { key: `${k}-v` }, v)]),
         ),

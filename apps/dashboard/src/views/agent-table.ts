@@ -23,7 +23,7 @@ function row(swarm: string, a: AgentStatus, now: number): JSX.Element {
     h('td', {}, a.turn ?? '—'),
     h('td', {}, a.turn === null ? '—' : ageOf(a.turn_started_at, now)),
     h('td', {}, String(a.inbox_size)),
-    h('td', {}, a.needs_attention?.reason ?? '—'),
+    h('td', { title: a.failure?.message }, a.needs_attention?.reason ?? a.failure?.code ?? '—'),
     h('td', {}, ageOf(a.last_activity, now)),
   );
 }
