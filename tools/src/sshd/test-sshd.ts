@@ -26,6 +26,7 @@ export function testNetnsUnavailable(): string | null {
   try {
     execFileSync(IP, ['netns', 'add', probe], { stdio: 'ignore' });
   } catch {
+    // expected: the failure is the answer (no permission to create network namespaces here)
     return 'ip netns add failed (no permission to create network namespaces here)';
   }
   try {
