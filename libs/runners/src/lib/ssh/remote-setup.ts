@@ -1,4 +1,5 @@
 /** Remote setup of one ssh agent over SFTP: prerequisites, the constant scripts, the launch files, the recorded pid. */
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { SFTPWrapper } from 'ssh2';
@@ -20,7 +21,7 @@ export async function uploadScripts(s: SFTPWrapper, l: RemoteLayout, uid: number
   for (const name of REMOTE_SCRIPTS) {
     const bytes = await fsp.readFile(path.join(ASSETS_DIR, name));
     const target = path.posix.join(l.bin, name);
-    const tmp = `${target}.${process.pid}.upload`;
+    const tmp = `${target}.${randomBytes(8).toString('hex')}.upload`; // agents of one host start concurrently
     await sftpWriteNewFile(s, tmp, bytes, uid, 0o500);
     await new Promise<void>((resolve, reject) => s.ext_openssh_rename(tmp, target, (e) => (e ? reject(e) : resolve())));
   }
