@@ -3,7 +3,7 @@
  * sshd (loopback), answers through the mock LLM, and its marker is routed to a local agent; hostile configs are
  * refused at validate/plan and an unknown host key at start (docs/runners.md "ssh").
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildOnce, startMockLlm, startTestSshd, testSshdUnavailable } from '@genswarms/tools';
 import type { MockLlm, TestSshd } from '@genswarms/tools';
@@ -80,6 +80,23 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     expect(JSON.stringify(ev)).toContain('ssh_host_key_unknown');
     await h.engine.stopSwarm('unknown');
   }, 60_000);
+
+  test.each([
+    ['a symlink', (key: string, link: string) => symlinkSync(key, link)],
+    ['world-readable', (key: string, copy: string) => (copyFileSync(key, copy), chmodSync(copy, 0o644))],
+  ])(
+    'a key_path that is %s fails the agent at start with ssh_key_unsafe',
+    async (what, make) => {
+      const bad = path.join(h.home, `key-${what.replace(/\W/g, '')}`);
+      make(sshd.userKeyPath, bad);
+      const swarm = `key${what.replace(/\W/g, '')}`;
+      await h.engine.startSwarm({ config: config(swarm, { key_path: bad }) });
+      const ev = await waitEvent(h.engine, swarm, (e) => e.event_type === 'agent_failed' && e.agent === 'remote', 'agent_failed');
+      expect(JSON.stringify(ev)).toContain('ssh_key_unsafe');
+      await h.engine.stopSwarm(swarm);
+    },
+    60_000,
+  );
 
   it('refuses a client executable missing on the remote host at plan (binary_missing, checked over the connection)', async () => {
     writeFileSync(path.join(h.home, 'known_hosts'), `${sshd.knownHostsLine()}\n`, { mode: 0o600 });
