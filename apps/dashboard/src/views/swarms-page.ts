@@ -12,8 +12,9 @@ async function loadSwarms(): Promise<SwarmSummary[]> {
 }
 
 /** `busy 2, idle 3` (states sorted by name). */
-function byState(counts: Readonly<Record<string, number>>): string {
-  return Object.entries(counts)
+function byState(counts: Readonly<Record<string, number>> | undefined): string {
+  // An older server sends no agents_by_state: the column stays empty.
+  return Object.entries(counts ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([state, n]) => `${state} ${n}`)
     .join(', ');
