@@ -93,6 +93,22 @@ describe('the API keeps its token', () => {
   });
 });
 
+describe('Origin check under /ui/', () => {
+  it('an unsafe method from a foreign Origin is refused even with the token (403 origin_not_allowed)', async () => {
+    const res = await request(tokened.url)
+      .post('/ui/')
+      .set({ Authorization: `Bearer ${F}`, Origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('origin_not_allowed');
+  });
+
+  it('a GET with a foreign Origin gets the files but no CORS grant (the browser keeps them from that page)', async () => {
+    const res = await request(tokened.url).get('/ui/app.js').set('Origin', 'https://evil.example');
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
 describe('Host check on /ui/ (loopback mode)', () => {
   test.each([['evil.example'], ['evil.example:4000'], ['localhost.evil.example']])('Host %s is 403 host_not_allowed', async (host) => {
     const res = await request(open.url).get('/ui/').set('Host', host);
