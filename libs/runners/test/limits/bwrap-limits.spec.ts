@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { ExitInfo, RunnerHandle } from '../../src/index';
 import { createBwrapRunner, isRunnerError } from '../../src/index';
 import { detectLimitSupport } from '../../src/lib/cgroup/limit-detect';
-import { limitGroupFor } from '../../src/lib/cgroup/agent-limits';
+import { limitGroupFor, prepareLimitGroup, removeLimitGroup } from '../../src/lib/cgroup/agent-limits';
 import { haveBinary, makeContext, makeSandboxDirs, makeSpec, waitForFile } from '../support';
 
 const support = detectLimitSupport();
@@ -54,6 +54,21 @@ suite('bwrap limits enforced by the agent cgroup (real bubblewrap, real cgroups)
     expect(await exited).toEqual({ reason: 'oom_killed' });
     await h.stop({ graceMs: 200 });
     for (const dir of Object.values(groupDirs)) expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a leftover group (old values, an OOM count) is replaced by a fresh one: a higher memory_limit is not refused', async () => {
+    const ctx = makeContext(dirs.home);
+    const low = limitGroupFor(makeSpec({ backend: 'bwrap', workspace: dirs.workspace, config: { memory_limit: '32m' } }), ctx);
+    const high = limitGroupFor(makeSpec({ backend: 'bwrap', workspace: dirs.workspace, config: { memory_limit: '128m' } }), ctx);
+    if (low === undefined || high === undefined) throw new Error('no limit group');
+    await prepareLimitGroup(low);
+    await prepareLimitGroup(high); // with memsw at 32m left over, raising the limit alone would be EINVAL
+    const dir = high.dirs.memory as string;
+    expect(Number(readFileSync(path.join(dir, support.version === 1 ? 'memory.limit_in_bytes' : 'memory.max'), 'utf8'))).toBe(
+      128 * 1024 * 1024,
+    );
+    await removeLimitGroup(high);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('a fork loop stops at pids_limit', async () => {

@@ -16,6 +16,8 @@ const CPU_MIN_QUOTA_US = 1000;
 /** Subtree of the limit groups below `<base>/genswarms/<home-id>`: bwrap agents, headless or in a tmux pane. */
 const LIMIT_OWNER_DIR = 'bwrap';
 const POLL_MS = 25;
+/** Attempts of `mkdir -p` racing a concurrent removal of an empty parent. */
+const MKDIR_ATTEMPTS = 3;
 
 /** Parsed limits of one agent (validated again here: plan refuses a bad value with `validation_failed`). */
 export interface AgentLimits {
@@ -202,16 +204,25 @@ async function enableV2Controllers(group: AgentLimitGroup): Promise<void> {
   for (const level of levels) await writeKnob(level, 'cgroup.subtree_control', controllers.map((c) => `+${c}`).join(' '));
 }
 
-/** Before a start: kills what a previous instance left, (re)creates the groups and writes the limits. */
-export async function prepareLimitGroup(group: AgentLimitGroup): Promise<void> {
-  await killMembers(group, CGROUP_KILL_TIMEOUT_MS);
-  for (const dir of groupDirs(group)) {
+/** `mkdir -p`, again when a concurrent removal of an empty parent raced it (ENOENT). */
+async function mkdirGroup(dir: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
     try {
       await fsp.mkdir(dir, { recursive: true, mode: 0o755 });
+      return;
     } catch (err) {
-      throw new RunnerError('start_failed', "the agent's limit cgroup could not be created", { cause: err });
+      if (errCode(err) !== 'ENOENT' || attempt >= MKDIR_ATTEMPTS)
+        throw new RunnerError('start_failed', "the agent's limit cgroup could not be created", { cause: err });
     }
   }
+}
+
+/** Before a start: kills what a previous instance left, (re)creates the groups and writes the limits. */
+export async function prepareLimitGroup(group: AgentLimitGroup): Promise<void> {
+  // Always a fresh group: a leftover keeps its OOM counter (a false oom_killed) and its old values (a lower
+  // memsw limit makes raising memory.limit_in_bytes fail with EINVAL).
+  await removeLimitGroup(group);
+  for (const dir of groupDirs(group)) await mkdirGroup(dir);
   if (group.version === 2) await enableV2Controllers(group);
   await writeLimits(group);
 }
