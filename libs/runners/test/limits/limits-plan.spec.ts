@@ -3,6 +3,7 @@
  * filter; local and tmux none refuse both.
  */
 import { createLocalRunner, createTmuxRunner, isRunnerError } from '../../src/index';
+import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import { paneLaunchFor } from '../../src/lib/tmux/pane-command';
 import { CGROUP_EXEC_PATH } from '../../src/lib/launcher/launcher';
 import { SECCOMP_EXEC_PATH, seccompFilterPath } from '../../src/lib/seccomp/seccomp-plan';
@@ -105,5 +106,16 @@ describe('seccomp at plan', () => {
     const spec = makeSpec({ ...over, client: { command: ['/bin/sh'] }, workspace: dirs.workspace, config: { seccomp: 'default' } });
     const runner = spec.backend === 'local' ? createLocalRunner() : createTmuxRunner();
     expect(codeOf(() => runner.plan(spec, ctx))).toEqual({ code: 'seccomp_unsupported', details: { agent: 'agent1' } });
+  });
+});
+
+describe('ssh has no boundary for limits or seccomp', () => {
+  test.each([
+    [{ memory_limit: '64m' }, 'limits_unsupported'],
+    [{ seccomp: 'default' as const }, 'seccomp_unsupported'],
+  ])('ssh with %j → %s at plan', (config, code) => {
+    const ctx = makeContext(dirs.home);
+    const spec = makeSpec({ backend: 'ssh', host: 'agent@box.example', workspace: dirs.workspace, config } as never);
+    expect(codeOf(() => createSshRunner().plan(spec, ctx))).toMatchObject({ code });
   });
 });

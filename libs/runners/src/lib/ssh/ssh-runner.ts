@@ -9,6 +9,8 @@ import type { SFTPWrapper } from 'ssh2';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription, SessionRemote } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
+import { assertNoLimitsRequested } from '../cgroup/agent-limits';
+import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { buildClientEnv } from '../env/client-env';
 import { assertEnvEntries, stateDirFor } from '../state/state-dir';
 import { assertArgv } from '../argv/validate-argv';
@@ -101,6 +103,9 @@ function remoteEnv(spec: AgentLaunchSpec, ctx: RunnerContext, layout: RemoteLayo
 function planSsh(spec: AgentLaunchSpec, ctx: RunnerContext): { plan: LaunchPlan; opts: SshOptions } {
   if (spec.backend !== 'ssh') throw new RunnerError('validation_failed', 'not an ssh agent', { agent: spec.agent });
   assertNetworkSupported(spec); // open only: nothing on the remote host could enforce none/isolated
+  // nor limits or a seccomp filter: refused at plan, never a start without them (docs/runners.md "Limits", "Seccomp")
+  assertNoLimitsRequested(spec, 'ssh');
+  assertSeccompSupported(spec, 'ssh', false);
   if (spec.skills.length > 0) throw new RunnerError('validation_failed', 'skills are not copied to ssh agents', { agent: spec.agent });
   const opts = parseSshOptions(spec, ctx, spec.host);
   const clientArgv = clientArgvOf(spec, opts);
