@@ -584,18 +584,18 @@ export interface Schemas {
     timestamp: string;
     swarm: string;
     from: string;
+    content_preview: string;
     to: string[];
     type: 'broadcast';
-    content_preview: string;
   };
   /** A message was routed */
   SocketPush_message_routed: {
     timestamp: string;
     swarm: string;
     from: string;
+    content_preview: string;
     to: string;
     type: 'direct' | 'ask';
-    content_preview: string;
   };
   /** An agent needs an operator */
   SocketPush_needs_attention: {

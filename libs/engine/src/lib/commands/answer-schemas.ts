@@ -363,29 +363,16 @@ export const ANSWER_SCHEMAS = {
   ),
 } as const;
 
+/** The fields every routed-message push carries (`to` and `type` differ between direct and broadcast). */
+const MessagePushSchema = z.object({ timestamp: z.string(), swarm: z.string(), from: z.string(), content_preview: z.string() });
+
 /** Payload of every server → client push on the `/swarm` namespace (docs/websocket.md). */
 export const PUSH_SCHEMAS = {
   agent_output: z.object({ agent: z.string(), stream: z.enum(['stdout', 'stderr']), content: z.string() }).describe('Agent output'),
-  message_routed: z
-    .object({
-      timestamp: z.string(),
-      swarm: z.string(),
-      from: z.string(),
-      to: z.string(),
-      type: z.enum(['direct', 'ask']),
-      content_preview: z.string(),
-    })
-    .describe('A message was routed'),
-  message_broadcast: z
-    .object({
-      timestamp: z.string(),
-      swarm: z.string(),
-      from: z.string(),
-      to: z.array(z.string()).readonly(),
-      type: z.literal('broadcast'),
-      content_preview: z.string(),
-    })
-    .describe('A message was broadcast'),
+  message_routed: MessagePushSchema.extend({ to: z.string(), type: z.enum(['direct', 'ask']) }).describe('A message was routed'),
+  message_broadcast: MessagePushSchema.extend({ to: z.array(z.string()).readonly(), type: z.literal('broadcast') }).describe(
+    'A message was broadcast',
+  ),
   agent_status: z.object({ agent: z.string(), state: z.string(), previous: z.string().nullable() }).describe('An agent changed state'),
   turn_completed: z
     .object({
