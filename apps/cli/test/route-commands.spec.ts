@@ -29,7 +29,8 @@ describe('the commands for every REST route, against the real server', () => {
     };
     writeFileSync(
       join(dir.path, 'rt.yaml'),
-      'name: rt\nagents:\n  - { name: a, backend: mock }\n  - { name: b, backend: mock }\ntopology: [[a, b]]\n',
+      'name: rt\nagents:\n  - { name: a, backend: mock }\n  - { name: b, backend: mock }\n' +
+        '  - { name: late, backend: { type: mock, opts: { delay_ms: 5000 } }, turn_timeout_ms: 300 }\ntopology: [[a, b]]\n',
     );
     writeFileSync(join(dir.path, 'c.yaml'), 'name: c\nbackend: { type: mock, opts: { replies: ["c says {{content}}"] } }\n');
     writeFileSync(join(dir.path, 'count.json'), JSON.stringify({ name: 'count', handler: 'counter', config: { step: 1 } }));
@@ -88,7 +89,7 @@ describe('the commands for every REST route, against the real server', () => {
   });
 
   it('pause / resume <swarm> name the agents they leave untouched; resume <swarm> <agent> still resumes an agent', async () => {
-    expect((await run(['pause', 'rt'])).stdout).toBe('rt: paused (0 container(s)); not docker-backed, untouched: a, b\n');
+    expect((await run(['pause', 'rt'])).stdout).toBe('rt: paused (0 container(s)); not docker-backed, untouched: a, b, late\n');
     expect(await json(['resume', 'rt'])).toMatchObject({ status: 'resumed', containers: 0 });
     const notStuck = await run(['resume', 'rt', 'a']);
     expect([notStuck.code, notStuck.stderr.split('\n')[0]]).toEqual([1, expect.stringMatching(/^genswarms: (a: )?invalid_state: /)]);
@@ -97,5 +98,17 @@ describe('the commands for every REST route, against the real server', () => {
   it('skills lists the catalogue (empty here) and --json is the body', async () => {
     expect((await run(['skills'])).stdout).toBe('no skills\n');
     expect(await json(['skills'])).toEqual({ skills: [], count: 0 });
+  });
+  it('task --wait exits 1 with the turn status when the turn does not complete (a timeout)', async () => {
+    const r = await run(['task', 'rt', 'late', '--wait', 'too', 'slow']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^genswarms: turn_timed_out: turn \S+: /);
+    const j = await run(['task', 'rt', 'late', '--wait', '--json', 'again']);
+    expect(j.code).toBe(1);
+    const [sent, turn] = j.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect([sent?.['status'], turn?.['status']]).toEqual(['sent', 'timed_out']);
   });
 });
