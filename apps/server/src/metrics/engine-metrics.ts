@@ -1,5 +1,14 @@
 import type { EnginePush, StoredEvent, SwarmService } from '@genswarms/engine';
-import type { EngineInstruments } from './server-metrics';
+import type { Counter, Histogram } from 'prom-client';
+
+/** The counters and histograms the engine's pushes feed (registered by createServerMetrics). */
+export interface EngineInstruments {
+  readonly turns: Counter<'status'>;
+  readonly turnDuration: Histogram<'status'>;
+  readonly receiptLatency: Histogram;
+  readonly messages: Counter<'type'>;
+  readonly events: Counter<'category' | 'event_type'>;
+}
 
 /** Open turns remembered for their duration; past this the oldest is forgotten (its duration is not observed). */
 const MAX_OPEN_TURNS = 10_000;

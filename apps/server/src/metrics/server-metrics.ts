@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { SwarmService } from '@genswarms/engine';
 import type { EventSink } from '../events/event-sink';
 import { observeEnginePushes } from './engine-metrics';
+import type { EngineInstruments } from './engine-metrics';
 import { collectAgentGauges } from './agent-gauges';
 
 /** Seconds; turns run from a second to many minutes (turn_timeout_ms is often 5–30 min). */
@@ -25,14 +26,6 @@ export interface ServerMetrics {
   /** The Prometheus text exposition (served with `contentType`). */
   render(): Promise<string>;
   readonly contentType: string;
-}
-
-export interface EngineInstruments {
-  readonly turns: Counter<'status'>;
-  readonly turnDuration: Histogram<'status'>;
-  readonly receiptLatency: Histogram;
-  readonly messages: Counter<'type'>;
-  readonly events: Counter<'category' | 'event_type'>;
 }
 
 /** Builds the registry: engine counters and histograms, scrape-time gauges, HTTP timing and the process metrics of prom-client. */
