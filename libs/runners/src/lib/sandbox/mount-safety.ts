@@ -99,7 +99,9 @@ function ownDefaultWorkspace(home: string, who: Who): string {
 
 /** Other agents' workspaces and state dirs, server paths (from the engine), and a custom Docker socket. */
 function protectedPathsOf(ctx: RunnerContext, who: Who): string[] {
-  const out = (ctx.protectedPaths?.({ swarm: who.swarm, agent: who.agent }) ?? []).filter((p) => path.isAbsolute(p)).map(realOrResolved);
+  const out = (ctx.protectedPaths?.({ swarm: who.swarm, agent: who.agent }) ?? [])
+    .filter((p) => path.isAbsolute(p))
+    .map((p) => (isHostAgentDir(ctx.home, p) ? p : realOrResolved(p)));
   if (ctx.dockerHost !== undefined) {
     try {
       out.push(realOrResolved(localEngineSocket(ctx.dockerHost)));
@@ -108,6 +110,19 @@ function protectedPathsOf(ctx: RunnerContext, who: Who): string[] {
     }
   }
   return out;
+}
+
+const AGENT_DIR_RE = /^(workspaces|state)\/[a-zA-Z][a-zA-Z0-9_-]{0,63}\/[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+
+/**
+ * `<home>/{workspaces,state}/<swarm>/<agent>`: created by the host with no-follow walks (ensurePrivateDir)
+ * under host-owned parents of the real home, so its real path is the path itself and needs no realpath.
+ * Issue 13: every agent's plan and start realpath'ed every other agent's directories, O(N²) at launch
+ * (~30 % of a 1,000-agent bwrap launch profile).
+ */
+function isHostAgentDir(home: string, p: string): boolean {
+  const rel = path.relative(home, p);
+  return AGENT_DIR_RE.test(rel) && path.join(home, rel) === p;
 }
 
 /** The real path when it exists, else the lexical absolute path (a directory that will be created later). */
