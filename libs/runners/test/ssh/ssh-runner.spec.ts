@@ -25,6 +25,16 @@ function allCmdlines(): string[] {
   return out;
 }
 
+/** Alive and not a zombie (an orphaned client is reaped by whoever adopted it, maybe later). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false; // expected: no such process
+  }
+}
+
 d('ssh runner against a real sshd', () => {
   let sshd: TestSshd;
   let dirs: ReturnType<typeof makeSandboxDirs>;
@@ -132,6 +142,16 @@ d('ssh runner against a real sshd', () => {
     expect(await exit).toEqual({ code: 123, signal: null }); // xargs reports a client exit 1-125 as 123
   }, 30000);
 
+  it('a new start of the same agent stops the client it no longer owns first (never two clients in one workspace)', async () => {
+    const first = await start('twice');
+    const oldPid = first.h.describe().pid ?? 0;
+    const again = await start('twice');
+    expect(again.h.describe().pid).not.toBe(oldPid);
+    await expect(fsp.access(`/proc/${oldPid}`)).rejects.toThrow();
+    expect(await turn(again.h, again.ws, 'only one')).toMatchObject({ kind: 'ok' });
+    await again.h.stop();
+  }, 30000);
+
   it('stop kills the remote process group', async () => {
     const { h } = await start('stopper');
     const pid = h.describe().pid ?? 0;
@@ -184,6 +204,20 @@ d('ssh runner against a real sshd', () => {
     expect(await exit).toEqual({ code: null, signal: null, info: { reason: 'ssh_disconnected' } });
     await sshd.restart();
     await fsp.writeFile(knownHosts, `${sshd.knownHostsLine()}\n`);
+  }, 60000);
+
+  it('stop after a lost link still stops the remote client once the host answers again', async () => {
+    const { h } = await start('orphaned');
+    const pid = h.describe().pid ?? 0;
+    const exit = new Promise<unknown>((resolve) => h.onExit((code, signal, info) => resolve(info)));
+    sshd.dropConnections(); // the client is orphaned on the host, still running
+    sshd.killAll(); // and the host stops answering: the session ends as disconnected
+    expect(await exit).toEqual({ reason: 'ssh_disconnected' });
+    expect(isRunning(pid)).toBe(true);
+    await sshd.restart();
+    await fsp.writeFile(knownHosts, `${sshd.knownHostsLine()}\n`);
+    await h.stop();
+    expect(isRunning(pid)).toBe(false); // orphaned: it may linger as a zombie of whoever adopted it
   }, 60000);
 });
 

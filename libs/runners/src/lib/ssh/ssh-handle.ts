@@ -175,7 +175,8 @@ export class SshSession implements RunnerHandle {
   }
 
   private async stopRemote(): Promise<void> {
-    if (this.exitState !== null) return;
+    // After a lost link the remote client may still run (we only lost sight of it): try the stop anyway.
+    if (this.exitState !== null && this.exitState.info?.reason !== 'ssh_disconnected') return;
     try {
       const conn = await this.deps.connect();
       const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop'));

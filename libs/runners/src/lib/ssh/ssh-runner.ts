@@ -176,6 +176,8 @@ async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, 
   const ep = await endpointOf(opts, ctx);
   const conn = await pool.get(ep);
   const { s, layout, uid, env } = await prepareRemote(conn, plan, ctx);
+  // A client this server no longer owns (a failed re-attach) must not share the workspace with the new one.
+  if ((await sftpReadSmall(s, layout.pidFile, 128)) !== null) await runCtl(conn, layout, 'stop');
   await writeLaunchFiles(s, layout, uid, plan.clientArgv, env);
   await fsp.mkdir(plan.spec.workspace, { recursive: true, mode: 0o700 });
   const channel = await conn.exec(runCommand(layout));
@@ -218,6 +220,16 @@ function pick(o: SshOptions): Omit<SessionRemote, 'dir' | 'pid' | 'startTime'> {
   };
 }
 
+/** Runs one constant `genswarms-ssh-ctl` verb and returns its stdout (bounded: the script prints one word). */
+async function runCtl(conn: SshConnection, layout: RemoteLayout, verb: 'status' | 'stop'): Promise<string> {
+  const ch = await conn.exec(ctlCommand(layout, verb));
+  let out = '';
+  ch.on('data', (b: Buffer) => (out = (out + b.toString('utf8')).slice(0, 64)));
+  ch.stderr.resume();
+  await new Promise((res) => ch.on('close', res));
+  return out;
+}
+
 /** After a server restart: adopt the remote agent only if the recorded pid still runs with the recorded start time. */
 async function reattachSsh(description: SessionDescription, ctx: RunnerContext, pool: SshPool): Promise<RunnerHandle | null> {
   const r = description.remote;
@@ -231,12 +243,7 @@ async function reattachSsh(description: SessionDescription, ctx: RunnerContext, 
   if (layout.dir !== r.dir) return null;
   const text = await sftpReadSmall(s, layout.pidFile, 128);
   if (text === null || !text.startsWith(`${r.pid} ${r.startTime} `)) return null;
-  const status = await conn.exec(ctlCommand(layout, 'status'));
-  let out = '';
-  status.on('data', (b: Buffer) => (out += b.toString('utf8')));
-  status.stderr.resume();
-  await new Promise((res) => status.on('close', res));
-  if (out.trim() !== 'running') return null;
+  if ((await runCtl(conn, layout, 'status')).trim() !== 'running') return null;
   const uid = await sftpProbeUid(s, home);
   const session = new SshSession({
     description,
