@@ -12,6 +12,8 @@ const READY_TIMEOUT_MS = 600_000;
 /** How long it waits for one turn to be dispatched or completed. */
 const TURN_TIMEOUT_MS = 30_000;
 const CLOCK_TICKS_PER_S = 100;
+/** Wait before the idle sample: the outbox fallback poll reaches its 30 s period within 10.5 s of the last wake-up. */
+const IDLE_SETTLE_MS = 12_000;
 
 export interface RunOptions {
   readonly turns: number;
@@ -191,7 +193,7 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
     await opts.onUp?.(swarm);
     if (backend !== 'mock' && opts.turns > 0) result = { ...result, receiptToEvent: await measureLatency(server, swarm, n, opts.turns) };
     if (opts.idleMs > 0) {
-      await sleep(1000); // let the last turn's routing settle
+      await sleep(IDLE_SETTLE_MS); // the last turn's routing, and the outbox poll's backoff (500 ms → 30 s), settle
       const idle = await measureIdle(server, opts.idleMs);
       result = { ...result, idleServerCpuPct: idle.server, idleBoxCpuPct: idle.box };
     }
