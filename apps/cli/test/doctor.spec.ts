@@ -262,7 +262,7 @@ describe('limits and apple_container lines', () => {
     expect(none.detail).toContain(
       'bwrap, tmux+bwrap: no cgroup: enforced none; refused at plan (limits_unsupported): memory_limit, pids_limit, cpu_limit',
     );
-    expect(none.detail).toContain('local, tmux: none (refused at plan)');
+    expect(none.detail).toContain('local, tmux, ssh: none (refused at plan)');
     const v1 = checkLimits(() => ({ version: 1, bases: { memory: '/m', pids: '/p', cpu: '/c' }, reasons: [] }));
     expect(v1).toMatchObject({
       status: 'ok',

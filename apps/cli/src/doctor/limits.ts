@@ -7,7 +7,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /**
  * Which of memory_limit, pids_limit, cpu_limit each backend can enforce on this host (docs/runners.md "Limits"):
  * bwrap and tmux+bwrap through a cgroup per agent (the same detection the server runs at boot), docker through its
- * engine, apple_container through the VM (memory and whole vCPUs), local and tmux none never (refused at plan).
+ * engine, apple_container through the VM (memory and whole vCPUs), local, tmux none and ssh never (refused at plan).
  * Run as the user the server runs as: v1 cgroups need root, v2 a delegated subtree.
  */
 export function checkLimits(detect: () => LimitSupport = detectLimitSupport): Check {
@@ -17,7 +17,7 @@ export function checkLimits(detect: () => LimitSupport = detectLimitSupport): Ch
     `bwrap, tmux+bwrap: ${describeLimitSupport(support)}`,
     'docker, tmux+docker: memory_limit, pids_limit, cpu_limit (the engine)',
     'apple_container: memory_limit, whole cpu_limit (macOS only)',
-    'local, tmux: none (refused at plan)',
+    'local, tmux, ssh: none (refused at plan)',
   ].join(' | ');
   return { name: 'limits', status: all ? 'ok' : 'missing', detail };
 }
