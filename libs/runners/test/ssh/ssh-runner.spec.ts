@@ -25,6 +25,15 @@ function allCmdlines(): string[] {
   return out;
 }
 
+/** Waits (bounded) for a condition: no timing is asserted. */
+async function waitUntil(ok: () => boolean, limitMs = 15000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Alive and not a zombie (an orphaned client is reaped by whoever adopted it, maybe later). */
 function isRunning(pid: number): boolean {
   try {
@@ -109,6 +118,16 @@ d('ssh runner against a real sshd', () => {
     expect((await fsp.stat(remoteDir)).mode & 0o777).toBe(0o700);
     // the local mirror holds the verified receipt
     expect(await fsp.readFile(path.join(ws, '.genswarms', 'turns'), 'utf8').catch(() => 'dir')).toBe('dir');
+  }, 30000);
+
+  it('streams the remote client.log as output lines; a FIFO planted as the log is never opened', async () => {
+    const { h, ws } = await start('talker');
+    const lines: string[] = [];
+    h.onOutput((_stream, line) => lines.push(line));
+    await waitUntil(() => lines.some((l) => l.startsWith('started pid ')));
+    expect(await turn(h, ws, 'logfifo')).toMatchObject({ kind: 'ok', reply: 'log gone' });
+    expect(await turn(h, ws, 'still answering')).toMatchObject({ kind: 'ok' }); // the SFTP channel never blocked on the FIFO
+    await h.stop();
   }, 30000);
 
   it('pulls remote outbox files into the local outbox before the receipt is reported', async () => {

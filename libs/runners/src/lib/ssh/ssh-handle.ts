@@ -3,6 +3,7 @@
  * reconnects (bounded) and `genswarms-ssh-ctl wait` takes over; if it cannot, the session ends with
  * `ssh_disconnected` — a turn never hangs on a dead link.
  */
+import * as path from 'node:path';
 import type { ClientChannel } from 'ssh2';
 import type { TurnReceipt } from '@genswarms/receipts';
 import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
@@ -10,6 +11,7 @@ import { RunnerError } from '../errors/runner-error';
 import { ctlCommand, type RemoteLayout } from './remote-layout';
 import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
 import type { SshConnection } from './ssh-connection';
+import { tailRemoteLog } from './remote-log-tail';
 
 /** Receipt poll interval over SFTP (ms). */
 export const SSH_RECEIPT_POLL_MS = 250;
@@ -62,6 +64,8 @@ export class SshSession implements RunnerHandle {
   private exitState: { code: number | null; signal: string | null; info?: SshExitInfo } | null = null;
   private readonly sent = new Map<string, string>();
   private stopping: Promise<void> | null = null;
+  private readonly outputs = new Set<(stream: OutputStream, line: string) => void>();
+  private tail: { stop(): void } | null = null;
 
   constructor(private readonly deps: SshSessionDeps) {}
 
@@ -93,6 +97,7 @@ export class SshSession implements RunnerHandle {
   private emitExit(code: number | null, signal: string | null, info?: SshExitInfo): void {
     if (this.exitState !== null) return;
     this.exitState = { code, signal, ...(info === undefined ? {} : { info }) };
+    this.tail?.stop();
     for (const l of [...this.exits]) l(code, signal, info);
   }
 
@@ -193,8 +198,15 @@ export class SshSession implements RunnerHandle {
     return Promise.resolve(this.exitState === null ? 'running' : 'exited');
   }
 
-  onOutput(_listener: (stream: OutputStream, line: string) => void): () => void {
-    return () => undefined; // the client's output stays in the remote client.log (docs/runners.md "ssh")
+  /** Lines of the remote client.log (stdout and stderr together, reported as stdout), polled once a second. */
+  onOutput(listener: (stream: OutputStream, line: string) => void): () => void {
+    this.outputs.add(listener);
+    if (this.tail === null && this.exitState === null) {
+      this.tail = tailRemoteLog(this.deps.workspace.sftp, path.posix.join(this.deps.layout.dir, 'client.log'), (line) => {
+        for (const l of [...this.outputs]) l('stdout', line);
+      });
+    }
+    return () => this.outputs.delete(listener);
   }
 
   onExit(listener: ExitListener): () => void {
