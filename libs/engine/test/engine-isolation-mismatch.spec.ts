@@ -21,15 +21,16 @@ const REPORT: IsolationReport = {
 };
 const MISMATCH = { field: 'network', expected: 'loopback', actual: 'host' };
 
-/** The real registry, whose mock runner's handles report `report` as their live isolation. */
-function reporting(report: IsolationReport): (real: RunnerRegistry) => RunnerRegistry {
+/** The real registry, whose mock runner's handles report `report` as their live isolation (or fail to read it). */
+function reporting(report: IsolationReport | Error): (real: RunnerRegistry) => RunnerRegistry {
   return (real) => ({
     has: (kind) => real.has(kind),
     closeAll: (mode) => real.closeAll(mode),
     get: (kind) => {
       const runner = real.get(kind);
       if (kind !== 'mock') return runner;
-      return { ...runner, start: async (plan, ctx) => Object.assign(await runner.start(plan, ctx), { isolation: async () => report }) };
+      const isolation = (): Promise<IsolationReport> => (report instanceof Error ? Promise.reject(report) : Promise.resolve(report));
+      return { ...runner, start: async (plan, ctx) => Object.assign(await runner.start(plan, ctx), { isolation }) };
     },
   });
 }
@@ -58,6 +59,21 @@ describe('isolation read from the live process after start', () => {
     expect(status.state).toBe('needs_attention');
     expect(status.needs_attention).toEqual({ reason: 'isolation_mismatch', turn: null });
     expect(status.isolation?.differences).toEqual([MISMATCH]);
+  });
+
+  it('a check that fails on a running agent is reported (engine_error, where isolation_check); the agent keeps running', async () => {
+    h = await makeHarness({
+      runners: reporting(Object.assign(new Error('no /proc'), { code: 'ENOENT' })),
+      log: { error: () => undefined },
+    });
+    await h.engine.startSwarm({ config: { name: 's', agents: [mockAgent('a')] } });
+    const reported = await waitEvent(h.engine, 's', (e) => e.event_type === 'engine_error', 'engine_error');
+    expect(reported.metadata).toMatchObject({ where: 'isolation_check', code: 'enoent' });
+    const status = await waitFor(async () => {
+      const st = await h?.engine.getAgent('s', 'a');
+      return st?.state === 'idle' ? st : undefined;
+    }, 'idle');
+    expect(status.isolation).toBeNull();
   });
 
   it('a runner without the check (mock): isolation is null', async () => {

@@ -211,7 +211,10 @@ export class AgentSession implements TurnHost, OutboxOwner {
     try {
       this.isolation = await this.handle.isolation();
     } catch (e) {
-      await this.report('isolation_check', e); // the check itself failed: reported, the agent keeps running
+      // A client that already exited has nothing to read (its exit is reported on its own); otherwise the check
+      // itself failed: reported, and the agent keeps running.
+      const health = await this.handle.health().catch(() => 'exited' as const);
+      if (health === 'running') await this.report('isolation_check', e);
       return null;
     }
     if (this.isolation.differences.length === 0) return null;
