@@ -213,6 +213,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
     } catch (e) {
       // A client that already exited has nothing to read (its exit is reported on its own); otherwise the check
       // itself failed: reported, and the agent keeps running.
+      // expected: a handle that cannot even answer health() is gone, which counts as exited
       const health = await this.handle.health().catch(() => 'exited' as const);
       if (health === 'running') await this.report('isolation_check', e);
       return null;
