@@ -6,7 +6,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { SFTPWrapper, Stats } from 'ssh2';
 import { LineBuffer } from '../process/output-hub';
-import { sftpLstatOrNull } from './sftp-io';
+import { sftpCall, sftpLstatOrNull, sftpOpenBounded } from './sftp-io';
 
 /** How often the remote log is looked at (ms). */
 export const SSH_LOG_POLL_MS = 1000;
@@ -14,33 +14,19 @@ export const SSH_LOG_POLL_MS = 1000;
 export const SSH_LOG_CHUNK_BYTES = 65536;
 const OPEN_TIMEOUT_MS = 5000;
 
-function call<T>(fn: (cb: (err: Error | null | undefined, value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => fn((err, value) => (err === null || err === undefined ? resolve(value) : reject(err))));
-}
-
 async function readFrom(s: SFTPWrapper, file: string, st: Stats, offset: number): Promise<Buffer | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const opened = call<Buffer>((cb) => s.open(file, 'r', cb));
-  const handle = await Promise.race([opened, new Promise<null>((r) => (timer = setTimeout(() => r(null), OPEN_TIMEOUT_MS)))]).finally(() =>
-    clearTimeout(timer),
-  );
-  if (handle === null) {
-    opened.then(
-      (h) => s.close(h, () => undefined),
-      () => undefined, // expected: the open failed after we gave up on it
-    );
-    return null;
-  }
+  const handle = await sftpOpenBounded(s, file, OPEN_TIMEOUT_MS);
+  if (handle === null) return null;
   try {
-    const atOpen = await call<Stats>((cb) => s.fstat(handle, cb));
+    const atOpen = await sftpCall<Stats>((cb) => s.fstat(handle, cb));
     if (!atOpen.isFile() || atOpen.uid !== st.uid) return null;
     const want = Math.min(SSH_LOG_CHUNK_BYTES, Math.max(0, atOpen.size - offset));
     if (want === 0) return Buffer.alloc(0);
     const buf = Buffer.alloc(want);
-    const n = await call<number>((cb) => s.read(handle, buf, 0, want, offset, (e, bytes) => cb(e, bytes ?? 0)));
+    const n = await sftpCall<number>((cb) => s.read(handle, buf, 0, want, offset, (e, bytes) => cb(e, bytes ?? 0)));
     return buf.subarray(0, n);
   } finally {
-    await call<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
+    await sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
   }
 }
 

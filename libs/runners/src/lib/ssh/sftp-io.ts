@@ -13,17 +13,18 @@ export function isNoSuchFile(e: unknown): boolean {
   return (e as { code?: unknown } | null)?.code === SFTP_NO_SUCH_FILE;
 }
 
-function call<T>(fn: (cb: (err: Error | null | undefined, value: T) => void) => void): Promise<T> {
+/** One ssh2 SFTP callback call as a promise. */
+export function sftpCall<T>(fn: (cb: (err: Error | null | undefined, value: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => fn((err, value) => (err === null || err === undefined ? resolve(value) : reject(err))));
 }
 
-export const sftpLstat = (s: SFTPWrapper, p: string): Promise<Stats> => call((cb) => s.lstat(p, cb));
-export const sftpRealpath = (s: SFTPWrapper, p: string): Promise<string> => call((cb) => s.realpath(p, cb));
-export const sftpUnlink = (s: SFTPWrapper, p: string): Promise<void> => call<void>((cb) => s.unlink(p, (e) => cb(e, undefined)));
+export const sftpLstat = (s: SFTPWrapper, p: string): Promise<Stats> => sftpCall((cb) => s.lstat(p, cb));
+export const sftpRealpath = (s: SFTPWrapper, p: string): Promise<string> => sftpCall((cb) => s.realpath(p, cb));
+export const sftpUnlink = (s: SFTPWrapper, p: string): Promise<void> => sftpCall<void>((cb) => s.unlink(p, (e) => cb(e, undefined)));
 export const sftpRename = (s: SFTPWrapper, from: string, to: string): Promise<void> =>
-  call<void>((cb) => s.ext_openssh_rename(from, to, (e) => cb(e, undefined)));
+  sftpCall<void>((cb) => s.ext_openssh_rename(from, to, (e) => cb(e, undefined)));
 export const sftpReaddir = (s: SFTPWrapper, p: string): Promise<string[]> =>
-  call<{ filename: string }[]>((cb) => s.readdir(p, cb)).then((list) => list.map((e) => e.filename));
+  sftpCall<{ filename: string }[]>((cb) => s.readdir(p, cb)).then((list) => list.map((e) => e.filename));
 
 /** lstat, or null when the path does not exist. */
 export async function sftpLstatOrNull(s: SFTPWrapper, p: string): Promise<Stats | null> {
@@ -51,7 +52,7 @@ export async function sftpRemoveIfPresent(s: SFTPWrapper, p: string): Promise<vo
 export async function sftpEnsurePrivateDir(s: SFTPWrapper, dir: string, uid: number): Promise<void> {
   let st = await sftpLstatOrNull(s, dir);
   if (st === null) {
-    await call<void>((cb) => s.mkdir(dir, { mode: 0o700 } as Attributes, (e) => cb(e, undefined)));
+    await sftpCall<void>((cb) => s.mkdir(dir, { mode: 0o700 } as Attributes, (e) => cb(e, undefined)));
     st = await sftpLstat(s, dir);
   }
   if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) {
@@ -67,32 +68,32 @@ export async function sftpEnsurePrivateDir(s: SFTPWrapper, dir: string, uid: num
  */
 export async function sftpWriteNewFile(s: SFTPWrapper, file: string, data: Buffer, uid: number, mode = 0o600): Promise<void> {
   await sftpRemoveIfPresent(s, file);
-  const handle = await call<Buffer>((cb) => s.open(file, 'wx', { mode: 0o600 } as Attributes, cb));
+  const handle = await sftpCall<Buffer>((cb) => s.open(file, 'wx', { mode: 0o600 } as Attributes, cb));
   try {
-    const st = await call<Stats>((cb) => s.fstat(handle, cb));
+    const st = await sftpCall<Stats>((cb) => s.fstat(handle, cb));
     if (!st.isFile() || st.uid !== uid || (st.mode & 0o077) !== 0) {
       throw new RunnerError('state_dir_unsafe', `remote file ${path.posix.basename(file)} was not created private`, { details: { file } });
     }
     let off = 0;
     while (off < data.length) {
       const n = Math.min(32768, data.length - off);
-      await call<void>((cb) => s.write(handle, data, off, n, off, (e) => cb(e, undefined)));
+      await sftpCall<void>((cb) => s.write(handle, data, off, n, off, (e) => cb(e, undefined)));
       off += n;
     }
-    if (mode !== 0o600) await call<void>((cb) => s.fchmod(handle, mode, (e) => cb(e, undefined)));
+    if (mode !== 0o600) await sftpCall<void>((cb) => s.fchmod(handle, mode, (e) => cb(e, undefined)));
   } finally {
-    await call<void>((cb) => s.close(handle, (e) => cb(e, undefined)));
+    await sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined)));
   }
 }
 
 /** The uid files we create get on the remote host: a probe file in `dir`, created exclusively, fstat'ed, removed. */
 export async function sftpProbeUid(s: SFTPWrapper, dir: string): Promise<number> {
   const probe = path.posix.join(dir, `.genswarms-ssh-probe-${process.pid}-${Date.now()}`);
-  const handle = await call<Buffer>((cb) => s.open(probe, 'wx', { mode: 0o600 } as Attributes, cb));
+  const handle = await sftpCall<Buffer>((cb) => s.open(probe, 'wx', { mode: 0o600 } as Attributes, cb));
   try {
-    return (await call<Stats>((cb) => s.fstat(handle, cb))).uid;
+    return (await sftpCall<Stats>((cb) => s.fstat(handle, cb))).uid;
   } finally {
-    await call<void>((cb) => s.close(handle, (e) => cb(e, undefined)));
+    await sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined)));
     await sftpRemoveIfPresent(s, probe);
   }
 }
@@ -119,17 +120,15 @@ function sameAttributes(a: Stats, b: Stats): boolean {
  * more than `max` bytes → `receipt_too_large`. The open is bounded by `openTimeoutMs`: a file swapped for a FIFO
  * after the lstat would block the SFTP server's open (docs/security.md "ssh: the lstat/read window").
  */
-export async function readRemoteBounded(
-  s: SFTPWrapper,
-  file: string,
-  before: Stats,
-  max: number,
-  openTimeoutMs: number,
-): Promise<RemoteRead> {
+/**
+ * Opens `file` for reading, giving up after `timeoutMs` (null): a FIFO swapped in after our lstat blocks the SFTP
+ * server's open, and a handle that arrives late is closed.
+ */
+export async function sftpOpenBounded(s: SFTPWrapper, file: string, timeoutMs: number): Promise<Buffer | null> {
   let timer: NodeJS.Timeout | undefined;
-  const opened = call<Buffer>((cb) => s.open(file, 'r', cb));
+  const opened = sftpCall<Buffer>((cb) => s.open(file, 'r', cb));
   const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), openTimeoutMs);
+    timer = setTimeout(() => resolve(null), timeoutMs);
   });
   const handle = await Promise.race([opened, timeout]).finally(() => clearTimeout(timer));
   if (handle === null) {
@@ -137,27 +136,38 @@ export async function readRemoteBounded(
       (h) => s.close(h, () => undefined),
       () => undefined, // expected: the open failed after we gave up on it
     );
-    return { kind: 'refused', reason: 'receipt_not_regular' };
   }
+  return handle;
+}
+
+export async function readRemoteBounded(
+  s: SFTPWrapper,
+  file: string,
+  before: Stats,
+  max: number,
+  openTimeoutMs: number,
+): Promise<RemoteRead> {
+  const handle = await sftpOpenBounded(s, file, openTimeoutMs);
+  if (handle === null) return { kind: 'refused', reason: 'receipt_not_regular' };
   try {
-    const atOpen = await call<Stats>((cb) => s.fstat(handle, cb));
+    const atOpen = await sftpCall<Stats>((cb) => s.fstat(handle, cb));
     if (!atOpen.isFile()) return { kind: 'refused', reason: 'receipt_not_regular' };
     if (!sameAttributes(before, atOpen)) return { kind: 'refused', reason: 'receipt_replaced' };
     const buf = Buffer.alloc(max + 1);
     let got = 0;
     for (;;) {
-      const n = await call<number>((cb) => s.read(handle, buf, got, buf.length - got, got, (e, bytes) => cb(e, bytes)));
+      const n = await sftpCall<number>((cb) => s.read(handle, buf, got, buf.length - got, got, (e, bytes) => cb(e, bytes)));
       if (n === 0) break;
       got += n;
       if (got > max) return { kind: 'refused', reason: 'receipt_too_large' };
     }
-    const atEnd = await call<Stats>((cb) => s.fstat(handle, cb));
+    const atEnd = await sftpCall<Stats>((cb) => s.fstat(handle, cb));
     const after = await sftpLstatOrNull(s, file);
     if (got !== before.size || !sameAttributes(before, atEnd) || after === null || !sameAttributes(before, after)) {
       return { kind: 'refused', reason: got > max ? 'receipt_too_large' : 'receipt_replaced' };
     }
     return { kind: 'ok', data: buf.subarray(0, got) };
   } finally {
-    await call<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
+    await sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
   }
 }
