@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run bench:ssh-latency -- [turns]` (docs/runners.md "ssh"): receipt latency over a real sshd on loopback.
-// Runs the TypeScript sources through @swc/core with the @genswarms/source export condition (no build needed).
-const fs = require('node:fs');
+// Runs the TypeScript sources (tools/bin/load-ts.cjs) with the @genswarms/source export condition, so the libraries
+// it imports need no build either.
 const path = require('node:path');
 
 if (!process.execArgv.includes('--conditions=@genswarms/source')) {
@@ -13,16 +13,12 @@ if (!process.execArgv.includes('--conditions=@genswarms/source')) {
   });
   process.exit(r.status === null ? 1 : r.status);
 }
-const swc = require('@swc/core');
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
-};
-require(path.join(__dirname, '..', 'src', 'bench', 'ssh-latency', 'main.ts'))
+const { loadTs } = require('../bin/load-ts.cjs');
+
+loadTs(
+  path.join(__dirname, '..', 'src', 'bench', 'ssh-latency', 'main.ts'),
+  path.join(__dirname, '..', 'dist', 'bench', 'ssh-latency', 'main.js'),
+)
   .runSshLatencyBench(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
