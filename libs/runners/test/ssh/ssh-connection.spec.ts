@@ -112,6 +112,14 @@ d('ssh connection against a real sshd (loopback)', () => {
     expect(err).toMatchObject({ code: 'ssh_host_key_mismatch', details: { fingerprint: fingerprint(), expected: [oldFp] } });
   }, 30000);
 
+  it('the pool never lends a connection verified against another known_hosts', async () => {
+    const pool = new SshPool({ baseDelayMs: 10 });
+    const trusted = ep(sshd.knownHostsLine());
+    await pool.get(trusted);
+    await expect(pool.get({ ...trusted, knownHosts: [] })).rejects.toMatchObject({ code: 'ssh_host_key_unknown' });
+    await pool.close();
+  });
+
   it('the pool gives up after bounded attempts when the host is gone (ssh_unreachable)', async () => {
     const pool = new SshPool({ attempts: 2, baseDelayMs: 10 });
     await expect(pool.get(ep('', { port: 1 }))).rejects.toMatchObject({ code: 'ssh_unreachable' });

@@ -97,8 +97,11 @@ export class SshPool {
   }
 }
 
-/** Connections are shared only for the same user, host, port and key (a different key is another identity). */
+/** Connections are shared only for the same user, host, port, key and trusted host keys (anything else is another identity). */
 function poolKey(ep: SshEndpoint): string {
   const keyId = createHash('sha256').update(ep.privateKey).digest('hex');
-  return `${describeEndpoint(ep)}#${keyId}#${ep.silentlyAcceptHosts ? 'unverified' : 'verified'}`;
+  // another agent's known_hosts may trust a different key for the same host: it never rides this verification
+  const trust = createHash('sha256');
+  for (const e of ep.knownHosts) trust.update(`${e.marker}\0${e.patterns.join(',')}\0${e.key.toString('base64')}\n`);
+  return `${describeEndpoint(ep)}#${keyId}#${trust.digest('hex')}#${ep.silentlyAcceptHosts ? 'unverified' : 'verified'}`;
 }
