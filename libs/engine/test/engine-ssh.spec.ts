@@ -34,7 +34,7 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
   afterAll(async () => {
     // the remote side is this host: remove the agent directories the sessions recorded under ~/.genswarms-ssh
     for (const name of ['remote']) {
-      for (const swarm of ['unknown', 'mixed', 'unverified']) {
+      for (const swarm of ['unknown', 'mixed', 'unverified', 'both']) {
         const dir = (
           (await h?.engine.store.getSession(swarm, name).catch(() => null))?.description as { remote?: { dir?: string } } | undefined
         )?.remote?.dir;
@@ -115,6 +115,31 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     const turns = await h.engine.listTurns('mixed', 'remote');
     expect(turns.turns[0]).toMatchObject({ status: 'completed', reply_preview: expect.stringContaining('remote answer') });
     expect((await h.engine.listMessages('mixed')).messages).toMatchObject([{ from: 'remote', to: 'peer', type: 'direct' }]);
+  }, 120_000);
+
+  it("routes a local agent's message to the remote agent (inbox uploaded over SFTP), whose answer routes back", async () => {
+    const c = {
+      name: 'both',
+      agents: [
+        remoteAgent(),
+        { name: 'peer', backend: { type: 'mock', opts: { replies: ['peer got {{content}}'] } } },
+        {
+          name: 'sender',
+          backend: { type: 'mock', opts: { replies: ['<<SWARM_MSG:TO=remote:START>>ssh task: {{content}}<<SWARM_MSG:END>>'] } },
+        },
+      ],
+      topology: [
+        ['sender', 'remote'],
+        ['remote', 'peer'],
+      ],
+    };
+    await h.engine.startSwarm({ config: c });
+    await waitFor(async () => (await h.engine.getAgent('both', 'remote')).state === 'idle', 'remote idle', 60_000);
+    await h.engine.sendTask('both', 'sender', 'from the local side');
+    await waitEvent(h.engine, 'both', (e) => e.event_type === 'turn_completed' && e.agent === 'peer', 'peer turn');
+    const routes = (await h.engine.listMessages('both')).messages.map((m) => `${m.from}->${m.to}`);
+    expect(routes).toEqual(expect.arrayContaining(['sender->remote', 'remote->peer']));
+    await h.engine.stopSwarm('both');
   }, 120_000);
 
   it('silently_accept_hosts: true connects to an unknown host and records the ssh_host_key_unverified warning', async () => {
