@@ -87,6 +87,9 @@ export async function runSshLatencyBench(argv: readonly string[]): Promise<numbe
       latencies.push(Number(done - BigInt(r.reply.trim())) / 1e6);
     }
     await handle.stop();
+    // the remote host is this machine: remove the agent directory the run made under ~/.genswarms-ssh
+    const remoteDir = handle.describe().remote?.dir;
+    if (remoteDir !== undefined) rmSync(remoteDir, { recursive: true, force: true });
     const sorted = [...latencies].sort((a, b) => a - b);
     const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
     process.stdout.write(
