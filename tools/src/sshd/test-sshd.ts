@@ -54,7 +54,7 @@ export interface TestSshd {
   log(): string;
   /** SIGKILL the listener and every session process it forked (a dropped connection, no FIN from the sessions). */
   killAll(): void;
-  /** SIGKILL only the per-connection sshd processes: every connection drops, the listener and the agents stay. */
+  /** SIGKILL only the per-connection sshd processes (`sshd`, or `sshd-session` from OpenSSH 9.8): connections drop, the listener and the agents stay. */
   dropConnections(): void;
   stop(): Promise<void>;
 }
@@ -197,7 +197,7 @@ export async function startTestSshd(opts: { readonly listen?: string; readonly n
       if (c?.pid === undefined) return;
       for (const pid of childrenOf(c.pid)) {
         try {
-          if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sshd') process.kill(pid, 'SIGKILL');
+          if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('sshd')) process.kill(pid, 'SIGKILL');
         } catch {
           // expected: already gone
         }
