@@ -6,7 +6,10 @@
 import type { AgentLaunchSpec, RunnerHandle } from '../../src/index';
 import { createDockerRunner } from '../../src/index';
 import { dockerDifferences } from '../../src/lib/isolation/docker-isolation';
-import { describeIfEngine, makeCtx, makeDirs, makeDockerSpec, type TestDirs } from '../docker/docker-support';
+import { describeIfEngine, makeCtx, makeDirs, makeDockerSpec, TEST_IMAGE, type TestDirs } from '../docker/docker-support';
+import { createTmuxDockerRunner } from '../../src/lib/docker/tmux-docker';
+import { createTmuxRunner } from '../../src/lib/tmux/tmux-runner';
+import { makeTestEnv, tmuxSpec, type TmuxTestEnv } from '../tmux/tmux-support';
 
 const HOLD = { command: ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'] };
 
@@ -48,6 +51,34 @@ describeIfEngine('docker isolation from the live container', () => {
     handle = await createDockerRunner().start(plan, ctx);
     const adopted = await createDockerRunner().reattach?.(JSON.parse(JSON.stringify(handle.describe())), ctx);
     expect(await adopted?.isolation?.()).toMatchObject({ network: 'loopback', docker: { network_mode: 'none' }, differences: [] });
+  });
+});
+
+describeIfEngine('tmux runner docker: the container behind the pane', () => {
+  let env: TmuxTestEnv;
+  let handle: RunnerHandle | undefined;
+  const runner = createTmuxRunner({ docker: createTmuxDockerRunner({ defaultImage: TEST_IMAGE }) });
+  beforeAll(async () => {
+    env = await makeTestEnv('tdock-iso');
+  });
+  afterAll(async () => {
+    await handle?.stop({ graceMs: 200 });
+    await runner.close?.('shutdown');
+    await env.cleanup();
+  });
+
+  it('is read from the container started by the pane, and again after a re-attach', async () => {
+    const spec = {
+      ...tmuxSpec(env, 'tiso', ['/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'], { runner: 'docker' as const }),
+      network: 'none' as const,
+    };
+    handle = await runner.start(runner.plan(spec, env.ctx), env.ctx);
+    const expected = { network: 'loopback', no_new_privs: true, docker: { network_mode: 'none', readonly_rootfs: true }, differences: [] };
+    expect(await handle.isolation?.()).toMatchObject(expected);
+    const again = createTmuxRunner({ docker: createTmuxDockerRunner({ defaultImage: TEST_IMAGE }) });
+    const adopted = await again.reattach?.(JSON.parse(JSON.stringify(handle.describe())), env.ctx);
+    expect(await adopted?.isolation?.()).toMatchObject(expected);
+    await again.close?.('detach');
   });
 });
 

@@ -14,6 +14,8 @@ import { DEFAULT_DOCKER_SOCKET, localEngineSocket } from './engine-host';
 import { assertImagePresent } from './image-check';
 import { containerStartFailure, engineUnreachable } from './start-failure';
 import { workspaceOwners } from '../identity/agent-identity';
+import { dockerIsolationCheckFrom, dockerIsolationCheckOf, dockerIsolationReader } from '../isolation/docker-isolation';
+import type { IsolationReport } from '../isolation/isolation-report';
 
 /** Seconds the engine waits after SIGTERM before SIGKILL when a tmux+docker session stops. */
 export const TMUX_DOCKER_STOP_GRACE_S = 2;
@@ -48,7 +50,11 @@ export function createTmuxDockerRunner(opts: TmuxDockerOptions = {}): TmuxInnerR
     prepare: async (plan, ctx) => {
       const port = portFor(ctx);
       const containerId = await createPaneContainer(port, plan, ctx, image(plan.spec));
-      return { ...dockerPaneLaunch(plan, ctx), cleanup: () => removeContainer(port, containerId, envFilePath(plan.stateDir)) };
+      return {
+        ...dockerPaneLaunch(plan, ctx),
+        cleanup: () => removeContainer(port, containerId, envFilePath(plan.stateDir)),
+        isolation: dockerIsolationReader(dockerIsolationCheckOf(plan), port, containerId),
+      };
     },
     reattach: (description, ctx) => findPaneContainer(portFor(ctx), description),
   };
@@ -106,7 +112,10 @@ async function removeContainer(port: DockerPort, containerId: string, envFile: s
 }
 
 /** After a restart: the session's running container, found by its labels; null when it is gone. */
-async function findPaneContainer(port: DockerPort, description: SessionDescription): Promise<{ cleanup(): Promise<void> } | null> {
+async function findPaneContainer(
+  port: DockerPort,
+  description: SessionDescription,
+): Promise<{ cleanup(): Promise<void>; isolation?: () => Promise<IsolationReport> } | null> {
   const [found] = await port.listByLabels({ [LABEL_SESSION]: description.sessionId });
   const swarm = found?.labels[LABEL_SWARM];
   const agent = found?.labels[LABEL_AGENT];
@@ -116,5 +125,9 @@ async function findPaneContainer(port: DockerPort, description: SessionDescripti
     await port.remove(found.id);
     return null;
   }
-  return { cleanup: () => removeContainer(port, found.id, envFilePath(description.stateDir)) };
+  const check = dockerIsolationCheckFrom(description.isolationCheck); // the stored one, or no check at all
+  return {
+    cleanup: () => removeContainer(port, found.id, envFilePath(description.stateDir)),
+    ...(check === undefined ? {} : { isolation: dockerIsolationReader(check, port, found.id) }),
+  };
 }

@@ -3,9 +3,12 @@ import type { ContainerHostFacts, DockerPort } from '../docker/docker-port';
 import { DEFAULT_PIDS_LIMIT, networkModeFor } from '../docker/container-spec';
 import type { IsolationDifference, IsolationReport } from './isolation-report';
 import { expectedIsolation, type ExpectedIsolation } from './expected-isolation';
-import { isolationCheckOf, reportFor, type IsolationCheck } from './inspect-isolation';
+import { ISOLATION_FIND_TIMEOUT_MS, isolationCheckOf, reportFor, type IsolationCheck } from './inspect-isolation';
 import { checkShapeOf } from './check-shape';
 import { inspectProc } from './proc-isolation';
+
+/** How often a container not yet running is inspected again (ms). */
+const INSPECT_POLL_MS = 100;
 
 /**
  * Pure: what a docker plan promises about the container's init process — own ipc/mnt/net/pid/uts namespaces,
@@ -53,27 +56,35 @@ export function dockerDifferences(want: string, host: ContainerHostFacts): Isola
   return out;
 }
 
-/** Adds `isolation()` to a docker handle: the container's init process from /proc plus the engine's inspect facts. */
+/** Reads a container's isolation: its init process from /proc plus the engine's inspect facts, against `check`. */
+export function dockerIsolationReader(check: DockerIsolationCheck, port: DockerPort, containerId: string): () => Promise<IsolationReport> {
+  return async () => {
+    // tmux+docker: the pane starts the container a moment after the handle exists
+    const deadline = Date.now() + ISOLATION_FIND_TIMEOUT_MS;
+    let state = await port.inspect(containerId);
+    while ((state?.pid === undefined || state.host === undefined) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, INSPECT_POLL_MS));
+      state = await port.inspect(containerId);
+    }
+    if (state?.pid === undefined || state.host === undefined) {
+      throw new Error('the container is not running: no process to read its isolation from');
+    }
+    const report = reportFor(inspectProc(state.pid), check);
+    const h = state.host;
+    return {
+      ...report,
+      docker: { network_mode: h.networkMode, cap_drop: h.capDrop, security_opt: h.securityOpt, readonly_rootfs: h.readonlyRootfs },
+      differences: [...report.differences, ...dockerDifferences(check.networkMode, h)],
+    };
+  };
+}
+
+/** Adds `isolation()` to a docker handle (in place: class handles keep their prototype). */
 export function attachDockerIsolation<H extends RunnerHandle>(
   handle: H,
   check: DockerIsolationCheck | undefined,
   port: DockerPort,
   containerId: string,
 ): H {
-  if (check === undefined) return handle;
-  return Object.assign(handle, {
-    isolation: async (): Promise<IsolationReport> => {
-      const state = await port.inspect(containerId);
-      if (state?.pid === undefined || state.host === undefined) {
-        throw new Error('the container is not running: no process to read its isolation from');
-      }
-      const report = reportFor(inspectProc(state.pid), check);
-      const h = state.host;
-      return {
-        ...report,
-        docker: { network_mode: h.networkMode, cap_drop: h.capDrop, security_opt: h.securityOpt, readonly_rootfs: h.readonlyRootfs },
-        differences: [...report.differences, ...dockerDifferences(check.networkMode, h)],
-      };
-    },
-  });
+  return check === undefined ? handle : Object.assign(handle, { isolation: dockerIsolationReader(check, port, containerId) });
 }

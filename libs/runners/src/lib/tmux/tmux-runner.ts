@@ -21,6 +21,11 @@ import { assertLimitsEnforceable, assertNoLimitsRequested, limitGroupAt, removeL
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { prepareSandboxExtras } from '../bwrap/sandbox-extras';
 import { attachIsolation, isolationCheckFrom, isolationCheckOf } from '../isolation/inspect-isolation';
+import { dockerIsolationCheckOf } from '../isolation/docker-isolation';
+import type { IsolationReport } from '../isolation/isolation-report';
+
+/** Reads a session's isolation now (RunnerHandle.isolation). */
+type IsolationReader = () => Promise<IsolationReport>;
 import { TmuxServer } from './tmux-server';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -46,9 +51,9 @@ export interface TmuxInnerRunner {
   prepare(
     plan: LaunchPlan,
     ctx: RunnerContext,
-  ): Promise<{ readonly entry: string; readonly words: readonly string[]; cleanup(): Promise<void> }>;
+  ): Promise<{ readonly entry: string; readonly words: readonly string[]; cleanup(): Promise<void>; isolation?: IsolationReader }>;
   /** Optional: after a restart, find the inner resources of a live pane again; null when they are gone. */
-  reattach?(description: SessionDescription, ctx: RunnerContext): Promise<{ cleanup(): Promise<void> } | null>;
+  reattach?(description: SessionDescription, ctx: RunnerContext): Promise<{ cleanup(): Promise<void>; isolation?: IsolationReader } | null>;
 }
 
 /** docs/runners.md: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
@@ -150,12 +155,14 @@ async function startTmux(
   const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
   let manifest: string | undefined;
   let cleanup: (() => Promise<void>) | undefined;
+  let innerIsolation: IsolationReader | undefined;
   try {
     let launch = (spec.runner ?? 'none') === 'docker' ? undefined : paneLaunchFor(plan, ctx);
     if (launch === undefined) {
       if (docker === undefined) throw new RunnerError('validation_failed', 'tmux runner docker is not available', { agent: spec.agent });
       const prepared = await docker.prepare(plan, ctx);
       cleanup = () => prepared.cleanup();
+      innerIsolation = prepared.isolation;
       launch = prepared;
     }
     if ((spec.runner ?? 'none') === 'none') cleanup = await prepareNoneGroup(server, cgroups, ctx, spec);
@@ -174,7 +181,9 @@ async function startTmux(
       ...(cleanup === undefined ? {} : { cleanup }),
     });
     // runner docker: the container's isolation is docker's (inspect), not read from the pane's /proc here
-    return attachIsolation(handle, handle.describe().isolationCheck, pane.panePid);
+    // runner docker: the container's isolation (its init process and the engine's inspect), not the pane's
+    if (innerIsolation !== undefined) return Object.assign(handle, { isolation: innerIsolation });
+    return spec.runner === 'docker' ? handle : attachIsolation(handle, handle.describe().isolationCheck, pane.panePid);
   } catch (err) {
     await removeFileIfPresent(envFile);
     if (manifest !== undefined) await removeArgvManifest(manifest);
@@ -216,8 +225,7 @@ function describePlan(plan: LaunchPlan, pid: number): SessionDescription {
     workspace: spec.workspace,
     stateDir: plan.stateDir,
     notices: [...plan.notices],
-    // runner docker: the container's isolation is docker's, not read from the pane's /proc here
-    ...(spec.runner === 'docker' ? {} : { isolationCheck: isolationCheckOf(plan) }),
+    isolationCheck: spec.runner === 'docker' ? dockerIsolationCheckOf(plan) : isolationCheckOf(plan),
   };
 }
 
@@ -239,7 +247,7 @@ async function reattachTmux(
   const limits = description.runner === 'bwrap' ? limitGroupAt(ctx, swarm, agent) : undefined;
   if (pane === undefined && limits !== undefined) await removeLimitGroup(limits);
   if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
-  let inner: { cleanup(): Promise<void> } | null = null;
+  let inner: { cleanup(): Promise<void>; isolation?: IsolationReader } | null = null;
   if (description.runner === 'docker') {
     if (docker?.reattach === undefined) return null; // cannot manage its container: not adopted
     inner = await docker.reattach(description, ctx);
@@ -265,6 +273,7 @@ async function reattachTmux(
           : {}),
   });
   // the stored check (never trusted blindly: a malformed one is ignored) makes the re-attached pane checkable again
+  if (inner?.isolation !== undefined) return Object.assign(handle, { isolation: inner.isolation });
   return description.runner === 'docker' ? handle : attachIsolation(handle, isolationCheckFrom(description.isolationCheck), pane.panePid);
 }
 
