@@ -53,7 +53,7 @@ describe('genswarms inspect', () => {
       '  MISMATCH (needs attention: isolation_mismatch): network expected loopback, is host',
     );
     expect(isolationLines('s', 'a', null)).toEqual([
-      's/a: isolation not checked (the agent is not running, or its runner has no live check: docker, mock)',
+      's/a: isolation not checked (the agent is not running, or its runner has no live check: ssh, apple_container, mock)',
     ]);
   });
 });

@@ -203,7 +203,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   /**
    * After start and after re-attach: reads the isolation the live client really has (docs/runners.md "Effective
    * isolation"). When it contradicts the plan the session needs attention (`isolation_mismatch`, with the
-   * differences in the event); a runner without the check (docker, mock) leaves `isolation` null.
+   * differences in the event); a runner without the check (ssh, apple_container, mock) leaves `isolation` null.
    */
   async verifyIsolation(): Promise<AttentionInfo | null> {
     this.isolation = null;
