@@ -33,7 +33,9 @@ function limitsLine(l: IsolationView['limits']): string {
 /** Human lines of one isolation block; pure (tested as lines). */
 export function isolationLines(swarm: string, agent: string, iso: IsolationView | null | undefined): string[] {
   if (iso === null || iso === undefined) {
-    return [`${swarm}/${agent}: isolation not checked (the agent is not running, or its runner has no live check: ssh, apple_container, mock)`];
+    return [
+      `${swarm}/${agent}: isolation not checked (the agent is not running, or its runner has no live check: ssh, apple_container, mock)`,
+    ];
   }
   const m = iso.mounts ?? {};
   const diffs = iso.differences ?? [];
