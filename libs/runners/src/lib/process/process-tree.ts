@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** Default grace between SIGTERM and SIGKILL (ms). */
 export const STOP_GRACE_MS = 3000;
@@ -95,11 +95,52 @@ function descendantsIn(table: ChildTable, roots: readonly number[]): number[] {
 }
 
 /**
- * Every descendant of `root` (Linux /proc walk; a snapshot — callers also signal the process group).
- * `maxAgeMs` > 0 accepts a snapshot that recent (see PROC_SNAPSHOT_MAX_AGE_MS); default: a fresh scan.
+ * The children of `pid` from `/proc/<pid>/task/<tid>/children` (every thread's list), or undefined when
+ * the kernel has no such file (CONFIG_PROC_CHILDREN off). A process that exited reads as no children.
+ */
+function childrenOf(pid: number): number[] | undefined {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return []; // expected: the process is gone
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && tid === String(pid) && existsSync(`/proc/${pid}/task/${tid}`))
+        return undefined;
+      continue; // expected: the thread (or the process) ended while we looked
+    }
+    for (const word of text.split(' ')) if (/^\d+$/.test(word)) out.push(Number(word));
+  }
+  return out;
+}
+
+/** Descendants by walking children files down from `root` (O(subtree)); undefined without those files. */
+function walkChildren(root: number): number[] | undefined {
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const kids = childrenOf(queue.shift() as number);
+    if (kids === undefined) return undefined;
+    out.push(...kids);
+    queue.push(...kids);
+  }
+  return out;
+}
+
+/**
+ * Every descendant of `root` (Linux /proc; a snapshot — callers also signal the process group). Walks
+ * `/proc/<pid>/task/<tid>/children` down from `root`, so the cost is the subtree's, not the host's (issue 13:
+ * a full scan per agent made launch checks and stops O(N²)); without those files, a scan of every
+ * `/proc/<pid>/stat`, where `maxAgeMs` > 0 accepts a scan that recent (PROC_SNAPSHOT_MAX_AGE_MS).
  */
 export function listDescendants(root: number, maxAgeMs = 0): number[] {
-  return descendantsIn(childTable(maxAgeMs), [root]);
+  return walkChildren(root) ?? descendantsIn(childTable(maxAgeMs), [root]);
 }
 
 function readPpid(pid: number): number | undefined {
@@ -131,7 +172,7 @@ export async function killProcessTree(pid: number, graceMs: number = STOP_GRACE_
   signal(-pid, 'SIGTERM');
   for (const p of tree) signal(p, 'SIGTERM');
   if (await waitGone(tree, graceMs)) return;
-  const late = [...new Set([...tree, ...descendantsIn(childTable(0), tree)])];
+  const late = [...new Set([...tree, ...tree.flatMap((p) => listDescendants(p))])];
   signal(-pid, 'SIGKILL');
   for (const p of late) signal(p, 'SIGKILL');
   await waitGone(late, Math.max(graceMs, 1000));
