@@ -3,7 +3,8 @@
  * sandbox; a host that cannot enforce one refuses the plan (limits_unsupported). Needs root and a cgroup with the
  * memory, pids and cpu controllers (v1 as root, or a delegated v2 subtree): skipped with a reason otherwise.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ExitInfo, RunnerHandle } from '../../src/index';
@@ -69,6 +70,22 @@ suite('bwrap limits enforced by the agent cgroup (real bubblewrap, real cgroups)
     );
     await removeLimitGroup(high);
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('removals of one group racing (stop and the exit listener) while a member dies all succeed', async () => {
+    const ctx = makeContext(dirs.home);
+    const group = limitGroupFor(
+      makeSpec({ backend: 'bwrap', workspace: dirs.workspace, config: { pids_limit: 64, memory_limit: '64m' } }),
+      ctx,
+    );
+    if (group === undefined) throw new Error('no limit group');
+    for (let i = 0; i < 20; i++) {
+      await prepareLimitGroup(group);
+      const member = spawn('/bin/sleep', ['30'], { stdio: 'ignore' });
+      for (const dir of new Set(Object.values(group.dirs))) writeFileSync(path.join(dir, 'cgroup.procs'), String(member.pid));
+      await Promise.all([removeLimitGroup(group), removeLimitGroup(group), removeLimitGroup(group)]);
+    }
+    for (const dir of Object.values(group.dirs)) expect(existsSync(dir)).toBe(false);
   });
 
   it('a fork loop stops at pids_limit', async () => {

@@ -14,6 +14,7 @@ export interface LimitedSession {
 
 export function withLimitGroup(group: AgentLimitGroup | undefined): LimitedSession {
   let info: Promise<ExitInfo> | undefined;
+  let removal: Promise<void> | undefined;
   // Memoised: the first caller (the cleanup or an exit listener) reads the counter while the group still exists.
   const exitInfo = (): Promise<ExitInfo> =>
     (info ??= group === undefined ? Promise.resolve({}) : wasOomKilled(group).then((oom) => (oom ? { reason: 'oom_killed' } : {})));
@@ -34,10 +35,13 @@ export function withLimitGroup(group: AgentLimitGroup | undefined): LimitedSessi
     prepare: async () => {
       if (group !== undefined) await prepareLimitGroup(group);
     },
-    remove: async () => {
-      if (group === undefined) return;
-      await exitInfo().catch(() => undefined); // best-effort: the counter only names the reason, removal must go on
-      await removeLimitGroup(group);
-    },
+    // Once: stop and the exit listener both clean up; two removals racing would read a group mid-rmdir.
+    remove: () =>
+      (removal ??=
+        group === undefined
+          ? Promise.resolve()
+          : exitInfo()
+              .catch(() => undefined) // best-effort: the counter only names the reason, removal must go on
+              .then(() => removeLimitGroup(group))),
   };
 }

@@ -233,7 +233,7 @@ export async function wasOomKilled(group: AgentLimitGroup): Promise<boolean> {
   if (dir === undefined) return false;
   const file = group.version === 1 ? 'memory.oom_control' : 'memory.events';
   const text = await fsp.readFile(path.join(dir, file), 'utf8').catch((err: unknown) => {
-    if (errCode(err) === 'ENOENT') return '';
+    if (errCode(err) === 'ENOENT' || errCode(err) === 'ENODEV') return ''; // gone, or being removed
     throw err;
   });
   const m = /^oom_kill (\d+)$/m.exec(text);

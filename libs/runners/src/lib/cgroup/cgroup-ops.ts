@@ -49,7 +49,8 @@ export async function readProcsFile(file: string): Promise<number[]> {
   try {
     text = await fsp.readFile(file, 'utf8');
   } catch (err) {
-    if (errCode(err) === 'ENOENT') return [];
+    // ENODEV: the group is being removed (a concurrent stop); either way it holds no process any more
+    if (errCode(err) === 'ENOENT' || errCode(err) === 'ENODEV') return [];
     throw err;
   }
   return text
