@@ -91,7 +91,7 @@ async function taskCompletes(url: string, swarm: string, task: string, completed
   await waitFor(
     async () => (await completedTurns(url, swarm)).length > completedBefore,
     `${swarm}: task "${task}" completed (agent ${JSON.stringify(await agent(url, swarm))})`,
-    30_000,
+    60_000,
   );
 }
 
@@ -108,7 +108,7 @@ describe('after kill -9 mid-turn and a restart, the agent goes on taking tasks',
         const config = { name: swarm, agents: [{ name: 'a', backend, client: { command: ['/bin/sh', '-c', script] } }] };
         const created = await request(url).post('/api/swarms').send({ config });
         expect(created.status).toBe(201);
-        await waitFor(async () => (await agent(url, swarm))['state'] === 'idle', `${swarm} idle`).catch(async (e: Error) => {
+        await waitFor(async () => (await agent(url, swarm))['state'] === 'idle', `${swarm} idle`, 60_000).catch(async (e: Error) => {
           const ev = (await request(url).get(`/api/events?swarm=${swarm}&limit=50`)).body.events as Array<Record<string, unknown>>;
           throw new Error(
             `${e.message}: ${JSON.stringify(await agent(url, swarm))} ${JSON.stringify(ev.map((x) => [x['event_type'], x['message'], x['metadata']]))} STDERR ${serverErr()}`,
@@ -127,9 +127,9 @@ describe('after kill -9 mid-turn and a restart, the agent goes on taking tasks',
         if (i % 2 === 1) {
           // the next task arrives while the resumed turn may still run
           await request(url).post(`/api/swarms/${swarm}/agents/a/task`).send({ task: 'second' }).expect(200);
-          await waitFor(async () => (await completedTurns(url, swarm)).length === 2, `${swarm} resumed + second completed`, 30_000);
+          await waitFor(async () => (await completedTurns(url, swarm)).length === 2, `${swarm} resumed + second completed`, 60_000);
         } else {
-          await waitFor(async () => (await completedTurns(url, swarm)).length === 1, `${swarm} resumed turn completed`, 30_000);
+          await waitFor(async () => (await completedTurns(url, swarm)).length === 1, `${swarm} resumed turn completed`, 60_000);
           await taskCompletes(url, swarm, 'second', 1);
         }
         await taskCompletes(url, swarm, 'third', 2);
@@ -139,6 +139,6 @@ describe('after kill -9 mid-turn and a restart, the agent goes on taking tasks',
       await kill9(child);
       child = undefined;
     },
-    300_000,
+    600_000,
   );
 });
