@@ -33,7 +33,8 @@ async function writeControl(dir: string, file: string, value: string): Promise<b
     await fsp.writeFile(path.join(dir, file), value);
     return true;
   } catch (err) {
-    if (errCode(err) === 'ENOENT') return false; // this kernel has no such knob
+    // ENOENT: this kernel has no such knob; ENODEV: the group is being removed by a concurrent stop
+    if (errCode(err) === 'ENOENT' || errCode(err) === 'ENODEV') return false;
     throw err;
   }
 }
@@ -77,7 +78,7 @@ async function blockForks(group: AgentCgroup): Promise<void> {
 async function isFrozen(group: AgentCgroup): Promise<boolean> {
   const file = group.tracking.kind === 'cgroup1' ? 'freezer.state' : 'cgroup.events';
   const text = await fsp.readFile(path.join(group.dir, file), 'utf8').catch((err: unknown) => {
-    if (errCode(err) === 'ENOENT') return '';
+    if (errCode(err) === 'ENOENT' || errCode(err) === 'ENODEV') return ''; // gone, or being removed
     throw err;
   });
   return group.tracking.kind === 'cgroup1' ? text.trim() === 'FROZEN' : /^frozen 1$/m.test(text);
