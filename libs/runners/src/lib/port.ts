@@ -6,8 +6,7 @@
 import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
 import type { LimitSupport } from './cgroup/limit-detect';
-import type { IsolationReport } from './isolation/isolation-report';
-import type { IsolationCheck } from './isolation/inspect-isolation';
+import type { IsolationCheck, IsolationReport } from './isolation/isolation-report';
 
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };

@@ -1,22 +1,9 @@
 import type { LaunchPlan, NetworkMode } from '../port';
 import { parseAgentLimits } from '../cgroup/agent-limits';
-import type { IsolationDifference, IsolationLimits, NamespaceKind, NetworkReach } from './isolation-report';
+import type { ExpectedIsolation, IsolationDifference, NamespaceKind } from './isolation-report';
 import type { ProcIsolation } from './proc-isolation';
 
-/** What a plan promises about the live process (only what the runner enforces is expected). */
-export interface ExpectedIsolation {
-  /** Namespaces the process must not share with the server. */
-  readonly namespaces: readonly NamespaceKind[];
-  readonly network: NetworkReach;
-  readonly no_new_privs?: boolean;
-  readonly seccomp?: 'filter';
-  readonly limits: IsolationLimits;
-  /** Where the client sees its workspace and state dir, which must be writable mounts there. */
-  readonly workspace?: string;
-  readonly stateDir?: string;
-  readonly host_root_visible?: false;
-  readonly bypassAllowed: boolean;
-}
+export type { ExpectedIsolation } from './isolation-report';
 
 const SANDBOX_NAMESPACES: readonly NamespaceKind[] = ['ipc', 'mnt', 'pid', 'user', 'uts'];
 /** The kernel rounds memory.limit_in_bytes down to a page. */

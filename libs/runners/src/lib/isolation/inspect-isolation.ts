@@ -1,10 +1,12 @@
 import { readOrUndefined } from '../cgroup/cgroup-detect';
 import type { LaunchPlan, RunnerHandle } from '../port';
 import { listDescendants } from '../process/process-tree';
-import type { IsolationReport } from './isolation-report';
+import type { IsolationCheck, IsolationReport } from './isolation-report';
 import { compareIsolation, expectedIsolation, type ExpectedIsolation } from './expected-isolation';
 import { bypassFlagsIn, inspectProc, type ProcIsolation } from './proc-isolation';
 import { checkShapeOf } from './check-shape';
+
+export type { IsolationCheck } from './isolation-report';
 
 /** How long the check waits for the client to appear inside its boundary (bwrap forks it after setting up). */
 export const ISOLATION_FIND_TIMEOUT_MS = 5000;
@@ -31,19 +33,6 @@ export async function findClientPid(root: number, wantOwnUserNs: boolean, timeou
     if (candidate !== undefined || Date.now() > deadline) return candidate ?? root;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-}
-
-/**
- * What a session's isolation is checked against, JSON-safe: stored in its SessionDescription so a re-attached
- * handle (after a server restart) checks the same promises without the plan.
- */
-export interface IsolationCheck {
-  readonly expected: ExpectedIsolation;
-  /** The workspace and state dir where the client sees them (sandbox paths, else host paths). */
-  readonly workspace: string;
-  readonly stateDir: string;
-  /** `network: isolated`: the forwarder pin `host:port`. */
-  readonly egress?: string;
 }
 
 /** A stored check read back (re-attach): the exact shape this build writes, else undefined (no check). */

@@ -56,3 +56,31 @@ export interface IsolationReport {
   readonly docker?: DockerFacts;
   readonly differences: readonly IsolationDifference[];
 }
+
+/** What a plan promises about the live process (only what the runner enforces is expected). */
+export interface ExpectedIsolation {
+  /** Namespaces the process must not share with the server. */
+  readonly namespaces: readonly NamespaceKind[];
+  readonly network: NetworkReach;
+  readonly no_new_privs?: boolean;
+  readonly seccomp?: 'filter';
+  readonly limits: IsolationLimits;
+  /** Where the client sees its workspace and state dir, which must be writable mounts there. */
+  readonly workspace?: string;
+  readonly stateDir?: string;
+  readonly host_root_visible?: false;
+  readonly bypassAllowed: boolean;
+}
+
+/**
+ * What a session's isolation is checked against, JSON-safe: stored in its SessionDescription so a re-attached
+ * handle (after a server restart) checks the same promises without the plan.
+ */
+export interface IsolationCheck {
+  readonly expected: ExpectedIsolation;
+  /** The workspace and state dir where the client sees them (sandbox paths, else host paths). */
+  readonly workspace: string;
+  readonly stateDir: string;
+  /** `network: isolated`: the forwarder pin `host:port`. */
+  readonly egress?: string;
+}
