@@ -69,7 +69,7 @@ export type { EngineOptions } from './lib/swarms/engine-deps';
 export type { EngineLog, FailureSite } from './lib/events/failure-report';
 export type { StartInput } from './lib/swarms/config-input';
 export type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from './lib/swarms/status';
-export type { TurnView } from './lib/swarms/agent-ops';
+export type { TurnDetail, TurnView } from './lib/swarms/agent-ops';
 export { HISTORY_DEFAULT, HISTORY_MAX } from './lib/swarms/agent-history';
 export type { HistoryEntry, ReceivedEntry, SentEntry } from './lib/swarms/agent-history';
 export { isDockerBacked } from './lib/swarms/swarm-pause';

@@ -169,6 +169,7 @@ export class TurnRunner {
         status,
         error: receipt.error ?? null,
         replyPreview: preview,
+        reply: receipt.reply,
         completedAt: this.host.now(),
       }))
     )

@@ -13,7 +13,7 @@ import type { EnginePush, TopologyEntry } from '../events/pushes';
 import type { SkillEntry } from '../skills/skills-catalogue';
 import type { MessageRow, StoredEvent } from '../store/store';
 import type { HistoryEntry } from '../swarms/agent-history';
-import type { TurnView } from '../swarms/agent-ops';
+import type { TurnDetail, TurnView } from '../swarms/agent-ops';
 import type { PauseResult } from '../swarms/swarm-pause';
 import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from '../swarms/status';
 import type * as Service from '../service/swarm-service';
@@ -192,6 +192,15 @@ export const TurnViewSchema = z
   .meta({ id: 'TurnView' })
   .describe('One turn of an agent');
 
+export const TurnDetailSchema = TurnViewSchema.extend({
+  reply: z
+    .string()
+    .nullable()
+    .describe('The whole reply (agent-written text, at most 1 MiB; never interpreted); null when none or stored before it was kept'),
+})
+  .meta({ id: 'TurnDetail' })
+  .describe('One turn of an agent with its full reply');
+
 const ToSchema = z.union([z.string(), z.array(z.string()).readonly()]).describe('Recipient, or recipients of a broadcast');
 const SendTypeSchema = z.enum(['direct', 'ask', 'broadcast']).describe('Message type');
 
@@ -312,6 +321,7 @@ export const ANSWER_SCHEMAS = {
     })
     .describe('An agent group was scaled'),
   TurnList: z.object({ turns: z.array(TurnViewSchema) }).describe('Turns of an agent, newest first'),
+  TurnDetail: TurnDetailSchema,
   AgentHistory: z.object({ history: z.array(HistoryEntrySchema) }).describe('What an agent received and sent'),
   AgentLogs: z.object({ logs: z.array(LogLineSchema) }).describe('Recent output lines of an agent'),
   AgentScreen: z
@@ -448,6 +458,7 @@ export type AnswerSchemaChecks = [
   Fits<Service.AgentResumed, Answer<'AgentResumed'>>,
   Fits<Service.ScaleResult, Answer<'ScaleResult'>>,
   Fits<{ turns: TurnView[] }, Answer<'TurnList'>>,
+  Fits<TurnDetail, Answer<'TurnDetail'>>,
   Fits<{ history: HistoryEntry[] }, Answer<'AgentHistory'>>,
   Fits<{ logs: LogLine[] }, Answer<'AgentLogs'>>,
   Fits<{ screen: string[] | null }, Answer<'AgentScreen'>>,

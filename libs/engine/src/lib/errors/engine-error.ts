@@ -38,6 +38,7 @@ export type EngineErrorCode =
   | 'swarm_not_found'
   | 'agent_not_found'
   | 'object_not_found'
+  | 'turn_not_found'
   | 'not_found'
   | 'agent_not_ready'
   | 'needs_attention'
@@ -83,6 +84,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   swarm_not_found: 404,
   agent_not_found: 404,
   object_not_found: 404,
+  turn_not_found: 404,
   not_found: 404,
   agent_not_ready: 409,
   needs_attention: 409,

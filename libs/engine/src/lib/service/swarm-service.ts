@@ -20,7 +20,7 @@ import type { PushListener, TopologyEntry } from '../events/pushes';
 import type { SkillEntry } from '../skills/skills-catalogue';
 import type { MessageRow, StoredEvent } from '../store/store';
 import type { HistoryEntry } from '../swarms/agent-history';
-import type { TurnView } from '../swarms/agent-ops';
+import type { TurnDetail, TurnView } from '../swarms/agent-ops';
 import type { StartInput } from '../swarms/config-input';
 import type { Snapshot } from '../swarms/object-ops';
 import type { PauseResult } from '../swarms/swarm-pause';
@@ -132,6 +132,8 @@ export interface SwarmService {
   restartAgent(swarm: string, agent: string): Promise<AgentRestarted>;
   resumeAgent(swarm: string, agent: string): Promise<AgentResumed>;
   listTurns(swarm: string, agent: string, limit: number): Promise<{ turns: TurnView[] }>;
+  /** One turn of the agent with its full reply; `turn_not_found` for an unknown id or a turn of another agent. */
+  getTurn(swarm: string, agent: string, turn: string): Promise<TurnDetail>;
   agentHistory(swarm: string, agent: string, limit: number): Promise<{ history: HistoryEntry[] }>;
   agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }>;
   /** A TUI agent's pane text now (scrollback + screen), `null` for headless or stopped agents. */

@@ -65,4 +65,11 @@ CREATE TABLE object_states (
 );
 `,
   },
+  {
+    // The full reply of a finished turn (reply.md as read under the receipts rules, at most 1 MiB); null for turns stored before v4.
+    version: 4,
+    sql: `
+ALTER TABLE turns ADD COLUMN reply TEXT;
+`,
+  },
 ];

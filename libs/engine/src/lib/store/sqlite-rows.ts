@@ -52,6 +52,13 @@ export function toSession(r: Raw): SessionRow {
   };
 }
 
+/**
+ * The columns `toTurn` reads: every turns column but `reply` (up to 1 MiB each), which only
+ * `getTurnReply` selects — lists of turns never carry whole replies.
+ */
+export const TURN_COLUMNS =
+  'id, swarm, agent, item_id, kind, "from", content, seq, status, reason, error, started_at, completed_at, reply_preview, timed_out, received_at, delivered';
+
 export function toTurn(r: Raw): TurnRow {
   return {
     id: str(r['id']),

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
-import { toEvent, toItem, toMessage, toObjectState, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
+import { TURN_COLUMNS, toEvent, toItem, toMessage, toObjectState, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
 import type {
   AttentionInfo,
   DispatchRequest,
@@ -284,12 +284,12 @@ export class SqliteStore implements Store {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
       ).run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
       this.sql("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
-      return toTurn(this.sql('SELECT * FROM turns WHERE id = ?').get(req.turnId) as Raw);
+      return toTurn(this.sql(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`).get(req.turnId) as Raw);
     })();
   }
 
   async getTurn(id: string): Promise<TurnRow | null> {
-    const r = this.sql('SELECT * FROM turns WHERE id = ?').get(id) as Raw | undefined;
+    const r = this.sql(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`).get(id) as Raw | undefined;
     return r === undefined ? null : toTurn(r);
   }
 
@@ -306,19 +306,26 @@ export class SqliteStore implements Store {
     const r = this.sql(
       `UPDATE turns SET final = 1,
            status = CASE WHEN timed_out = 1 AND ? <> 'rejected' AND ? <> 'cancelled' THEN 'timed_out' ELSE ? END,
-           reason = ?, error = ?, reply_preview = ?, completed_at = ?
+           reason = ?, error = ?, reply_preview = ?, reply = ?, completed_at = ?
          WHERE id = ? AND final = 0`,
-    ).run(f.status, f.status, f.status, f.reason ?? null, f.error ?? null, f.replyPreview ?? null, f.completedAt, id);
+    ).run(f.status, f.status, f.status, f.reason ?? null, f.error ?? null, f.replyPreview ?? null, f.reply ?? null, f.completedAt, id);
     return r.changes === 1;
   }
 
+  async getTurnReply(id: string): Promise<string | null> {
+    const r = this.sql('SELECT reply FROM turns WHERE id = ?').get(id) as { reply: unknown } | undefined;
+    return typeof r?.reply === 'string' ? r.reply : null;
+  }
+
   async listOpenTurns(swarm: string): Promise<TurnRow[]> {
-    return (this.sql('SELECT * FROM turns WHERE swarm = ? AND final = 0 ORDER BY started_at').all(swarm) as Raw[]).map(toTurn);
+    return (this.sql(`SELECT ${TURN_COLUMNS} FROM turns WHERE swarm = ? AND final = 0 ORDER BY started_at`).all(swarm) as Raw[]).map(
+      toTurn,
+    );
   }
 
   async listTurns(swarm: string, agent: string, limit: number): Promise<TurnRow[]> {
     return (
-      this.sql('SELECT * FROM turns WHERE swarm = ? AND agent = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(
+      this.sql(`SELECT ${TURN_COLUMNS} FROM turns WHERE swarm = ? AND agent = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`).all(
         swarm,
         agent,
         limit,

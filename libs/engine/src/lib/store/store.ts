@@ -151,6 +151,8 @@ export type TurnFinish = {
   readonly reason?: string | null;
   readonly error?: string | null;
   readonly replyPreview?: string | null;
+  /** The whole reply (reply.md as read under the receipts rules, at most 1 MiB); agent-written text, never interpreted. */
+  readonly reply?: string | null;
   readonly completedAt: string;
 };
 
@@ -203,6 +205,8 @@ export interface Store {
   dispatchNext(req: DispatchRequest): Promise<TurnRow | null>;
 
   getTurn(id: string): Promise<TurnRow | null>;
+  /** The stored full reply of a turn; null for an unknown turn, a turn without a reply, or one finished before schema v4. */
+  getTurnReply(id: string): Promise<string | null>;
   markTurnDelivered(id: string): Promise<void>;
   markTurnTimedOut(id: string): Promise<boolean>;
   /**

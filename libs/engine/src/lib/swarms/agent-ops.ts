@@ -1,9 +1,10 @@
 /** Agent-level operations: tasks, messages, status, resume, restart, turns, logs (docs/messaging.md-15). */
+import { isTurnId } from '@genswarms/receipts';
 import { EngineError } from '../errors/engine-error';
 import type { LogLine } from '../agents/agent-session';
 import { OPERATOR_FROM } from '../agents/session-host';
 import { routeDirect } from '../routing/router';
-import { INBOX_LIMIT } from '../store/store';
+import { INBOX_LIMIT, type TurnRow } from '../store/store';
 import type { EngineContext } from './engine-context';
 import { assertName } from './helpers';
 import type { MessageCommand } from '../commands/command-schemas';
@@ -157,22 +158,42 @@ export interface TurnView {
   readonly reply_preview: string | null;
 }
 
+/** One turn with its whole reply (agent-written text, a JSON string; null when there is none or it predates schema v4). */
+export interface TurnDetail extends TurnView {
+  readonly reply: string | null;
+}
+
+function turnView(t: TurnRow): TurnView {
+  return {
+    id: t.id,
+    item_id: t.itemId,
+    from: t.from,
+    status: t.status,
+    ...(t.reason === null ? {} : { reason: t.reason }),
+    ...(t.error === null ? {} : { error: t.error }),
+    started_at: t.startedAt,
+    completed_at: t.completedAt,
+    reply_preview: t.replyPreview,
+  };
+}
+
 export async function listTurns(ctx: EngineContext, swarm: string, agent: string, limit = 50): Promise<{ turns: TurnView[] }> {
   await assertKnownAgent(ctx, swarm, agent);
   const rows = await ctx.store.listTurns(swarm, agent, limit);
-  return {
-    turns: rows.map((t) => ({
-      id: t.id,
-      item_id: t.itemId,
-      from: t.from,
-      status: t.status,
-      ...(t.reason === null ? {} : { reason: t.reason }),
-      ...(t.error === null ? {} : { error: t.error }),
-      started_at: t.startedAt,
-      completed_at: t.completedAt,
-      reply_preview: t.replyPreview,
-    })),
-  };
+  return { turns: rows.map(turnView) };
+}
+
+/**
+ * One turn of the agent with its full reply. An id off the turn-id grammar, an unknown id and a turn of
+ * another agent (or swarm) all answer `turn_not_found`; the id is echoed only when it is on-grammar.
+ */
+export async function getTurn(ctx: EngineContext, swarm: string, agent: string, turn: string): Promise<TurnDetail> {
+  await assertKnownAgent(ctx, swarm, agent);
+  const row = isTurnId(turn) ? await ctx.store.getTurn(turn) : null;
+  if (row === null || row.swarm !== swarm || row.agent !== agent) {
+    throw new EngineError('turn_not_found', 'No such turn of this agent.', isTurnId(turn) ? { agent, turn } : { agent });
+  }
+  return { ...turnView(row), reply: await ctx.store.getTurnReply(row.id) };
 }
 
 /** Lines of a TUI agent's screen kept in an answer (the newest). */

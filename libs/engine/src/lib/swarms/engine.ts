@@ -32,7 +32,7 @@ import type {
 } from '../service/swarm-service';
 import type { LogLine } from '../agents/agent-session';
 import type { TopologyEntry } from '../events/pushes';
-import type { TurnView } from './agent-ops';
+import type { TurnDetail, TurnView } from './agent-ops';
 import type { Snapshot } from './object-ops';
 import { PushHub, type PushListener } from '../events/pushes';
 import { createHandlerRegistry } from '../objects/builtins';
@@ -353,6 +353,9 @@ export class Engine implements SwarmService {
   }
   listTurns(swarm: string, agent: string, limit?: number): Promise<{ turns: TurnView[] }> {
     return agentOps.listTurns(this.ctx, swarm, agent, limit);
+  }
+  getTurn(swarm: string, agent: string, turn: string): Promise<TurnDetail> {
+    return agentOps.getTurn(this.ctx, swarm, agent, turn);
   }
   agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
     return agentOps.agentLogs(this.ctx, swarm, agent);
