@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ANSWER_SCHEMAS, COMMAND_SCHEMAS, PLAN_ERROR_CODES } from '@genswarms/engine';
 import type { EngineErrorCode } from '@genswarms/engine';
 import { NameSchema } from '@genswarms/ir-gate';
+import { TURN_ID_RE } from '@genswarms/receipts';
 import { ValidateConfigCommandSchema } from '../routes/config-validate';
 
 /** An error code and, when it differs from the engine's table, the status it is answered with. */
@@ -44,6 +45,7 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly description: string
   a: { description: 'Agent name', schema: NameSchema },
   o: { description: 'Object name', schema: NameSchema },
   base: { description: 'Base name of an agent group', schema: NameSchema },
+  t: { description: 'Turn id', schema: z.string().regex(TURN_ID_RE) },
   name: { description: 'Skill name (".md" optional; a name inside a category is found through the catalogue)', schema: z.string() },
 };
 
@@ -349,6 +351,16 @@ export const OPERATIONS: readonly Operation[] = [
     query: limit(500, 50),
     success: ok('TurnList'),
     errors: [...AGENT, 'invalid_query'],
+  },
+  {
+    method: 'get',
+    path: '/api/swarms/:s/agents/:a/turns/:t',
+    operationId: 'getTurn',
+    tag: 'agents',
+    summary: 'One turn of an agent with its full reply',
+    scope: 'full',
+    success: ok('TurnDetail'),
+    errors: [...AGENT, 'turn_not_found'],
   },
   {
     method: 'get',

@@ -1,11 +1,12 @@
 import type { RouteModule } from '../route-module';
-import { handle, limitQuery, nameParam } from './route-kit';
+import { handle, limitQuery, nameParam, pathParam } from './route-kit';
 
-/** Per-agent read routes (docs/rest-api.md): turns, history, output logs, a TUI agent's screen. */
+/** Per-agent read routes (docs/rest-api.md): turns, one turn with its full reply, history, output logs, a TUI agent's screen. */
 export const agentReadsRoute: RouteModule = {
   name: 'agent-reads',
   endpoints: [
     'GET /api/swarms/:s/agents/:a/turns',
+    'GET /api/swarms/:s/agents/:a/turns/:t',
     'GET /api/swarms/:s/agents/:a/history',
     'GET /api/swarms/:s/agents/:a/logs',
     'GET /api/swarms/:s/agents/:a/screen',
@@ -18,6 +19,14 @@ export const agentReadsRoute: RouteModule = {
       handle(async (req) => {
         const [swarm, agent] = [nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')];
         return { body: await engine.listTurns(swarm, agent, limitQuery(req, 500, 50)) };
+      }),
+    );
+    router.get(
+      '/api/swarms/:s/agents/:a/turns/:t',
+      handle(async (req) => {
+        const [swarm, agent] = [nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')];
+        // The engine checks the id's grammar (an off-grammar id is turn_not_found, never echoed).
+        return { body: await engine.getTurn(swarm, agent, pathParam(req, 't')) };
       }),
     );
     router.get(

@@ -769,6 +769,28 @@ export interface Schemas {
     added: number;
     removed: number;
   };
+  TurnDetail: {
+    /** Turn id */
+    id: string;
+    /** Inbox item id */
+    item_id: string;
+    /** Sender of the item */
+    from: string;
+    /** running, completed, error, rejected, timed_out or cancelled */
+    status: string;
+    /** Why it was rejected */
+    reason?: string;
+    /** Error text */
+    error?: string;
+    /** Start (ISO 8601) */
+    started_at: string;
+    /** End (ISO 8601), null when unknown */
+    completed_at: string | null;
+    /** Start of the reply */
+    reply_preview: string | null;
+    /** The whole reply (agent-written text, at most 1 MiB; never interpreted); null when none or stored before it was kept */
+    reply: string | null;
+  };
   /** Turns of an agent, newest first */
   TurnList: {
     turns: Schemas['TurnView'][];
@@ -1382,6 +1404,32 @@ export interface Operations {
       | 'token_required'
       | 'unauthorized';
   };
+  /** One turn of an agent with its full reply */
+  getTurn: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/turns/{t}';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+      /** Turn id */
+      t: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['TurnDetail'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'turn_not_found'
+      | 'unauthorized';
+  };
   /** What an agent received and sent, newest first */
   agentHistory: {
     method: 'GET';
@@ -1821,6 +1869,7 @@ export const OPERATION_ROUTES = {
   resumeAgent: { method: 'POST', path: '/api/swarms/{s}/agents/{a}/resume', text: false },
   scaleAgents: { method: 'POST', path: '/api/swarms/{s}/agents/{base}/scale', text: false },
   listTurns: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/turns', text: false },
+  getTurn: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/turns/{t}', text: false },
   agentHistory: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/history', text: false },
   agentLogs: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/logs', text: false },
   agentScreen: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/screen', text: false },
@@ -1885,6 +1934,7 @@ export type ApiErrorCode =
   | 'seccomp_unsupported'
   | 'swarm_not_found'
   | 'token_required'
+  | 'turn_not_found'
   | 'unauthorized'
   | 'unknown_edge_endpoint'
   | 'unsafe_bind'
