@@ -5,6 +5,7 @@ import type { ExitCode } from '../cli/exit-codes';
 import { readTextArg } from '../cli/args';
 import { oneLine, safeText } from '../cli/format';
 import { callApi } from '../client/call';
+import { handleResponse } from '../client/respond';
 import { apiPath, withQuery } from '../client/paths';
 import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 
@@ -20,6 +21,25 @@ interface TurnRow {
   reason?: unknown;
   error?: unknown;
   reply_preview?: unknown;
+  /** The whole reply (GET …/turns/:t); absent when read from an older server that has only the list. */
+  reply?: unknown;
+}
+
+/**
+ * The ended turn with its whole reply (`GET …/turns/:t`). A server without that route (404 `not_found`:
+ * an older server) leaves the list row as it is — with only its preview — and says so on stderr.
+ */
+async function withFullReply(deps: CommandDeps, swarm: string, agent: string, t: TurnRow): Promise<TurnRow> {
+  const res = await deps.api().request('GET', apiPath('swarms', swarm, 'agents', agent, 'turns', String(t.id)));
+  const body = res.body as { error?: unknown } | undefined;
+  if (res.status === 404 && body?.error === 'not_found') {
+    writeLine(
+      deps.ctx.stderr,
+      'genswarms: note: this server cannot answer a whole reply (no GET .../turns/:t route); showing its first 100 characters',
+    );
+    return t;
+  }
+  return handleResponse(deps.ctx, res, false) as TurnRow;
 }
 
 /** The ended turn of `itemId` among the agent's newest turns, or undefined while it is queued or running. */
@@ -79,7 +99,7 @@ async function sendAndWait(deps: CommandDeps, swarm: string, agent: string, task
   }
   if (failure !== undefined) throw failure;
   if (ended === undefined) throw new CliError('wait_interrupted', 'stopped waiting; the task stays with the agent', EXIT.failed);
-  return printTurn(deps, ended, json);
+  return printTurn(deps, await withFullReply(deps, swarm, agent, ended), json);
 }
 
 function printTurn(deps: CommandDeps, t: TurnRow, json: boolean): ExitCode {
@@ -92,7 +112,14 @@ function printTurn(deps: CommandDeps, t: TurnRow, json: boolean): ExitCode {
     const why = typeof t.reason === 'string' ? t.reason : typeof t.error === 'string' ? t.error : `the turn ended ${status}`;
     throw new CliError(`turn_${status}`, `turn ${oneLine(String(t.id), 64)}: ${oneLine(why, 1000)}`, EXIT.failed);
   }
-  writeLine(deps.ctx.stdout, `turn ${oneLine(String(t.id), 64)} completed; reply (the server keeps its first 100 characters):`);
+  const id = oneLine(String(t.id), 64);
+  if ('reply' in t) {
+    // Agent-written text: control characters neutralised, never interpreted.
+    writeLine(deps.ctx.stdout, `turn ${id} completed; reply:`);
+    writeLine(deps.ctx.stdout, typeof t.reply === 'string' ? safeText(t.reply.trimEnd()) : '');
+    return EXIT.ok;
+  }
+  writeLine(deps.ctx.stdout, `turn ${id} completed; reply (its first 100 characters):`);
   writeLine(deps.ctx.stdout, typeof t.reply_preview === 'string' ? safeText(t.reply_preview) : '');
   return EXIT.ok;
 }
@@ -107,8 +134,8 @@ export const taskCommand: CommandModule = {
       .argument('<swarm>', 'swarm name')
       .argument('<agent>', 'agent name')
       .argument('<text...>', 'the task; a single "-" reads it from stdin')
-      .option('--wait', 'wait (socket.io pushes) until the turn of this task ends and print its reply; exit 1 if it did not complete')
-      .option('--json', 'print the server response unchanged (with --wait, then the ended turn as one JSON line)')
+      .option('--wait', 'wait (socket.io pushes) until the turn of this task ends and print its whole reply; exit 1 if it did not complete')
+      .option('--json', 'print the server response unchanged (with --wait, then the ended turn with its reply as one JSON line)')
       .addHelpText(
         'after',
         `
