@@ -12,7 +12,7 @@ const BASH = ['/usr/bin/bash', '/bin/bash'].find((p) => spawnSync(p, ['--version
 const ZSH = ['/usr/bin/zsh', '/bin/zsh'].find((p) => spawnSync(p, ['--version']).status === 0);
 if (ZSH === undefined) console.warn('SKIPPING the zsh completion run: zsh is not installed (apt-get install zsh)');
 /** Commands other helpers own (their help is theirs to write). */
-const NOT_OURS: ReadonlySet<string> = new Set(['doctor', 'image', 'ssh']);
+const NOT_OURS: ReadonlySet<string> = new Set(['image', 'ssh']);
 
 function tree(): ReturnType<typeof commandTree> {
   const program = new Command('genswarms').version('0', '-V, --version');

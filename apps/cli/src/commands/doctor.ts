@@ -39,6 +39,14 @@ export const doctorCommand: CommandModule = {
       .option('--json', 'print {checks, backends} as JSON')
       .option('--ssh <user@host[:port]>', 'also check an ssh host: reachable, host key known/unknown/changed, remote xargs/tmux/bwrap')
       .option('--ssh-key <file>', 'with --ssh: the private key to log in with for the remote checks')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  genswarms doctor
+  genswarms doctor --json
+  genswarms doctor --ssh deploy@build-host:2222 --ssh-key ~/.ssh/id_ed25519`,
+      )
       .action(
         deps.action(async (opts: { json?: boolean; ssh?: string; sshKey?: string }) => {
           const env = deps.ctx.env;
