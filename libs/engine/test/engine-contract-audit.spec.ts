@@ -73,7 +73,10 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
         { from: 'b', targets: ['c'] },
       ],
     });
-    expect((await h.engine.listTurns('st', 'a')).turns).toMatchObject([{ status: 'completed' }]);
+    const turns = (await h.engine.listTurns('st', 'a')).turns;
+    expect(turns).toMatchObject([{ status: 'completed' }]);
+    expect(await h.engine.getTurn('st', 'a', turns[0]?.id ?? '')).toEqual({ ...turns[0], reply: expect.stringContaining('hello') });
+    expect(await refusal(h.engine.getTurn('st', 'b', turns[0]?.id ?? ''))).toMatchObject({ code: 'turn_not_found', status: 404 });
     expect((await h.engine.agentHistory('st', 'a')).history.length).toBeGreaterThan(0);
     expect(await h.engine.agentLogs('st', 'a')).toEqual({ logs: [] });
   });
@@ -113,6 +116,9 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
   test.each([
     ['agent detail', (h2: Harness) => h2.engine.getAgent('st', 'zz'), 'agent_not_found'],
     ['turns', (h2: Harness) => h2.engine.listTurns('st', 'zz'), 'agent_not_found'],
+    ['one turn', (h2: Harness) => h2.engine.getTurn('st', 'zz', 'abc'), 'agent_not_found'],
+    ['unknown turn', (h2: Harness) => h2.engine.getTurn('st', 'a', 'abc'), 'turn_not_found'],
+    ['off-grammar turn', (h2: Harness) => h2.engine.getTurn('st', 'a', '../x'), 'turn_not_found'],
     ['history', (h2: Harness) => h2.engine.agentHistory('st', 'zz'), 'agent_not_found'],
     ['logs', (h2: Harness) => h2.engine.agentLogs('st', '..'), 'agent_not_found'],
     ['object detail', (h2: Harness) => h2.engine.getObject('st', 'ghost'), 'object_not_found'],
@@ -128,6 +134,7 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
     ['objects', (h2: Harness) => h2.engine.listObjects('never')],
     ['topology', (h2: Harness) => h2.engine.getTopology('never')],
     ['turns', (h2: Harness) => h2.engine.listTurns('never', 'a')],
+    ['one turn', (h2: Harness) => h2.engine.getTurn('never', 'a', 'abc')],
     ['off-grammar swarm', (h2: Harness) => h2.engine.getTopology('../etc')],
   ])('an unknown swarm is still 404 swarm_not_found: %s', async (_what, call) => {
     expect(await refusal(call(h))).toMatchObject({ code: 'swarm_not_found', status: 404 });
