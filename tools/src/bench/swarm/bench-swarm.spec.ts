@@ -52,6 +52,7 @@ test('marks a missed goal and a met one in the tables', () => {
   const base: BenchReport = {
     date: 'd',
     commit: 'c',
+    server: 's',
     machine: { cores: 2, memGiB: 24, kernel: 'k', node: '20' },
     ns: [1000],
     skipped: [],

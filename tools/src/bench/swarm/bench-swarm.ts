@@ -3,7 +3,7 @@ import { cpus, release, totalmem } from 'node:os';
 import { REPO_ROOT } from '../../build-once/build-once';
 import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './backends';
 import { runOne, type RunResult } from './bench-run';
-import { cpuTicksOf, startBenchServer } from './bench-server';
+import { cpuTicksOf, SERVER_MAIN, startBenchServer } from './bench-server';
 import { measureRing, type RingResult } from './ring';
 import { capturedBwrapArgv, measureTmuxPrimitives, timeCommand } from './primitives';
 import type { BenchReport, Machine, Primitives } from './report';
@@ -102,6 +102,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   return {
     date: new Date().toISOString(),
     commit: gitCommit(),
+    server: opts.serverMain ?? SERVER_MAIN,
     machine: machine(),
     ns: opts.ns,
     skipped,

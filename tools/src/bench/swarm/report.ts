@@ -36,6 +36,8 @@ export interface Primitives {
 export interface BenchReport {
   readonly date: string;
   readonly commit: string;
+  /** The server entry that ran (another build with `--server-main`). */
+  readonly server: string;
   readonly machine: Machine;
   readonly ns: readonly number[];
   readonly skipped: readonly { backend: BenchBackend; reason: string }[];
@@ -138,7 +140,7 @@ export function formatReport(rep: BenchReport): string {
   const out: string[] = [
     `# genswarms bench — ${rep.date}`,
     '',
-    `commit \`${rep.commit}\` · ${m.cores} cores · ${m.memGiB.toFixed(0)} GiB · Linux ${m.kernel} · Node ${m.node} · N = ${rep.ns.join(', ')}`,
+    `commit \`${rep.commit}\` · server \`${rep.server}\` · ${m.cores} cores · ${m.memGiB.toFixed(0)} GiB · Linux ${m.kernel} · Node ${m.node} · N = ${rep.ns.join(', ')}`,
     ...rep.skipped.map((s) => `- skipped ${s.backend}: ${s.reason}`),
     '',
     '## Raw primitives (same run)',
