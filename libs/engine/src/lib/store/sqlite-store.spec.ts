@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SqliteStore } from './sqlite-store';
 import { MIGRATIONS } from './schema';
+import { createDatabaseAtVersion } from './test-support/old-schema-db';
 
 const NOW = '2025-01-01T00:00:00.000Z';
 
@@ -254,12 +254,7 @@ describe('SqliteStore on a database of the previous schema (v2)', () => {
 
   it('opens it, migrates forward to object_states and keeps every old row', async () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-store-old-'));
-    const old = new Database(path.join(home, 'genswarms.db'));
-    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-    for (const m of MIGRATIONS.filter((x) => x.version <= 2)) {
-      old.exec(m.sql);
-      old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, NOW);
-    }
+    const old = createDatabaseAtVersion(home, 2, NOW);
     old
       .prepare(
         "INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES ('s', '{\"name\":\"s\"}', NULL, 'running', ?, NULL)",

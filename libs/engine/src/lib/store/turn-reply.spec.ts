@@ -1,9 +1,8 @@
-import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SqliteStore } from './sqlite-store';
-import { MIGRATIONS } from './schema';
+import { createDatabaseAtVersion } from './test-support/old-schema-db';
 
 const NOW = '2025-01-01T00:00:00.000Z';
 const MIB = 1024 * 1024;
@@ -81,12 +80,7 @@ describe('SqliteStore on a database of schema v3', () => {
 
   it('migrates to v4: the old turns answer a null reply, new turns keep theirs', async () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-store-v3-'));
-    const old = new Database(path.join(home, 'genswarms.db'));
-    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-    for (const m of MIGRATIONS.filter((x) => x.version <= 3)) {
-      old.exec(m.sql);
-      old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, NOW);
-    }
+    const old = createDatabaseAtVersion(home, 3, NOW);
     old
       .prepare(
         `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, completed_at, reply_preview, final)
