@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildOnce } from '@genswarms/tools';
-import { cli, closedPort, tempDir } from './support';
+import { cli, tempDir, upRealServer } from './support';
 
 // Every REST route that had no command now has one (agents, objects, topology, messages, history, pause/resume,
 // skills); each answers over the real server in human form and with --json (the server's body unchanged).
@@ -21,12 +21,6 @@ describe('the commands for every REST route, against the real server', () => {
   };
 
   beforeAll(async () => {
-    const port = await closedPort();
-    env = {
-      GENSWARMS_HOME: join(dir.path, 'home'),
-      GENSWARMS_URL: `http://127.0.0.1:${port}`,
-      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    };
     writeFileSync(
       join(dir.path, 'rt.yaml'),
       'name: rt\nagents:\n  - { name: a, backend: mock }\n  - { name: b, backend: mock }\n' +
@@ -35,7 +29,7 @@ describe('the commands for every REST route, against the real server', () => {
     writeFileSync(join(dir.path, 'c.yaml'), 'name: c\nbackend: { type: mock, opts: { replies: ["c says {{content}}"] } }\n');
     writeFileSync(join(dir.path, 'count.json'), JSON.stringify({ name: 'count', handler: 'counter', config: { step: 1 } }));
     writeFileSync(join(dir.path, 'step.yaml'), 'step: 5\n');
-    expect((await cli(['up', '--port', String(port)], env, { cwd: dir.path, serverMain: SERVER_MAIN })).code).toBe(0);
+    env = await upRealServer(dir.path, SERVER_MAIN);
     expect((await run(['start', 'rt.yaml'])).code).toBe(0);
   });
   afterAll(async () => {

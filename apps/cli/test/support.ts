@@ -113,3 +113,20 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * `genswarms up` of the built server (`serverMain`) on a closed port, home under `dir`; resolves to the env
+ * the commands of a spec run with (GENSWARMS_HOME, GENSWARMS_URL, PATH, plus `extra`). Throws when up fails.
+ */
+export async function upRealServer(dir: string, serverMain: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const port = await closedPort();
+  const env = {
+    GENSWARMS_HOME: join(dir, 'home'),
+    GENSWARMS_URL: `http://127.0.0.1:${port}`,
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    ...extra,
+  };
+  const up = await cli(['up', '--port', String(port)], env, { cwd: dir, serverMain });
+  if (up.code !== 0) throw new Error(`genswarms up failed (exit ${up.code}): ${up.stderr.slice(0, 2000)}`);
+  return env;
+}

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildOnce } from '@genswarms/tools';
-import { cli, closedPort, tempDir } from './support';
+import { cli, tempDir, upRealServer } from './support';
 import type { FixtureServer } from './fixture-server';
 import { startFixtureServer } from './fixture-server';
 
@@ -24,17 +24,11 @@ describe('task --wait against the real server', () => {
   const run = (argv: string[]): ReturnType<typeof cli> => cli(argv, env, { cwd: dir.path });
 
   beforeAll(async () => {
-    const port = await closedPort();
-    env = {
-      GENSWARMS_HOME: join(dir.path, 'home'),
-      GENSWARMS_URL: `http://127.0.0.1:${port}`,
-      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    };
     writeFileSync(
       join(dir.path, 'tr.yaml'),
       `name: tr\nagents:\n  - { name: long, backend: { type: mock, opts: { replies: [${JSON.stringify(REPLY)}] } } }\n`,
     );
-    expect((await cli(['up', '--port', String(port)], env, { cwd: dir.path, serverMain: SERVER_MAIN })).code).toBe(0);
+    env = await upRealServer(dir.path, SERVER_MAIN);
     expect((await run(['start', 'tr.yaml'])).code).toBe(0);
   });
   afterAll(async () => {
