@@ -46,7 +46,8 @@ describe('outbox schedule', () => {
     let drains = 0;
     const s = new OutboxSchedule({ workspace: ws, clock, basePollMs: 500, drain: async () => void (drains += 1) });
     s.start();
-    await settle(); // the .outbox watch attaches and drains once
+    await waitFor(() => drains >= 1, 'the drain once the .outbox watch is attached');
+    await settle();
     for (let i = 0; i < 9; i++) {
       clock.fire();
       await settle();
