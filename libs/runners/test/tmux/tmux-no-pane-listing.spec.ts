@@ -46,8 +46,10 @@ describeIfBinaries(['tmux'])('tmux: no full pane listing per window, stop or pol
     const crasher = await server.createWindow('nl', 'crasher', env.workspace, sh('exit'));
     const seen = new Map<string, PaneDeath | null>();
     for (const p of [...panes, crasher]) server.watchPane(p.paneId, (state) => seen.set(p.paneId, state ?? null));
-    // a death: exit status 0 from the subscription, not from a listing
-    expect(await until(() => seen.get(crasher.paneId), 'the crash')).toEqual({ dead: true, exitCode: 0, signal: null });
+    // a death, from the subscription (not a listing); its status may still be empty when tmux has not
+    // reaped the process yet (the handle then reads the zombie, docs/runners.md)
+    expect(await until(() => seen.get(crasher.paneId), 'the crash')).toMatchObject({ dead: true, signal: null });
+    expect([0, null]).toContain(seen.get(crasher.paneId)?.exitCode);
     expect(await server.paneState(panes[0]?.paneId ?? '')).toMatchObject({ session: 'nl', window: 'w0', dead: false });
     expect(await server.findPane('nl', 'w1')).toMatchObject({ paneId: panes[1]?.paneId });
     expect(await server.findPane('nl', 'nothere')).toBeUndefined();
