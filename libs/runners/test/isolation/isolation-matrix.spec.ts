@@ -22,7 +22,7 @@ interface Case {
   readonly name: string;
   readonly runner: () => Runner;
   readonly spec: Partial<AgentLaunchSpec>;
-  readonly expect: Partial<IsolationReport> & { namespaces?: readonly string[] };
+  readonly expect: Omit<Partial<IsolationReport>, 'namespaces'> & { namespaces?: readonly string[] };
 }
 
 const CASES: readonly Case[] = [
