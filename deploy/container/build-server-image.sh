@@ -13,6 +13,8 @@ IMAGE=${1:-genswarms/server:latest}
 LABEL=genswarms.content
 SERVER_UID=10001
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../tools/docker/image-lib.sh
+. "$ROOT/tools/docker/image-lib.sh"
 die() { echo "build-server-image: $*" >&2; exit 1; }
 case $IMAGE in
   -* | *[!a-zA-Z0-9./:_-]*) die "invalid image tag: $IMAGE" ;;
@@ -52,15 +54,9 @@ printf 'root:x:0:\ngenswarms:x:%s:\nnogroup:x:65534:\n' "$SERVER_UID" >"$ROOTFS/
 chown "$SERVER_UID:$SERVER_UID" "$ROOTFS/var/lib/genswarms"
 chmod 0700 "$ROOTFS/var/lib/genswarms"
 
-# Content hash: paths, types, owners, link targets, modes, file digests, and this script.
-HASH=$(
-  {
-    (cd "$ROOTFS" && find . -printf '%p %y %U %l %m\n' | LC_ALL=C sort)
-    (cd "$ROOTFS" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-    sha256sum <"$0"
-  } | sha256sum | cut -c1-32
-)
-if [ "$(docker image inspect -f "{{index .Config.Labels \"$LABEL\"}}" "$IMAGE" 2>/dev/null || true)" = "$HASH" ]; then
+# Content hash: paths, types, owners, link targets, modes, file digests, and the build scripts.
+HASH=$(rootfs_hash "$ROOTFS" '%p %y %U %l %m\n' "$0" "$ROOT/tools/docker/image-lib.sh")
+if image_has_hash "$IMAGE" "$LABEL" "$HASH"; then
   echo "build-server-image: $IMAGE is up to date ($HASH)"
   exit 0
 fi

@@ -7,6 +7,8 @@
 # Idempotent: skips the import when an image with the same content-hash label exists.
 # Usage: tools/docker/build-agent-image.sh [image-tag]   (`genswarms image build [--tag T]` runs it)
 set -euo pipefail
+# shellcheck source=image-lib.sh
+. "$(dirname "$0")/image-lib.sh"
 
 IMAGE=${1:-genswarms/agent:latest}
 LABEL=genswarms.content
@@ -68,16 +70,9 @@ printf 'root:x:0:0:root:/root:/bin/sh\nagent:x:1000:1000:agent:/root:/bin/sh\nno
 printf 'root:x:0:\nagent:x:1000:\nnogroup:x:65534:\n' >"$ROOTFS/etc/group"
 : >"$ROOTFS/etc/hosts"
 
-# Content hash: paths, types, link targets, modes, file digests, and this script.
-HASH=$(
-  {
-    (cd "$ROOTFS" && find . -printf '%p %y %l %m\n' | LC_ALL=C sort)
-    (cd "$ROOTFS" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-    sha256sum <"$0"
-  } | sha256sum | cut -c1-32
-)
-
-if [ "$(docker image inspect -f "{{index .Config.Labels \"$LABEL\"}}" "$IMAGE" 2>/dev/null || true)" = "$HASH" ]; then
+# Content hash: paths, types, link targets, modes, file digests, and the build scripts.
+HASH=$(rootfs_hash "$ROOTFS" '%p %y %l %m\n' "$0" "$(dirname "$0")/image-lib.sh")
+if image_has_hash "$IMAGE" "$LABEL" "$HASH"; then
   echo "build-agent-image: $IMAGE is up to date ($HASH)"
   exit 0
 fi
