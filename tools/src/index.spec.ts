@@ -22,6 +22,9 @@ describe('@genswarms/tools public surface', () => {
         // build-once
         'REPO_ROOT',
         'buildOnce',
+        // free-port
+        'freePort',
+        'onFreshPort',
         // sshd
         'SSHD_BIN',
         'SSH_KEYGEN_BIN',

@@ -16,6 +16,9 @@ export type { EchoArgvOutput } from './echo-argv/echo-argv';
 export { buildOnce, REPO_ROOT } from './build-once/build-once';
 export type { BuildResult } from './build-once/build-once';
 
+// free-port: a loopback port for a process that must be told it up front, retried on EADDRINUSE
+export { freePort, onFreshPort } from './net/free-port';
+
 // sshd: a real OpenSSH server (generated keys and config, high port, loopback or a network namespace) for ssh specs
 export { startTestSshd, createTestNetns, testSshdUnavailable, testNetnsUnavailable, SSHD_BIN, SSH_KEYGEN_BIN } from './sshd/test-sshd';
 export type { TestSshd } from './sshd/test-sshd';

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onFreshPort } from '@genswarms/tools';
 
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
 
@@ -37,34 +37,13 @@ function killTmuxServer(base: string): Promise<void> {
   });
 }
 
-/** Attempts when another process takes the probed port first (EADDRINUSE). */
-const PORT_ATTEMPTS = 5;
-
-/** A port that was free a moment ago (PORT must be 1–65535, so port 0 cannot be used here). */
-function probePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => done(port));
-    });
-  });
-}
-
 /**
  * The real server (apps/server/src/main.ts through the workspace's TypeScript loader) on 127.0.0.1 over a
  * temp GENSWARMS_HOME, started again on a new port if the probed one was taken. It serves the built
  * dashboard from `@genswarms/dashboard`'s dist.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(env, await probePort());
-    } catch (err) {
-      if (attempt >= PORT_ATTEMPTS || !String(err).includes('EADDRINUSE')) throw err;
-    }
-  }
+export function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  return onFreshPort((port) => startOnce(env, port));
 }
 
 async function startOnce(env: Record<string, string>, port: number): Promise<ServerProcess> {

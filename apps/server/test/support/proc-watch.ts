@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 
 /** An unprivileged uid/gid: the same-uid, non-root reader of the threat model. */
 export const NOBODY = 65534;
@@ -13,28 +11,7 @@ export function asNobody(argv: readonly string[]): string[] {
   return [SETPRIV, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', ...argv];
 }
 
-/** A port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
-/**
- * Runs `start` on a port that was free a moment ago; when another process took that port in between
- * (EADDRINUSE in the error), tries again on a new one, up to `tries` times.
- */
-export async function onFreshPort<T>(start: (port: number) => Promise<T>, tries = 4): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await start(await freePort());
-    } catch (err) {
-      if (attempt >= tries || !String(err instanceof Error ? err.message : err).includes('EADDRINUSE')) throw err;
-    }
-  }
-}
+export { freePort, onFreshPort } from '@genswarms/tools';
 
 function parentOf(pid: string): number | undefined {
   try {

@@ -1,19 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-/** A port that was free a moment ago; the caller starts its server on it again after a kill -9 (same URL). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => done(port));
-    });
-  });
-}
+/** A port free a moment ago; the caller starts its server on it again after a kill -9 (same URL). */
+export { freePort } from '@genswarms/tools';
 
 /** Starts the built server (`main`) on `port` over `base/home`, resolving once it listens. */
 export function startServerProcess(main: string, base: string, port: number, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {

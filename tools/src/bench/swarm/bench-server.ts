@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../build-once/build-once';
+import { onFreshPort } from '../../net/free-port';
 
 /** The built server entry the harness runs (the real server, as `genswarms up --foreground` does). */
 export const SERVER_MAIN = join(REPO_ROOT, 'apps/server/dist/main.js');
@@ -33,31 +33,16 @@ export interface BenchServerOptions {
   readonly serverMain?: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr !== null ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 /** Starts `node apps/server/dist/main.js` on a fresh port (retried on EADDRINUSE) with a private GENSWARMS_HOME. */
 export async function startBenchServer(opts: BenchServerOptions = {}): Promise<BenchServer> {
   const home = mkdtempSync(join(tmpdir(), 'gs-bench-'));
   chmodSync(home, 0o711); // a root server's agents (agent uid) must reach their workspaces below it
   const token = randomBytes(24).toString('hex');
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startOn(await freePort(), home, token, opts);
-    } catch (err) {
-      if (attempt >= PORT_TRIES || !String(err instanceof Error ? err.message : err).includes('EADDRINUSE')) {
-        rmSync(home, { recursive: true, force: true });
-        throw err;
-      }
-    }
+  try {
+    return await onFreshPort((port) => startOn(port, home, token, opts), PORT_TRIES);
+  } catch (err) {
+    rmSync(home, { recursive: true, force: true });
+    throw err;
   }
 }
 
