@@ -52,7 +52,7 @@ export interface TestSshd {
   restart(opts?: { readonly newHostKey?: boolean }): Promise<void>;
   /** Everything sshd logged (LogLevel INFO) since start. */
   log(): string;
-  /** SIGKILL the listener and every session process it forked (a dropped connection, no FIN from the sessions). */
+  /** SIGKILL the listener and every sshd process it forked (no FIN from the sessions); the agents they started keep running. */
   killAll(): void;
   /** SIGKILL only the per-connection sshd processes (`sshd`, or `sshd-session` from OpenSSH 9.8): connections drop, the listener and the agents stay. */
   dropConnections(): void;
@@ -152,12 +152,13 @@ export async function startTestSshd(opts: { readonly listen?: string; readonly n
     throw new Error('sshd: no free port after 8 tries');
   };
   const readLine = () => readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
-  const kill = (signal: NodeJS.Signals) => {
+  /** Signals the listener and its descendants (`sshdOnly`: only sshd's own processes, never the agents it started). */
+  const kill = (signal: NodeJS.Signals, sshdOnly = false) => {
     const c = child;
     if (c?.pid === undefined) return;
     for (const pid of childrenOf(c.pid)) {
       try {
-        process.kill(pid, signal);
+        if (!sshdOnly || readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('sshd')) process.kill(pid, signal);
       } catch {
         // expected: already gone
       }
@@ -191,7 +192,9 @@ export async function startTestSshd(opts: { readonly listen?: string; readonly n
       }
       await boot();
     },
-    killAll: () => kill('SIGKILL'),
+    // A host whose sshd died: the agents it started keep running. A just-dropped session may not be reaped yet,
+    // so an agent can still sit below it here; only sshd's processes are signalled.
+    killAll: () => kill('SIGKILL', true),
     dropConnections: () => {
       const c = child;
       if (c?.pid === undefined) return;
