@@ -26,6 +26,7 @@ describe('agents', () => {
         'client',
         'failure',
         'inbox_size',
+        'isolation',
         'last_activity',
         'name',
         'needs_attention',
@@ -37,7 +38,7 @@ describe('agents', () => {
         'turn_started_at',
       ].sort(),
     );
-    expect(a).toMatchObject({ name: 'a', swarm: 'sw', backend: 'mock', needs_attention: null });
+    expect(a).toMatchObject({ name: 'a', swarm: 'sw', backend: 'mock', needs_attention: null, isolation: null }); // mock: no process to read
   });
 
   it('task → sent, the turn completes, turns/history/logs answer', async () => {
