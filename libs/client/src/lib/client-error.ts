@@ -15,6 +15,8 @@ export class ClientError<Code extends string = ClientErrorCode> extends Error {
   readonly code: Code;
   readonly status: number;
   readonly details: Readonly<Record<string, unknown>>;
+  /** The answer's text exactly as the server sent it (undefined when there was no answer). */
+  readonly text?: string;
 
   constructor(code: Code, message: string, opts: { status?: number; details?: Record<string, unknown>; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });

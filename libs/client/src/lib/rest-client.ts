@@ -45,8 +45,12 @@ function queryString(query: Readonly<Record<string, unknown>> | undefined): stri
   return text === '' ? '' : `?${text}`;
 }
 
-async function readBody(res: Response, text: boolean): Promise<unknown> {
-  const raw = await res.text();
+function withText(err: ClientError, text: string): ClientError {
+  Object.defineProperty(err, 'text', { value: text, enumerable: false });
+  return err;
+}
+
+function parseBody(res: Response, raw: string, text: boolean): unknown {
   if (text && res.ok) return raw;
   try {
     return raw === '' ? undefined : (JSON.parse(raw) as unknown);
@@ -71,6 +75,14 @@ export class GenswarmsClient {
   }
 
   async call<Op extends OperationId>(op: Op, ...rest: MaybeArgs<Op>): Promise<ResponseOf<Op>> {
+    return (await this.callWithText(op, ...rest)).body;
+  }
+
+  /**
+   * As {@link call}, and also the answer's text exactly as the server sent it (a CLI's `--json` prints it
+   * unchanged). A failure's ClientError carries that text as `text`.
+   */
+  async callWithText<Op extends OperationId>(op: Op, ...rest: MaybeArgs<Op>): Promise<{ body: ResponseOf<Op>; text: string }> {
     const args = (rest[0] ?? {}) as {
       params?: Record<string, unknown>;
       query?: Record<string, unknown>;
@@ -83,6 +95,7 @@ export class GenswarmsClient {
     if (args.body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.baseUrl}${fillPath(route.path, args.params)}${queryString(args.query)}`;
     let res: Response;
+    let text: string;
     try {
       res = await this.fetchFn(url, {
         method: route.method,
@@ -90,11 +103,19 @@ export class GenswarmsClient {
         body: args.body === undefined ? undefined : JSON.stringify(args.body),
         signal: args.signal,
       });
+      text = await res.text();
     } catch (err) {
       throw new ClientError('network_error', `${route.method} ${route.path}: no answer from ${this.baseUrl}`, { cause: err });
     }
-    const body = await readBody(res, route.text);
-    if (!res.ok) throw errorFromBody(res.status, body);
-    return body as ResponseOf<Op>;
+    let body: unknown;
+    try {
+      body = parseBody(res, text, route.text);
+    } catch (err) {
+      if (err instanceof ClientError) throw withText(err, text);
+      throw err;
+    }
+    if (!res.ok) throw withText(errorFromBody(res.status, body), text);
+    // The body's shape is the OpenAPI document's answer for this operation (the server validates its answers).
+    return { body: body as ResponseOf<Op>, text };
   }
 }
