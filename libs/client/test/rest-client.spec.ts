@@ -116,11 +116,11 @@ it('keeps its compile-time checks', () => {
 it('callWithText also answers the text exactly as sent, and a failure carries it', async () => {
   reply = { status: 200, type: 'application/json', body: '{ "swarms" : [] }\n' };
   const client = new GenswarmsClient({ baseUrl });
-  await expect(client.callWithText('listSwarms')).resolves.toEqual({ body: { swarms: [] }, text: '{ "swarms" : [] }\n' });
+  await expect(client.callWithText('listSwarms', {})).resolves.toEqual({ body: { swarms: [] }, text: '{ "swarms" : [] }\n' });
   reply = { status: 404, type: 'application/json', body: '{"error":"swarm_not_found","message":"no"}' };
   const err = await client.callWithText('getSwarm', { params: { s: 'x' } }).catch((e: unknown) => e);
   expect(err).toMatchObject({ code: 'swarm_not_found', status: 404, text: '{"error":"swarm_not_found","message":"no"}' });
   reply = { status: 502, type: 'text/html', body: '<html>bad gateway</html>' };
-  const bad = await client.callWithText('listSwarms').catch((e: unknown) => e);
+  const bad = await client.callWithText('listSwarms', {}).catch((e: unknown) => e);
   expect(bad).toMatchObject({ code: 'invalid_response', status: 502, text: '<html>bad gateway</html>' });
 });

@@ -19,6 +19,14 @@ export type CallArgs<Op extends OperationId> = ParamsArg<Operations[Op]['params'
   BodyArg<Operations[Op]['body']> &
   QueryArg<Operations[Op]['query']> & { readonly signal?: AbortSignal };
 
+/** What `send` reads of any operation's arguments (each operation's own shape is checked at `call`). */
+interface LooseArgs {
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly body?: unknown;
+  readonly signal?: AbortSignal;
+}
+
 type MaybeArgs<Op extends OperationId> = object extends CallArgs<Op> ? [args?: CallArgs<Op>] : [args: CallArgs<Op>];
 
 export interface ClientOptions {
@@ -75,20 +83,18 @@ export class GenswarmsClient {
   }
 
   async call<Op extends OperationId>(op: Op, ...rest: MaybeArgs<Op>): Promise<ResponseOf<Op>> {
-    return (await this.callWithText(op, ...rest)).body;
+    return (await this.send(op, rest[0] ?? {})).body;
   }
 
   /**
    * As {@link call}, and also the answer's text exactly as the server sent it (a CLI's `--json` prints it
    * unchanged). A failure's ClientError carries that text as `text`.
    */
-  async callWithText<Op extends OperationId>(op: Op, ...rest: MaybeArgs<Op>): Promise<{ body: ResponseOf<Op>; text: string }> {
-    const args = (rest[0] ?? {}) as {
-      params?: Record<string, unknown>;
-      query?: Record<string, unknown>;
-      body?: unknown;
-      signal?: AbortSignal;
-    };
+  callWithText<Op extends OperationId>(op: Op, args: CallArgs<Op>): Promise<{ body: ResponseOf<Op>; text: string }> {
+    return this.send(op, args);
+  }
+
+  private async send<Op extends OperationId>(op: Op, args: LooseArgs): Promise<{ body: ResponseOf<Op>; text: string }> {
     const route = OPERATION_ROUTES[op];
     const headers: Record<string, string> = { accept: route.text ? 'text/plain' : 'application/json' };
     if (this.token !== undefined) headers['authorization'] = `Bearer ${this.token}`;
