@@ -71,3 +71,8 @@ export function redactOverlay(
     return redactSecrets({ seq: e.seq, op: e.op, payload, timestamp: e.timestamp });
   });
 }
+
+/** Whether some registered handler declares `key` secret (the store keeps every such config value out of the database). */
+export function isAnyHandlerSecretKey(handlers: HandlerRegistry, key: string): boolean {
+  return handlers.names().some((name) => secretKeysOf(handlers, name).has(key));
+}

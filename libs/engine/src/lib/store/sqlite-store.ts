@@ -3,6 +3,8 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
+import { SecretFiles } from './secret-files';
+import { externalizeSecrets, resolveSecrets, type SecretPositions } from './secret-refs';
 import { TURN_COLUMNS, toEvent, toItem, toMessage, toObjectState, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
 import type {
   AttentionInfo,
@@ -75,8 +77,15 @@ export class SqliteStore implements Store {
   /** Prepared statements by SQL text (issue 13: re-preparing on every call was ~10 % of a busy server). */
   private readonly statements = new Map<string, Database.Statement>();
 
-  private constructor(db: Db, file: string, version: number) {
+  /** Issue 19: the secrets of configs, overlay payloads and session descriptions (never in the database). */
+  private readonly secrets: SecretFiles;
+
+  private readonly secretPositions: SecretPositions;
+
+  private constructor(db: Db, file: string, version: number, secrets: SecretFiles, where: SecretPositions) {
     this.db = db;
+    this.secrets = secrets;
+    this.secretPositions = where;
     this.file = file;
     this.schemaVersion = version;
   }
@@ -92,8 +101,11 @@ export class SqliteStore implements Store {
     return stmt;
   }
 
-  /** Opens (creating if needed) `<home>/genswarms.db`; `home` must be an existing real directory. */
-  static open(home: string): SqliteStore {
+  /**
+   * Opens (creating if needed) `<home>/genswarms.db`; `home` must be an existing real directory. Secrets (`where`:
+   * besides the key-name rule and `config.env`) are kept in `<home>/secrets`, never in the database (issue 19).
+   */
+  static open(home: string, where: SecretPositions = {}): SqliteStore {
     const st = fs.lstatSync(home);
     if (!st.isDirectory()) throw new Error('store home is not a real directory');
     const file = path.join(home, DB_FILE_NAME);
@@ -105,7 +117,27 @@ export class SqliteStore implements Store {
     const version = migrate(db);
     chmodIfPresent(`${file}-wal`);
     chmodIfPresent(`${file}-shm`);
-    return new SqliteStore(db, file, version);
+    return new SqliteStore(db, file, version, new SecretFiles(home), where);
+  }
+
+  /** `value` as written to the database: every secret moved to the file store, a reference in its place. */
+  private stash(swarm: string, value: unknown): string {
+    return JSON.stringify(externalizeSecrets(value, { put: (v) => this.secrets.put(swarm, v) }, this.secretPositions));
+  }
+
+  /** `value` as read from the database, with its secrets back. */
+  private unstash(swarm: string, value: unknown): unknown {
+    return resolveSecrets(value, { get: (id) => this.secrets.get(swarm, id) }, this.secretPositions);
+  }
+
+  private swarmOf(r: Raw): SwarmRow {
+    const row = toSwarm(r);
+    return { ...row, config: this.unstash(row.name, row.config) };
+  }
+
+  private sessionOf(r: Raw): SessionRow {
+    const row = toSession(r);
+    return { ...row, description: this.unstash(row.swarm, row.description) };
   }
 
   async close(): Promise<void> {
@@ -117,7 +149,7 @@ export class SqliteStore implements Store {
       `INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET config = excluded.config, base_dir = excluded.base_dir,
          status = excluded.status, started_at = excluded.started_at, stopped_at = excluded.stopped_at`,
-    ).run(row.name, JSON.stringify(row.config), row.baseDir, row.status, row.startedAt, row.stoppedAt);
+    ).run(row.name, this.stash(row.name, row.config), row.baseDir, row.status, row.startedAt, row.stoppedAt);
   }
 
   async setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void> {
@@ -127,11 +159,11 @@ export class SqliteStore implements Store {
 
   async getSwarm(name: string): Promise<SwarmRow | null> {
     const r = this.sql('SELECT * FROM swarms WHERE name = ?').get(name) as Raw | undefined;
-    return r === undefined ? null : toSwarm(r);
+    return r === undefined ? null : this.swarmOf(r);
   }
 
   async listSwarms(): Promise<SwarmRow[]> {
-    return (this.sql('SELECT * FROM swarms ORDER BY name').all() as Raw[]).map(toSwarm);
+    return (this.sql('SELECT * FROM swarms ORDER BY name').all() as Raw[]).map((r) => this.swarmOf(r));
   }
 
   async deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void> {
@@ -145,6 +177,7 @@ export class SqliteStore implements Store {
         this.sql(`DELETE FROM ${table} WHERE ${col} = ?`).run(name);
       }
     })();
+    if (opts.purge) this.secrets.purge(name);
   }
 
   async upsertSession(row: SessionRow): Promise<void> {
@@ -160,7 +193,7 @@ export class SqliteStore implements Store {
       row.state,
       row.needsAttention?.reason ?? null,
       row.needsAttention?.turn ?? null,
-      JSON.stringify(row.description ?? null),
+      this.stash(row.swarm, row.description ?? null),
       row.workspace,
       row.startedAt,
       row.lastActivity,
@@ -187,11 +220,11 @@ export class SqliteStore implements Store {
 
   async getSession(swarm: string, agent: string): Promise<SessionRow | null> {
     const r = this.sql('SELECT * FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as Raw | undefined;
-    return r === undefined ? null : toSession(r);
+    return r === undefined ? null : this.sessionOf(r);
   }
 
   async listSessions(swarm: string): Promise<SessionRow[]> {
-    return (this.sql('SELECT * FROM sessions WHERE swarm = ? ORDER BY rowid').all(swarm) as Raw[]).map(toSession);
+    return (this.sql('SELECT * FROM sessions WHERE swarm = ? ORDER BY rowid').all(swarm) as Raw[]).map((r) => this.sessionOf(r));
   }
 
   async deleteSession(swarm: string, agent: string): Promise<void> {
@@ -341,7 +374,7 @@ export class SqliteStore implements Store {
         swarm,
         seq,
         op,
-        JSON.stringify(payload),
+        this.stash(swarm, payload),
         at,
       );
       return { swarm, seq, op, payload, timestamp: at };
@@ -349,7 +382,10 @@ export class SqliteStore implements Store {
   }
 
   async listOverlay(swarm: string): Promise<OverlayEventRow[]> {
-    return (this.sql('SELECT * FROM overlay_events WHERE swarm = ? ORDER BY seq').all(swarm) as Raw[]).map(toOverlay);
+    return (this.sql('SELECT * FROM overlay_events WHERE swarm = ? ORDER BY seq').all(swarm) as Raw[]).map((r) => {
+      const row = toOverlay(r);
+      return { ...row, payload: this.unstash(swarm, row.payload) as Record<string, unknown> };
+    });
   }
 
   async clearOverlay(swarm: string): Promise<number> {

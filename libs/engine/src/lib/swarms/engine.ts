@@ -38,6 +38,7 @@ import { PushHub, type PushListener } from '../events/pushes';
 import { createHandlerRegistry } from '../objects/builtins';
 import type { HandlerRegistry } from '../objects/handler';
 import { SqliteStore } from '../store/sqlite-store';
+import { isAnyHandlerSecretKey } from '../objects/secret-config';
 import type { MessageRow, Store, StoredEvent } from '../store/store';
 import { SYSTEM_CLOCK, type Clock } from '../util/clock';
 import { loadStartInput, nameOfInput, type StartInput } from './config-input';
@@ -82,10 +83,11 @@ export class Engine implements SwarmService {
   readonly ctx: EngineContext;
 
   private constructor(readonly opts: EngineOptions) {
-    this.store = opts.store ?? SqliteStore.open(opts.home);
+    this.handlers = opts.handlers ?? createHandlerRegistry();
+    const handlers = this.handlers;
+    this.store = opts.store ?? SqliteStore.open(opts.home, { isConfigSecretKey: (key) => isAnyHandlerSecretKey(handlers, key) });
     this.clock = opts.clock ?? SYSTEM_CLOCK;
     this.events = new EventBus(this.store, this.clock, opts.log);
-    this.handlers = opts.handlers ?? createHandlerRegistry();
     this.ctx = {
       store: this.store,
       events: this.events,
