@@ -124,3 +124,14 @@ it('callWithText also answers the text exactly as sent, and a failure carries it
   const bad = await client.callWithText('listSwarms', {}).catch((e: unknown) => e);
   expect(bad).toMatchObject({ code: 'invalid_response', status: 502, text: '<html>bad gateway</html>' });
 });
+
+it('callText answers a success text unparsed (a YAML snapshot) and still turns an error body into its ClientError', async () => {
+  reply = { status: 200, type: 'application/yaml', body: 'name: demo\nagents: []\n' };
+  const client = new GenswarmsClient({ baseUrl });
+  await expect(client.callText('snapshotSwarm', { params: { s: 'demo' }, query: { format: 'yaml' } })).resolves.toBe(
+    'name: demo\nagents: []\n',
+  );
+  expect(seen[0]?.url).toBe('/api/swarms/demo/snapshot?format=yaml');
+  reply = json(404, { error: 'swarm_not_found', message: 'no' });
+  await expect(client.callText('snapshotSwarm', { params: { s: 'x' } })).rejects.toMatchObject({ code: 'swarm_not_found', status: 404 });
+});

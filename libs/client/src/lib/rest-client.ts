@@ -94,7 +94,15 @@ export class GenswarmsClient {
     return this.send(op, args);
   }
 
-  private async send<Op extends OperationId>(op: Op, args: LooseArgs): Promise<{ body: ResponseOf<Op>; text: string }> {
+  /**
+   * The success answer's text, not parsed: for an operation that also answers a non-JSON variant
+   * (`snapshotSwarm` with `?format=yaml`). A failure rejects with a ClientError as `call` does.
+   */
+  async callText<Op extends OperationId>(op: Op, args: CallArgs<Op>): Promise<string> {
+    return (await this.send(op, args, true)).text;
+  }
+
+  private async send<Op extends OperationId>(op: Op, args: LooseArgs, raw = false): Promise<{ body: ResponseOf<Op>; text: string }> {
     const route = OPERATION_ROUTES[op];
     const headers: Record<string, string> = { accept: route.text ? 'text/plain' : 'application/json' };
     if (this.token !== undefined) headers['authorization'] = `Bearer ${this.token}`;
@@ -115,7 +123,7 @@ export class GenswarmsClient {
     }
     let body: unknown;
     try {
-      body = parseBody(res, text, route.text);
+      body = parseBody(res, text, route.text || raw);
     } catch (err) {
       if (err instanceof ClientError) throw withText(err, text);
       throw err;
