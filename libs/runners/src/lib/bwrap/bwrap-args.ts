@@ -43,6 +43,8 @@ export function buildBwrapArgs(plan: LaunchPlan, _ctx: RunnerContext, opts: { he
   for (const mount of plan.mounts) {
     args.push(mount.access === 'rw' ? '--bind' : '--ro-bind', mount.host, mount.sandbox);
   }
+  // host_nix: the sandbox root (bwrap's tmpfs holding /bin with the closure's launcher tools) is read-only once all is bound
+  if (plan.spec.config.client_source === 'host_nix') args.push('--remount-ro', '/');
   args.push('--', SANDBOX_LAUNCHER_PATH, SANDBOX_ENV_FILE, ...plan.clientArgv);
   return args;
 }

@@ -18,6 +18,7 @@ export type RunnerErrorCode =
   | 'pty_unavailable'
   | 'limits_unsupported'
   | 'seccomp_unsupported'
+  | 'nix_path_invalid'
   | 'ssh_host_key_unknown'
   | 'ssh_host_key_mismatch'
   | 'ssh_host_key_revoked'

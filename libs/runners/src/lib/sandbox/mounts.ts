@@ -7,7 +7,7 @@ import { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
 import { isUnderSystem, SANDBOX_AGENT_DIR, SANDBOX_BIN_DIR } from '../client/clients';
 import { assertSandboxPath } from './path-rules';
 import { assertWorkspaceSafe } from './workspace-rules';
-import { queryNixClosure } from './nix-closure';
+import { planNixMounts } from './nix-closure';
 import { assertGeneratedSource, assertSafeHostPath } from './mount-safety';
 
 /** Host system paths bound read-only into bwrap when they exist (docs/runners.md, `client_source: runtime`). */
@@ -56,16 +56,7 @@ export function planMounts(
   mounts.push({ host: LAUNCHER_PATH, sandbox: SANDBOX_LAUNCHER_PATH, access: 'ro' });
   mounts.push(...clientMounts(spec, ctx, includeSystem));
   mounts.push(...extraPathMounts(spec, ctx));
-  if (spec.config.client_source === 'host_nix') {
-    for (const p of queryNixClosure(ctx.binaries.nixStore, spec.config.nix_package, spec.agent)) {
-      mounts.push({
-        host: assertSafeHostPath(p, 'nix_closure', spec, ctx),
-        sandbox: p,
-        access: 'ro',
-        origin: { written: p, kind: 'nix_closure' },
-      });
-    }
-  }
+  if (spec.config.client_source === 'host_nix') mounts.push(...planNixMounts(spec, ctx, includeSystem));
   if (spec.network === 'isolated') {
     mounts.push({ host: egressDirFor(ctx.home, spec.swarm, spec.agent), sandbox: SANDBOX_EGRESS_DIR, access: 'ro' });
   }
@@ -74,8 +65,9 @@ export function planMounts(
   return mounts;
 }
 
+/** host_nix: none of the host's system paths; only the name-resolution files, and only with `network: open`. */
 function systemMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
-  const paths = ctx.systemPaths ?? DEFAULT_SYSTEM_PATHS;
+  const paths = spec.config.client_source === 'host_nix' ? [...OPEN_ONLY_PATHS] : (ctx.systemPaths ?? DEFAULT_SYSTEM_PATHS);
   return paths
     .filter((p) => spec.network === 'open' || !OPEN_ONLY_PATHS.has(p))
     .map((p) => ({ host: p, sandbox: p, access: 'ro' as const }));
