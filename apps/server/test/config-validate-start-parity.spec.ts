@@ -38,8 +38,9 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
   ],
   // apple_container runs only on macOS with Apple's container CLI: on this Linux host its plan is binary_missing
   ['binary_missing', () => one({ name: 'a', backend: { type: 'apple_container' } })],
+  // a store path that does not exist: refused before any nix-store query, so the same code with or without Nix installed
   [
-    'validation_failed',
+    'nix_path_invalid',
     () => one({ name: 'a', backend: 'bwrap', config: { client_source: 'host_nix', nix_package: '/nix/store/abc-pkg' } }),
   ],
   ['unsupported_network', () => one({ name: 'a', backend: 'local', network: 'isolated' })],

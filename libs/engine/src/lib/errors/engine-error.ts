@@ -35,6 +35,7 @@ export type EngineErrorCode =
   | 'image_missing'
   | 'limits_unsupported'
   | 'seccomp_unsupported'
+  | 'nix_path_invalid'
   | 'swarm_not_found'
   | 'agent_not_found'
   | 'object_not_found'
@@ -81,6 +82,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   image_missing: 400,
   limits_unsupported: 400,
   seccomp_unsupported: 400,
+  nix_path_invalid: 400,
   swarm_not_found: 404,
   agent_not_found: 404,
   object_not_found: 404,
@@ -111,6 +113,7 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'image_missing',
   'limits_unsupported',
   'seccomp_unsupported',
+  'nix_path_invalid',
 ];
 
 /** Detail fields of a §4 body (never host paths, tokens or file contents). */
