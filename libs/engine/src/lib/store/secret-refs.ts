@@ -61,12 +61,15 @@ function walk(value: unknown, atSecret: AtSecret, where: SecretPositions): unkno
   return out;
 }
 
-/** A `config` object: its handler-secret keys, each value of its own `env` (the whole `env` when not a map), the rest as any object. */
+/**
+ * A `config` object: its handler-secret keys, each value of its own `env` (the whole `env` when not a map — stored as one
+ * reference, which no env map can look like: `$` is not in the env-name grammar), the rest as any object.
+ */
 function walkConfig(config: Rec, atSecret: AtSecret, where: SecretPositions): unknown {
   const out: Rec = {};
   for (const key of Object.keys(config)) {
     const child = config[key];
-    if (isSecretKey(key) || where.isConfigSecretKey?.(key) === true || (key === 'env' && !isRec(child))) {
+    if (isSecretKey(key) || where.isConfigSecretKey?.(key) === true || (key === 'env' && (!isRec(child) || refId(child) !== undefined))) {
       const r = atSecret(child);
       if (r.keep) setOwn(out, key, r.value);
     } else if (key === 'env' && isRec(child)) {
