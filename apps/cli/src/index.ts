@@ -6,5 +6,5 @@ export type { CliContext } from './cli/context';
 export type { CommandModule, CommandDeps } from './cli/command-module';
 export { COMMANDS } from './commands';
 export { createApiClient, parseBaseUrl, DEFAULT_BASE_URL, REQUEST_TIMEOUT_MS } from './client/api-client';
-export type { ApiClient, ApiResponse } from './client/api-client';
+export type { ApiAnswer, ApiClient } from './client/api-client';
 export { CLI_VERSION } from './version';

@@ -19,6 +19,8 @@ function startRouter(opts: { readyAfter: number; stuck?: string }): (req: Record
   let polls = 0;
   return (req) => {
     if (req.method === 'POST' && req.url === '/api/swarms') return { status: 201, body: { status: 'created', swarm_name: 'demo' } };
+    // The failure lookup (GET …/events?event_type=agent_failed): an events page, as the server answers it.
+    if (req.url.startsWith('/api/swarms/demo/events')) return { status: 200, body: { events: [], count: 0 } };
     polls += 1;
     const state = polls > opts.readyAfter ? 'idle' : 'starting';
     const worker = opts.stuck === undefined ? state : opts.stuck;

@@ -1,4 +1,6 @@
 import { normalizeToken } from '@genswarms/security';
+import { ClientError, GenswarmsClient } from '@genswarms/client';
+import type { CallArgs, OperationId, ResponseOf } from '@genswarms/client';
 import { CliError, EXIT } from '../cli/exit-codes';
 import { checkBaseUrl } from './base-url-check';
 
@@ -19,25 +21,28 @@ export function parseBaseUrl(raw: string | undefined): string {
   return url;
 }
 
-/** An HTTP answer: the parsed JSON body (or undefined) and the raw text, unchanged for `--json`. */
-export interface ApiResponse {
-  readonly status: number;
+/** A success: the typed body and the answer's text, unchanged for `--json`. */
+export interface ApiAnswer<Op extends OperationId> {
+  readonly body: ResponseOf<Op>;
   readonly text: string;
-  readonly body: unknown;
 }
 
+/** The CLI's side of `@genswarms/client`: one typed operation per call, every call bounded by the request timeout. */
 export interface ApiClient {
   readonly baseUrl: string;
-  request(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  /** Resolves to the answer; rejects with the client's ClientError (server code) or a CliError `unreachable` (exit 3). */
+  call<Op extends OperationId>(op: Op, args: CallArgs<Op>): Promise<ApiAnswer<Op>>;
+  /** As `call`, resolving to the success text unparsed. */
+  callText<Op extends OperationId>(op: Op, args: CallArgs<Op>): Promise<string>;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // expected: a body that is not JSON is passed on as undefined
-    return undefined;
-  }
+/** The low-level reason a fetch failed (`ECONNREFUSED`, `TimeoutError`, …), for the `unreachable` line. */
+function networkCause(err: ClientError): string {
+  const cause: unknown = err.cause;
+  if (!(cause instanceof Error)) return 'error';
+  const inner: unknown = cause.cause;
+  if (inner instanceof Error && 'code' in inner && typeof inner.code === 'string') return inner.code;
+  return cause.name;
 }
 
 /**
@@ -51,28 +56,21 @@ export function createApiClient(opts: {
   /** Where baseUrl came from, named in the `unreachable` error (e.g. `URL from GENSWARMS_URL`). */
   source?: string;
 }): ApiClient {
-  const token = normalizeToken(opts.token);
+  const client = new GenswarmsClient({ baseUrl: opts.baseUrl, token: normalizeToken(opts.token) });
+  const timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const from = opts.source === undefined ? '' : `; ${opts.source}`;
+  /** A network failure (no answer, or none within the timeout) → `unreachable`, exit 3; anything else as it is. */
+  const unreachable = (err: unknown): unknown =>
+    err instanceof ClientError && err.code === 'network_error'
+      ? new CliError('unreachable', `cannot reach ${opts.baseUrl} (${networkCause(err)}${from})`, EXIT.unreachable)
+      : err;
   return {
     baseUrl: opts.baseUrl,
-    async request(method, path, body): Promise<ApiResponse> {
-      const headers: Record<string, string> = { accept: 'application/json' };
-      if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      let res: Response;
-      try {
-        res = await fetch(`${opts.baseUrl}${path}`, {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
-        });
-      } catch (err) {
-        const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-        const from = opts.source === undefined ? '' : `; ${opts.source}`;
-        throw new CliError('unreachable', `cannot reach ${opts.baseUrl} (${cause}${from})`, EXIT.unreachable);
-      }
-      const text = await res.text();
-      return { status: res.status, text, body: parseJson(text) };
-    },
+    call: (op, args) =>
+      client
+        .callWithText(op, { ...args, signal: AbortSignal.timeout(timeoutMs) })
+        .catch((err: unknown) => Promise.reject(unreachable(err))),
+    callText: (op, args) =>
+      client.callText(op, { ...args, signal: AbortSignal.timeout(timeoutMs) }).catch((err: unknown) => Promise.reject(unreachable(err))),
   };
 }

@@ -1,15 +1,17 @@
 import type { CliContext } from '../cli/context';
 import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
-import type { ApiResponse } from './api-client';
+import { ClientError } from '@genswarms/client';
 import { oneLine } from '../cli/format';
 
 /** At most this many `issues` lines are printed under an error. */
 const MAX_ISSUE_LINES = 20;
 
 function issueLine(issue: unknown): string {
-  const i = issue as { path?: unknown; message?: unknown };
-  if (typeof i?.path === 'string' && typeof i.message === 'string') return `  ${i.path === '' ? '(root)' : i.path}: ${i.message}`;
+  if (typeof issue === 'object' && issue !== null && 'path' in issue && 'message' in issue) {
+    const { path, message } = issue;
+    if (typeof path === 'string' && typeof message === 'string') return `  ${path === '' ? '(root)' : path}: ${message}`;
+  }
   return `  ${JSON.stringify(issue)}`;
 }
 
@@ -30,24 +32,31 @@ export function detailLines(body: Readonly<Record<string, unknown>>): string[] {
     .map(([key, value]) => `  ${oneLine(key, 64)}: ${detailValue(value)}`);
 }
 
-function errorOf(res: ApiResponse): { code: string; message: string; details: string[]; subject?: string } {
-  const body = (typeof res.body === 'object' && res.body !== null ? res.body : {}) as Record<string, unknown>;
-  const code = typeof body['error'] === 'string' ? oneLine(body['error'], 64) : `http_${res.status}`;
-  const message = typeof body['message'] === 'string' ? oneLine(body['message'], 1000) : `server answered ${res.status}`;
-  const issues = Array.isArray(body['issues']) ? (body['issues'] as unknown[]) : [];
-  const details = [...issues.slice(0, MAX_ISSUE_LINES).map(issueLine), ...detailLines(body)];
-  return { code, message, details, ...(typeof body['agent'] === 'string' ? { subject: oneLine(body['agent'], 64) } : {}) };
+/** The error line's parts from a ClientError: the server's code, sentence, issues and detail fields (docs/rest-api.md, Errors). */
+function errorOf(err: ClientError): { code: string; message: string; details: string[]; subject?: string } {
+  const notApi = err.code === 'invalid_response';
+  const code = notApi ? `http_${err.status}` : oneLine(err.code, 64);
+  const message = notApi || err.message === err.code ? `server answered ${err.status}` : oneLine(err.message, 1000);
+  const issues: unknown = err.details['issues'];
+  const agent: unknown = err.details['agent'];
+  const details = [...(Array.isArray(issues) ? issues : []).slice(0, MAX_ISSUE_LINES).map(issueLine), ...detailLines(err.details)];
+  return { code, message, details, ...(typeof agent === 'string' ? { subject: oneLine(agent, 64) } : {}) };
+}
+
+/** `text` with one final newline, as `--json` prints an answer. */
+export function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 /**
- * Maps an answer to the CLI contract: `--json` prints the body unchanged (success and error); a 401 →
- * exit 4; another non-2xx → exit 1. Returns the parsed body on success for human output.
+ * Maps a failed call to the CLI contract: `--json` prints the answer unchanged; a 401 → exit 4; another
+ * error → exit 1 with the server's code and detail lines. Anything not a ClientError is rethrown as it is.
  */
-export function handleResponse(ctx: CliContext, res: ApiResponse, json: boolean): unknown {
-  if (json) ctx.stdout.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
-  if (res.status >= 200 && res.status < 300) return res.body;
-  const { code, message, details, subject } = errorOf(res);
-  throw new CliError(code, message, res.status === 401 ? EXIT.unauthorized : EXIT.failed, json ? [] : details, subject);
+export function failureOf(ctx: CliContext, err: unknown, json: boolean): unknown {
+  if (!(err instanceof ClientError)) return err;
+  if (json && err.text !== undefined) ctx.stdout.write(withNewline(err.text));
+  const { code, message, details, subject } = errorOf(err);
+  return new CliError(code, message, err.status === 401 ? EXIT.unauthorized : EXIT.failed, json ? [] : details, subject);
 }
 
 /** Prints `genswarms: [<subject>: ]<code>: <message>` for a failure, then any detail lines. */

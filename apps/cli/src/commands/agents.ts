@@ -2,11 +2,9 @@ import type { Command } from 'commander';
 import type { CommandDeps, CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 import { resolveConfigPaths } from '../config/config-file';
 import { agentTable, failureLines } from '../view/agent-table';
-import type { AgentStatusView } from '../view/agent-table';
 import { terminalOf } from '../view/terminal';
 import { registerAddNode, registerRemoveNode } from './node-commands';
 import type { NodeKind } from './node-commands';
@@ -22,10 +20,9 @@ function registerList(agents: Command, deps: CommandDeps): void {
     .addHelpText('after', '\nExample:\n  genswarms agents list demo --json')
     .action(
       deps.action(async (swarm: string, opts: { json?: boolean }) => {
-        const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents'), { json: opts.json === true })) as
-          { agents?: unknown } | undefined;
+        const body = await callOp(deps, 'listAgents', { params: { s: swarm } }, { json: opts.json === true });
         if (opts.json === true) return EXIT.ok;
-        const list = Array.isArray(body?.agents) ? (body.agents as AgentStatusView[]) : [];
+        const list = body.agents;
         const table = list.length === 0 ? ['no agents'] : agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), list, Date.now());
         const failures = failureLines(list);
         const lines = failures.length === 0 ? table : [...table, '', ...failures];
@@ -45,9 +42,9 @@ function registerShow(agents: Command, deps: CommandDeps): void {
     .addHelpText('after', '\nExample:\n  genswarms agents show demo writer')
     .action(
       deps.action(async (swarm: string, agent: string, opts: { json?: boolean }) => {
-        const body = await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent), { json: opts.json === true });
+        const body = await callOp(deps, 'getAgent', { params: { s: swarm, a: agent } }, { json: opts.json === true });
         if (opts.json === true) return EXIT.ok;
-        const one = [body as AgentStatusView];
+        const one = [body];
         for (const line of [...agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), one, Date.now()), ...failureLines(one)])
           writeLine(deps.ctx.stdout, line);
         return EXIT.ok;

@@ -8,8 +8,7 @@ import { safeText } from '../cli/format';
 import { CliError, EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
 import { findOnPath } from '../cli/which';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 import { homePath } from '../daemon/home';
 import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 
@@ -19,13 +18,6 @@ const TMUX_CLIENT_ENV: readonly string[] = ['TERM', 'LANG', 'LC_ALL', 'LC_CTYPE'
 /** docs/cli.md: `tmux -S <home>/tmux/tmux.sock attach-session [-r] -t =<swarm>:=<agent>` (argv, no shell). */
 export function attachArgv(home: string, swarm: string, agent: string, write: boolean): string[] {
   return ['-S', path.join(home, 'tmux', 'tmux.sock'), 'attach-session', ...(write ? [] : ['-r']), '-t', `=${swarm}:=${agent}`];
-}
-
-function backendType(status: unknown): string {
-  const b = (status as { backend?: unknown } | undefined)?.backend;
-  if (typeof b === 'string') return b;
-  const t = (b as { type?: unknown } | undefined)?.type;
-  return typeof t === 'string' ? t : '';
 }
 
 function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolean): Promise<ExitCode> {
@@ -92,8 +84,8 @@ export const attachCommand: CommandModule = {
       .option('--write', 'tmux agents: attach read-write (you can type into the pane)')
       .action(
         deps.action(async (swarm: string, agent: string, opts: { write?: boolean }) => {
-          const status = await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent), { json: false });
-          if (backendType(status).startsWith('tmux')) return attachTmux(deps.ctx, swarm, agent, opts.write === true);
+          const status = await callOp(deps, 'getAgent', { params: { s: swarm, a: agent } }, { json: false });
+          if (status.backend.startsWith('tmux')) return attachTmux(deps.ctx, swarm, agent, opts.write === true);
           if (opts.write === true) throw new CliError('usage', '--write applies to tmux agents only', EXIT.usage);
           return attachHeadless(deps, swarm, agent);
         }),

@@ -1,3 +1,4 @@
+import { ClientError } from '@genswarms/client';
 import { gateStart } from '@genswarms/ir-gate';
 import type { CommandDeps, CommandModule } from '../cli/command-module';
 import type { CliContext } from '../cli/context';
@@ -47,17 +48,22 @@ export async function validateFileOnServer(deps: CommandDeps, file: string): Pro
   if (!local.valid) return local;
   const loaded = await loadConfigFile(file, deps.ctx.cwd);
   if (loaded.kind === 'invalid') return { file, valid: false, error: loaded.error, message: loaded.message };
-  const res = await deps.api().request('POST', '/api/config/validate', { config: resolveConfigPaths(loaded.value, loaded.dir) });
-  const body = (typeof res.body === 'object' && res.body !== null ? res.body : {}) as Record<string, unknown>;
-  if (res.status === 200 && body['valid'] === true) return { file, valid: true, config: body['config'] };
-  const { valid: _valid, error, message, ...details } = body;
-  return {
-    file,
-    valid: false,
-    error: typeof error === 'string' ? error : `http_${res.status}`,
-    message: typeof message === 'string' ? message : 'the server gave no reason',
-    ...details,
-  };
+  try {
+    const { body } = await deps.api().call('validateConfig', { body: { config: resolveConfigPaths(loaded.value, loaded.dir) } });
+    return { file, valid: true, config: body.config };
+  } catch (err) {
+    // Every refusal (a 401 included) is this file's result, printed as the local ones are; no answer stays exit 3.
+    if (!(err instanceof ClientError)) throw err;
+    const { valid: _valid, ...details } = err.details;
+    const notApi = err.code === 'invalid_response';
+    return {
+      file,
+      valid: false,
+      error: notApi ? `http_${err.status}` : err.code,
+      message: notApi || err.message === err.code ? 'the server gave no reason' : err.message,
+      ...details,
+    };
+  }
 }
 
 function printHuman(ctx: CliContext, r: FileResult, source: ConfigSource | undefined): void {

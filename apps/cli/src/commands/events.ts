@@ -5,13 +5,15 @@ import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
 import { parseIntArg, usageError } from '../cli/args';
 import { sleep } from '../cli/sleep';
-import { callApi } from '../client/call';
-import { withQuery } from '../client/paths';
+import type { Operations, ResponseOf, Schemas } from '@genswarms/client';
+import { callOp } from '../client/call';
 
 /** `events -f` polls `since_id` this often (docs/cli.md). */
 export const EVENTS_POLL_MS = 1000;
-const LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'warning', 'error']);
-const CATEGORIES: ReadonlySet<string> = new Set(['swarm', 'agent', 'object', 'routing', 'backend', 'system']);
+type Query = Operations['queryEvents']['query'];
+const LEVELS: readonly NonNullable<Query['level']>[] = ['debug', 'info', 'warning', 'error'];
+const CATEGORIES: readonly NonNullable<Query['category']>[] = ['swarm', 'agent', 'object', 'routing', 'backend', 'system'];
+const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 const EVENT_TYPE_RE = /^[a-z][a-z0-9_]{0,63}$/;
 
 interface EventsOptions {
@@ -27,48 +29,43 @@ interface EventsOptions {
   json?: boolean;
 }
 
-type Query = Record<string, string | number | undefined>;
-
 /** Flags → `/api/events` query; bad values are usage errors (exit 2) before any request. */
 export function eventsQuery(opts: EventsOptions): Query {
   if (opts.errors === true && opts.level !== undefined && opts.level !== 'error') throw usageError('--errors means --level error');
   const level = opts.errors === true ? 'error' : opts.level;
-  if (level !== undefined && !LEVELS.has(level)) throw usageError('--level must be debug, info, warning or error');
-  if (opts.category !== undefined && !CATEGORIES.has(opts.category))
-    throw usageError(`--category must be one of ${[...CATEGORIES].join(', ')}`);
+  if (level !== undefined && !isOneOf(LEVELS, level)) throw usageError('--level must be debug, info, warning or error');
+  const category = opts.category;
+  if (category !== undefined && !isOneOf(CATEGORIES, category)) throw usageError(`--category must be one of ${CATEGORIES.join(', ')}`);
   if (opts.type !== undefined && !EVENT_TYPE_RE.test(opts.type)) throw usageError('--type must be a snake_case event type');
   return {
     swarm: opts.swarm,
     agent: opts.agent,
     level,
-    category: opts.category,
+    category,
     event_type: opts.type,
     minutes: opts.minutes === undefined ? undefined : parseIntArg(opts.minutes, '--minutes', { min: 1, max: 525600 }),
     limit: opts.limit === undefined ? undefined : parseIntArg(opts.limit, '--limit', { min: 1, max: 1000 }),
   };
 }
 
-interface EventRow {
-  id?: unknown;
-}
+type EventRow = Schemas['StoredEvent'];
 
-function eventsOf(body: unknown): EventRow[] {
-  const events = (body as { events?: unknown } | undefined)?.events;
-  return Array.isArray(events) ? (events as EventRow[]) : [];
+function eventsOf(page: ResponseOf<'queryEvents'>): EventRow[] {
+  return [...page.events];
 }
 
 /** Follow: print the newest page oldest-first, then poll `since_id` every second until interrupted. */
 async function follow(deps: CommandDeps, query: Query, json: boolean): Promise<ExitCode> {
   const print = (e: EventRow): void => writeLine(deps.ctx.stdout, json ? JSON.stringify(e) : formatEvent(e));
-  const first = eventsOf(await callApi(deps, 'GET', withQuery('/api/events', query), { json: false })).reverse();
+  const first = eventsOf(await callOp(deps, 'queryEvents', { query }, { json: false })).reverse();
   first.forEach(print);
-  let sinceId = first.reduce((max, e) => (typeof e.id === 'number' && e.id > max ? e.id : max), 0);
+  let sinceId = first.reduce((max, e) => (e.id > max ? e.id : max), 0);
   while (await sleep(EVENTS_POLL_MS, deps.ctx.signal)) {
     const page = eventsOf(
-      await callApi(deps, 'GET', withQuery('/api/events', { ...query, minutes: undefined, since_id: sinceId }), { json: false }),
+      await callOp(deps, 'queryEvents', { query: { ...query, minutes: undefined, since_id: sinceId } }, { json: false }),
     );
     for (const e of page) {
-      if (typeof e.id === 'number' && e.id > sinceId) sinceId = e.id;
+      if (e.id > sinceId) sinceId = e.id;
       print(e);
     }
   }
@@ -101,7 +98,7 @@ export const eventsCommand: CommandModule = {
           const query = eventsQuery(opts);
           const json = opts.json === true;
           if (opts.follow === true) return follow(deps, query, json);
-          const body = await callApi(deps, 'GET', withQuery('/api/events', query), { json });
+          const body = await callOp(deps, 'queryEvents', { query }, { json });
           if (!json) for (const e of eventsOf(body).reverse()) writeLine(deps.ctx.stdout, formatEvent(e));
           return EXIT.ok;
         }),

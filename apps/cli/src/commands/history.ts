@@ -3,8 +3,7 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { parseIntArg } from '../cli/args';
 import { oneLine } from '../cli/format';
-import { callApi } from '../client/call';
-import { apiPath, withQuery } from '../client/paths';
+import { callOp } from '../client/call';
 
 interface HistoryRow {
   direction?: unknown;
@@ -39,10 +38,10 @@ export const historyCommand: CommandModule = {
       .action(
         deps.action(async (swarm: string, agent: string, opts: { limit?: string; json?: boolean }) => {
           const limit = opts.limit === undefined ? undefined : parseIntArg(opts.limit, '--limit', { min: 1, max: 1000 });
-          const path = withQuery(apiPath('swarms', swarm, 'agents', agent, 'history'), { limit });
-          const body = (await callApi(deps, 'GET', path, { json: opts.json === true })) as { history?: unknown } | undefined;
+          const args = { params: { s: swarm, a: agent }, query: { limit } };
+          const body = await callOp(deps, 'agentHistory', args, { json: opts.json === true });
           if (opts.json === true) return EXIT.ok;
-          const rows = Array.isArray(body?.history) ? (body.history as HistoryRow[]) : [];
+          const rows: readonly HistoryRow[] = body.history;
           if (rows.length === 0) writeLine(deps.ctx.stdout, 'no history');
           for (const h of [...rows].reverse()) writeLine(deps.ctx.stdout, formatItem(h));
           return EXIT.ok;

@@ -1,8 +1,7 @@
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 
 /** The `isolation` block of an agent status (docs/rest-api.md): read from the live process, never the config. */
 interface IsolationView {
@@ -66,11 +65,9 @@ export const inspectCommand: CommandModule = {
       .addHelpText('after', '\nExamples:\n  genswarms inspect demo writer\n  genswarms inspect demo writer --json')
       .action(
         deps.action(async (swarm: string, agent: string, opts: { json?: boolean }) => {
-          const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent), { json: false })) as {
-            isolation?: IsolationView | null;
-          };
-          if (opts.json === true) writeLine(deps.ctx.stdout, JSON.stringify(body?.isolation ?? null));
-          else for (const line of isolationLines(swarm, agent, body?.isolation)) writeLine(deps.ctx.stdout, line);
+          const body = await callOp(deps, 'getAgent', { params: { s: swarm, a: agent } }, { json: false });
+          if (opts.json === true) writeLine(deps.ctx.stdout, JSON.stringify(body.isolation ?? null));
+          else for (const line of isolationLines(swarm, agent, body.isolation)) writeLine(deps.ctx.stdout, line);
           return EXIT.ok;
         }),
       );

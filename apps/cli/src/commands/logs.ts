@@ -3,8 +3,7 @@ import { writeLine } from '../cli/context';
 import { formatEvent, oneLine } from '../cli/format';
 import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 import { emitChecked, followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 
 interface LogLine {
@@ -17,14 +16,13 @@ interface LogLine {
 async function showLogs(deps: CommandDeps, swarm: string, agent: string | undefined, json: boolean): Promise<ExitCode> {
   const out = deps.ctx.stdout;
   if (agent === undefined) {
-    const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'events'), { json })) as { events?: unknown[] } | undefined;
-    if (!json) for (const e of [...(Array.isArray(body?.events) ? body.events : [])].reverse()) writeLine(out, formatEvent(e as object));
+    const body = await callOp(deps, 'swarmEvents', { params: { s: swarm } }, { json });
+    if (!json) for (const e of [...body.events].reverse()) writeLine(out, formatEvent(e));
     return EXIT.ok;
   }
-  const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents', agent, 'logs'), { json })) as
-    { logs?: LogLine[] } | undefined;
+  const body = await callOp(deps, 'agentLogs', { params: { s: swarm, a: agent } }, { json });
   if (json) return EXIT.ok;
-  const logs = Array.isArray(body?.logs) ? body.logs : [];
+  const logs: readonly LogLine[] = body.logs;
   if (logs.length === 0) writeLine(out, 'no output lines (TUI agents: genswarms attach)');
   for (const l of logs)
     writeLine(out, `${String(l.timestamp)}  ${String(l.stream)}  ${typeof l.line === 'string' ? oneLine(l.line, 4000) : ''}`);

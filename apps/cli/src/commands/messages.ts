@@ -3,8 +3,7 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { parseIntArg } from '../cli/args';
 import { oneLine } from '../cli/format';
-import { callApi } from '../client/call';
-import { apiPath, withQuery } from '../client/paths';
+import { callOp } from '../client/call';
 
 interface MessageRow {
   timestamp?: unknown;
@@ -30,11 +29,9 @@ export const messagesCommand: CommandModule = {
       .action(
         deps.action(async (swarm: string, opts: { limit?: string; json?: boolean }) => {
           const limit = opts.limit === undefined ? undefined : parseIntArg(opts.limit, '--limit', { min: 1, max: 1000 });
-          const body = (await callApi(deps, 'GET', withQuery(apiPath('swarms', swarm, 'messages'), { limit }), {
-            json: opts.json === true,
-          })) as { messages?: unknown } | undefined;
+          const body = await callOp(deps, 'listMessages', { params: { s: swarm }, query: { limit } }, { json: opts.json === true });
           if (opts.json === true) return EXIT.ok;
-          const rows = Array.isArray(body?.messages) ? (body.messages as MessageRow[]) : [];
+          const rows: readonly MessageRow[] = body.messages;
           if (rows.length === 0) writeLine(deps.ctx.stdout, 'no messages');
           for (const m of [...rows].reverse())
             writeLine(

@@ -2,8 +2,7 @@ import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { readTextArg } from '../cli/args';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 
 /**
  * `msg <swarm> <from> <to> <text...>`: POST /message. Fire-and-forget: the server answers 200 whether
@@ -27,7 +26,7 @@ export const msgCommand: CommandModule = {
       .action(
         deps.action(async (swarm: string, from: string, to: string, words: string[], opts: { json?: boolean }) => {
           const content = await readTextArg(deps.ctx, words, 'the message');
-          await callApi(deps, 'POST', apiPath('swarms', swarm, 'message'), { body: { from, to, content }, json: opts.json === true });
+          await callOp(deps, 'sendMessage', { params: { s: swarm }, body: { from, to, content } }, { json: opts.json === true });
           if (opts.json !== true)
             writeLine(deps.ctx.stdout, `routed ${from} -> ${to} in ${swarm} (see genswarms events -s ${swarm} if it was denied)`);
           return EXIT.ok;

@@ -3,19 +3,12 @@ import type { CommandDeps, CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { oneLine } from '../cli/format';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 import { loadSpecFile } from '../config/config-file';
 import { registerAddNode, registerRemoveNode } from './node-commands';
 import type { NodeKind } from './node-commands';
 
 const JSON_HELP = 'print the server response unchanged';
-
-interface ObjectRow {
-  name?: unknown;
-  handler?: unknown;
-  state?: unknown;
-}
 
 function registerList(objects: Command, deps: CommandDeps): void {
   objects
@@ -26,10 +19,9 @@ function registerList(objects: Command, deps: CommandDeps): void {
     .addHelpText('after', '\nExample:\n  genswarms objects list demo')
     .action(
       deps.action(async (swarm: string, opts: { json?: boolean }) => {
-        const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'objects'), { json: opts.json === true })) as
-          { objects?: unknown } | undefined;
+        const body = await callOp(deps, 'listObjects', { params: { s: swarm } }, { json: opts.json === true });
         if (opts.json === true) return EXIT.ok;
-        const rows = Array.isArray(body?.objects) ? (body.objects as ObjectRow[]) : [];
+        const rows = body.objects;
         if (rows.length === 0) writeLine(deps.ctx.stdout, 'no objects');
         for (const o of rows)
           writeLine(deps.ctx.stdout, `${oneLine(String(o.name), 64)}  ${oneLine(String(o.handler), 64)}  ${oneLine(String(o.state), 32)}`);
@@ -48,7 +40,7 @@ function registerShow(objects: Command, deps: CommandDeps): void {
     .addHelpText('after', '\nExample:\n  genswarms objects show demo board')
     .action(
       deps.action(async (swarm: string, object: string, opts: { json?: boolean }) => {
-        const body = await callApi(deps, 'GET', apiPath('swarms', swarm, 'objects', object), { json: opts.json === true });
+        const body = await callOp(deps, 'getObject', { params: { s: swarm, o: object } }, { json: opts.json === true });
         if (opts.json !== true) writeLine(deps.ctx.stdout, JSON.stringify(body, null, 2));
         return EXIT.ok;
       }),
@@ -76,11 +68,9 @@ function registerPatch(objects: Command, deps: CommandDeps): void {
     .action(
       deps.action(async (swarm: string, object: string, file: string, opts: { json?: boolean }) => {
         const spec = await loadSpecFile(file, deps.ctx.cwd);
-        const res = (await callApi(deps, 'PATCH', apiPath('swarms', swarm, 'objects', object, 'config'), {
-          body: { config: spec.value },
-          json: opts.json === true,
-        })) as { keys?: unknown } | undefined;
-        const keys = Array.isArray(res?.keys) ? res.keys.map((k) => oneLine(String(k), 64)).join(', ') : '';
+        const params = { s: swarm, o: object };
+        const res = await callOp(deps, 'patchObjectConfig', { params, body: { config: spec.value } }, { json: opts.json === true });
+        const keys = res.keys.map((k) => oneLine(k, 64)).join(', ');
         if (opts.json !== true) writeLine(deps.ctx.stdout, `updated ${swarm}/${object}: ${keys}`);
         return EXIT.ok;
       }),

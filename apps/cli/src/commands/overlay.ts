@@ -2,14 +2,18 @@ import type { Command } from 'commander';
 import type { CommandDeps, CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 
 interface OverlayEvent {
   seq?: unknown;
   op?: unknown;
   payload?: unknown;
   timestamp?: unknown;
+}
+
+/** Overlay events are redacted records the document leaves open (`unknown[]`); each is read field by field. */
+function isOverlayEvent(e: unknown): e is OverlayEvent {
+  return typeof e === 'object' && e !== null;
 }
 
 function registerClear(overlay: Command, deps: CommandDeps): void {
@@ -21,7 +25,7 @@ function registerClear(overlay: Command, deps: CommandDeps): void {
     .option('--json', 'print the server response unchanged')
     .action(
       deps.action(async (swarm: string, opts: { json?: boolean }) => {
-        await callApi(deps, 'DELETE', apiPath('swarms', swarm, 'overlay'), { json: opts.json === true });
+        await callOp(deps, 'clearOverlay', { params: { s: swarm } }, { json: opts.json === true });
         if (opts.json !== true) writeLine(deps.ctx.stdout, `cleared the overlay of ${swarm}`);
         return EXIT.ok;
       }),
@@ -40,10 +44,9 @@ export const overlayCommand: CommandModule = {
       .option('--json', 'print the server response unchanged')
       .action(
         deps.action(async (swarm: string, opts: { json?: boolean }) => {
-          const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'overlay'), { json: opts.json === true })) as
-            { events?: OverlayEvent[] } | undefined;
+          const body = await callOp(deps, 'getOverlay', { params: { s: swarm } }, { json: opts.json === true });
           if (opts.json === true) return EXIT.ok;
-          const events = Array.isArray(body?.events) ? body.events : [];
+          const events = body.events.filter(isOverlayEvent);
           if (events.length === 0) writeLine(deps.ctx.stdout, 'no overlay events');
           for (const e of events)
             writeLine(deps.ctx.stdout, `${String(e.seq)}  ${String(e.timestamp)}  ${String(e.op)}  ${JSON.stringify(e.payload ?? null)}`);

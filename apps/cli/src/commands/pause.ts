@@ -1,20 +1,15 @@
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import type { ResponseOf } from '@genswarms/client';
+import { callOp } from '../client/call';
 
-interface PauseResult {
-  status?: unknown;
-  containers?: unknown;
-  skipped?: unknown;
-}
+type PauseResult = ResponseOf<'pauseSwarm'> | ResponseOf<'resumeSwarm'>;
 
 /** `pause: 3 container(s); skipped a, b` from a pause/resume answer. */
-export function pauseSummary(swarm: string, r: PauseResult | undefined): string {
-  const skipped =
-    Array.isArray(r?.skipped) && r.skipped.length > 0 ? `; not docker-backed, untouched: ${r.skipped.map(String).join(', ')}` : '';
-  return `${swarm}: ${String(r?.status)} (${String(r?.containers ?? 0)} container(s))${skipped}`;
+export function pauseSummary(swarm: string, r: PauseResult): string {
+  const skipped = r.skipped.length > 0 ? `; not docker-backed, untouched: ${r.skipped.join(', ')}` : '';
+  return `${swarm}: ${r.status} (${r.containers} container(s))${skipped}`;
 }
 
 /** `pause <swarm>`: freeze the containers of docker-backed agents (`resume <swarm>` unfreezes them). */
@@ -29,8 +24,7 @@ export const pauseCommand: CommandModule = {
       .addHelpText('after', '\nExample:\n  genswarms pause demo && genswarms resume demo')
       .action(
         deps.action(async (swarm: string, opts: { json?: boolean }) => {
-          const body = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'pause'), { json: opts.json === true })) as
-            PauseResult | undefined;
+          const body = await callOp(deps, 'pauseSwarm', { params: { s: swarm } }, { json: opts.json === true });
           if (opts.json !== true) writeLine(deps.ctx.stdout, pauseSummary(swarm, body));
           return EXIT.ok;
         }),

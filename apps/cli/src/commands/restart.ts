@@ -2,8 +2,7 @@ import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { usageError } from '../cli/args';
-import { callApi } from '../client/call';
-import { apiPath, withQuery } from '../client/paths';
+import { callOp } from '../client/call';
 
 /** `restart <swarm> [agent] [--delete]`: restart a swarm (optionally wiping its data) or one agent. */
 export const restartCommand: CommandModule = {
@@ -23,11 +22,15 @@ export const restartCommand: CommandModule = {
       .action(
         deps.action(async (swarm: string, agent: string | undefined, opts: { delete?: boolean; json?: boolean }) => {
           if (agent !== undefined && opts.delete === true) throw usageError('--delete applies to a whole swarm, not to one agent');
-          const path =
-            agent === undefined
-              ? withQuery(apiPath('swarms', swarm, 'restart'), { delete: opts.delete === true ? 'true' : undefined })
-              : apiPath('swarms', swarm, 'agents', agent, 'restart');
-          await callApi(deps, 'POST', path, { json: opts.json === true });
+          const json = opts.json === true;
+          if (agent === undefined)
+            await callOp(
+              deps,
+              'restartSwarm',
+              { params: { s: swarm }, query: { delete: opts.delete === true ? 'true' : undefined } },
+              { json },
+            );
+          else await callOp(deps, 'restartAgent', { params: { s: swarm, a: agent } }, { json });
           if (opts.json !== true) writeLine(deps.ctx.stdout, `restarted ${agent === undefined ? swarm : `${swarm}/${agent}`}`);
           return EXIT.ok;
         }),

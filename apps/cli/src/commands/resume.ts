@@ -1,8 +1,7 @@
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 import { pauseSummary } from './pause';
 
 /**
@@ -26,13 +25,12 @@ export const resumeCommand: CommandModule = {
         deps.action(async (swarm: string, agent: string | undefined, opts: { json?: boolean }) => {
           const json = opts.json === true;
           if (agent === undefined) {
-            const body = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'resume'), { json })) as Record<string, unknown> | undefined;
+            const body = await callOp(deps, 'resumeSwarm', { params: { s: swarm } }, { json });
             if (!json) writeLine(deps.ctx.stdout, pauseSummary(swarm, body));
             return EXIT.ok;
           }
-          const body = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'agents', agent, 'resume'), { json })) as
-            { state?: unknown } | undefined;
-          if (!json) writeLine(deps.ctx.stdout, `resumed ${swarm}/${agent} (${String(body?.state ?? 'idle')})`);
+          const body = await callOp(deps, 'resumeAgent', { params: { s: swarm, a: agent } }, { json });
+          if (!json) writeLine(deps.ctx.stdout, `resumed ${swarm}/${agent} (${String(body.state)})`);
           return EXIT.ok;
         }),
       );

@@ -2,19 +2,12 @@ import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { parseIntArg } from '../cli/args';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 
 /** Upper bound of a scale count; the server's agent cap (≤ 100000) is the real limit. */
 const SCALE_MAX_COUNT = 100000;
 
-interface ScaleResult {
-  added?: unknown;
-  removed?: unknown;
-  failed?: Array<{ name?: unknown; reason?: unknown }>;
-}
-
-const list = (v: unknown): string => (Array.isArray(v) ? (v.length === 0 ? '-' : v.map(String).join(',')) : '-');
+const list = (v: readonly string[]): string => (v.length === 0 ? '-' : v.join(','));
 
 /** `scale <swarm> <base> <count>`: `count` is an integer ≥ 0 (digits only), else exit 2 before any request. */
 export const scaleCommand: CommandModule = {
@@ -34,15 +27,13 @@ export const scaleCommand: CommandModule = {
       .action(
         deps.action(async (swarm: string, base: string, rawCount: string, opts: { json?: boolean }) => {
           const count = parseIntArg(rawCount, 'count', { min: 0, max: SCALE_MAX_COUNT }, 'invalid_count');
-          const path = apiPath('swarms', swarm, 'agents', base, 'scale');
-          const body = (await callApi(deps, 'POST', path, { body: { count }, json: opts.json === true })) as
-            { result?: ScaleResult } | undefined;
+          const params = { s: swarm, base };
+          const body = await callOp(deps, 'scaleAgents', { params, body: { count } }, { json: opts.json === true });
           if (opts.json === true) return EXIT.ok;
-          const r = body?.result ?? {};
+          const r = body.result;
           writeLine(deps.ctx.stdout, `scaled ${swarm}/${base} to ${count}: added ${list(r.added)} removed ${list(r.removed)}`);
-          for (const f of Array.isArray(r.failed) ? r.failed : [])
-            writeLine(deps.ctx.stdout, `  failed ${String(f.name)}: ${String(f.reason)}`);
-          return Array.isArray(r.failed) && r.failed.length > 0 ? EXIT.failed : EXIT.ok;
+          for (const f of r.failed) writeLine(deps.ctx.stdout, `  failed ${f.name}: ${f.reason}`);
+          return r.failed.length > 0 ? EXIT.failed : EXIT.ok;
         }),
       );
   },

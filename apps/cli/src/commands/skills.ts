@@ -2,8 +2,7 @@ import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { oneLine, safeText } from '../cli/format';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 
 interface SkillRow {
   name?: unknown;
@@ -24,14 +23,14 @@ export const skillsCommand: CommandModule = {
       .action(
         deps.action(async (name: string | undefined, opts: { json?: boolean }) => {
           const json = opts.json === true;
-          const body = (await callApi(deps, 'GET', name === undefined ? apiPath('skills') : apiPath('skills', name), { json })) as
-            { skills?: unknown; content?: unknown } | undefined;
-          if (json) return EXIT.ok;
           if (name !== undefined) {
-            deps.ctx.stdout.write(typeof body?.content === 'string' ? safeText(body.content) : '');
+            const skill = await callOp(deps, 'readSkill', { params: { name } }, { json });
+            if (!json) deps.ctx.stdout.write(safeText(skill.content));
             return EXIT.ok;
           }
-          const rows = Array.isArray(body?.skills) ? (body.skills as SkillRow[]) : [];
+          const body = await callOp(deps, 'listSkills', {}, { json });
+          if (json) return EXIT.ok;
+          const rows: readonly SkillRow[] = body.skills;
           if (rows.length === 0) writeLine(deps.ctx.stdout, 'no skills');
           for (const s of rows)
             writeLine(

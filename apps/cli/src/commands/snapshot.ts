@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
-import { handleResponse } from '../client/respond';
-import { apiPath, withQuery } from '../client/paths';
+import { callOpText } from '../client/call';
+import { withNewline } from '../client/respond';
 
 /** Writes the snapshot 0600, never through a symlink at the final component. */
 async function writeSnapshot(file: string, text: string): Promise<void> {
@@ -35,15 +35,13 @@ export const snapshotCommand: CommandModule = {
       .option('--json', 'print the server response unchanged (errors included)')
       .action(
         deps.action(async (swarm: string, opts: { yaml?: boolean; output?: string; json?: boolean }) => {
-          const url = withQuery(apiPath('swarms', swarm, 'snapshot'), { format: opts.yaml === true ? 'yaml' : undefined });
-          const res = await deps.api().request('POST', url);
+          const args = { params: { s: swarm }, query: { format: opts.yaml === true ? ('yaml' as const) : undefined } };
           const toStdout = opts.output === undefined;
-          handleResponse(deps.ctx, res, opts.json === true && toStdout);
-          const text = res.text.endsWith('\n') ? res.text : `${res.text}\n`;
+          const text = withNewline(await callOpText(deps, 'snapshotSwarm', args, { json: opts.json === true && toStdout }));
           if (!toStdout) {
             await writeSnapshot(path.resolve(deps.ctx.cwd, opts.output ?? ''), text);
             writeLine(deps.ctx.stdout, `wrote the snapshot of ${swarm} to ${opts.output ?? ''}`);
-          } else if (opts.json !== true) {
+          } else {
             deps.ctx.stdout.write(text);
           }
           return EXIT.ok;

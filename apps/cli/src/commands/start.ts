@@ -3,8 +3,7 @@ import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
 import { sleep } from '../cli/sleep';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 import { loadConfigFile, resolveConfigPaths } from '../config/config-file';
 import { STUCK_STATES, stuckAgentLines } from '../view/agent-failures';
 import type { AgentStatusView } from '../view/agent-table';
@@ -49,12 +48,11 @@ async function waitForAgents(deps: CommandDeps, swarm: string, json: boolean): P
   const out = json ? ctx.stderr : ctx.stdout; // --json keeps stdout to the one server body
   const deadline = Date.now() + START_WAIT_MS;
   const progress = progressWriter(deps);
-  let agents: AgentStatusView[] = [];
+  let agents: readonly AgentStatusView[] = [];
   let settled = false;
   try {
     for (;;) {
-      const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'agents'), { json: false })) as { agents?: unknown } | undefined;
-      agents = Array.isArray(body?.agents) ? (body.agents as AgentStatusView[]) : [];
+      agents = (await callOp(deps, 'listAgents', { params: { s: swarm } }, { json: false })).agents;
       progress.show(progressLine(swarm, agents));
       settled = agents.every((a) => READY_STATES.has(String(a.state)) || STUCK_STATES.has(String(a.state)));
       if (settled || Date.now() >= deadline || !(await sleep(START_POLL_MS, ctx.signal))) break;
@@ -102,11 +100,10 @@ Examples:
           const loaded = await loadConfigFile(file, deps.ctx.cwd);
           if (loaded.kind === 'invalid') throw new CliError(loaded.error, loaded.message, EXIT.failed);
           const config = resolveConfigPaths(loaded.value, loaded.dir);
-          const body = (await callApi(deps, 'POST', apiPath('swarms'), { body: { config }, json: opts.json === true })) as
-            { swarm_name?: unknown } | undefined;
-          const swarm = typeof body?.swarm_name === 'string' ? body.swarm_name : undefined;
-          if (swarm === undefined || !opts.wait) {
-            if (opts.json !== true) writeLine(deps.ctx.stdout, `created ${String(swarm)}`);
+          const body = await callOp(deps, 'startSwarm', { body: { config } }, { json: opts.json === true });
+          const swarm = body.swarm_name;
+          if (!opts.wait) {
+            if (opts.json !== true) writeLine(deps.ctx.stdout, `created ${swarm}`);
             return EXIT.ok;
           }
           return waitForAgents(deps, swarm, opts.json === true);

@@ -1,10 +1,8 @@
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
+import { callOp } from '../client/call';
 import { swarmDetailLines, swarmTable } from '../view/agent-table';
-import type { SwarmDetailView, SwarmSummaryView } from '../view/agent-table';
 import { terminalOf } from '../view/terminal';
 
 /** `status [swarm] [--json]`: the swarm list with agents by state, or one swarm's per-agent table. */
@@ -27,15 +25,16 @@ Examples:
       .action(
         deps.action(async (swarm: string | undefined, opts: { json?: boolean }) => {
           const json = opts.json === true;
-          const body = await callApi(deps, 'GET', swarm === undefined ? apiPath('swarms') : apiPath('swarms', swarm), { json });
-          if (json) return EXIT.ok;
           const term = terminalOf(deps.ctx.stdout, deps.ctx.env);
           let lines: string[];
           if (swarm === undefined) {
-            const swarms = (body as { swarms?: unknown } | undefined)?.swarms;
-            lines = Array.isArray(swarms) && swarms.length > 0 ? swarmTable(term, swarms as SwarmSummaryView[]) : ['no swarms'];
+            const { swarms } = await callOp(deps, 'listSwarms', {}, { json });
+            if (json) return EXIT.ok;
+            lines = swarms.length > 0 ? swarmTable(term, swarms) : ['no swarms'];
           } else {
-            lines = swarmDetailLines(term, (body ?? {}) as SwarmDetailView, Date.now());
+            const detail = await callOp(deps, 'getSwarm', { params: { s: swarm } }, { json });
+            if (json) return EXIT.ok;
+            lines = swarmDetailLines(term, detail, Date.now());
           }
           for (const line of lines) writeLine(deps.ctx.stdout, line);
           return EXIT.ok;

@@ -1,8 +1,7 @@
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { callApi } from '../client/call';
-import { apiPath, withQuery } from '../client/paths';
+import { callOp } from '../client/call';
 
 /** `stop <swarm> [--purge]`: DELETE the swarm (`?purge=true` also deletes its data, docs/rest-api.md). */
 export const stopCommand: CommandModule = {
@@ -17,9 +16,9 @@ export const stopCommand: CommandModule = {
       .option('--json', 'print the server response unchanged')
       .action(
         deps.action(async (swarm: string, opts: { purge?: boolean; json?: boolean }) => {
-          const path = withQuery(apiPath('swarms', swarm), { purge: opts.purge === true ? 'true' : undefined });
-          const body = (await callApi(deps, 'DELETE', path, { json: opts.json === true })) as { status?: unknown } | undefined;
-          if (opts.json !== true) writeLine(deps.ctx.stdout, `${swarm}: ${String(body?.status ?? 'stopped')}`);
+          const query = { purge: opts.purge === true ? ('true' as const) : undefined };
+          const body = await callOp(deps, 'stopSwarm', { params: { s: swarm }, query }, { json: opts.json === true });
+          if (opts.json !== true) writeLine(deps.ctx.stdout, `${swarm}: ${body.status}`);
           return EXIT.ok;
         }),
       );

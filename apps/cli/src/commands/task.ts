@@ -4,9 +4,9 @@ import { CliError, EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
 import { readTextArg } from '../cli/args';
 import { oneLine, safeText } from '../cli/format';
-import { callApi } from '../client/call';
-import { handleResponse } from '../client/respond';
-import { apiPath, withQuery } from '../client/paths';
+import { isClientError } from '@genswarms/client';
+import { callOp } from '../client/call';
+import { failureOf } from '../client/respond';
 import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 
 /** Pushes after which the agent's turns are read again (a turn ended, or the agent changed state). */
@@ -30,23 +30,22 @@ interface TurnRow {
  * an older server) leaves the list row as it is — with only its preview — and says so on stderr.
  */
 async function withFullReply(deps: CommandDeps, swarm: string, agent: string, t: TurnRow): Promise<TurnRow> {
-  const res = await deps.api().request('GET', apiPath('swarms', swarm, 'agents', agent, 'turns', String(t.id)));
-  const body = res.body as { error?: unknown } | undefined;
-  if (res.status === 404 && body?.error === 'not_found') {
+  try {
+    return (await deps.api().call('getTurn', { params: { s: swarm, a: agent, t: String(t.id) } })).body;
+  } catch (err) {
+    if (!isClientError(err, 'not_found') || err.status !== 404) throw failureOf(deps.ctx, err, false);
     writeLine(
       deps.ctx.stderr,
       'genswarms: note: this server cannot answer a whole reply (no GET .../turns/:t route); showing its first 100 characters',
     );
     return t;
   }
-  return handleResponse(deps.ctx, res, false) as TurnRow;
 }
 
 /** The ended turn of `itemId` among the agent's newest turns, or undefined while it is queued or running. */
 async function endedTurn(deps: CommandDeps, swarm: string, agent: string, itemId: string): Promise<TurnRow | undefined> {
-  const path = withQuery(apiPath('swarms', swarm, 'agents', agent, 'turns'), { limit: TURNS_SEARCHED });
-  const body = (await callApi(deps, 'GET', path, { json: false })) as { turns?: unknown } | undefined;
-  const turns = Array.isArray(body?.turns) ? (body.turns as TurnRow[]) : [];
+  const body = await callOp(deps, 'listTurns', { params: { s: swarm, a: agent }, query: { limit: TURNS_SEARCHED } }, { json: false });
+  const turns: readonly TurnRow[] = body.turns;
   return turns.find((t) => t.item_id === itemId && t.status !== 'running');
 }
 
@@ -65,11 +64,9 @@ async function sendAndWait(deps: CommandDeps, swarm: string, agent: string, task
   let ended: TurnRow | undefined;
   let failure: unknown;
   try {
-    const sent = (await callApi(deps, 'POST', apiPath('swarms', swarm, 'agents', agent, 'task'), { body: { task }, json })) as
-      { id?: unknown; queued?: unknown } | undefined;
-    const itemId = String(sent?.id);
-    if (!json)
-      writeLine(ctx.stdout, `sent task ${itemId} to ${swarm}/${agent} (queued ${String(sent?.queued ?? 0)}); waiting for its turn`);
+    const sent = await callOp(deps, 'sendTask', { params: { s: swarm, a: agent }, body: { task } }, { json });
+    const itemId = sent.id;
+    if (!json) writeLine(ctx.stdout, `sent task ${itemId} to ${swarm}/${agent} (queued ${sent.queued}); waiting for its turn`);
     let busy = false;
     let again = false; // a push during a read: read once more after it
     check = () => {
@@ -148,9 +145,8 @@ Examples:
           const task = await readTextArg(deps.ctx, words, 'the task');
           const json = opts.json === true;
           if (opts.wait === true) return sendAndWait(deps, swarm, agent, task, json);
-          const path = apiPath('swarms', swarm, 'agents', agent, 'task');
-          const body = (await callApi(deps, 'POST', path, { body: { task }, json })) as { id?: unknown; queued?: unknown } | undefined;
-          if (!json) writeLine(deps.ctx.stdout, `sent task ${String(body?.id)} to ${swarm}/${agent} (queued ${String(body?.queued ?? 0)})`);
+          const body = await callOp(deps, 'sendTask', { params: { s: swarm, a: agent }, body: { task } }, { json });
+          if (!json) writeLine(deps.ctx.stdout, `sent task ${body.id} to ${swarm}/${agent} (queued ${body.queued})`);
           return EXIT.ok;
         }),
       );

@@ -5,13 +5,7 @@ import { EXIT } from '../cli/exit-codes';
 import { usageError } from '../cli/args';
 import { collect } from '../cli/list-option';
 import { oneLine } from '../cli/format';
-import { callApi } from '../client/call';
-import { apiPath } from '../client/paths';
-
-interface TopologyEntry {
-  from?: unknown;
-  targets?: unknown;
-}
+import { callOp } from '../client/call';
 
 /** `a:b` → `{from:'a', to:'b'}`; anything else is a usage error (exit 2) before any request. */
 export function parseEdge(raw: string): { from: string; to: string } {
@@ -30,10 +24,9 @@ function registerShow(topology: Command, deps: CommandDeps): void {
     .addHelpText('after', '\nExample:\n  genswarms topology show demo')
     .action(
       deps.action(async (swarm: string, opts: { json?: boolean }) => {
-        const body = (await callApi(deps, 'GET', apiPath('swarms', swarm, 'topology'), { json: opts.json === true })) as
-          { topology?: unknown } | undefined;
+        const body = await callOp(deps, 'getTopology', { params: { s: swarm } }, { json: opts.json === true });
         if (opts.json === true) return EXIT.ok;
-        const entries = Array.isArray(body?.topology) ? (body.topology as TopologyEntry[]) : [];
+        const entries = body.topology;
         if (entries.length === 0) writeLine(deps.ctx.stdout, 'no edges');
         for (const e of entries) {
           const targets = Array.isArray(e.targets) ? e.targets.map((t) => oneLine(String(t), 64)).join(', ') : '';
@@ -60,10 +53,8 @@ function registerPatch(topology: Command, deps: CommandDeps): void {
       deps.action(async (swarm: string, opts: { add: string[]; remove: string[]; json?: boolean }) => {
         if (opts.add.length === 0 && opts.remove.length === 0) throw usageError('give at least one --add or --remove');
         const body = { add: opts.add.map(parseEdge), remove: opts.remove.map(parseEdge) };
-        const res = (await callApi(deps, 'PATCH', apiPath('swarms', swarm, 'topology'), { body, json: opts.json === true })) as
-          { added?: unknown; removed?: unknown } | undefined;
-        if (opts.json !== true)
-          writeLine(deps.ctx.stdout, `${swarm}: ${String(res?.added ?? 0)} edge(s) added, ${String(res?.removed ?? 0)} removed`);
+        const res = await callOp(deps, 'patchTopology', { params: { s: swarm }, body }, { json: opts.json === true });
+        if (opts.json !== true) writeLine(deps.ctx.stdout, `${swarm}: ${res.added} edge(s) added, ${res.removed} removed`);
         return EXIT.ok;
       }),
     );

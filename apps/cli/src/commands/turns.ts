@@ -2,8 +2,7 @@ import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { parseIntArg } from '../cli/args';
-import { callApi } from '../client/call';
-import { apiPath, withQuery } from '../client/paths';
+import { callOp } from '../client/call';
 import { oneLine } from '../cli/format';
 
 interface TurnRow {
@@ -37,10 +36,9 @@ export const turnsCommand: CommandModule = {
       .action(
         deps.action(async (swarm: string, agent: string, opts: { limit?: string; json?: boolean }) => {
           const limit = opts.limit === undefined ? undefined : parseIntArg(opts.limit, '--limit', { min: 1, max: 500 });
-          const path = withQuery(apiPath('swarms', swarm, 'agents', agent, 'turns'), { limit });
-          const body = (await callApi(deps, 'GET', path, { json: opts.json === true })) as { turns?: TurnRow[] } | undefined;
+          const body = await callOp(deps, 'listTurns', { params: { s: swarm, a: agent }, query: { limit } }, { json: opts.json === true });
           if (opts.json === true) return EXIT.ok;
-          const turns = Array.isArray(body?.turns) ? body.turns : [];
+          const turns: readonly TurnRow[] = body.turns;
           if (turns.length === 0) writeLine(deps.ctx.stdout, 'no turns');
           for (const t of turns) writeLine(deps.ctx.stdout, formatTurn(t));
           return EXIT.ok;

@@ -1,7 +1,6 @@
 import type { CommandDeps } from '../cli/command-module';
 import { oneLine } from '../cli/format';
-import { callApi } from '../client/call';
-import { apiPath, withQuery } from '../client/paths';
+import { callOp } from '../client/call';
 import { detailValue } from '../client/respond';
 import type { AgentStatusView } from './agent-table';
 
@@ -20,11 +19,10 @@ interface FailedEvent {
 
 /** The newest `agent_failed` event of each agent (the server's code, sentence and detail fields). */
 async function newestFailures(deps: CommandDeps, swarm: string): Promise<Map<string, FailedEvent>> {
-  const path = withQuery(apiPath('swarms', swarm, 'events'), { event_type: 'agent_failed', limit: FAILURE_EVENTS_LIMIT });
-  const body = (await callApi(deps, 'GET', path, { json: false })) as { events?: unknown } | undefined;
+  const query = { event_type: 'agent_failed', limit: FAILURE_EVENTS_LIMIT };
+  const body = await callOp(deps, 'swarmEvents', { params: { s: swarm }, query }, { json: false });
   const out = new Map<string, FailedEvent>();
-  for (const e of Array.isArray(body?.events) ? (body.events as FailedEvent[]) : [])
-    if (typeof e.agent === 'string' && !out.has(e.agent)) out.set(e.agent, e);
+  for (const e of body.events) if (typeof e.agent === 'string' && !out.has(e.agent)) out.set(e.agent, e);
   return out;
 }
 

@@ -140,12 +140,12 @@ export function swarmTable(term: Terminal, swarms: readonly SwarmSummaryView[]):
 
 /** A swarm's detail as `GET /api/swarms/:s` answers it. */
 export interface SwarmDetailView extends SwarmSummaryView {
-  agents?: unknown;
+  agents?: readonly AgentStatusView[];
 }
 
 /** `status <swarm>` and `watch`: one summary line, then the agent table. */
 export function swarmDetailLines(term: Terminal, detail: SwarmDetailView, nowMs: number): string[] {
-  const agents = Array.isArray(detail.agents) ? (detail.agents as AgentStatusView[]) : [];
+  const agents = detail.agents ?? [];
   const byState = Object.create(null) as Record<string, number>;
   for (const a of agents) if (typeof a.state === 'string') byState[a.state] = (byState[a.state] ?? 0) + 1;
   const objects = typeof detail.object_count === 'number' ? detail.object_count : 0;
