@@ -3,6 +3,7 @@
  * secret store (`<home>/secrets`), never in genswarms.db (nor its -wal/-shm) or anywhere else under the home;
  * restart and crash recovery still start the agent with them.
  */
+import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaunchPlan, Runner, RunnerRegistry } from '@genswarms/runners';
@@ -137,5 +138,30 @@ describe('secrets are not written into genswarms.db (issue 19)', () => {
     expect(fs.existsSync(path.join(h.home, 'secrets', 'sec'))).toBe(true);
     await h.engine.stopSwarm('sec', { purge: true });
     expect(fs.existsSync(path.join(h.home, 'secrets', 'sec'))).toBe(false);
+  });
+});
+
+describe('a database written before issue 19', () => {
+  it('has its plaintext secrets moved out at open, and the engine still reads them', async () => {
+    const h = await makeHarness();
+    try {
+      await h.engine.startSwarm({ config: { name: 'old', agents: [mockAgent('a')] } });
+      await h.engine.close();
+      // An older engine wrote the config as it was given.
+      const db = new Database(path.join(h.home, 'genswarms.db'));
+      const legacy = { name: 'old', agents: [{ ...mockAgent('a'), api_key: CANARY.apiKey, config: { env: { X: CANARY.env } } }] };
+      db.prepare('UPDATE swarms SET config = ? WHERE name = ?').run(JSON.stringify(legacy), 'old');
+      db.close();
+      expect(leaksIn(h.home).length).toBeGreaterThan(0);
+
+      h.engine = await h.open();
+      expect((await h.engine.store.getSwarm('old'))?.config).toEqual(legacy);
+      expect(leaksIn(h.home)).toEqual([]);
+      await h.engine.close();
+      h.engine = await h.open(); // a second open (rows already hold references) still reads the same
+      expect((await h.engine.store.getSwarm('old'))?.config).toEqual(legacy);
+    } finally {
+      await h.cleanup();
+    }
   });
 });

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
+import { moveLegacySecrets } from './legacy-secrets';
 import { SecretFiles } from './secret-files';
 import { externalizeSecrets, resolveSecrets, type SecretPositions } from './secret-refs';
 import { TURN_COLUMNS, toEvent, toItem, toMessage, toObjectState, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
@@ -117,7 +118,10 @@ export class SqliteStore implements Store {
     const version = migrate(db);
     chmodIfPresent(`${file}-wal`);
     chmodIfPresent(`${file}-shm`);
-    return new SqliteStore(db, file, version, new SecretFiles(home), where);
+    const store = new SqliteStore(db, file, version, new SecretFiles(home), where);
+    // Resolve first: a row already holding references answers the same text (same ids) and is left alone.
+    moveLegacySecrets(db, (swarm, value) => store.stash(swarm, store.unstash(swarm, value)));
+    return store;
   }
 
   /** `value` as written to the database: every secret moved to the file store, a reference in its place. */
