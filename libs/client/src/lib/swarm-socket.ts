@@ -22,6 +22,8 @@ export interface SwarmSocketOptions {
   readonly token?: string;
   /** How long `connectSwarmSocket` waits for the handshake (default 10 s). */
   readonly connectTimeoutMs?: number;
+  /** How long `request` waits for an ack before rejecting with `timeout` (default: no limit). */
+  readonly ackTimeoutMs?: number;
 }
 
 /** Default handshake wait, in milliseconds. */
@@ -29,13 +31,23 @@ export const SOCKET_CONNECT_TIMEOUT_MS = 10_000;
 
 /** A connected `/swarm` socket: `request` sends an event and resolves to its success ack. */
 export class SwarmSocket {
-  constructor(readonly socket: TypedSwarmSocket) {}
+  constructor(
+    readonly socket: TypedSwarmSocket,
+    private readonly ackTimeoutMs?: number,
+  ) {}
 
   /** Sends `event` and resolves to its success ack; a failure ack rejects with a ClientError carrying its code. */
   async request<E extends SocketEvent>(event: E, payload: SocketEvents[E]['payload']): Promise<AckOf<E>> {
     // socket.io's typed emitWithAck cannot see through the mapped event map; the answer is typed below.
-    const emit = this.socket.emitWithAck.bind(this.socket) as unknown as (e: string, p: unknown) => Promise<unknown>;
-    const answer = (await emit(event, payload ?? {})) as { ok?: unknown };
+    const target = this.ackTimeoutMs === undefined ? this.socket : this.socket.timeout(this.ackTimeoutMs);
+    const emit = target.emitWithAck.bind(target) as unknown as (e: string, p: unknown) => Promise<unknown>;
+    let answer: { ok?: unknown };
+    try {
+      answer = (await emit(event, payload ?? {})) as { ok?: unknown };
+    } catch (err) {
+      // socket.io rejects only when the ack timeout passed.
+      throw new ClientError('timeout', `no answer to ${event} within ${this.ackTimeoutMs ?? 0} ms`, { cause: err });
+    }
     if (answer?.ok === true) return answer as AckOf<E>;
     throw errorFromBody(0, answer);
   }
@@ -56,13 +68,21 @@ export class SwarmSocket {
   }
 }
 
+/** socket.io's URL and path for a base URL, which may carry a path prefix (`http://h/prefix` → `/prefix/socket.io`). */
+function socketTarget(baseUrl: string): { url: string; path: string } {
+  const url = new URL(baseUrl);
+  return { url: `${url.origin}/swarm`, path: `${url.pathname.replace(/\/+$/, '')}/socket.io` };
+}
+
 /**
  * Connects to the `/swarm` namespace (websocket transport, no reconnection) and resolves once the
  * handshake is accepted; a refusal rejects with its code (`unauthorized`, `token_required`,
  * `origin_not_allowed`) or `connect_failed` / `timeout`.
  */
 export function connectSwarmSocket(opts: SwarmSocketOptions): Promise<SwarmSocket> {
-  const socket: TypedSwarmSocket = io(`${opts.baseUrl.replace(/\/+$/, '')}/swarm`, {
+  const target = socketTarget(opts.baseUrl);
+  const socket: TypedSwarmSocket = io(target.url, {
+    path: target.path,
     transports: ['websocket'],
     auth: opts.token === undefined ? {} : { token: opts.token },
     reconnection: false,
@@ -75,7 +95,7 @@ export function connectSwarmSocket(opts: SwarmSocketOptions): Promise<SwarmSocke
     }, opts.connectTimeoutMs ?? SOCKET_CONNECT_TIMEOUT_MS);
     socket.once('connect', () => {
       clearTimeout(timer);
-      resolve(new SwarmSocket(socket));
+      resolve(new SwarmSocket(socket, opts.ackTimeoutMs));
     });
     socket.once('connect_error', (err: Error & { data?: unknown }) => {
       clearTimeout(timer);
