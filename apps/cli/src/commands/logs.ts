@@ -3,8 +3,12 @@ import { writeLine } from '../cli/context';
 import { formatEvent, oneLine } from '../cli/format';
 import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
+import type { Schemas } from '@genswarms/client';
 import { callOp } from '../client/call';
 import { emitChecked, followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
+
+/** One log entry, pushed (`log_entry`) or recent (the `subscribe_logs` ack). */
+type LogEntry = Schemas['LogEntry'] | Schemas['SocketPush_log_entry'];
 
 interface LogLine {
   timestamp?: unknown;
@@ -32,22 +36,22 @@ async function showLogs(deps: CommandDeps, swarm: string, agent: string | undefi
 /** -f: join, subscribe_logs, print the recent entries then every `log_entry` until interrupted. */
 async function followLogs(deps: CommandDeps, swarm: string, agent: string | undefined, json: boolean): Promise<ExitCode> {
   const out = deps.ctx.stdout;
-  const printed = new Set<unknown>();
-  const print = (entry: unknown): void => {
-    const id = (entry as { id?: unknown } | undefined)?.id;
+  const printed = new Set<number>();
+  const print = (entry: LogEntry): void => {
+    const { id } = entry;
     if (typeof id === 'number' && printed.has(id)) return; // also in recent_logs
     if (typeof id === 'number') printed.add(id);
-    writeLine(out, json ? JSON.stringify(entry) : formatEvent(entry as object));
+    writeLine(out, json ? JSON.stringify(entry) : formatEvent(entry));
   };
   // Entries pushed before the subscribe ack is handled wait until the recent ones are printed.
-  let pending: unknown[] | undefined = [];
-  const onEntry = (entry: unknown): void => (pending === undefined ? print(entry) : void pending.push(entry));
+  let pending: LogEntry[] | undefined = [];
+  const onEntry = (entry: LogEntry): void => (pending === undefined ? print(entry) : void pending.push(entry));
   const socket = await joinSwarm(deps.ctx, swarm, (s) => s.on('log_entry', onEntry));
   const ack = await emitChecked(socket, 'subscribe_logs', agent === undefined ? {} : { agent }).catch((err: unknown) => {
     socket.close();
     throw err;
   });
-  for (const entry of Array.isArray(ack['recent_logs']) ? ack['recent_logs'] : []) print(entry);
+  for (const entry of ack.recent_logs) print(entry);
   for (const entry of pending) print(entry);
   pending = undefined;
   await followUntilInterrupted(socket, deps.ctx.signal);

@@ -10,7 +10,7 @@ import { failureOf } from '../client/respond';
 import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 
 /** Pushes after which the agent's turns are read again (a turn ended, or the agent changed state). */
-const TURN_END_PUSHES: readonly string[] = ['turn_completed', 'needs_attention', 'agent_status'];
+const TURN_END_PUSHES = ['turn_completed', 'needs_attention', 'agent_status'] as const;
 /** How many of the agent's newest turns are searched for the task's turn. */
 const TURNS_SEARCHED = 50;
 
@@ -57,7 +57,7 @@ async function sendAndWait(deps: CommandDeps, swarm: string, agent: string, task
   const { ctx } = deps;
   let check: () => void = () => undefined;
   const socket = await joinSwarm(ctx, swarm, (s) => {
-    for (const push of TURN_END_PUSHES) s.on(push, (p: { agent?: unknown }) => (p?.agent === agent ? check() : undefined));
+    for (const push of TURN_END_PUSHES) s.on(push, (p) => (p.agent === agent ? check() : undefined));
   });
   const stop = new AbortController();
   ctx.signal?.addEventListener('abort', () => stop.abort(), { once: true });

@@ -1,4 +1,4 @@
-import type { Socket } from 'socket.io-client';
+import type { SocketPush, SwarmSocket } from '@genswarms/client';
 import type { CommandDeps, CommandModule } from '../cli/command-module';
 import { EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
@@ -8,7 +8,7 @@ import type { SwarmDetailView } from '../view/agent-table';
 import { CLEAR_SCREEN, terminalOf } from '../view/terminal';
 
 /** Pushes that change what the table shows; each one asks for the status again (over the socket, never by polling). */
-export const WATCH_REFRESH_PUSHES: readonly string[] = [
+export const WATCH_REFRESH_PUSHES: readonly SocketPush[] = [
   'agent_status',
   'turn_completed',
   'needs_attention',
@@ -27,7 +27,7 @@ export const WATCH_COALESCE_MS = 100;
 export const WATCH_TICK_MS = 1000;
 
 /** Asks for the status when pushes arrive: at most one request in flight, pushes during it coalesce into one more. */
-function refresher(socket: Socket, show: (detail: SwarmDetailView) => void, fail: (err: unknown) => void): () => void {
+function refresher(socket: SwarmSocket, show: (detail: SwarmDetailView) => void, fail: (err: unknown) => void): () => void {
   let timer: NodeJS.Timeout | undefined;
   let inFlight = false;
   let again = false;
@@ -35,7 +35,7 @@ function refresher(socket: Socket, show: (detail: SwarmDetailView) => void, fail
     inFlight = true;
     try {
       const ack = await emitChecked(socket, 'get_status', {});
-      show((ack['status'] ?? {}) as SwarmDetailView);
+      show(ack.status);
     } catch (err) {
       fail(err);
     } finally {

@@ -1,71 +1,52 @@
 import { normalizeToken } from '@genswarms/security';
-import { io } from 'socket.io-client';
-import type { Socket } from 'socket.io-client';
+import { ClientError, connectSwarmSocket } from '@genswarms/client';
+import type { AckOf, SocketEvent, SocketEvents, SwarmSocket } from '@genswarms/client';
 import type { CliContext } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import { REQUEST_TIMEOUT_MS } from '../client/api-client';
 import { resolveBaseUrl } from '../client/base-url';
 import type { BaseUrl } from '../client/base-url';
 
-/** socket.io namespace of the server (docs/websocket.md). */
-export const SWARM_NAMESPACE = '/swarm';
-
-interface AckBody {
-  ok?: unknown;
-  error?: unknown;
-  message?: unknown;
-  [key: string]: unknown;
+/** A refused or failed handshake: 401-like refusals → exit 4 with the server's sentence; anything else → `unreachable` (exit 3). */
+function connectError(err: unknown, base: BaseUrl): unknown {
+  if (!(err instanceof ClientError)) return err;
+  if (err.code === 'unauthorized' || err.code === 'token_required') return new CliError(err.code, err.message, EXIT.unauthorized);
+  const why = err.code === 'connect_failed' ? err.message : err.code;
+  return new CliError('unreachable', `cannot reach ${base.url} over socket.io (${why}; ${base.source})`, EXIT.unreachable);
 }
 
-function connectError(err: Error & { data?: { message?: unknown } }, base: BaseUrl): CliError {
-  if (err.message === 'unauthorized' || err.message === 'token_required') {
-    const message = typeof err.data?.message === 'string' ? err.data.message : 'the server refused the socket';
-    return new CliError(err.message, message, EXIT.unauthorized);
-  }
-  return new CliError('unreachable', `cannot reach ${base.url} over socket.io (${err.message}; ${base.source})`, EXIT.unreachable);
-}
-
-function connect(ctx: CliContext): Promise<Socket> {
+/** Connects to `/swarm` through `@genswarms/client` (auth.token only when GENSWARMS_API_TOKEN is set; no reconnection). */
+async function connect(ctx: CliContext): Promise<SwarmSocket> {
   const base = resolveBaseUrl(ctx.env, ctx.cwd);
-  const url = new URL(base.url);
   const token = normalizeToken(ctx.env['GENSWARMS_API_TOKEN']);
-  const socket = io(`${url.origin}${SWARM_NAMESPACE}`, {
-    path: `${url.pathname.replace(/\/$/, '')}/socket.io`,
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    timeout: REQUEST_TIMEOUT_MS,
-    ...(token === undefined ? {} : { auth: { token } }),
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (err: Error) => {
-      socket.close();
-      reject(connectError(err, base));
-    });
-  });
+  try {
+    return await connectSwarmSocket({ baseUrl: base.url, token, connectTimeoutMs: REQUEST_TIMEOUT_MS, ackTimeoutMs: REQUEST_TIMEOUT_MS });
+  } catch (err) {
+    throw connectError(err, base);
+  }
 }
 
-/** Emits with an ack (30 s); an `ok:false` ack → CliError (exit 1) with the server's code. */
-export async function emitChecked(socket: Socket, event: string, payload: unknown): Promise<AckBody> {
-  let ack: AckBody;
+/** Emits with an ack (30 s); a failure ack → CliError (exit 1) with the server's code; no ack → `unreachable` (exit 3). */
+export async function emitChecked<E extends SocketEvent>(
+  socket: SwarmSocket,
+  event: E,
+  payload: SocketEvents[E]['payload'],
+): Promise<AckOf<E>> {
   try {
-    ack = (await socket.timeout(REQUEST_TIMEOUT_MS).emitWithAck(event, payload)) as AckBody;
-  } catch {
-    throw new CliError('unreachable', `no answer to ${event} within 30 s`, EXIT.unreachable);
+    return await socket.request(event, payload);
+  } catch (err) {
+    if (!(err instanceof ClientError)) throw err;
+    if (err.code === 'timeout') throw new CliError('unreachable', `no answer to ${event} within 30 s`, EXIT.unreachable);
+    const code = err.code === 'invalid_response' ? 'socket_error' : err.code;
+    throw new CliError(code, err.message === err.code || code === 'socket_error' ? `${event} was refused` : err.message, EXIT.failed);
   }
-  if (ack?.ok !== true) {
-    const code = typeof ack?.error === 'string' ? ack.error : 'socket_error';
-    throw new CliError(code, typeof ack?.message === 'string' ? ack.message : `${event} was refused`, EXIT.failed);
-  }
-  return ack;
 }
 
 /**
- * Connects to `/swarm` (auth.token only when GENSWARMS_API_TOKEN is set) and joins `swarm`.
- * `listen` registers push handlers before the join, so nothing pushed right after it is missed.
+ * Connects to `/swarm` and joins `swarm`. `listen` registers push handlers before the join, so nothing
+ * pushed right after it is missed.
  */
-export async function joinSwarm(ctx: CliContext, swarm: string, listen?: (socket: Socket) => void): Promise<Socket> {
+export async function joinSwarm(ctx: CliContext, swarm: string, listen?: (socket: SwarmSocket) => void): Promise<SwarmSocket> {
   const socket = await connect(ctx);
   listen?.(socket);
   try {
@@ -81,7 +62,8 @@ export async function joinSwarm(ctx: CliContext, swarm: string, listen?: (socket
  * Keeps `socket` open until `signal` aborts (→ resolves, the caller exits 0) or the server drops the
  * connection (→ CliError exit 3). Always closes the socket.
  */
-export function followUntilInterrupted(socket: Socket, signal: AbortSignal | undefined): Promise<void> {
+export function followUntilInterrupted(swarmSocket: SwarmSocket, signal: AbortSignal | undefined): Promise<void> {
+  const { socket } = swarmSocket;
   return new Promise((resolve, reject) => {
     const finish = (err?: CliError): void => {
       signal?.removeEventListener('abort', onAbort);
