@@ -81,8 +81,9 @@ suite('host_nix bwrap sandbox (real Nix closure, real bubblewrap)', () => {
       backend: 'bwrap',
       network: 'none',
       workspace: dirs.workspace,
-      client: { command: [`${pkg}/bin/gs-turn-client`] },
-      config: { client_source: 'host_nix', nix_package: pkg },
+      // PATH is the launcher's base (only /bin exists); the client under test puts its own store bin dir first
+      client: { command: [`${pkg}/bin/sh`, '-c', 'PATH=$0:$PATH; exec sh "$1"', `${pkg}/bin`, `${pkg}/bin/gs-turn-client`] },
+      config: { client_source: 'host_nix', nix_package: pkg, env: { MY_SECRET: 'abc' } },
     });
     handle = await runner.start(runner.plan(spec, nixCtx()), nixCtx());
     const turnDir = path.join(dirs.workspace, '.genswarms', 'turns', 't1');
@@ -94,7 +95,7 @@ suite('host_nix bwrap sandbox (real Nix closure, real bubblewrap)', () => {
     writeFileSync(path.join(inbox, '.0001.tmp'), JSON.stringify({ turn: 't1', content: 'hello nix' }));
     renameSync(path.join(inbox, '.0001.tmp'), path.join(inbox, '0001.json'));
     expect(JSON.parse(await waitForFile(path.join(turnDir, 'done.json')))).toEqual({ v: 1, turn: 't1', status: 'ok' });
-    expect(await waitForFile(path.join(turnDir, 'reply.md'))).toBe('nix echo: hello nix');
+    expect(await waitForFile(path.join(turnDir, 'reply.md'))).toBe('echo: hello nix (secret 3)');
   });
 });
 
