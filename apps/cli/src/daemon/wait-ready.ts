@@ -1,5 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { ClientError, GenswarmsClient } from '@genswarms/client';
 
 /** How long `genswarms up` waits for the server (docs/cli.md). */
 export const UP_WAIT_MS = 15_000;
@@ -16,17 +17,14 @@ async function listeningUrl(logFile: string, offset: number): Promise<string | u
   return url;
 }
 
+/** Whether the server answers `GET /` at all (a refusal such as 401 is an answer: it is up). */
 async function answers(url: string, token: string | undefined): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/`, {
-      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(2000),
-    });
-    await res.arrayBuffer();
+    await new GenswarmsClient({ baseUrl: url, token }).call('getApi', { signal: AbortSignal.timeout(2000) });
     return true;
-  } catch {
-    // expected: not answering yet is 'not ready' (the caller polls)
-    return false;
+  } catch (err) {
+    // expected: no answer yet (network_error) is 'not ready' (the caller polls); any other failure is an answer
+    return !(err instanceof ClientError && err.code === 'network_error');
   }
 }
 
