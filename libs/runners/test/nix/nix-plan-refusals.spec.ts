@@ -99,6 +99,23 @@ withStore('host_nix: store-backed refusals (real nix-store)', () => {
     expect(planCode(addBusyboxClosure(nixStore), nixStore, 'isolated')).toBe('nix_path_invalid');
   });
 
+  it.each([
+    ['a host agent_binary_path', { config: { agent_binary_path: '/bin/busybox' } }, 'nix_path_invalid'],
+    ['the genswarms-agent client (host node)', { client: 'genswarms-agent' as const }, 'validation_failed'],
+  ])('refuses %s with a valid closure', (_name, over, code) => {
+    const pkg = addBusyboxClosure(nixStore);
+    const ctx = makeContext(dirs.home);
+    const spec = makeSpec({
+      backend: 'bwrap',
+      network: 'none',
+      workspace: dirs.workspace,
+      client: { command: [`${pkg}/bin/sh`] },
+      ...over,
+      config: { client_source: 'host_nix', nix_package: pkg, ...('config' in over ? over.config : {}) },
+    });
+    expect(() => createBwrapRunner().plan(spec, ctx)).toThrow(expect.objectContaining({ code }));
+  });
+
   it('plans a valid closure, and refuses it with validation_failed when nix-store is not on the PATH', () => {
     const pkg = addBusyboxClosure(nixStore);
     expect(planCode(pkg, nixStore)).toBe('planned');

@@ -29,7 +29,8 @@ export function planNixMounts(spec: AgentLaunchSpec, ctx: RunnerContext, withLau
     assertStoreEntry(p, 'a requisite', spec.agent);
     return { host: assertSafeHostPath(p, 'nix_closure', spec, ctx), sandbox: p, access: 'ro', origin: { written: p, kind: 'nix_closure' } };
   });
-  if (!withLauncherTools) return mounts; // docker: the image provides the launcher's shell
+  if (!withLauncherTools) return mounts; // docker: the image provides the launcher's shell and node
+  assertClientFromClosure(spec);
   const tools = spec.network === 'isolated' ? [...NIX_LAUNCHER_TOOLS, 'socat'] : NIX_LAUNCHER_TOOLS;
   for (const tool of tools) {
     const written = findClosureTool(closure, tool);
@@ -72,6 +73,23 @@ function assertStoreEntry(p: string | undefined, what: string, agent: string): a
     throw nixRefusal(`${what} does not exist`, agent, p); // expected: missing or unreadable, refused with its own code
   }
   if (!isStorePath(real)) throw nixRefusal(`${what} resolves outside /nix/store/`, agent, p);
+}
+
+/** bwrap has no host system here: the client must come from the closure, not the host's node or a host binary. */
+function assertClientFromClosure(spec: AgentLaunchSpec): void {
+  const binary = spec.config.agent_binary_path;
+  if (binary !== undefined && !isStorePath(binary)) {
+    throw nixRefusal('with host_nix, agent_binary_path must lie inside /nix/store/ (no host binaries)', spec.agent, binary);
+  }
+  if (binary === undefined && spec.client === 'genswarms-agent') {
+    throw new RunnerError(
+      'validation_failed',
+      "the genswarms-agent client needs the host's node: with host_nix, run a client of the closure",
+      {
+        agent: spec.agent,
+      },
+    );
+  }
 }
 
 function findClosureTool(closure: readonly string[], tool: string): string | undefined {
