@@ -7,6 +7,7 @@ import { parsePromText } from './support/prom-text';
 import type { PromFamily } from './support/prom-text';
 import { connectSwarm } from './support/swarm-socket';
 import { startTestServer, tempDir, testConfig } from './support/harness';
+import { createServerMetrics, spellNaN } from '../src/metrics/server-metrics';
 
 const F = 'metrics-token-0123456789';
 let s: EngineServer;
@@ -84,6 +85,15 @@ describe('GET /metrics (Prometheus text format)', () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe('the exposition', () => {
+  it('spells a NaN sample NaN, as the text format does (prom-client writes Nan before the first event-loop sample)', async () => {
+    const text = await createServerMetrics().render();
+    expect(text).not.toMatch(/ Nan$/m);
+    expect(() => parsePromText(text)).not.toThrow();
+    expect(spellNaN('# HELP a Nan\na{l="x Nan"} Nan\nb 1\n')).toBe('# HELP a Nan\na{l="x Nan"} NaN\nb 1\n');
   });
 });
 

@@ -82,7 +82,7 @@ export function createServerMetrics(opts: { engine?: SwarmService } = {}): Serve
     setSocketClients(read): void {
       readSockets = read;
     },
-    render: () => registry.metrics(),
+    render: async () => spellNaN(await registry.metrics()),
   };
 }
 
@@ -94,4 +94,12 @@ export function countingEventSink(sink: EventSink, metrics: ServerMetrics): Even
       sink.emit(event);
     },
   };
+}
+
+/**
+ * prom-client writes a NaN sample value as `Nan` (the event-loop statistics before their first sample); the text
+ * exposition format spells it `NaN`, which strict parsers require.
+ */
+export function spellNaN(text: string): string {
+  return text.replace(/^([^#\n][^\n]*) Nan$/gm, '$1 NaN');
 }
