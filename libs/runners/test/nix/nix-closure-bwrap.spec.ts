@@ -48,6 +48,7 @@ suite('host_nix bwrap sandbox (real Nix closure, real bubblewrap)', () => {
       `touch ${pkg}/pwned 2>/dev/null && echo closure=writable || echo closure=readonly`,
       'touch /bin/pwned 2>/dev/null && echo bin=writable || echo bin=readonly',
       'touch /workspace/w && echo workspace=writable',
+      'touch /tmp/t && touch /root/r && echo tmp-root=writable',
       'touch /pwned 2>/dev/null && echo slash=writable || echo slash=readonly',
       'echo done',
     ].join('\n');
@@ -72,6 +73,7 @@ suite('host_nix bwrap sandbox (real Nix closure, real bubblewrap)', () => {
     expect(lines).toContain('bin=readonly');
     expect(lines).toContain('slash=readonly');
     expect(lines).toContain('workspace=writable');
+    expect(lines).toContain('tmp-root=writable');
     expect(out.length).toBeGreaterThan(0);
   });
 
