@@ -13,7 +13,7 @@ export const EVENTS_POLL_MS = 1000;
 type Query = Operations['queryEvents']['query'];
 const LEVELS: readonly NonNullable<Query['level']>[] = ['debug', 'info', 'warning', 'error'];
 const CATEGORIES: readonly NonNullable<Query['category']>[] = ['swarm', 'agent', 'object', 'routing', 'backend', 'system'];
-const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
+const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => list.some((item) => item === v);
 const EVENT_TYPE_RE = /^[a-z][a-z0-9_]{0,63}$/;
 
 interface EventsOptions {

@@ -14,7 +14,7 @@ const NOT_DETAILS: ReadonlySet<string> = new Set(['code', 'reason', 'message']);
 interface FailedEvent {
   agent?: unknown;
   message?: unknown;
-  metadata?: unknown;
+  metadata?: Readonly<Record<string, unknown>>;
 }
 
 /** The newest `agent_failed` event of each agent (the server's code, sentence and detail fields). */
@@ -27,7 +27,7 @@ async function newestFailures(deps: CommandDeps, swarm: string): Promise<Map<str
 }
 
 function failureLines(name: string, e: FailedEvent | undefined): string[] {
-  const meta = (typeof e?.metadata === 'object' && e.metadata !== null ? e.metadata : {}) as Record<string, unknown>;
+  const meta = e?.metadata ?? {};
   const codeRaw = meta['code'] ?? meta['reason'];
   const code = typeof codeRaw === 'string' ? oneLine(codeRaw, 64) : 'failed';
   const message = typeof e?.message === 'string' ? `: ${oneLine(e.message, 1000)}` : '';
@@ -38,7 +38,7 @@ function failureLines(name: string, e: FailedEvent | undefined): string[] {
 }
 
 function statusFailureLines(name: string, f: NonNullable<AgentStatusView['failure']>): string[] {
-  const details = typeof f.details === 'object' && f.details !== null ? (f.details as Record<string, unknown>) : {};
+  const details = f.details ?? {};
   const message = typeof f.message === 'string' ? `: ${oneLine(f.message, 1000)}` : '';
   return [
     `  ${name}: ${oneLine(String(f.code), 64)}${message}`,

@@ -18,7 +18,7 @@ export interface AgentStatusView {
   turn_started_at?: unknown;
   needs_attention?: { reason?: unknown; turn?: unknown } | null;
   /** Why a `failed` agent failed (docs/rest-api.md): the server's code, sentence and detail fields. */
-  failure?: { code?: unknown; message?: unknown; details?: unknown } | null;
+  failure?: { code?: unknown; message?: unknown; details?: Readonly<Record<string, unknown>> | null } | null;
   last_activity?: unknown;
   /** ssh agents only: false with `silently_accept_hosts: true` (docs/security.md "ssh trust model"). */
   host_key_verified?: unknown;
