@@ -18,8 +18,8 @@ export const NIX_LAUNCHER_TOOLS: readonly string[] = ['sh', 'env', 'rm'];
  * host_nix binds (docs/runners.md "host_nix"): each path of `nix-store --query --requisites <nix_package>` ro at
  * itself, and (bwrap) the launcher's tools ro at `/bin/<tool>` from the first closure path holding `bin/<tool>`. Nothing of
  * the host's /usr, /bin, /lib* or /etc. Refuses at plan: `nix_path_invalid` (nix_package or a requisite missing,
- * outside /nix/store, a symlink leaving it, or a launcher tool missing from the closure); `validation_failed` (no
- * nix-store on the server's PATH, or it cannot list the closure).
+ * outside /nix/store, a symlink leaving it, unknown to nix-store; a launcher tool missing from the closure; a host
+ * agent_binary_path); `validation_failed` (no nix-store on the server's PATH; the host-node genswarms-agent client).
  */
 export function planNixMounts(spec: AgentLaunchSpec, ctx: RunnerContext, withLauncherTools: boolean): MountSpec[] {
   const nixPackage = spec.config.nix_package;
