@@ -88,6 +88,8 @@ function attachNamespace(io: IoServer, state: { script: SocketScript; handshakes
 /** A real node:http + socket.io server on 127.0.0.1:0 that records every request and answers via `router`. */
 export async function startFixtureServer(
   router: Router = () => ({ status: 404, body: { error: 'not_found', message: 'No route' } }),
+  /** socket.io's path (a server behind a path prefix serves it under the prefix). */
+  socketPath = '/socket.io',
 ): Promise<FixtureServer> {
   const requests: RecordedRequest[] = [];
   let current = router;
@@ -104,7 +106,7 @@ export async function startFixtureServer(
       res.end(r.text ?? JSON.stringify(r.body ?? {}));
     });
   });
-  const io = new IoServer(http, { path: '/socket.io', transports: ['websocket'] });
+  const io = new IoServer(http, { path: socketPath, transports: ['websocket'] });
   attachNamespace(io, state);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
