@@ -18,8 +18,6 @@ const JUSTIFIED_CASTS: Readonly<Record<string, string>> = {
     "the operator's spec file sent as the add body; the server's schema checks it (400 invalid_config), nothing of an answer",
   'commands/agents.ts: resolveConfigPaths({ agents: [spec] }, dir) as { agents: Array<Record<string, unknown>> }':
     "the operator's agent spec with its relative paths resolved (a config file, not an answer)",
-  'commands/config.ts: r.config as { name: string; agent_count: number; object_count: number; edge_count: number }':
-    "the summary of a valid file: the local gate's or the server's (ConfigSummary); both have these fields",
   'commands/snapshot.ts: err as NodeJS.ErrnoException': 'a file-system error of writing the snapshot file',
   'daemon/wait-ready.ts: JSON.parse(line) as { message?: unknown; code?: unknown }':
     "a line of the server's log file (every field checked before use), not an HTTP answer",

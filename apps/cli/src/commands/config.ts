@@ -9,8 +9,16 @@ import { loadConfigFile, resolveConfigPaths } from '../config/config-file';
 import { invalidDetailLines } from '../config/issue-lines';
 import type { ConfigSource } from '../config/issue-lines';
 
+/** What a valid file's line shows: the local gate's summary or the server's ConfigSummary (both carry these). */
+interface ConfigCounts {
+  readonly name: string;
+  readonly agent_count: number;
+  readonly object_count: number;
+  readonly edge_count: number;
+}
+
 type FileResult =
-  | { file: string; valid: true; config: unknown }
+  | { file: string; valid: true; config: ConfigCounts }
   | {
       file: string;
       valid: false;
@@ -68,7 +76,7 @@ export async function validateFileOnServer(deps: CommandDeps, file: string): Pro
 
 function printHuman(ctx: CliContext, r: FileResult, source: ConfigSource | undefined): void {
   if (r.valid) {
-    const s = r.config as { name: string; agent_count: number; object_count: number; edge_count: number };
+    const s = r.config;
     writeLine(ctx.stdout, `${r.file}: valid (${s.name}: ${s.agent_count} agents, ${s.object_count} objects, ${s.edge_count} edges)`);
     return;
   }
