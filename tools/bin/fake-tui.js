@@ -105,9 +105,9 @@ function consume() {
 }
 
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
+saveReport(); // before "ready": whoever waits for ready may read the report at once
 process.stdout.write('\x1b[?2004h');
 process.stdout.write(`fake-tui ready (${argv.length} args)\r\n`);
-saveReport();
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
   pending += chunk;
