@@ -28,6 +28,8 @@ export type RunnerErrorCode =
   | 'ssh_unreachable'
   | 'ssh_disconnected'
   | 'ssh_remote_unsafe'
+  | 'remote_path_invalid'
+  | 'remote_transport_failed'
   | 'runner_error';
 
 export interface RunnerErrorOptions {
