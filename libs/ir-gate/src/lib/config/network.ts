@@ -49,6 +49,7 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
   'tmux:docker': ['open', 'none', 'named'],
   ssh: ['open'],
   apple_container: ['open', 'named'],
+  swarm: ['open', 'none', 'isolated', 'named'],
 };
 
 /** docs/security.md matrix. `mock` accepts (and ignores) every network. Unknown backends: refused. */

@@ -4,7 +4,7 @@ import { isRecord, own } from '../state/types';
 /** Schemes whose refs name content by digest and so must say whether it is data or code. */
 export const CONTENT_ADDRESSED_SCHEMES: readonly string[] = ['swarmidx', 'oci'];
 /** Refs that may be a bare word (no scheme). */
-export const BARE_REFS: readonly string[] = ['local', 'bwrap', 'tmux', 'mock', 'ssh', 'apple_container'];
+export const BARE_REFS: readonly string[] = ['local', 'bwrap', 'tmux', 'mock', 'ssh', 'apple_container', 'swarm'];
 export const DIGEST_RE = /^[a-z0-9]+:[0-9a-f]+$/;
 
 /** Scheme of a ref string: text before the first `:`, or the bare word itself. */
