@@ -72,7 +72,7 @@ export function backendProblems(b: BackendView): Array<{ field: string; message:
 /** Placement constraints per swarm agent (docs/configuration.md "swarm"). */
 export const SWARM_CONSTRAINTS_MAX = 16;
 /** `node.labels.x==y`, `node.role!=manager`, `node.id==…`: one comparison, no NUL or newline. */
-const SWARM_CONSTRAINT_RE = /^[A-Za-z0-9_.-]{1,128}\s*(==|!=)\s*[A-Za-z0-9_.:\/-]{1,128}$/;
+const SWARM_CONSTRAINT_RE = /^[A-Za-z0-9_.-]{1,128}\s*(==|!=)\s*[A-Za-z0-9_.:/-]{1,128}$/;
 const SWARM_OPT_KEYS: readonly string[] = ['constraints', 'replicas', 'node'];
 
 /** `backend.opts` of a swarm agent: constraints (strings), replicas (1 only), node (a node id). */
