@@ -1,6 +1,4 @@
-import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { lstat, open, readlink } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DirIdentity } from './dir-chain';
 import { isDirChainUnchanged, isErrno } from './dir-chain';
@@ -9,6 +7,9 @@ import type { FileReason } from './reasons';
 /**
  * O_NONBLOCK: a FIFO swapped in after lstat must not block the host on open or read. O_CLOEXEC is not
  * exported by Node, but libuv ORs it into every open (the strace spec checks the final flags).
+ * The steps are synchronous syscalls (issue 13, as in dir-chain.ts): a receipt is at most a bounded
+ * regular file on the host's own disk, and through fs/promises each step cost ~10× its syscall in
+ * event-loop CPU. O_NONBLOCK is what keeps a planted FIFO from blocking, sync or not.
  */
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 /** Read chunk size in bytes: small files cost one small buffer, big ones never more than bound + 1. */
@@ -29,34 +30,34 @@ export type BoundedRead = { kind: 'ok'; data: Buffer; stamp: FileStamp } | { kin
  * Never follows a link, never opens anything it has not lstat'ed as a regular file, never reads more
  * than maxBytes + 1 bytes.
  */
-export async function readBoundedFile(chain: readonly DirIdentity[], name: string, maxBytes: number): Promise<BoundedRead> {
+export function readBoundedFile(chain: readonly DirIdentity[], name: string, maxBytes: number): BoundedRead {
   const dir = chain[chain.length - 1];
   if (dir === undefined) throw new Error('readBoundedFile: empty directory chain');
   const path = join(dir.path, name);
-  const seen = await lstatFile(path, maxBytes);
+  const seen = lstatFile(path, maxBytes);
   if (seen.kind !== 'ok') return seen;
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(path, OPEN_FLAGS);
+    fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
     return { kind: 'refused', reason: isErrno(error, 'ELOOP') ? 'receipt_symlink' : 'receipt_replaced' };
   }
   let result: BoundedRead;
   try {
-    result = await readOpened(handle, path, seen.dev, seen.ino, maxBytes);
+    result = readOpened(fd, path, seen.dev, seen.ino, maxBytes);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
-  if (result.kind === 'ok' && !(await isDirChainUnchanged(chain))) return { kind: 'refused', reason: 'receipt_replaced' };
+  if (result.kind === 'ok' && !isDirChainUnchanged(chain)) return { kind: 'refused', reason: 'receipt_replaced' };
   return result;
 }
 
 type Lstatted = { kind: 'ok'; dev: bigint; ino: bigint } | { kind: 'missing' } | { kind: 'refused'; reason: FileReason };
 
-async function lstatFile(path: string, maxBytes: number): Promise<Lstatted> {
+function lstatFile(path: string, maxBytes: number): Lstatted {
   let st;
   try {
-    st = await lstat(path, { bigint: true });
+    st = lstatSync(path, { bigint: true });
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { kind: 'missing' };
     return { kind: 'refused', reason: 'receipt_replaced' };
@@ -68,13 +69,13 @@ async function lstatFile(path: string, maxBytes: number): Promise<Lstatted> {
 }
 
 /** Steps 4-6 on the descriptor: identity, type, link count, size, /proc/self/fd path, bounded read. */
-async function readOpened(handle: FileHandle, path: string, dev: bigint, ino: bigint, maxBytes: number): Promise<BoundedRead> {
-  const st = await handle.stat({ bigint: true });
+function readOpened(fd: number, path: string, dev: bigint, ino: bigint, maxBytes: number): BoundedRead {
+  const st = fstatSync(fd, { bigint: true });
   if (st.dev !== dev || st.ino !== ino) return { kind: 'refused', reason: 'receipt_replaced' };
   if (!st.isFile() || st.nlink !== 1n) return { kind: 'refused', reason: 'receipt_not_regular' };
   if (st.size > BigInt(maxBytes)) return { kind: 'refused', reason: 'receipt_too_large' };
-  if (!(await isDescriptorAt(handle.fd, path))) return { kind: 'refused', reason: 'receipt_replaced' };
-  const data = await readAtMost(handle, maxBytes + 1);
+  if (!isDescriptorAt(fd, path)) return { kind: 'refused', reason: 'receipt_replaced' };
+  const data = readAtMost(fd, maxBytes + 1);
   if (data.length > maxBytes) return { kind: 'refused', reason: 'receipt_too_large' };
   return { kind: 'ok', data, stamp: { size: st.size, mtimeNs: st.mtimeNs, ino: st.ino } };
 }
@@ -84,10 +85,10 @@ async function readOpened(handle: FileHandle, path: string, dev: bigint, ino: bi
  * directory swapped for a link between lstat and open). Elsewhere there is no /proc: the (dev, ino)
  * checks stand alone.
  */
-export async function isDescriptorAt(fd: number, expectedPath: string): Promise<boolean> {
+function isDescriptorAt(fd: number, expectedPath: string): boolean {
   if (process.platform !== 'linux') return true;
   try {
-    return (await readlink(`/proc/self/fd/${fd}`)) === expectedPath;
+    return readlinkSync(`/proc/self/fd/${fd}`) === expectedPath;
   } catch {
     // expected: an unreadable descriptor path fails the identity check
     return false;
@@ -95,12 +96,12 @@ export async function isDescriptorAt(fd: number, expectedPath: string): Promise<
 }
 
 /** Reads until EOF or `limit` bytes, whichever comes first; a file growing during the read is cut at `limit`. */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+function readAtMost(fd: number, limit: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   while (total < limit) {
     const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, limit - total));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, total);
     if (bytesRead === 0) break;
     chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
     total += bytesRead;

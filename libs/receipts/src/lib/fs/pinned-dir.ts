@@ -1,9 +1,13 @@
-import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { lstat, mkdir, open, readlink } from 'node:fs/promises';
+import { closeSync, constants, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync } from 'node:fs';
 import { ReceiptError } from '../errors/receipt-error';
 import { isErrno } from './dir-chain';
 import { assertRealPathForm } from './path-rules';
+
+/*
+ * Issue 13: every step of the walk is a synchronous syscall on the host's own disk (open O_NONBLOCK of a
+ * directory, fstat, mkdir, fchown, close): through fs/promises each cost ~10× its syscall in event-loop
+ * CPU, and a turn walks twice (turn dir, inbox). None of them can block on a FIFO or device.
+ */
 
 /**
  * Every directory of the walk is opened by descriptor, never through a link: O_NOFOLLOW refuses a link as
@@ -18,7 +22,8 @@ export const MAX_PATH_COMPONENTS = 16;
 
 /** A directory held open by descriptor; `at(name)` names an entry of THIS directory, whatever its path became. */
 export interface PinnedDir {
-  readonly handle: FileHandle;
+  /** The open directory descriptor; the caller closes it (`closePinnedDir`). */
+  readonly fd: number;
   readonly dev: bigint;
   /** The directory's logical path (root + components), for results and the final identity check. */
   readonly path: string;
@@ -43,13 +48,13 @@ export type PinnedWalk = { kind: 'ok'; dir: PinnedDir } | WalkRefusal;
  * component is created 0700 the same way, so it can only ever be created inside the directory already
  * pinned. Each step is fstat-checked: a directory, owned by the root's owner or by this process.
  * Throws ReceiptError `invalid_path` for a bad root or component; every filesystem doubt is `refused`, with a
- * `fault` for callers that report finer reasons. The caller closes `dir.handle`.
+ * `fault` for callers that report finer reasons. The caller closes the descriptor (`closePinnedDir`).
  */
 export async function openPinnedDir(rootReal: string, components: readonly string[]): Promise<PinnedWalk> {
   assertRealPathForm(rootReal, 'root');
   assertComponents(components);
   if (process.platform !== 'linux') return refuseWalk('unsafe', 'descriptor-relative walk needs Linux /proc/self/fd');
-  const root = await openDirAt(rootReal, rootReal);
+  const root = openDirAt(rootReal, rootReal);
   if (root.kind === 'missing') return refuseWalk('missing', `'${rootReal}' does not exist`);
   if (root.kind === 'refused') return root;
   const euid = process.geteuid?.() ?? root.uid;
@@ -57,8 +62,8 @@ export async function openPinnedDir(rootReal: string, components: readonly strin
   const handTo = euid === 0 && root.uid !== 0 ? { uid: root.uid, gid: root.gid } : undefined;
   let current: PinnedDir = handTo === undefined ? root.dir : { ...root.dir, handTo };
   for (const component of components) {
-    const next = await stepInto(current, component, owners, handTo);
-    await current.handle.close();
+    const next = stepInto(current, component, owners, handTo);
+    closePinnedDir(current);
     if (next.kind === 'refused') return next;
     current = next.dir;
   }
@@ -66,9 +71,9 @@ export async function openPinnedDir(rootReal: string, components: readonly strin
 }
 
 /** True when the kernel still names the pinned directory by its logical path (it was not moved or deleted). */
-export async function isPinnedDirInPlace(dir: PinnedDir): Promise<boolean> {
+export function isPinnedDirInPlace(dir: PinnedDir): boolean {
   try {
-    return (await readlink(`/proc/self/fd/${dir.handle.fd}`)) === dir.path;
+    return readlinkSync(`/proc/self/fd/${dir.fd}`) === dir.path;
   } catch {
     // expected: an unreadable descriptor path means the pin no longer holds
     return false;
@@ -93,29 +98,34 @@ function assertComponents(components: readonly string[]): void {
   }
 }
 
-async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<number>, handTo?: PinnedDir['handTo']): Promise<PinnedWalk> {
+/** Closes the pinned directory's descriptor. */
+export function closePinnedDir(dir: PinnedDir): void {
+  closeSync(dir.fd);
+}
+
+function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<number>, handTo?: PinnedDir['handTo']): PinnedWalk {
   const childPath = parent.path === '/' ? `/${name}` : `${parent.path}/${name}`;
-  let opened = await openDirAt(parent.at(name), childPath);
+  let opened = openDirAt(parent.at(name), childPath);
   if (opened.kind === 'missing') {
     try {
-      await mkdir(parent.at(name), { mode: PINNED_DIR_MODE });
+      mkdirSync(parent.at(name), { mode: PINNED_DIR_MODE });
     } catch (error) {
       if (!isErrno(error, 'EEXIST')) return refuseWalk('unsafe', `cannot create '${name}' (${errnoCode(error)})`);
     }
-    opened = await openDirAt(parent.at(name), childPath);
+    opened = openDirAt(parent.at(name), childPath);
   }
   if (opened.kind !== 'ok') return opened.kind === 'missing' ? refuseWalk('unsafe', `'${name}' vanished while being created`) : opened;
   if (opened.dir.dev !== parent.dev || !owners.has(opened.uid)) {
-    await opened.dir.handle.close();
+    closePinnedDir(opened.dir);
     return refuseWalk('unsafe', `'${name}' is on another device or has an unexpected owner`);
   }
   if (handTo === undefined) return { kind: 'ok', dir: opened.dir };
   // The agent owns its workspace; a directory the host made there (now, or in an earlier run) becomes its too.
   if (opened.uid !== handTo.uid) {
     try {
-      await opened.dir.handle.chown(handTo.uid, handTo.gid);
+      fchownSync(opened.dir.fd, handTo.uid, handTo.gid);
     } catch (error) {
-      await opened.dir.handle.close();
+      closePinnedDir(opened.dir);
       return refuseWalk('unsafe', `cannot hand '${name}' to the workspace owner (${errnoCode(error)})`);
     }
   }
@@ -124,35 +134,34 @@ async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<num
 
 type OpenedDir = { kind: 'ok'; dir: PinnedDir; uid: number; gid: number } | { kind: 'missing' } | WalkRefusal;
 
-async function openDirAt(openPath: string, logicalPath: string): Promise<OpenedDir> {
-  let handle: FileHandle;
+function openDirAt(openPath: string, logicalPath: string): OpenedDir {
+  let fd: number;
   try {
-    handle = await open(openPath, DIR_FLAGS);
+    fd = openSync(openPath, DIR_FLAGS);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { kind: 'missing' };
     // with O_DIRECTORY the kernel reports a link as ENOTDIR too: lstat (never follows) only to name the fault
     if (isErrno(error, 'ELOOP') || isErrno(error, 'ENOTDIR')) {
-      if (await isSymlink(openPath)) return refuseWalk('link', `'${logicalPath}' is a symlink`);
+      if (isSymlink(openPath)) return refuseWalk('link', `'${logicalPath}' is a symlink`);
       return refuseWalk('not_directory', `'${logicalPath}' is not a directory`);
     }
     return refuseWalk('unsafe', `cannot open '${logicalPath}' (${errnoCode(error)})`);
   }
   try {
-    const st = await handle.stat({ bigint: true });
+    const st = fstatSync(fd, { bigint: true });
     if (!st.isDirectory()) throw new Error('not a directory');
-    const fd = handle.fd;
-    const dir: PinnedDir = { handle, dev: st.dev, path: logicalPath, at: (name) => `/proc/self/fd/${fd}/${name}` };
+    const dir: PinnedDir = { fd, dev: st.dev, path: logicalPath, at: (name) => `/proc/self/fd/${fd}/${name}` };
     return { kind: 'ok', dir, uid: Number(st.uid), gid: Number(st.gid) };
   } catch (error) {
-    await handle.close();
+    closeSync(fd);
     return refuseWalk('unsafe', `cannot stat '${logicalPath}' (${errnoCode(error)})`);
   }
 }
 
 /** Only names a refusal (the open already failed): any lstat error just means "not known to be a link". */
-async function isSymlink(path: string): Promise<boolean> {
+function isSymlink(path: string): boolean {
   try {
-    return (await lstat(path)).isSymbolicLink();
+    return lstatSync(path).isSymbolicLink();
   } catch {
     // expected: the entry may be gone already; the walk refuses either way
     return false;

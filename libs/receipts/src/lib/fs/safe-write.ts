@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { closeSync, constants, fchownSync, fdatasync, fstatSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
+import { promisify } from 'node:util';
 import { basename, dirname } from 'node:path';
 import type { PinnedDir } from './pinned-dir';
-import { errnoCode, isPinnedDirInPlace, openPinnedDir, refuse } from './pinned-dir';
+import { closePinnedDir, errnoCode, isPinnedDirInPlace, openPinnedDir, refuse } from './pinned-dir';
 import { assertPlainName, assertRealPathForm } from './path-rules';
 
 /** Temp files are exclusive, never follow a planted link, and are private (libuv adds O_CLOEXEC). */
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const TEMP_MODE = 0o600;
+/**
+ * Only the flush to disk goes through the thread pool: every other step is a synchronous syscall (issue 13,
+ * see pinned-dir.ts), the write itself is at most one message or one receipt.
+ */
+const fdatasyncAsync = promisify(fdatasync);
 
 export type SafeWrite = { kind: 'ok'; path: string } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
 
@@ -35,7 +40,7 @@ export async function writeFileUnder(
   try {
     return await writeInPinnedDir(dir, name, data);
   } finally {
-    await dir.handle.close();
+    closePinnedDir(dir);
   }
 }
 
@@ -56,16 +61,14 @@ async function writeInPinnedDir(dir: PinnedDir, name: string, data: string | Buf
   const written = await writeTemp(dir, temp, data);
   if (written.kind === 'refused') return written;
   try {
-    await rename(dir.at(temp), dir.at(name));
+    renameSync(dir.at(temp), dir.at(name));
   } catch (error) {
-    // best-effort: the temp name is ours and random; the rename error is what is returned
-    await unlink(dir.at(temp)).catch(() => undefined);
+    removeTemp(dir, temp);
     return refuse(`rename failed (${errnoCode(error)})`);
   }
-  // expected: a target gone after the rename is refused below
-  const placed = await lstat(dir.at(name), { bigint: true }).catch(() => undefined);
+  const placed = lstatOrUndefined(dir.at(name));
   if (placed === undefined || placed.ino !== written.ino || placed.dev !== written.dev) return refuse('target changed after rename');
-  if (!(await isPinnedDirInPlace(dir))) return refuse('directory moved or removed during the write');
+  if (!isPinnedDirInPlace(dir)) return refuse('directory moved or removed during the write');
   const target = dir.path === '/' ? `/${name}` : `${dir.path}/${name}`;
   return { kind: 'ok', path: target };
 }
@@ -73,30 +76,52 @@ async function writeInPinnedDir(dir: PinnedDir, name: string, data: string | Buf
 type TempWritten = { kind: 'ok'; dev: bigint; ino: bigint } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
 
 async function writeTemp(dir: PinnedDir, temp: string, data: string | Buffer): Promise<TempWritten> {
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(dir.at(temp), TEMP_FLAGS, TEMP_MODE);
+    fd = openSync(dir.at(temp), TEMP_FLAGS, TEMP_MODE);
   } catch (error) {
     return refuse(`cannot create temp file (${errnoCode(error)})`);
   }
   let result: TempWritten;
   try {
-    if (dir.handTo !== undefined) await handle.chown(dir.handTo.uid, dir.handTo.gid); // before any byte: the agent reads and removes it
-    result = await fillTemp(handle, dir, data);
+    if (dir.handTo !== undefined) fchownSync(fd, dir.handTo.uid, dir.handTo.gid); // before any byte: the agent reads and removes it
+    result = await fillTemp(fd, dir, data);
   } catch (error) {
     result = refuse(`write failed (${errnoCode(error)})`);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
-  // best-effort: the refused temp file is ours; the refusal is what is returned
-  if (result.kind === 'refused') await unlink(dir.at(temp)).catch(() => undefined);
+  if (result.kind === 'refused') removeTemp(dir, temp);
   return result;
 }
 
-async function fillTemp(handle: FileHandle, dir: PinnedDir, data: string | Buffer): Promise<TempWritten> {
-  const st = await handle.stat({ bigint: true });
+function removeTemp(dir: PinnedDir, temp: string): void {
+  try {
+    unlinkSync(dir.at(temp));
+  } catch {
+    // best-effort: the temp name is ours and random; the refusal is what is returned
+  }
+}
+
+async function fillTemp(fd: number, dir: PinnedDir, data: string | Buffer): Promise<TempWritten> {
+  const st = fstatSync(fd, { bigint: true });
   if (!st.isFile() || st.nlink !== 1n || st.dev !== dir.dev) return refuse('temp file is not a fresh regular file');
-  await handle.writeFile(data);
-  await handle.datasync();
+  writeAll(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+  await fdatasyncAsync(fd);
   return { kind: 'ok', dev: st.dev, ino: st.ino };
+}
+
+/** writeSync may write less than asked (a signal, a full disk): loop until every byte is down or it throws. */
+function writeAll(fd: number, bytes: Buffer): void {
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+}
+
+function lstatOrUndefined(path: string): BigIntStats | undefined {
+  try {
+    return lstatSync(path, { bigint: true });
+  } catch {
+    // expected: a target gone after the rename is refused by the caller
+    return undefined;
+  }
 }

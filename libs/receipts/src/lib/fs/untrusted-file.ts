@@ -15,9 +15,9 @@ export async function readUntrustedFile(dirReal: string, name: string, maxBytes:
   assertRealPathForm(dirReal, 'dirReal');
   assertPlainName(name);
   assertByteBound(maxBytes, 'maxBytes');
-  const dir = await snapshotDirChain([dirReal]);
+  const dir = snapshotDirChain([dirReal]);
   if (dir.kind !== 'ok') return dir;
-  const read = await readBoundedFile(dir.chain, name, maxBytes);
+  const read = readBoundedFile(dir.chain, name, maxBytes);
   if (read.kind === 'ok') return { kind: 'ok', data: read.data };
   return read;
 }

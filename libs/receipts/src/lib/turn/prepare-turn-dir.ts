@@ -1,4 +1,4 @@
-import { isPinnedDirInPlace, openPinnedDir, PINNED_DIR_MODE } from '../fs/pinned-dir';
+import { closePinnedDir, isPinnedDirInPlace, openPinnedDir, PINNED_DIR_MODE } from '../fs/pinned-dir';
 import { assertRealPathForm } from '../fs/path-rules';
 import { turnDirComponents } from './turn-paths';
 
@@ -22,9 +22,9 @@ export async function prepareTurnDir(workspaceReal: string, turnId: string): Pro
   if (walk.kind === 'refused') return { kind: 'refused', reason: walk.fault === 'link' ? 'receipt_symlink' : 'receipt_not_regular' };
   try {
     // the path handed out must still name the directory just pinned (no component was moved meanwhile)
-    if (!(await isPinnedDirInPlace(walk.dir))) return { kind: 'refused', reason: 'receipt_symlink' };
+    if (!isPinnedDirInPlace(walk.dir)) return { kind: 'refused', reason: 'receipt_symlink' };
     return { kind: 'ok', dir: walk.dir.path };
   } finally {
-    await walk.dir.handle.close();
+    closePinnedDir(walk.dir);
   }
 }

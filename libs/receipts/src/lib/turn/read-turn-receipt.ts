@@ -36,10 +36,10 @@ export async function attemptTurnReceipt(
 ): Promise<TurnAttempt> {
   const paths = turnDirChain(workspaceReal, turnId);
   const bounds = resolveBounds(partialBounds);
-  const dirs = await snapshotDirChain(paths);
+  const dirs = snapshotDirChain(paths);
   if (dirs.kind === 'missing') return { receipt: { kind: 'pending' } };
   if (dirs.kind === 'refused') return { receipt: { kind: 'refused', reason: dirs.reason, file: 'directory' } };
-  const done = await readBoundedFile(dirs.chain, DONE_FILE, bounds.doneMaxBytes);
+  const done = readBoundedFile(dirs.chain, DONE_FILE, bounds.doneMaxBytes);
   if (done.kind === 'missing') return { receipt: { kind: 'pending' } };
   if (done.kind === 'refused') return { receipt: { kind: 'refused', reason: done.reason, file: DONE_FILE } };
   const parsed = parseDoneJson(done.data, turnId);
@@ -48,13 +48,8 @@ export async function attemptTurnReceipt(
   return readReply(dirs.chain, parsed.done, done.stamp, bounds.replyMaxBytes);
 }
 
-async function readReply(
-  chain: readonly DirIdentity[],
-  done: DoneRecord,
-  doneStamp: FileStamp,
-  replyMaxBytes: number,
-): Promise<TurnAttempt> {
-  const reply = await readBoundedFile(chain, REPLY_FILE, replyMaxBytes);
+function readReply(chain: readonly DirIdentity[], done: DoneRecord, doneStamp: FileStamp, replyMaxBytes: number): TurnAttempt {
+  const reply = readBoundedFile(chain, REPLY_FILE, replyMaxBytes);
   if (reply.kind === 'refused') return { receipt: { kind: 'refused', reason: reply.reason, file: REPLY_FILE } };
   if (reply.kind === 'missing') {
     if (done.status === 'ok') return malformedUnsettled(doneStamp, 'reply-missing');

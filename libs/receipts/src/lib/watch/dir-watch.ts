@@ -12,7 +12,7 @@ export async function attachDirWatch(
   onWake: () => void,
   watch: typeof fsWatch,
 ): Promise<FSWatcher | undefined> {
-  const before = await snapshotDirChain(chainPaths);
+  const before = snapshotDirChain(chainPaths);
   if (before.kind !== 'ok') return undefined;
   let watcher: FSWatcher;
   try {
@@ -24,7 +24,7 @@ export async function attachDirWatch(
   }
   // Swallow errors until the owner installs its handler (an unhandled 'error' would crash the host).
   watcher.on('error', () => watcher.close());
-  if (!(await isDirChainUnchanged(before.chain))) {
+  if (!isDirChainUnchanged(before.chain)) {
     watcher.close();
     return undefined;
   }
