@@ -101,6 +101,7 @@ export type {
   SessionState,
   Store,
   StoredEvent,
+  SwarmHead,
   SwarmRow,
   SwarmStatus,
   TurnFinish,

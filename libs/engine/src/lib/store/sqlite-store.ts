@@ -21,6 +21,7 @@ import type {
   SessionState,
   Store,
   StoredEvent,
+  SwarmHead,
   SwarmRow,
   SwarmStatus,
   TurnFinish,
@@ -168,6 +169,15 @@ export class SqliteStore implements Store {
 
   async listSwarms(): Promise<SwarmRow[]> {
     return (this.sql('SELECT * FROM swarms ORDER BY name').all() as Raw[]).map((r) => this.swarmOf(r));
+  }
+
+  async listSwarmHeads(): Promise<SwarmHead[]> {
+    return (this.sql('SELECT name, status, started_at, stopped_at FROM swarms ORDER BY name').all() as Raw[]).map((r) => ({
+      name: String(r['name']),
+      status: r['status'] as SwarmStatus,
+      startedAt: (r['started_at'] as string | null) ?? null,
+      stoppedAt: (r['stopped_at'] as string | null) ?? null,
+    }));
   }
 
   async deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void> {

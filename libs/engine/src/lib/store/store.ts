@@ -20,6 +20,9 @@ export interface SwarmRow {
   readonly stoppedAt: string | null;
 }
 
+/** A swarm row without its config. */
+export type SwarmHead = Pick<SwarmRow, 'name' | 'status' | 'startedAt' | 'stoppedAt'>;
+
 export interface AttentionInfo {
   readonly reason: string;
   readonly turn: string | null;
@@ -163,6 +166,8 @@ export interface Store {
   setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void>;
   getSwarm(name: string): Promise<SwarmRow | null>;
   listSwarms(): Promise<SwarmRow[]>;
+  /** Every swarm's name, status and times, by name, without reading its config (the cheap list of `GET /api/swarms`). */
+  listSwarmHeads(): Promise<SwarmHead[]>;
   /**
    * Removes the swarm's events, messages, turns and object states (and, with `purge`, its overlay,
    * sessions, inbox and registry entry).

@@ -48,9 +48,10 @@ import { purgeSwarmFiles } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
 import { recordRefusedStart } from './refused-start';
 import {
-  countByState,
   runtimeDetail,
+  runtimeSummary,
   storedDetail,
+  storedSummary,
   type AgentStatus,
   type ObjectStatus,
   type SwarmDetail,
@@ -185,23 +186,12 @@ export class Engine implements SwarmService {
     return gate;
   }
 
+  /** Running swarms are summarised from their runtime; only a swarm without one has its stored config read. */
   async listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
-    const rows = await this.store.listSwarms();
     const swarms: SwarmSummary[] = [];
-    for (const r of rows) {
-      const rt = this.swarms.get(r.name);
-      const cfg = r.config as { agents?: unknown[]; objects?: unknown[] };
-      swarms.push({
-        name: r.name,
-        status: rt?.status ?? r.status,
-        started_at: rt?.startedAt ?? r.startedAt,
-        agent_count: rt?.effective.agents.length ?? cfg.agents?.length ?? 0,
-        object_count: rt?.effective.objects?.length ?? cfg.objects?.length ?? 0,
-        agents_by_state:
-          rt !== undefined
-            ? countByState(rt.effective.agents.map((a) => rt.agents.get(a.name)?.state ?? 'stopped'))
-            : countByState((await this.store.listSessions(r.name)).map((row) => row.state)),
-      });
+    for (const head of await this.store.listSwarmHeads()) {
+      const rt = this.swarms.get(head.name);
+      swarms.push(rt !== undefined ? runtimeSummary(rt, head) : await storedSummary(this.store, head));
     }
     return { swarms };
   }

@@ -5,7 +5,7 @@ import type { IsolationReport } from '@genswarms/runners';
 import type { AgentFailure } from '../agents/agent-failure';
 import type { AgentSession } from '../agents/agent-session';
 import type { TopologyEntry } from '../events/pushes';
-import type { AttentionInfo, SessionRow, Store, SwarmStatus } from '../store/store';
+import type { AttentionInfo, SessionRow, Store, SwarmHead, SwarmStatus } from '../store/store';
 import type { StoredSwarm } from './stored-view';
 import type { SwarmRuntime } from './swarm-runtime';
 
@@ -142,6 +142,32 @@ export function countByState(states: Iterable<string>): Record<string, number> {
   const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const state of states) out[state] = (out[state] ?? 0) + 1;
   return out;
+}
+
+/** A running swarm's list entry, from its runtime alone (no store read, no config parse). */
+export function runtimeSummary(rt: SwarmRuntime, head: SwarmHead): SwarmSummary {
+  return {
+    name: head.name,
+    status: rt.status,
+    started_at: rt.startedAt ?? head.startedAt,
+    agent_count: rt.effective.agents.length,
+    object_count: rt.effective.objects?.length ?? 0,
+    agents_by_state: countByState(rt.effective.agents.map((a) => rt.agents.get(a.name)?.state ?? 'stopped')),
+  };
+}
+
+/** A swarm without a runtime: counts from its stored config, states from its stored sessions. */
+export async function storedSummary(store: Store, head: SwarmHead): Promise<SwarmSummary> {
+  const row = await store.getSwarm(head.name);
+  const cfg = (row?.config ?? {}) as { agents?: unknown[]; objects?: unknown[] };
+  return {
+    name: head.name,
+    status: head.status,
+    started_at: head.startedAt,
+    agent_count: cfg.agents?.length ?? 0,
+    object_count: cfg.objects?.length ?? 0,
+    agents_by_state: countByState((await store.listSessions(head.name)).map((r) => r.state)),
+  };
 }
 
 export function redactedSpec(agent: unknown): unknown {

@@ -1,0 +1,35 @@
+/**
+ * `GET /api/swarms` lists running swarms from their runtime (issue 13: it parsed every stored config — and
+ * resolved its secrets — on every request): the stored config of a running swarm is not read, a stopped one's is.
+ */
+import { SqliteStore } from '../src/lib/store/sqlite-store';
+import { makeHarness, mockAgent, waitFor, type Harness } from './harness';
+
+describe('listSwarms reads no stored config of a running swarm', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await makeHarness();
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await h.cleanup();
+  });
+
+  it('summarises a running swarm from its runtime and a stopped one from the store', async () => {
+    await h.engine.startSwarm({ config: { name: 'up', agents: [mockAgent('a'), mockAgent('b')] } });
+    await h.engine.startSwarm({ config: { name: 'down', agents: [mockAgent('c')] } });
+    await waitFor(async () => (await h.engine.listAgents('up')).agents.every((a) => a.state === 'idle'), 'up idle');
+    await h.engine.stopSwarm('down');
+    const full = jest.spyOn(SqliteStore.prototype, 'listSwarms');
+    const one = jest.spyOn(SqliteStore.prototype, 'getSwarm');
+    const { swarms } = await h.engine.listSwarms();
+    expect(full).not.toHaveBeenCalled();
+    expect(one.mock.calls.map((c) => c[0])).toEqual(['down']);
+    expect(swarms.map((s) => [s.name, s.status, s.agent_count, s.object_count])).toEqual([
+      ['down', 'stopped', 1, 0],
+      ['up', 'running', 2, 0],
+    ]);
+    expect({ ...swarms[1]?.agents_by_state }).toEqual({ idle: 2 });
+    expect(swarms[1]?.started_at).toEqual(expect.any(String));
+  });
+});
