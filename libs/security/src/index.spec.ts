@@ -15,6 +15,7 @@ describe('@genswarms/security public surface', () => {
         'buildEndpointPolicy',
         'checkConfinedPath',
         'corsHeadersFor',
+        'createAuthorizer',
         'decideApiKey',
         'effectiveEndpoint',
         'hostOf',

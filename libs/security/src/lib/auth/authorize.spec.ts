@@ -1,4 +1,4 @@
-import { authorize, routeScope, TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from './authorize';
+import { authorize, createAuthorizer, routeScope, TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from './authorize';
 import type { AuthDecision } from './authorize';
 
 const F = 'full-token-Ω';
@@ -46,6 +46,15 @@ describe('authorize (docs/security.md matrix)', () => {
     expect(authorize('full', presented, peer, tokens)).toBe(full);
     expect(authorize('config', presented, peer, tokens)).toBe(config);
   });
+
+  test.each(MATRIX)(
+    'createAuthorizer (digests computed once) decides the same: %s',
+    (_l, fullToken, configToken, peer, presented, full, config) => {
+      const decide = createAuthorizer({ fullToken, configToken });
+      expect(decide('full', presented, peer)).toBe(full);
+      expect(decide('config', presented, peer)).toBe(config);
+    },
+  );
 
   it('never accepts a token that is not exactly F, even one differing only in case', () => {
     expect(authorize('full', F.toUpperCase(), LOOP, { fullToken: F })).toBe('unauthorized');

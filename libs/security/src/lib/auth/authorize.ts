@@ -1,5 +1,5 @@
 import { isLoopback } from './loopback';
-import { normalizeToken, tokensMatch } from './token';
+import { digestsMatch, normalizeToken, presentedDigest, tokenDigest, tokensMatch } from './token';
 
 /** `full` = GENSWARMS_API_TOKEN (F); `config` = F or GENSWARMS_CONFIG_API_TOKEN (C). */
 export type Scope = 'full' | 'config';
@@ -43,6 +43,28 @@ export function authorize(scope: Scope, presented: string | undefined, peer: str
       if (full === undefined && config === undefined) return authorizeFull(presented, peer, full);
       return tokensMatch(presented, full) || tokensMatch(presented, config) ? 'ok' : 'unauthorized';
   }
+}
+
+/** `authorize` bound to one TokenConfig. */
+export type Authorizer = (scope: Scope, presented: string | undefined, peer: string | undefined) => AuthDecision;
+
+/**
+ * The same decisions as `authorize(scope, presented, peer, tokens)`, with the configured tokens normalised and
+ * hashed once: each call hashes the presented token at most once and compares it in constant time with
+ * `timingSafeEqual` (against F, then C for config scope — both compares always run, so which one matched does not show).
+ */
+export function createAuthorizer(tokens: TokenConfig): Authorizer {
+  const full = tokenDigest(tokens.fullToken);
+  const config = tokenDigest(tokens.configToken);
+  return (scope, presented, peer) => {
+    const fullOnly = scope === 'full' || (full === undefined && config === undefined);
+    if (full === undefined && fullOnly) return isLoopback(peer) ? 'ok' : 'token_required';
+    const got = presentedDigest(presented);
+    const okFull = digestsMatch(got, full);
+    if (fullOnly) return okFull ? 'ok' : 'unauthorized';
+    const okConfig = digestsMatch(got, config);
+    return okFull || okConfig ? 'ok' : 'unauthorized';
+  };
 }
 
 /** The only two config-scope routes (docs/security.md). Path params are one non-empty segment. */
