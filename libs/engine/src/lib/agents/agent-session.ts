@@ -12,6 +12,7 @@ import type { AttentionInfo, SessionState, Store, TurnRow } from '../store/store
 import type { Clock, TimerHandle } from '../util/clock';
 import type { FailureSite } from '../events/failure-report';
 import { inboxSeqFloor } from './inbox-floor';
+import { isStorageFullError } from '../store/storage-full';
 import { isTuiBackend } from './launch-spec';
 import { LOG_KEEP_LINES, type SessionHost } from './session-host';
 import { TurnRunner } from './turn-runner';
@@ -63,6 +64,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
   private dispatchFailing = false;
   private outboxFailing = false;
   private dispatchRetry: TimerHandle | null = null;
+  /** A turn that a full disk kept from being stored, retried until space returns (issue 19 §2). */
+  private storageRetry: TimerHandle | null = null;
   private closed = false;
   private unsubs: (() => void)[] = [];
   /** The isolated agent's forwarder while it runs (recorded by egress_started, ended by egress_stopped). */
@@ -367,6 +370,10 @@ export class AgentSession implements TurnHost, OutboxOwner {
    * settles its turn itself.
    */
   private async turnFailed(turn: TurnRow, error: unknown): Promise<void> {
+    if (isStorageFullError(error)) {
+      this.retryAfterStorageFull(turn);
+      return;
+    }
     await this.report('turn', error, { turn: turn.id });
     if (this.closed) return;
     try {
@@ -386,6 +393,32 @@ export class AgentSession implements TurnHost, OutboxOwner {
       };
       await this.fail(failure, { turn: turn.id }).catch((e2: unknown) => this.report('turn_settle', e2, { turn: turn.id }));
     }
+  }
+
+  /**
+   * The disk was full while this turn was being stored (storage_full): the turn is neither failed nor dropped.
+   * Re-read it a poll period later: still open → watched again (its receipt is still on disk; `finishTurn`
+   * finishes it once); already finished → the agent goes idle and takes the next item. The outage itself is
+   * reported once by the store guard (storage_full / storage_recovered events).
+   */
+  private retryAfterStorageFull(turn: TurnRow): void {
+    if (this.closed || this.storageRetry !== null) return;
+    this.storageRetry = this.host.clock.setTimer(this.host.outboxPollMs, () => {
+      this.storageRetry = null;
+      void this.resumeAfterStorageFull(turn).catch((e: unknown) => this.turnFailed(turn, e));
+    });
+  }
+
+  private async resumeAfterStorageFull(turn: TurnRow): Promise<void> {
+    if (this.closed) return;
+    const row = await this.host.store.getTurn(turn.id);
+    if (row === null) return;
+    if (row.completedAt === null) {
+      this.resumeTurn(this.turns.withDelivery(row), false);
+      return;
+    }
+    if (this.state === 'busy') await this.setState('idle');
+    this.kick();
   }
 
   markAwaiting(): void {
@@ -445,6 +478,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
     this.outbox = null;
     this.dispatchRetry?.cancel();
     this.dispatchRetry = null;
+    this.storageRetry?.cancel();
+    this.storageRetry = null;
     this.clearAwaiting();
   }
 

@@ -11,6 +11,7 @@ import { DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, TURN_CANCELLED_ERROR, write
 import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
 import type { TurnHost } from './session-ports';
+import { isStorageFullError } from '../store/storage-full';
 
 interface Current {
   readonly id: string;
@@ -23,8 +24,15 @@ interface Current {
 
 export class TurnRunner {
   private current: Current | null = null;
+  /** A turn handed to the agent whose `delivered` flag a full disk kept from the store: never delivered twice. */
+  private unrecordedDelivery: string | null = null;
 
   constructor(private readonly host: TurnHost) {}
+
+  /** `turn` with `delivered` as this process knows it (the store may have had no room to record it). */
+  withDelivery(turn: TurnRow): TurnRow {
+    return !turn.delivered && this.unrecordedDelivery === turn.id ? { ...turn, delivered: true } : turn;
+  }
 
   currentId(): string | null {
     return this.current?.id ?? null;
@@ -93,6 +101,7 @@ export class TurnRunner {
   /** Prepares the turn dir and hands the turn over; false when the turn ended here. */
   private async deliver(turn: TurnRow, writeFile: boolean, cur: Current): Promise<boolean> {
     const prep = await prepareTurnDir(this.host.workspace, turn.id).catch(async (e: unknown) => {
+      if (isStorageFullError(e)) throw e; // no room on the workspace's disk: retried, not held (AgentSession.turnFailed)
       await this.host.report('turn', e, { turn: turn.id });
       return { kind: 'refused' as const, reason: 'receipt_not_regular' as const };
     });
@@ -103,6 +112,7 @@ export class TurnRunner {
     }
     if (writeFile && !this.host.isTui) {
       const w = await writeInboxFile(this.host.workspace, turn, this.host.now()).catch(async (e: unknown) => {
+        if (isStorageFullError(e)) throw e;
         await this.host.report('turn', e, { turn: turn.id });
         return { ok: false as const, detail: 'write failed' };
       });
@@ -125,7 +135,16 @@ export class TurnRunner {
       return false;
     }
     if (this.current !== cur) return false;
-    await this.host.store.markTurnDelivered(turn.id);
+    // A full disk cannot record the flag; the turn is watched all the same (a crash before space returns redelivers it).
+    await this.host.store.markTurnDelivered(turn.id).then(
+      () => {
+        this.unrecordedDelivery = null;
+      },
+      (e: unknown) => {
+        if (!isStorageFullError(e)) throw e;
+        this.unrecordedDelivery = turn.id;
+      },
+    );
     return true;
   }
 

@@ -47,6 +47,7 @@ export type EngineErrorCode =
   | 'no_config_schema'
   | 'immutable_keys'
   | 'runner_error'
+  | 'storage_full'
   | 'internal_error';
 
 const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
@@ -94,6 +95,8 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   no_config_schema: 422,
   immutable_keys: 422,
   runner_error: 500,
+  // 507 Insufficient Storage (RFC 4918): the server cannot store what the request needs; retry after space is freed.
+  storage_full: 507,
   internal_error: 500,
 };
 

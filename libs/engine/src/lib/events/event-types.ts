@@ -49,6 +49,8 @@ export const EVENT_CATEGORIES = {
   server_started: 'system',
   server_stopping: 'system',
   engine_error: 'system',
+  storage_full: 'system',
+  storage_recovered: 'system',
 } as const satisfies Record<string, EventCategory>;
 
 export type EventType = keyof typeof EVENT_CATEGORIES;

@@ -38,6 +38,8 @@ import { PushHub, type PushListener } from '../events/pushes';
 import { createHandlerRegistry } from '../objects/builtins';
 import type { HandlerRegistry } from '../objects/handler';
 import { SqliteStore } from '../store/sqlite-store';
+import { guardStorage } from '../store/storage-full';
+import { storageWatch } from '../events/storage-events';
 import { isAnyHandlerSecretKey } from '../objects/secret-config';
 import type { MessageRow, Store, StoredEvent } from '../store/store';
 import { SYSTEM_CLOCK, type Clock } from '../util/clock';
@@ -86,8 +88,10 @@ export class Engine implements SwarmService {
   private constructor(readonly opts: EngineOptions) {
     this.handlers = opts.handlers ?? createHandlerRegistry();
     const handlers = this.handlers;
-    this.store = opts.store ?? SqliteStore.open(opts.home, { isConfigSecretKey: (key) => isAnyHandlerSecretKey(handlers, key) });
     this.clock = opts.clock ?? SYSTEM_CLOCK;
+    const store = opts.store ?? SqliteStore.open(opts.home, { isConfigSecretKey: (key) => isAnyHandlerSecretKey(handlers, key) });
+    // A write refused for lack of space is `storage_full` (507) with one event per outage (issue 19 §2).
+    this.store = guardStorage(store, storageWatch(() => this.events, this.clock));
     this.events = new EventBus(this.store, this.clock, opts.log);
     this.ctx = {
       store: this.store,
