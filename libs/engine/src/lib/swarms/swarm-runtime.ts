@@ -62,16 +62,33 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
     };
   }
 
-  /** Workspace and state dir of every configured or running agent of this swarm except `except`. */
+  /**
+   * Workspace and state dir of every configured or running agent of this swarm except `except`. Called on
+   * every agent's plan and start, so the default paths are joined once per agent name (issue 13: joining
+   * them on each call made a 1,000-agent launch O(N²) in `path.join`).
+   */
   agentPaths(except?: string): string[] {
-    const home = this.deps.runnerContext.home;
     const out: string[] = [];
     for (const a of this.effective.agents) {
       if (a.name === except) continue;
-      out.push(a.workspace ?? path.join(home, 'workspaces', this.swarm, a.name), path.join(home, 'state', this.swarm, a.name));
+      const dirs = this.defaultDirsOf(a.name);
+      out.push(a.workspace ?? dirs.workspace, dirs.state);
     }
     for (const [name, session] of this.agents) if (name !== except) out.push(session.spec.workspace);
     return out;
+  }
+
+  private readonly defaultDirs = new Map<string, { readonly workspace: string; readonly state: string }>();
+
+  /** `<home>/workspaces/<swarm>/<agent>` and `<home>/state/<swarm>/<agent>` (memoised: both are fixed per name). */
+  private defaultDirsOf(agent: string): { readonly workspace: string; readonly state: string } {
+    let dirs = this.defaultDirs.get(agent);
+    if (dirs === undefined) {
+      const home = this.deps.runnerContext.home;
+      dirs = { workspace: path.join(home, 'workspaces', this.swarm, agent), state: path.join(home, 'state', this.swarm, agent) };
+      this.defaultDirs.set(agent, dirs);
+    }
+    return dirs;
   }
 
   get store(): Store {

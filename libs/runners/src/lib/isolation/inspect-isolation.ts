@@ -3,14 +3,18 @@ import type { LaunchPlan, RunnerHandle } from '../port';
 import { listDescendants } from '../process/process-tree';
 import type { IsolationCheck, IsolationReport } from './isolation-report';
 import { compareIsolation, expectedIsolation, type ExpectedIsolation } from './expected-isolation';
-import { bypassFlagsIn, inspectProc, type ProcIsolation } from './proc-isolation';
+import { bypassFlagsIn, hasOwnNamespace, inspectProc, type ProcIsolation } from './proc-isolation';
 import { checkShapeOf } from './check-shape';
 
 export type { IsolationCheck } from './isolation-report';
 
 /** How long the check waits for the client to appear inside its boundary (bwrap forks it after setting up). */
 export const ISOLATION_FIND_TIMEOUT_MS = 5000;
-const POLL_MS = 50;
+/**
+ * Waits between looks for the client, growing to the last: bwrap forks it within a few ms of starting,
+ * and a launch slot is held while we wait (issue 13: a flat 50 ms made each sandboxed launch wait ≥ 50 ms).
+ */
+const POLL_STEPS_MS: readonly number[] = [2, 5, 10, 20, 50];
 /** Processes of the launch chain, never the client: bwrap's monitor and init, xargs, setpriv, our constant scripts. */
 const CHAIN_COMMS: readonly string[] = ['bwrap', 'xargs', 'setpriv'];
 
@@ -26,12 +30,12 @@ function isChain(pid: number): boolean {
 /** The client process under `root`: the first of the tree (breadth first) that is not part of the launch chain. */
 export async function findClientPid(root: number, wantOwnUserNs: boolean, timeoutMs = ISOLATION_FIND_TIMEOUT_MS): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const candidate = [root, ...listDescendants(root)].find(
-      (pid) => !isChain(pid) && (!wantOwnUserNs || inspectProc(pid).namespaces.includes('user')),
-    );
+  for (let attempt = 0; ; attempt += 1) {
+    // only the user namespace is read per candidate; the full inspection runs once, on the one found
+    const candidate = [root, ...listDescendants(root)].find((pid) => !isChain(pid) && (!wantOwnUserNs || hasOwnNamespace(pid, 'user')));
     if (candidate !== undefined || Date.now() > deadline) return candidate ?? root;
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    const wait = POLL_STEPS_MS[Math.min(attempt, POLL_STEPS_MS.length - 1)] as number;
+    await new Promise((r) => setTimeout(r, wait));
   }
 }
 

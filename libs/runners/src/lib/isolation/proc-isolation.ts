@@ -104,14 +104,18 @@ function mountsOf(text: string): { modes: Map<string, 'rw' | 'ro'>; root?: strin
   return root === undefined ? { modes } : { modes, root };
 }
 
+/** True when `pid` is in a namespace of this kind other than the server's own (one readlink pair). */
+export function hasOwnNamespace(pid: number, kind: NamespaceKind): boolean {
+  const own = nsId(pid, kind);
+  return own !== undefined && own !== nsId('self', kind);
+}
+
 /** Reads one process's namespaces, status, network, cgroup limits, mounts and argv (Linux). */
 export function inspectProc(pid: number): ProcIsolation {
-  const namespaces = NAMESPACE_KINDS.filter((k) => {
-    const own = nsId(pid, k);
-    return own !== undefined && own !== nsId('self', k);
-  });
+  const namespaces = NAMESPACE_KINDS.filter((k) => hasOwnNamespace(pid, k));
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const mine = mountsOf(readOrUndefined('/proc/self/mountinfo') ?? '');
+  const selfMountinfo = readOrUndefined('/proc/self/mountinfo') ?? '';
+  const mine = mountsOf(selfMountinfo);
   const theirs = mountsOf(readOrUndefined(`/proc/${pid}/mountinfo`) ?? '');
   return {
     pid,
@@ -119,7 +123,7 @@ export function inspectProc(pid: number): ProcIsolation {
     no_new_privs: statusField(status, 'NoNewPrivs') === '1',
     seccomp: SECCOMP_MODES[statusField(status, 'Seccomp') ?? '0'] ?? 'disabled',
     network: networkOf(pid, !namespaces.includes('net')),
-    limits: cgroupLimitsOf(pid, readOrUndefined('/proc/self/mountinfo') ?? ''),
+    limits: cgroupLimitsOf(pid, selfMountinfo),
     mountModes: theirs.modes,
     host_root_visible: theirs.root !== undefined && theirs.root === mine.root,
     argv: (readOrUndefined(`/proc/${pid}/cmdline`) ?? '').split('\0').filter((w) => w !== ''),

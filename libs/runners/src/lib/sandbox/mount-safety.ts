@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { AgentLaunchSpec, HostPathKind, LaunchPlan, MountSpec, RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { localEngineSocket } from '../docker/engine-host';
-import { isSameOrInside, overlaps } from './path-rules';
+import { isSameOrInside, overlaps, overlapsNormalized } from './path-rules';
 
 /**
  * Real paths no host path may equal, contain or lie in (kernel and runtime trees; `/var/run` is `/run`).
@@ -41,7 +41,7 @@ export function assertSafeHostPath(written: string, kind: HostPathKind, who: Who
   if (overlaps(real, home) && !(kind === 'workspace' && isSameOrInside(real, ownDefaultWorkspace(home, who)))) {
     throw refuse('overlaps GENSWARMS_HOME');
   }
-  if (protectedPathsOf(ctx, who).some((p) => overlaps(real, p))) throw refuse("overlaps another agent's or the server's directory");
+  if (overlapsProtected(real, ctx, who)) throw refuse("overlaps another agent's or the server's directory");
   if (kind !== 'workspace' && overlaps(real, realOrResolved(who.workspace))) throw refuse("overlaps the agent's own workspace");
   if (st.isDirectory() && holdsDockerSocket(real)) throw refuse('holds a Docker socket');
   return real;
@@ -97,32 +97,44 @@ function ownDefaultWorkspace(home: string, who: Who): string {
   return path.join(home, 'workspaces', who.swarm, who.agent);
 }
 
-/** Other agents' workspaces and state dirs, server paths (from the engine), and a custom Docker socket. */
-function protectedPathsOf(ctx: RunnerContext, who: Who): string[] {
-  const out = (ctx.protectedPaths?.({ swarm: who.swarm, agent: who.agent }) ?? [])
-    .filter((p) => path.isAbsolute(p))
-    .map((p) => (isHostAgentDir(ctx.home, p) ? p : realOrResolved(p)));
+/**
+ * True when `real` (a real path) overlaps another agent's workspace or state dir, a server path (from the
+ * engine) or a custom Docker socket. Runs against every other agent's directories on each plan and start,
+ * so the loop does string compares only (issue 13: `path.relative` here was ~40 % of a 1,000-agent launch).
+ */
+function overlapsProtected(real: string, ctx: RunnerContext, who: Who): boolean {
+  const homePrefix = dirPrefix(path.resolve(ctx.home));
+  for (const p of ctx.protectedPaths?.({ swarm: who.swarm, agent: who.agent }) ?? []) {
+    if (!path.isAbsolute(p)) continue;
+    if (overlapsNormalized(real, isHostAgentDir(homePrefix, p) ? p : realOrResolved(p))) return true;
+  }
   if (ctx.dockerHost !== undefined) {
+    let socket: string | undefined;
     try {
-      out.push(realOrResolved(localEngineSocket(ctx.dockerHost)));
+      socket = realOrResolved(localEngineSocket(ctx.dockerHost));
     } catch {
       // expected: a remote DOCKER_HOST is no local path to protect; the docker runners refuse it on their own
     }
+    if (socket !== undefined && overlapsNormalized(real, socket)) return true;
   }
-  return out;
+  return false;
 }
 
 const AGENT_DIR_RE = /^(workspaces|state)\/[a-zA-Z][a-zA-Z0-9_-]{0,63}\/[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
+/** `dir` with one trailing separator (`/` stays `/`). */
+function dirPrefix(dir: string): string {
+  return dir === path.sep ? dir : `${dir}${path.sep}`;
+}
+
 /**
- * `<home>/{workspaces,state}/<swarm>/<agent>`: created by the host with no-follow walks (ensurePrivateDir)
- * under host-owned parents of the real home, so its real path is the path itself and needs no realpath.
- * Issue 13: every agent's plan and start realpath'ed every other agent's directories, O(N²) at launch
- * (~30 % of a 1,000-agent bwrap launch profile).
+ * `<home>/{workspaces,state}/<swarm>/<agent>`, written exactly so (normalized): created by the host with
+ * no-follow walks (ensurePrivateDir) under host-owned parents of the real home, so its real path is the
+ * path itself and needs no realpath. Issue 13: every agent's plan and start realpath'ed every other
+ * agent's directories, O(N²) at launch (~30 % of a 1,000-agent bwrap launch profile).
  */
-function isHostAgentDir(home: string, p: string): boolean {
-  const rel = path.relative(home, p);
-  return AGENT_DIR_RE.test(rel) && path.join(home, rel) === p;
+function isHostAgentDir(homePrefix: string, p: string): boolean {
+  return p.startsWith(homePrefix) && AGENT_DIR_RE.test(p.slice(homePrefix.length));
 }
 
 /** The real path when it exists, else the lexical absolute path (a directory that will be created later). */

@@ -6,10 +6,27 @@ const RESERVED_SANDBOX_PATHS: readonly string[] = ['/workspace', '/root', '/skil
 /** Extra binds may not land on or below these. */
 const FORBIDDEN_SANDBOX_ROOTS: readonly string[] = ['/proc', '/dev', '/run/genswarms'];
 
-/** `a` equals `b` or lies inside it (lexical, absolute normalized paths). */
+/**
+ * `a` equals `b` or lies inside it (lexical, absolute paths). A first component named like `..x` is inside
+ * (only `..` itself climbs out): `/b/..x` lies in `/b`.
+ */
 export function isSameOrInside(a: string, b: string): boolean {
   const rel = path.relative(b, a);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * `a` equals `b` or lies inside it, for paths already absolute and normalized (a `realpath`, a
+ * `path.resolve`): string compares only, no `path.relative` (issue 13: the hot loop of mount safety
+ * runs it against every other agent's directories on each plan and start).
+ */
+export function isSameOrInsideNormalized(a: string, b: string): boolean {
+  return a === b || a.startsWith(b === path.sep ? b : `${b}${path.sep}`);
+}
+
+/** `a` and `b` overlap, for absolute normalized paths (see isSameOrInsideNormalized). */
+export function overlapsNormalized(a: string, b: string): boolean {
+  return isSameOrInsideNormalized(a, b) || isSameOrInsideNormalized(b, a);
 }
 
 /** `a` and `b` overlap: equal, or one contains the other. */
