@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsc, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
+import { isProcessAlive } from '../process/process-tree';
 import { assertDescriptorPath, ensurePrivateDir, ownUid, removeFileIfPresent } from '../state/state-dir';
 import { TmuxControlClient } from './control-client';
 import { PANE_FORMAT, parsePaneLine, type PaneState } from './pane-state';
@@ -349,12 +350,36 @@ export class TmuxServer {
     await this.control.close();
   }
 
-  /** Kills the whole tmux server (tests, or a full shutdown of every swarm). */
+  /**
+   * Kills the whole tmux server (tests, or a full shutdown of every swarm) and returns once its process is
+   * gone: a dying server still accepts clients, so a server opened at once on the same socket joined it and
+   * failed with `start_failed` (issue 19). Still there after the wait: SIGKILL.
+   */
   async kill(): Promise<void> {
     this.stopPolling();
+    const pid = this.serverPid;
     // best-effort: the server may be gone already; the control client is closed next either way
     await this.command(tmuxConsts('kill-server')).catch(() => undefined);
     await this.control.close();
+    if (pid !== undefined) await waitServerGone(pid);
+  }
+}
+
+/** How long kill() waits for the killed tmux server to exit before it SIGKILLs it (ms). */
+const TMUX_SERVER_EXIT_WAIT_MS = 5000;
+
+async function waitServerGone(pid: number): Promise<void> {
+  const deadline = Date.now() + TMUX_SERVER_EXIT_WAIT_MS;
+  while (isProcessAlive(pid)) {
+    if (Date.now() > deadline) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // expected: it exited between the look and the signal
+      }
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
