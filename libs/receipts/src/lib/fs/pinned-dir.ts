@@ -1,12 +1,14 @@
-import { closeSync, constants, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fchownSync, fstatSync, lstatSync, openSync, readlinkSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { ReceiptError } from '../errors/receipt-error';
 import { isErrno } from './dir-chain';
 import { assertRealPathForm } from './path-rules';
 
 /*
- * Issue 13: every step of the walk is a synchronous syscall on the host's own disk (open O_NONBLOCK of a
- * directory, fstat, mkdir, fchown, close): through fs/promises each cost ~10× its syscall in event-loop
- * CPU, and a turn walks twice (turn dir, inbox). None of them can block on a FIFO or device.
+ * Issue 13: the steps of the walk that only look (open O_NONBLOCK of a directory, fstat, fchown, readlink,
+ * close) are synchronous syscalls: through fs/promises each cost ~10× its syscall in event-loop CPU, and a
+ * turn walks twice (turn dir, inbox); none can block on a FIFO or device. Creating a directory allocates an
+ * inode, which took 0.3–1 ms on a busy ext4 here: that one stays on the thread pool.
  */
 
 /**
@@ -62,7 +64,7 @@ export async function openPinnedDir(rootReal: string, components: readonly strin
   const handTo = euid === 0 && root.uid !== 0 ? { uid: root.uid, gid: root.gid } : undefined;
   let current: PinnedDir = handTo === undefined ? root.dir : { ...root.dir, handTo };
   for (const component of components) {
-    const next = stepInto(current, component, owners, handTo);
+    const next = await stepInto(current, component, owners, handTo);
     closePinnedDir(current);
     if (next.kind === 'refused') return next;
     current = next.dir;
@@ -103,12 +105,12 @@ export function closePinnedDir(dir: PinnedDir): void {
   closeSync(dir.fd);
 }
 
-function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<number>, handTo?: PinnedDir['handTo']): PinnedWalk {
+async function stepInto(parent: PinnedDir, name: string, owners: ReadonlySet<number>, handTo?: PinnedDir['handTo']): Promise<PinnedWalk> {
   const childPath = parent.path === '/' ? `/${name}` : `${parent.path}/${name}`;
   let opened = openDirAt(parent.at(name), childPath);
   if (opened.kind === 'missing') {
     try {
-      mkdirSync(parent.at(name), { mode: PINNED_DIR_MODE });
+      await mkdir(parent.at(name), { mode: PINNED_DIR_MODE });
     } catch (error) {
       if (!isErrno(error, 'EEXIST')) return refuseWalk('unsafe', `cannot create '${name}' (${errnoCode(error)})`);
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchownSync, fdatasync, fstatSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchownSync, fdatasync, fstatSync, lstatSync, open, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { promisify } from 'node:util';
 import { basename, dirname } from 'node:path';
@@ -11,9 +11,10 @@ import { assertPlainName, assertRealPathForm } from './path-rules';
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const TEMP_MODE = 0o600;
 /**
- * Only the flush to disk goes through the thread pool: every other step is a synchronous syscall (issue 13,
- * see pinned-dir.ts), the write itself is at most one message or one receipt.
+ * Creating the temp file (an inode allocation) and the flush to disk go through the thread pool; every other
+ * step is a synchronous syscall (issue 13, see pinned-dir.ts): the write itself is one message or one receipt.
  */
+const openAsync = promisify(open);
 const fdatasyncAsync = promisify(fdatasync);
 
 export type SafeWrite = { kind: 'ok'; path: string } | { kind: 'refused'; reason: 'inbox_unsafe'; detail: string };
@@ -78,7 +79,7 @@ type TempWritten = { kind: 'ok'; dev: bigint; ino: bigint } | { kind: 'refused';
 async function writeTemp(dir: PinnedDir, temp: string, data: string | Buffer): Promise<TempWritten> {
   let fd: number;
   try {
-    fd = openSync(dir.at(temp), TEMP_FLAGS, TEMP_MODE);
+    fd = await openAsync(dir.at(temp), TEMP_FLAGS, TEMP_MODE);
   } catch (error) {
     return refuse(`cannot create temp file (${errnoCode(error)})`);
   }
