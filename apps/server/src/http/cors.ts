@@ -21,7 +21,9 @@ export function corsStep(policy: CorsPolicy): RequestHandler {
       res.set(headers).status(204).end();
       return;
     }
-    res.set(corsHeadersFor(policy, req.headers.origin));
+    // no Origin (every non-browser client): corsHeadersFor answers no headers, so there is nothing to set
+    const origin = req.headers.origin;
+    if (origin !== undefined) for (const [name, value] of Object.entries(corsHeadersFor(policy, origin))) res.setHeader(name, value);
     next();
   };
 }

@@ -8,6 +8,7 @@ import type { ServerLogger } from '../logging/logger';
 import { accessLog } from './access-log';
 import { authStep } from './auth';
 import { bodyStep } from './body';
+import { chainSteps } from './chain-steps';
 import { browserGuards } from './browser-guards';
 import { corsStep } from './cors';
 import { errorHandler, notFound, refuseOptions } from './fallthrough';
@@ -50,9 +51,8 @@ export function createApp(config: ServerConfig, deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   const metrics = deps.metrics ?? createServerMetrics();
-  app.use(accessLog(deps.logger, metrics));
-  app.use(hardeningHeaders);
-  app.use(corsStep(config.cors));
+  // Steps that apply to every path run inside one layer each side of the /ui and health mounts (chainSteps).
+  app.use(chainSteps([accessLog(deps.logger, metrics), hardeningHeaders, corsStep(config.cors)]));
   const guards = browserGuards({
     tokens: config.tokens,
     cors: config.cors,
@@ -63,10 +63,7 @@ export function createApp(config: ServerConfig, deps: AppDeps): Express {
   app.use(UI_PATH, uiAssets(deps.uiRoot ?? defaultUiRoot(), guards));
   // /healthz and /readyz answer {status} only: no token, no guards (docs/security.md, "Health endpoints").
   app.use(healthRouter({ readiness: deps.readiness ?? (() => Promise.resolve(false)), closing: deps.closing ?? (() => false) }));
-  app.use(authStep(config.tokens, deps.reportDenial));
-  app.use(guards);
-  app.use(bodyStep());
-  app.use(refuseOptions);
+  app.use(chainSteps([authStep(config.tokens, deps.reportDenial), guards, bodyStep(), refuseOptions]));
 
   const ctx: RouteContext = { config, engine: deps.engine, events: deps.events, logger: deps.logger, validator: deps.validator };
   const modules: RouteModule[] = [
