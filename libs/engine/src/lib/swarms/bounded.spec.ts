@@ -1,4 +1,4 @@
-import { forEachBounded } from './bounded';
+import { forEachBounded, mapBounded } from './bounded';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -36,4 +36,30 @@ test('rethrows the first failure after every started call settled', async () => 
   });
   await expect(run).rejects.toThrow('two');
   expect(done.sort()).toEqual([1, 3, 4]);
+});
+
+test('mapBounded returns the results in item order with at most the limit in flight', async () => {
+  let inFlight = 0;
+  let peak = 0;
+  const out = await mapBounded([5, 1, 4, 2, 3], 2, async (i) => {
+    inFlight += 1;
+    peak = Math.max(peak, inFlight);
+    for (let t = 0; t < i; t += 1) await tick();
+    inFlight -= 1;
+    return i * 10;
+  });
+  expect(out).toEqual([50, 10, 40, 20, 30]);
+  expect(peak).toBe(2);
+});
+
+test('mapBounded rethrows the failure of the lowest index, after every started call settled', async () => {
+  const done: number[] = [];
+  const run = mapBounded([1, 2, 3, 4], 4, async (i) => {
+    // item 4 fails first in time, item 2 fails later: a one-by-one loop would have met 2 first
+    for (let t = 0; t < (i === 4 ? 0 : 3); t += 1) await tick();
+    if (i === 2 || i === 4) throw new Error(`fail ${i}`);
+    done.push(i);
+  });
+  await expect(run).rejects.toThrow('fail 2');
+  expect(done.sort()).toEqual([1, 3]);
 });

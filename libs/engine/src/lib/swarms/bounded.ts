@@ -15,6 +15,12 @@ export const STOP_CONCURRENCY = 32;
 export const LAUNCH_CONCURRENCY = Math.max(4, 2 * availableParallelism());
 
 /**
+ * Agents planned (and their workspaces created) at once by a swarm start: a plan is a few realpath and
+ * mkdir round trips to the thread pool plus in-memory checks, so a few in flight hide the round trips.
+ */
+export const PLAN_CONCURRENCY = 8;
+
+/**
  * Runs `fn` over `items` with at most `limit` calls in flight, in item order of start. Resolves when
  * all are done; the first rejection is rethrown after every started call settled.
  */
@@ -33,4 +39,28 @@ export async function forEachBounded<T>(items: readonly T[], limit: number, fn: 
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   if (failure !== undefined) throw failure.error;
+}
+
+/**
+ * Maps `items` through `fn` with at most `limit` calls in flight; the results come back in item order.
+ * When calls fail, every started call settles first, then the failure of the lowest item index is
+ * rethrown (the same one a one-by-one loop would have met first).
+ */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let firstFailure: { index: number; error: unknown } | undefined;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index] as T);
+      } catch (error) {
+        if (firstFailure === undefined || index < firstFailure.index) firstFailure = { index, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (firstFailure !== undefined) throw firstFailure.error;
+  return results;
 }

@@ -4,6 +4,7 @@ import type { LaunchPlan } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import { buildLaunchSpec, createWorkspace, planWorkspace, toEngineError } from '../agents/launch-spec';
 import { EngineError } from '../errors/engine-error';
+import { mapBounded, PLAN_CONCURRENCY } from './bounded';
 import type { HandlerRegistry } from '../objects/handler';
 import { ObjectInstance } from '../objects/object-instance';
 import type { AttentionInfo } from '../store/store';
@@ -42,12 +43,15 @@ export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConf
   return plan;
 }
 
-/** Plans every agent, then creates their workspaces: the first refusal throws and nothing was created or spawned. */
+/**
+ * Plans every agent, then creates their workspaces: a refusal throws (the first in config order) and
+ * nothing was created or spawned. Plans and creations run a few at once (issue 13: one by one, a plan's
+ * realpath and mkdir round trips made planning a 1,000-agent swarm take seconds before the first spawn).
+ */
 export async function planAll(rt: SwarmRuntime, home: string, agents: readonly AgentConfig[]): Promise<Map<string, LaunchPlan>> {
-  const plans = new Map<string, LaunchPlan>();
-  for (const a of agents) plans.set(a.name, await planAgentOnly(rt, home, a));
-  for (const plan of plans.values()) await prepareWorkspace(plan);
-  return plans;
+  const planned = await mapBounded(agents, PLAN_CONCURRENCY, (a) => planAgentOnly(rt, home, a));
+  await mapBounded(planned, PLAN_CONCURRENCY, prepareWorkspace);
+  return new Map(planned.map((plan) => [plan.spec.agent, plan]));
 }
 
 export async function launchAgent(rt: SwarmRuntime, plan: LaunchPlan, keep: AttentionInfo | null = null): Promise<AgentSession> {
