@@ -1,9 +1,9 @@
-import { constants as fsc, promises as fsp } from 'node:fs';
+import { closeSync, constants as fsc, fchmodSync, fchownSync, fstatSync, openSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { agentIdentityOf, needsPrivilegeDrop } from './agent-identity';
-import { isDescriptorAt } from '../state/state-dir';
+import { isFdAt } from '../state/state-dir';
 
 /** Mode of a directory on the way down to an agent's own directories: owner rwx, the agent group search only. */
 export const AGENT_TRAVERSAL_MODE = 0o710;
@@ -25,10 +25,10 @@ export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly 
   const dirs = new Set<string>();
   for (const target of targets) for (const dir of dirsBetween(ctx.home, target)) dirs.add(dir);
   // home's own parents are the operator's (e.g. /root, 0700): checked, never re-moded
-  if (dirs.size > 0) await assertAgentCanReach(ctx.home, agentIdentityOf(ctx), 'state_dir_unsafe');
-  for (const dir of [...dirs].sort()) await openForAgentGroup(dir, ctx.serverUid, gid);
+  if (dirs.size > 0) assertAgentCanReach(ctx.home, agentIdentityOf(ctx), 'state_dir_unsafe');
+  for (const dir of [...dirs].sort()) openForAgentGroup(dir, ctx.serverUid, gid);
   for (const target of targets)
-    if (dirsBetween(ctx.home, target).length === 0) await assertAgentCanReach(target, agentIdentityOf(ctx), 'unsafe_workspace');
+    if (dirsBetween(ctx.home, target).length === 0) assertAgentCanReach(target, agentIdentityOf(ctx), 'unsafe_workspace');
 }
 
 /**
@@ -37,11 +37,7 @@ export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly 
  * (`unsafe_workspace` for a workspace, `state_dir_unsafe` for GENSWARMS_HOME) instead of failing inside the
  * client. Mode bits only (an ACL that grants more is not consulted).
  */
-async function assertAgentCanReach(
-  target: string,
-  agent: { uid: number; gid: number },
-  code: 'unsafe_workspace' | 'state_dir_unsafe',
-): Promise<void> {
+function assertAgentCanReach(target: string, agent: { uid: number; gid: number }, code: 'unsafe_workspace' | 'state_dir_unsafe'): void {
   const parts = path
     .resolve(target)
     .split(path.sep)
@@ -49,7 +45,7 @@ async function assertAgentCanReach(
   let dir: string = path.sep;
   for (const part of parts.slice(0, -1)) {
     dir = path.join(dir, part);
-    const st = await fsp.stat(dir);
+    const st = statSync(dir);
     const bit = st.uid === agent.uid ? 0o100 : st.gid === agent.gid ? 0o010 : 0o001;
     if ((st.mode & bit) === 0) {
       throw new RunnerError(code, `the agent uid ${agent.uid} cannot reach ${target}: ${dir} denies it search (x)`, {
@@ -69,22 +65,22 @@ export function dirsBetween(home: string, target: string): string[] {
   return dirs;
 }
 
-async function openForAgentGroup(dir: string, serverUid: number, gid: number): Promise<void> {
-  let handle: fsp.FileHandle;
+/** Synchronous calls: five shared directories per agent start, a few µs each (see ensurePrivateDirSync). */
+function openForAgentGroup(dir: string, serverUid: number, gid: number): void {
+  let fd: number;
   try {
-    handle = await fsp.open(dir, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
+    fd = openSync(dir, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
   } catch (err) {
     throw new RunnerError('state_dir_unsafe', `${dir} is a symlink or not a directory`, { details: { path: dir }, cause: err });
   }
   try {
-    const st = await handle.stat();
+    const st = fstatSync(fd);
     if (st.uid !== serverUid)
       throw new RunnerError('state_dir_unsafe', `${dir} is not owned by the server user`, { details: { path: dir } });
-    if (!(await isDescriptorAt(handle, dir)))
-      throw new RunnerError('state_dir_unsafe', `${dir} was replaced while being opened`, { details: { path: dir } });
-    if (st.gid !== gid) await handle.chown(serverUid, gid);
-    if ((st.mode & 0o7777) !== AGENT_TRAVERSAL_MODE) await handle.chmod(AGENT_TRAVERSAL_MODE);
+    if (!isFdAt(fd, dir)) throw new RunnerError('state_dir_unsafe', `${dir} was replaced while being opened`, { details: { path: dir } });
+    if (st.gid !== gid) fchownSync(fd, serverUid, gid);
+    if ((st.mode & 0o7777) !== AGENT_TRAVERSAL_MODE) fchmodSync(fd, AGENT_TRAVERSAL_MODE);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

@@ -1,7 +1,7 @@
-import { constants as fsc, promises as fsp } from 'node:fs';
+import { closeSync, constants as fsc, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
-import { ensurePrivateDir, isDescriptorAt, type DirOwner } from './state-dir';
+import { ensurePrivateDir, isFdAt, type DirOwner } from './state-dir';
 
 /**
  * Host clients (no sandbox): `<state_dir>/skills/<basename>` symlinks to each skill path
@@ -36,23 +36,27 @@ export interface WorkspaceOwners {
  * third uid is refused (`unsafe_workspace`): the agent could not use it, and we never take it over.
  */
 export async function ensureWorkspaceDir(workspace: string, owners?: WorkspaceOwners): Promise<void> {
-  await fsp.mkdir(workspace, { recursive: true, mode: 0o700 });
-  const st = await fsp.lstat(workspace);
+  // synchronous calls inside: a few µs each on the launch's critical path (see ensurePrivateDirSync)
+  mkdirSync(workspace, { recursive: true, mode: 0o700 });
+  const st = lstatSync(workspace);
   if (!st.isDirectory()) throw new RunnerError('unsafe_workspace', 'workspace is not a directory (or is a symlink)');
   if (owners === undefined || owners.agent.uid === owners.serverUid) return;
-  const handle = await fsp.open(workspace, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW).catch((err: unknown) => {
-    throw new RunnerError('unsafe_workspace', 'workspace is not a directory (or is a symlink)', { cause: err });
-  });
+  let fd: number;
   try {
-    const fst = await handle.stat();
+    fd = openSync(workspace, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
+  } catch (err) {
+    throw new RunnerError('unsafe_workspace', 'workspace is not a directory (or is a symlink)', { cause: err });
+  }
+  try {
+    const fst = fstatSync(fd);
     if (fst.ino !== st.ino || fst.dev !== st.dev) throw new RunnerError('unsafe_workspace', 'workspace changed while being checked');
     // a parent swapped for a link since plan must not make us chown some other root-owned directory
-    if (!(await isDescriptorAt(handle, workspace)))
+    if (!isFdAt(fd, workspace))
       throw new RunnerError('unsafe_workspace', 'workspace was moved or reached through a link while being checked');
-    if (fst.uid === owners.serverUid) await handle.chown(owners.agent.uid, owners.agent.gid);
+    if (fst.uid === owners.serverUid) fchownSync(fd, owners.agent.uid, owners.agent.gid);
     else if (fst.uid !== owners.agent.uid)
       throw new RunnerError('unsafe_workspace', 'workspace is owned by another user than the server or the agent uid');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

@@ -1,4 +1,17 @@
-import { constants as fsc, promises as fsp } from 'node:fs';
+import {
+  closeSync,
+  constants as fsc,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  promises as fsp,
+  readlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
@@ -21,15 +34,24 @@ export function stateDirFor(home: string, swarm: string, agent: string): string 
  * then be owned by it. Anything else → `state_dir_unsafe` (a credential directory must not be shared or redirected).
  */
 export async function ensurePrivateDir(dirPath: string, uid: number, owner?: DirOwner): Promise<void> {
+  ensurePrivateDirSync(dirPath, uid, owner);
+}
+
+/**
+ * ensurePrivateDir with synchronous calls: the same syscalls in the same order, each a few µs of
+ * metadata work on a local directory, where a thread-pool round trip per call cost several times the
+ * call itself (issue 13: ~15 such calls per agent sat on the launch's critical path).
+ */
+export function ensurePrivateDirSync(dirPath: string, uid: number, owner?: DirOwner): void {
   const abs = path.resolve(dirPath);
   const parts = abs.split(path.sep).filter((p) => p.length > 0);
   let current: string = path.sep;
   for (const part of parts) {
     current = path.join(current, part);
-    await ensureComponent(current);
+    ensureComponent(current);
   }
-  if (owner !== undefined && owner.uid !== uid) await handOverDir(abs, uid, owner);
-  await verifyPrivateDir(abs, owner?.uid ?? uid);
+  if (owner !== undefined && owner.uid !== uid) handOverDir(abs, uid, owner);
+  verifyPrivateDirSync(abs, owner?.uid ?? uid);
 }
 
 /** The uid:gid an agent directory belongs to (the agent identity; docs/security.md §10 "uid rule"). */
@@ -43,34 +65,34 @@ export interface DirOwner {
  * (fchown, never a path chown that a swapped link could redirect). Only a directory the server itself
  * owns is handed over; one owned by anybody else stays as it is, and `verifyPrivateDir` refuses it.
  */
-async function handOverDir(dirPath: string, serverUid: number, owner: DirOwner): Promise<void> {
-  const handle = await openDirNoFollow(dirPath);
+function handOverDir(dirPath: string, serverUid: number, owner: DirOwner): void {
+  const fd = openDirNoFollow(dirPath);
   try {
-    const st = await handle.stat();
-    if (!(await isDescriptorAt(handle, dirPath))) throw unsafe(dirPath, 'was replaced while being handed over');
-    if (st.isDirectory() && st.uid === serverUid) await handle.chown(owner.uid, owner.gid);
+    const st = fstatSync(fd);
+    if (!isFdAt(fd, dirPath)) throw unsafe(dirPath, 'was replaced while being handed over');
+    if (st.isDirectory() && st.uid === serverUid) fchownSync(fd, owner.uid, owner.gid);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-async function openDirNoFollow(dirPath: string): Promise<fsp.FileHandle> {
+function openDirNoFollow(dirPath: string): number {
   try {
-    return await fsp.open(dirPath, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
+    return openSync(dirPath, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
   } catch (err) {
     throw unsafe(dirPath, 'is a symlink or not a directory', err);
   }
 }
 
-async function ensureComponent(p: string): Promise<void> {
-  let st = await lstatOrNull(p);
+function ensureComponent(p: string): void {
+  let st = lstatOrNull(p);
   if (st === null) {
     try {
-      await fsp.mkdir(p, { mode: 0o700 });
+      mkdirSync(p, { mode: 0o700 });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw unsafe(p, 'cannot be created', err);
     }
-    st = await lstatOrNull(p);
+    st = lstatOrNull(p);
   }
   if (st === null || st.isSymbolicLink()) throw unsafe(p, 'is a symlink');
   if (!st.isDirectory()) throw unsafe(p, 'is not a directory');
@@ -78,14 +100,18 @@ async function ensureComponent(p: string): Promise<void> {
 
 /** fstat-verify an existing private directory (no creation). */
 export async function verifyPrivateDir(dirPath: string, uid: number): Promise<void> {
-  const handle = await openDirNoFollow(dirPath);
+  verifyPrivateDirSync(dirPath, uid);
+}
+
+function verifyPrivateDirSync(dirPath: string, uid: number): void {
+  const fd = openDirNoFollow(dirPath);
   try {
-    const st = await handle.stat();
+    const st = fstatSync(fd);
     if (!st.isDirectory()) throw unsafe(dirPath, 'is not a directory');
     if (st.uid !== uid) throw unsafe(dirPath, 'is not owned by the expected user (the server, or the agent uid)');
     if ((st.mode & 0o077) !== 0) throw unsafe(dirPath, 'is group/world accessible');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -108,6 +134,7 @@ export function assertEnvEntries(env: Readonly<Record<string, string>>): void {
  * Write `<stateDir>/.genswarms/env` (docs/runners.md): directory 0700, a stale file removed, then
  * O_CREAT|O_EXCL|O_NOFOLLOW 0600, one `KEY=VALUE` per line. Returns the host path. With `owner` (a root
  * server's agent identity) the directory and the file belong to the agent, who reads and deletes it.
+ * Synchronous calls inside, as in ensurePrivateDirSync (one small file on the launch's critical path).
  */
 export async function writeEnvFile(
   stateDir: string,
@@ -117,21 +144,21 @@ export async function writeEnvFile(
 ): Promise<string> {
   assertEnvEntries(env);
   const dir = path.join(stateDir, ENV_FILE_DIR);
-  await ensurePrivateDir(dir, uid, owner);
+  ensurePrivateDirSync(dir, uid, owner);
   const file = path.join(dir, ENV_FILE_NAME);
-  await removeFileIfPresent(file);
+  removeFileIfPresentSync(file);
   const body = Object.entries(env)
     .map(([k, v]) => `${k}=${v}\n`)
     .join('');
-  const handle = await fsp.open(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
+  const fd = openSync(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
   try {
-    await assertDescriptorPath(handle, file);
+    if (!isFdAt(fd, file)) throw unsafe(file, 'was replaced while opening');
     // The launcher reads and deletes it as the agent: a root server hands it over before any byte is written.
-    if (owner !== undefined && owner.uid !== uid) await handle.chown(owner.uid, owner.gid);
-    await handle.chmod(0o600);
-    await handle.writeFile(body, 'utf8');
+    if (owner !== undefined && owner.uid !== uid) fchownSync(fd, owner.uid, owner.gid);
+    fchmodSync(fd, 0o600);
+    writeFileSync(fd, body, 'utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return file;
 }
@@ -140,6 +167,14 @@ export async function writeEnvFile(
 export async function removeFileIfPresent(file: string): Promise<void> {
   try {
     await fsp.unlink(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+function removeFileIfPresentSync(file: string): void {
+  try {
+    unlinkSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -158,14 +193,20 @@ export async function isDescriptorAt(handle: fsp.FileHandle, expected: string): 
   return (await fsp.readlink(`/proc/self/fd/${handle.fd}`)) === path.resolve(expected);
 }
 
+/** isDescriptorAt for a plain descriptor, synchronously. */
+export function isFdAt(fd: number, expected: string): boolean {
+  if (process.platform !== 'linux') return true;
+  return readlinkSync(`/proc/self/fd/${fd}`) === path.resolve(expected);
+}
+
 /** Effective uid of this process (the server user). */
 export function ownUid(): number {
   return typeof process.geteuid === 'function' ? process.geteuid() : 0;
 }
 
-async function lstatOrNull(p: string): Promise<Stats | null> {
+function lstatOrNull(p: string): Stats | null {
   try {
-    return await fsp.lstat(p);
+    return lstatSync(p);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw unsafe(p, 'cannot be inspected', err);
