@@ -1,5 +1,6 @@
 import type { FSWatcher, watch as fsWatch } from 'node:fs';
 import { isDirChainUnchanged, snapshotDirChain } from '../fs/dir-chain';
+import { DONE_FILE, REPLY_FILE } from '../turn/turn-paths';
 
 /**
  * Best-effort fs.watch on the turn directory, used only as a wake-up hint (nothing is ever read
@@ -17,7 +18,9 @@ export async function attachDirWatch(
   let watcher: FSWatcher;
   try {
     // persistent like the poll timer: a leaked watcher would be visible (and is tested for).
-    watcher = watch(turnDir, { persistent: true }, () => onWake());
+    watcher = watch(turnDir, { persistent: true }, (_event, name) => {
+      if (isReceiptName(name)) onWake();
+    });
   } catch {
     // expected: no fs.watch here (the dir is gone, or no inotify): the caller keeps polling
     return undefined;
@@ -29,4 +32,15 @@ export async function attachDirWatch(
     return undefined;
   }
   return watcher;
+}
+
+/**
+ * Issue 13: a client's temp file costs 3–4 inotify events (create, modify, close, rename away) before the
+ * rename that matters, and each woke a full attempt (~10 per turn). Only an event naming a receipt file —
+ * or naming nothing (a platform without names, an overflow) — wakes the watcher; the poll stays the fallback.
+ */
+export function isReceiptName(name: string | Buffer | null | undefined): boolean {
+  if (name === null || name === undefined) return true;
+  const text = typeof name === 'string' ? name : name.toString('utf8');
+  return text === DONE_FILE || text === REPLY_FILE;
 }
