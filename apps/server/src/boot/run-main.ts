@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { EngineError } from '@genswarms/engine';
 import type { ServerEnv } from '../config/load-server-config';
 import { loadServerConfig } from '../config/load-server-config';
 import type { ServerConfig } from '../config/server-config';
@@ -27,6 +28,8 @@ export interface MainIo {
 
 /** Exit code for a refused configuration (README.md (Configuration), docs/cli.md). */
 export const EXIT_INVALID_CONFIG = 2;
+/** Exit code for a `genswarms.db` the store refused to open: corrupt, another application's, or a newer schema (docs/observability.md). */
+export const EXIT_STORE_REFUSED = 3;
 const DEFAULT_SEARCH_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 function hostFacts(io: MainIo): HostFacts {
@@ -48,6 +51,12 @@ async function open(io: MainIo, config: ServerConfig, logger: ServerLogger): Pro
     return await openEngine(config, hostFacts(io), { log: logger });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
+    if (err instanceof EngineError && err.code === 'store_refused') {
+      // A corrupt, foreign or newer genswarms.db: refused before anything wrote to it, and left as it was.
+      writeFatalRecord(io.stderr, 'store_refused', { reason: err.details['reason'], explanation: err.message });
+      io.exit(EXIT_STORE_REFUSED);
+      return undefined;
+    }
     writeFatalRecord(io.stderr, 'engine_open_failed', {
       code: typeof code === 'string' ? code : err instanceof Error ? err.message : 'error',
     });

@@ -48,6 +48,7 @@ export type EngineErrorCode =
   | 'immutable_keys'
   | 'runner_error'
   | 'storage_full'
+  | 'store_refused'
   | 'internal_error';
 
 const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
@@ -97,6 +98,8 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   runner_error: 500,
   // 507 Insufficient Storage (RFC 4918): the server cannot store what the request needs; retry after space is freed.
   storage_full: 507,
+  // Never an HTTP answer: Engine.open refuses a corrupt, foreign or newer genswarms.db (the server exits 3).
+  store_refused: 500,
   internal_error: 500,
 };
 

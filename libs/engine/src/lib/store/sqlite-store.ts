@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
 import { moveLegacySecrets } from './legacy-secrets';
+import { checkStoreFile } from './store-file-check';
 import { SecretFiles } from './secret-files';
 import { externalizeSecrets, resolveSecrets, type SecretPositions } from './secret-refs';
 import { TURN_COLUMNS, toEvent, toItem, toMessage, toObjectState, toOverlay, toSession, toSwarm, toTurn, type Raw } from './sqlite-rows';
@@ -111,6 +112,11 @@ export class SqliteStore implements Store {
     const st = fs.lstatSync(home);
     if (!st.isDirectory()) throw new Error('store home is not a real directory');
     const file = path.join(home, DB_FILE_NAME);
+    // Read-only first: a corrupt, foreign or newer database is refused (store_refused) and left unchanged.
+    checkStoreFile(
+      file,
+      MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0),
+    );
     preparePrivateFile(file);
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
