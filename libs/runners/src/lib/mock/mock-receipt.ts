@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { constants as fsc, promises as fsp } from 'node:fs';
+import { closeSync, constants as fsc, lstatSync, mkdirSync, open, renameSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
+
+const openAsync = promisify(open);
 
 /** Turn ids are engine-made: `^[a-z0-9_-]{1,64}$` (docs/receipts.md). */
 const TURN_ID_RE = /^[a-z0-9_-]{1,64}$/;
@@ -15,29 +18,35 @@ export async function writeMockReceipt(workspace: string, turnId: string, reply:
   let dir = workspace;
   for (const part of ['.genswarms', 'turns', turnId]) {
     dir = path.join(dir, part);
-    await ensureRealDir(dir);
+    ensureRealDir(dir);
   }
   await writeAtomically(dir, 'reply.md', reply);
   await writeAtomically(dir, 'done.json', JSON.stringify({ v: 1, turn: turnId, status: 'ok' }));
 }
 
-async function ensureRealDir(dir: string): Promise<void> {
+/*
+ * Issue 13: the mock stands in for a client process, but runs on the server's event loop, where a thread-pool
+ * round trip per call cost more than the calls. The directories already exist (the engine prepared the turn
+ * dir), so mkdir answers EEXIST at once; only creating the temp file (an inode) stays asynchronous.
+ */
+function ensureRealDir(dir: string): void {
   try {
-    await fsp.mkdir(dir, { mode: 0o700 });
+    mkdirSync(dir, { mode: 0o700 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  const st = await fsp.lstat(dir);
+  const st = lstatSync(dir);
   if (!st.isDirectory()) throw new RunnerError('runner_error', `${path.basename(dir)} is not a real directory`);
 }
 
 async function writeAtomically(dir: string, name: string, data: string): Promise<void> {
   const tmp = path.join(dir, `.${name}.${randomBytes(8).toString('hex')}.tmp`);
-  const handle = await fsp.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
+  const fd = await openAsync(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
   try {
-    await handle.writeFile(data, 'utf8');
+    const bytes = Buffer.from(data, 'utf8');
+    for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
-  await fsp.rename(tmp, path.join(dir, name));
+  renameSync(tmp, path.join(dir, name));
 }
