@@ -29,3 +29,8 @@ export function chainSteps(steps: readonly RequestHandler[]): RequestHandler {
     step();
   };
 }
+
+/** `step` for the requests `applies` to; every other request goes straight on (no express routing for it). */
+export function onlyFor(applies: (req: Request) => boolean, step: RequestHandler): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): unknown => (applies(req) ? step(req, res, next) : next());
+}

@@ -8,15 +8,15 @@ import type { ServerLogger } from '../logging/logger';
 import { accessLog } from './access-log';
 import { authStep } from './auth';
 import { bodyStep } from './body';
-import { chainSteps } from './chain-steps';
+import { chainSteps, onlyFor } from './chain-steps';
 import { browserGuards } from './browser-guards';
 import { corsStep } from './cors';
 import { errorHandler, notFound, refuseOptions } from './fallthrough';
 import { hardeningHeaders } from './hardening';
-import { defaultUiRoot, UI_PATH, uiAssets } from './ui-assets';
+import { defaultUiRoot, isUiPath, UI_PATH, uiAssets } from './ui-assets';
 import type { RouteContext, RouteModule } from './route-module';
 import { createRootRoute } from './routes/root';
-import { HEALTH_ENDPOINTS, healthRouter } from './routes/health';
+import { HEALTH_ENDPOINTS, healthRouter, isHealthPath } from './routes/health';
 import type { ReadinessProbe } from './routes/health';
 import { createMetricsRoute } from './routes/metrics';
 import type { ServerMetrics } from '../metrics/server-metrics';
@@ -51,8 +51,6 @@ export function createApp(config: ServerConfig, deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   const metrics = deps.metrics ?? createServerMetrics();
-  // Steps that apply to every path run inside one layer each side of the /ui and health mounts (chainSteps).
-  app.use(chainSteps([accessLog(deps.logger, metrics), hardeningHeaders, corsStep(config.cors)]));
   const guards = browserGuards({
     tokens: config.tokens,
     cors: config.cors,
@@ -60,10 +58,25 @@ export function createApp(config: ServerConfig, deps: AppDeps): Express {
     reportDenial: deps.reportDenial,
   });
   // The dashboard's static files need no token (docs/dashboard.md); the browser guards still run on them.
-  app.use(UI_PATH, uiAssets(deps.uiRoot ?? defaultUiRoot(), guards));
+  const ui = express.Router();
+  ui.use(UI_PATH, uiAssets(deps.uiRoot ?? defaultUiRoot(), guards));
   // /healthz and /readyz answer {status} only: no token, no guards (docs/security.md, "Health endpoints").
-  app.use(healthRouter({ readiness: deps.readiness ?? (() => Promise.resolve(false)), closing: deps.closing ?? (() => false) }));
-  app.use(chainSteps([authStep(config.tokens, deps.reportDenial), guards, bodyStep(), refuseOptions]));
+  const health = healthRouter({ readiness: deps.readiness ?? (() => Promise.resolve(false)), closing: deps.closing ?? (() => false) });
+  // One express layer for every step before the routes (chainSteps); the /ui mount and the health router are
+  // entered only for their own paths, so any other request pays no routing for them.
+  app.use(
+    chainSteps([
+      accessLog(deps.logger, metrics),
+      hardeningHeaders,
+      corsStep(config.cors),
+      onlyFor(isUiPath, ui),
+      onlyFor(isHealthPath, health),
+      authStep(config.tokens, deps.reportDenial),
+      guards,
+      bodyStep(),
+      refuseOptions,
+    ]),
+  );
 
   const ctx: RouteContext = { config, engine: deps.engine, events: deps.events, logger: deps.logger, validator: deps.validator };
   const modules: RouteModule[] = [

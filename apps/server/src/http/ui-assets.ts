@@ -37,6 +37,12 @@ function uiHeaders(_req: Request, res: Response, next: NextFunction): void {
  * The built dashboard (`@genswarms/dashboard`'s `dist/`), or `undefined` when the package cannot be
  * resolved. Located like the agent entry: by its package.json, never by the server's cwd.
  */
+/** Whether the `/ui` mount applies: `/ui` or below, any case (as express matches a mount path). */
+export function isUiPath(req: { readonly path: string }): boolean {
+  const p = req.path.slice(0, UI_PATH.length + 1).toLowerCase();
+  return p === UI_PATH || p === `${UI_PATH}/`;
+}
+
 export function defaultUiRoot(): string | undefined {
   try {
     return path.join(path.dirname(require.resolve('@genswarms/dashboard/package.json')), 'dist');

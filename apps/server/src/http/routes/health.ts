@@ -4,6 +4,13 @@ import type { SwarmService } from '@genswarms/engine';
 /** Whether the server can take work: the store answers and the runners were probed. Never throws. */
 export type ReadinessProbe = () => Promise<boolean>;
 
+const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+
+/** Whether the health router can answer this path (exact, case-sensitive, as the router matches). */
+export function isHealthPath(req: { readonly path: string }): boolean {
+  return HEALTH_PATHS.has(req.path);
+}
+
 /** A readiness check that has not answered in this time counts as not ready (a wedged store must not hang the probe). */
 export const READINESS_TIMEOUT_MS = 2000;
 
