@@ -11,7 +11,7 @@ import type { IsolationCheck, IsolationReport } from './isolation/isolation-repo
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
 
-export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock' | 'ssh' | 'apple_container';
+export type BackendKind = 'local' | 'bwrap' | 'docker' | 'tmux' | 'mock' | 'ssh' | 'apple_container' | 'swarm';
 export type InnerRunner = 'none' | 'bwrap' | 'docker';
 export type ClientSpec = 'genswarms-agent' | 'codex' | 'claude' | 'opencode' | { readonly command: readonly string[] };
 
@@ -166,6 +166,8 @@ export interface SessionDescription {
   readonly isolationCheck?: IsolationCheck;
   /** (additive) ssh: where the agent runs, so a restarted server can re-attach (paths and names, never key material). */
   readonly remote?: SessionRemote;
+  /** (additive) swarm: the service and the task it runs as (ids only), checked against the engine at re-attach. */
+  readonly swarmService?: { readonly serviceId: string; readonly taskId: string; readonly nodeId: string };
 }
 
 /** An ssh agent's remote facts (docs/runners.md "ssh"): endpoint, key and known_hosts *paths*, the recorded process. */
@@ -223,9 +225,12 @@ export interface RunnerHandle {
   captureScreen?(): Promise<readonly string[]>;
 }
 
-/** (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired. */
+/**
+ * (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired;
+ * `tmux_server_exited` when the tmux server holding the agent's pane died (killed or crashed).
+ */
 export interface ExitInfo {
-  readonly reason?: 'oom_killed' | 'ssh_disconnected';
+  readonly reason?: 'oom_killed' | 'ssh_disconnected' | 'agent_rescheduled' | 'tmux_server_exited';
 }
 
 export interface Runner {

@@ -69,7 +69,8 @@ export async function startIsolatedEgress(plan: LaunchPlan, ctx: RunnerContext):
   }
 }
 
-function toRunnerError(err: unknown, agent: string): RunnerError {
+/** An egress planning failure as the RunnerError of the same code (also used by the swarm runner's plan). */
+export function toRunnerError(err: unknown, agent: string): RunnerError {
   if (!(err instanceof EgressError)) return new RunnerError('egress_unavailable', 'egress planning failed', { agent, cause: err });
   const endpoint = (err as EgressError & { endpoint?: string }).endpoint;
   switch (err.code) {

@@ -27,7 +27,7 @@ function toCreateOptions(spec: ContainerCreateSpec): ContainerCreateOptions {
  * dockerode (and its ssh2/protobuf dependencies, ~120 ms) is loaded on the first port created, not when the
  * runners barrel is imported: every CLI command imports the barrel (doctor's process tracking), few talk to Docker.
  */
-function loadDockerode(): typeof DockerClient {
+export function loadDockerode(): typeof DockerClient {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; `import()` is not available to jest's CommonJS runtime
   return require('dockerode') as typeof DockerClient;
 }
@@ -35,7 +35,11 @@ function loadDockerode(): typeof DockerClient {
 /** The DockerPort over dockerode, talking to a local engine socket only. */
 export function createDockerodePort(socketPath: string): DockerPort {
   const Docker = loadDockerode();
-  const docker = new Docker({ socketPath });
+  return dockerPortOver(new Docker({ socketPath }));
+}
+
+/** The DockerPort over an already-built dockerode client (the swarm runner: a node's engine, maybe over TLS). */
+export function dockerPortOver(docker: DockerClient): DockerPort {
   return {
     async ping(): Promise<boolean> {
       try {

@@ -30,6 +30,9 @@ export type RunnerErrorCode =
   | 'ssh_remote_unsafe'
   | 'remote_path_invalid'
   | 'remote_transport_failed'
+  | 'remote_engine_insecure'
+  | 'swarm_node_unreachable'
+  | 'agent_rescheduled'
   | 'runner_error';
 
 export interface RunnerErrorOptions {

@@ -37,6 +37,9 @@ const MATRIX: Readonly<Record<string, Row>> = {
   // closed (no egress forwarding equivalent to the pinned host forwarder)
   apple_container: row(true, false, false, true),
   ssh: row(true, false, false, false),
+  // Docker Swarm services: none = on no network, open = an attachable overlay per swarm, named = that overlay,
+  // isolated = an --internal overlay per agent + a forwarder service pinned to the trusted endpoint (docs/runners.md)
+  swarm: row(true, true, true, true),
   mock: row(true, true, true, true),
 };
 

@@ -1,0 +1,229 @@
+/**
+ * The RunnerHandle of one swarm agent: its task's container on its node, reached through that node's engine.
+ * Turn files move through the remote-workspace port over the Docker archive API (docs/receipts.md "Remote
+ * receipts"); the exit comes from the node engine's `wait`; the manager is watched for a rescheduled task, which
+ * ends the session with `agent_rescheduled` and fails the turn in flight (never run twice).
+ */
+import type DockerClient from 'dockerode';
+import type { TurnReceipt } from '@genswarms/receipts';
+import type { ExitInfo, OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import { RunnerError } from '../errors/runner-error';
+import { OutputHub } from '../process/output-hub';
+import type { DockerPort, LogFollow } from '../docker/docker-port';
+import { LineSplitter } from '../docker/log-demux';
+import type { RemoteWorkspace } from '../remote/workspace-port';
+import { removeSwarmObjects, tolerant, type SwarmObjects } from './swarm-objects';
+import { tasksOf } from './swarm-task';
+
+/** Receipt poll interval through the archive API (ms). */
+export const SWARM_RECEIPT_POLL_MS = 100;
+/** Manager poll for a rescheduled or vanished task (ms). */
+export const SWARM_TASK_POLL_MS = 1000;
+/** A malformed done.json is final only when still malformed this long after it was first seen. */
+export const SWARM_MALFORMED_SETTLE_MS = 500;
+/** Consecutive failed polls (node engine unreachable) before the turn fails. */
+export const SWARM_POLL_FAILURES_MAX = 20;
+
+type FinalReceipt = Exclude<TurnReceipt, { kind: 'pending' }>;
+type ExitListener = (code: number | null, signal: string | null, info?: ExitInfo) => void;
+
+export interface SwarmHandleDeps {
+  readonly manager: DockerClient;
+  readonly node: DockerClient;
+  readonly nodePort: DockerPort;
+  readonly task: { readonly taskId: string; readonly nodeId: string; readonly containerId: string; readonly serviceId: string };
+  readonly description: SessionDescription;
+  readonly workspace: RemoteWorkspace;
+  readonly objects: SwarmObjects;
+  /** The workspace volume on the node (removed after the container). */
+  readonly volume: string | undefined;
+  /** Logs since (seconds since epoch; 0 = all). */
+  readonly logsSinceSeconds: number;
+  readonly onOutboxRefused?: (names: readonly string[]) => void;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  const e = new Error('aborted', { cause: signal.reason });
+  Object.defineProperty(e, 'name', { value: 'AbortError' });
+  return e;
+}
+
+export class SwarmHandle implements RunnerHandle {
+  private readonly hub = new OutputHub();
+  private readonly exits = new Set<ExitListener>();
+  private exitState: { code: number | null; signal: string | null; info?: ExitInfo } | null = null;
+  private follow: LogFollow | undefined;
+  private monitor: NodeJS.Timeout | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly splitters: Record<OutputStream, LineSplitter>;
+
+  constructor(private readonly deps: SwarmHandleDeps) {
+    this.splitters = {
+      stdout: new LineSplitter((line) => this.hub.emitLine('stdout', line)),
+      stderr: new LineSplitter((line) => this.hub.emitLine('stderr', line)),
+    };
+  }
+
+  /** Output, exit and the reschedule watch; call once right after construction. */
+  async attach(): Promise<void> {
+    const { nodePort, task } = this.deps;
+    this.follow = await nodePort.logs(task.containerId, (stream, chunk) => this.splitters[stream].push(chunk), {
+      sinceSeconds: this.deps.logsSinceSeconds,
+    });
+    nodePort.wait(task.containerId).then(
+      (code) => this.emitExit(code, null),
+      () => undefined, // expected: the node engine lost sight of it; the manager watch reports how it ended
+    );
+    this.monitor = setInterval(() => void this.checkTask(), SWARM_TASK_POLL_MS);
+    this.monitor.unref();
+  }
+
+  private async checkTask(): Promise<void> {
+    if (this.exitState !== null) return;
+    let tasks;
+    try {
+      tasks = await tasksOf(this.deps.manager, this.deps.task.serviceId);
+    } catch {
+      return; // expected: a manager hiccup; the next poll asks again
+    }
+    const ours = tasks.find((t) => t.taskId === this.deps.task.taskId);
+    const newer = tasks.find((t) => t.taskId !== this.deps.task.taskId && !t.terminal);
+    if (newer !== undefined || (ours !== undefined && ours.nodeId !== this.deps.task.nodeId)) {
+      this.emitExit(null, null, { reason: 'agent_rescheduled' });
+    } else if (ours === undefined || ours.terminal) {
+      this.emitExit(ours?.exitCode ?? null, ours?.exitCode === undefined ? 'SIGKILL' : null);
+    }
+  }
+
+  private emitExit(code: number | null, signal: string | null, info?: ExitInfo): void {
+    if (this.exitState !== null) return;
+    this.exitState = { code, signal, ...(info === undefined ? {} : { info }) };
+    clearInterval(this.monitor);
+    this.splitters.stdout.flush();
+    this.splitters.stderr.flush();
+    for (const l of [...this.exits]) l(code, signal, info);
+    this.hub.emitExit(code, signal);
+  }
+
+  describe(): SessionDescription {
+    return this.deps.description;
+  }
+
+  async deliver(turn: TurnDelivery): Promise<void> {
+    if (this.exitState !== null) throw this.exitError();
+    await this.deps.workspace.prepareTurnDir(turn.turnId);
+    await this.deps.workspace.pushInbox();
+  }
+
+  private exitError(): RunnerError {
+    if (this.exitState?.info?.reason === 'agent_rescheduled') {
+      return new RunnerError(
+        'agent_rescheduled',
+        'Swarm rescheduled the agent to another task: the turn in flight is failed, never run twice',
+      );
+    }
+    return new RunnerError('runner_error', 'the swarm task has exited');
+  }
+
+  async watchReceipt(turnId: string, opts: { readonly signal: AbortSignal }): Promise<FinalReceipt> {
+    const { signal } = opts;
+    let malformedAt: number | null = null;
+    let failures = 0;
+    for (;;) {
+      if (signal.aborted) throw abortError(signal);
+      if (this.exitState?.info?.reason === 'agent_rescheduled') throw this.exitError();
+      const exitedBefore = this.exitState !== null; // one more look after the exit: a receipt written last counts
+      let receipt: TurnReceipt;
+      try {
+        await this.syncMailboxes();
+        receipt = await this.deps.workspace.readReceipt(turnId);
+      } catch (e) {
+        if (signal.aborted) throw abortError(signal);
+        failures += 1;
+        if (exitedBefore || failures > SWARM_POLL_FAILURES_MAX) {
+          throw new RunnerError('remote_transport_failed', 'the node engine could not be read while the turn ran', { cause: e });
+        }
+        await sleep(SWARM_RECEIPT_POLL_MS * 5, signal);
+        continue;
+      }
+      failures = 0;
+      if (receipt.kind === 'refused' && receipt.reason === 'receipt_malformed') {
+        malformedAt ??= Date.now();
+        if (Date.now() - malformedAt >= SWARM_MALFORMED_SETTLE_MS) return receipt;
+      } else if (receipt.kind !== 'pending') {
+        await this.syncMailboxes().catch(() => undefined); // best-effort: the final drain; the receipt already counts
+        return receipt;
+      } else {
+        malformedAt = null;
+        if (exitedBefore) throw new RunnerError('runner_error', 'the swarm task exited without writing its receipt');
+      }
+      await sleep(SWARM_RECEIPT_POLL_MS, signal);
+    }
+  }
+
+  private async syncMailboxes(): Promise<void> {
+    await this.deps.workspace.pushInbox();
+    const out = await this.deps.workspace.pullOutbox();
+    if (out.refused.length > 0) this.deps.onOutboxRefused?.(out.refused);
+  }
+
+  stop(_opts?: { readonly graceMs?: number }): Promise<void> {
+    this.stopping ??= this.stopNow();
+    return this.stopping;
+  }
+
+  private async stopNow(): Promise<void> {
+    try {
+      await removeSwarmObjects(this.deps.manager, this.deps.objects);
+      await this.removeVolume();
+    } finally {
+      clearInterval(this.monitor);
+      this.follow?.close();
+      this.emitExit(null, 'SIGTERM');
+    }
+  }
+
+  /** The workspace volume goes once the node has removed the task's container (bounded wait). */
+  private async removeVolume(): Promise<void> {
+    const { node, nodePort, task, volume } = this.deps;
+    for (let i = 0; i < 60; i += 1) {
+      const c = await nodePort.inspect(task.containerId).catch(() => undefined); // expected: node gone → nothing to wait for
+      if (c === undefined) break;
+      await sleep(500);
+    }
+    if (volume !== undefined) await tolerant(() => node.getVolume(volume).remove()).catch(() => undefined); // best-effort: a tmpfs volume holds no disk data
+  }
+
+  async health(): Promise<SessionHealth> {
+    if (this.exitState !== null) return 'exited';
+    // expected: an unreachable node engine reports the agent as not running
+    const c = await this.deps.nodePort.inspect(this.deps.task.containerId).catch(() => undefined);
+    return c?.running === true ? 'running' : 'exited';
+  }
+
+  onOutput(listener: (stream: OutputStream, line: string) => void): () => void {
+    return this.hub.addOutput(listener);
+  }
+
+  onExit(listener: ExitListener): () => void {
+    const st = this.exitState;
+    if (st !== null) {
+      queueMicrotask(() => listener(st.code, st.signal, st.info));
+      return () => undefined;
+    }
+    this.exits.add(listener);
+    return () => this.exits.delete(listener);
+  }
+}
