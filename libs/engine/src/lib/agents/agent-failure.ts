@@ -29,6 +29,13 @@ export function startFailureOf(error: unknown): AgentFailure {
 
 /** The client process ended on its own (or was killed): no turn can run until the agent is restarted. */
 export function exitFailureOf(reason: string, code: number | null, signal: string | null): AgentFailure {
+  if (reason === 'tmux_server_exited')
+    return {
+      code: reason,
+      message:
+        "the tmux server holding the agent's pane ended (killed or crashed), taking the client with it; restart the agent or the swarm (a new tmux server is started)",
+      details: { exit_code: code, signal },
+    };
   const how = signal !== null ? `was killed by ${signal}` : `exited with code ${String(code)}`;
   const cause = reason === 'oom_killed' ? ' (its memory cgroup killed it: raise memory_limit)' : '';
   return {

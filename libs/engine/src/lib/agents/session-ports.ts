@@ -26,6 +26,8 @@ export interface TurnHost {
   readonly isTui: boolean;
   readonly spec: AgentLaunchSpec;
   readonly handle: RunnerHandle | null;
+  /** The session's state now (a turn that ends after the agent failed or stopped leaves it so). */
+  readonly state: SessionState;
   readonly store: Store;
   readonly events: EventBus;
   readonly pushes: PushHub;

@@ -220,6 +220,16 @@ export class TurnRunner {
       });
       await this.host.routeCompletion(turn.id, receipt.reply ?? '', { sentTo: cur.sentTo, broadcast: cur.broadcast });
     }
+    await this.becomeIdle();
+  }
+
+  /**
+   * After a turn ends the agent takes the next item, unless it failed or stopped meanwhile (its client exited,
+   * its tmux server died): it stays so and its queue waits for a restart. Issue 19: a delivery that failed
+   * because the tmux server was killed set a failed agent `idle`, and each queued item then failed in turn.
+   */
+  private async becomeIdle(): Promise<void> {
+    if (this.host.state === 'failed' || this.host.state === 'stopped') return;
     await this.host.setState('idle');
     this.host.kick();
   }
@@ -232,8 +242,7 @@ export class TurnRunner {
     await writeHostReceipt(this.host.workspace, turn.id, error);
     await this.host.store.finishTurn(turn.id, { status: 'error', error, replyPreview: null, completedAt: this.host.now() });
     await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error, code });
-    await this.host.setState('idle');
-    this.host.kick();
+    await this.becomeIdle();
   }
 
   /**

@@ -42,7 +42,7 @@ export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise
       swarm: rt.swarm,
       agent: null,
       message: `${dropped} queued item(s) dropped by the stop.`,
-      metadata: { count: dropped },
+      metadata: { count: dropped, reason: 'swarm_stopped' },
     });
   }
   rt.status = 'stopped';

@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import type { ExitInfo, OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
 import { OutputHub } from '../process/output-hub';
 import { removeArgvManifest } from '../manifest/argv-manifest';
 import { killProcessTree, STOP_GRACE_MS } from '../process/process-tree';
@@ -37,11 +37,23 @@ export class TmuxHandle implements RunnerHandle {
   private stopped: Promise<void> | undefined;
   private readonly stopOutput: () => void;
   private readonly stopWatching: () => void;
+  private readonly stopLost: () => void;
+  /** Why the pane ended, when the runner knows: `tmux_server_exited` (the server died under it). */
+  private exitReason: ExitInfo['reason'];
   private readonly splitter = new OutputLineSplitter((line) => this.hub.emitLine('stdout', line));
 
   constructor(private readonly init: TmuxHandleInit) {
     this.stopOutput = init.server.control.onPaneOutput(init.paneId, (data) => this.splitter.push(data));
     this.stopWatching = init.server.watchPane(init.paneId, (state) => this.onPaneState(state));
+    // The tmux server died (kill -9, crash): no pane of it can answer or exit on its own any more. The agent
+    // exits with `tmux_server_exited` and what the pane left (cgroup, tmux+docker container, files) is cleaned
+    // up now, never left running until a restart (issue 19: the agents stayed busy forever).
+    this.stopLost = init.server.onLost(() => {
+      this.exitReason = 'tmux_server_exited';
+      this.finish(null, null);
+      // best-effort: the stop's own failures are the engine's to report when it stops the agent
+      this.stop({ graceMs: 0 }).catch(() => undefined);
+    });
   }
 
   describe(): SessionDescription {
@@ -67,6 +79,7 @@ export class TmuxHandle implements RunnerHandle {
     }
     await this.init.server.killWindow(this.init.paneId);
     this.stopWatching();
+    this.stopLost();
     this.stopOutput();
     this.init.server.control.forgetPane(this.init.paneId);
     await removeFileIfPresent(this.init.envFile);
@@ -92,8 +105,10 @@ export class TmuxHandle implements RunnerHandle {
     return this.hub.addOutput(listener);
   }
 
-  onExit(listener: (code: number | null, signal: string | null) => void): () => void {
-    return this.hub.addExit(listener);
+  onExit(listener: (code: number | null, signal: string | null, info?: ExitInfo) => void): () => void {
+    return this.hub.addExit((code, signal) =>
+      listener(code, signal, this.exitReason === undefined ? undefined : { reason: this.exitReason }),
+    );
   }
 
   private onPaneState(state: PaneDeath | undefined): void {

@@ -88,6 +88,8 @@ export class TmuxServer {
   private poller: NodeJS.Timeout | undefined;
   private polling = false;
   private createChain: Promise<unknown> = Promise.resolve();
+  /** Set by close()/kill(): the control client's end is ours, not a lost server. */
+  private leaving = false;
 
   private constructor(
     readonly home: string,
@@ -344,8 +346,19 @@ export class TmuxServer {
     }
   }
 
+  /**
+   * Calls `listener` once if the control client ends without close()/kill() (the tmux server was killed or
+   * crashed): every pane of this server is then lost to us. Returns an unsubscribe function.
+   */
+  onLost(listener: (reason: string) => void): () => void {
+    return this.control.onClose((reason) => {
+      if (!this.leaving) listener(reason);
+    });
+  }
+
   /** Stops polling and detaches the control client; the tmux server and its panes keep running. */
   async close(): Promise<void> {
+    this.leaving = true;
     this.stopPolling();
     await this.control.close();
   }
@@ -356,6 +369,7 @@ export class TmuxServer {
    * failed with `start_failed` (issue 19). Still there after the wait: SIGKILL.
    */
   async kill(): Promise<void> {
+    this.leaving = true;
     this.stopPolling();
     const pid = this.serverPid;
     // best-effort: the server may be gone already; the control client is closed next either way
