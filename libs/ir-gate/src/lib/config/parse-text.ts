@@ -2,6 +2,8 @@ import { parseDocument } from 'yaml';
 import { scanUntrusted } from './forbidden-keys';
 import { locateJsonError, lineColumnOf } from './json-locate';
 import { CONFIG_MAX_BYTES, YAML_MAX_ALIAS_COUNT } from './limits';
+import { findDuplicateYamlKey } from './yaml-duplicate-keys';
+import { isYamlNestedTooDeep } from './yaml-prescan';
 
 export type ConfigFormat = 'json' | 'yaml' | 'yml';
 export type ConfigLoadErrorCode = 'config_parse_error' | 'config_too_large' | 'unsupported_format';
@@ -42,21 +44,27 @@ const YAML_PROBLEMS: Readonly<Record<string, string>> = {
 };
 
 function parseYaml(text: string): ConfigLoad {
+  if (isYamlNestedTooDeep(text)) return invalid('config_parse_error', 'YAML nesting too deep (refused before parsing)');
   try {
+    // uniqueKeys off and errors not prettified: both cost quadratic time on large documents; duplicate keys
+    // are found in linear time below, and only the first problem's position is computed.
     const doc = parseDocument(text, {
       schema: 'core',
-      uniqueKeys: true,
+      uniqueKeys: false,
       merge: false,
       resolveKnownTags: false,
-      prettyErrors: true,
+      prettyErrors: false,
       strict: true,
     });
     const problem = doc.errors[0] ?? doc.warnings[0];
     if (problem !== undefined) {
-      const pos = problem.linePos?.[0];
-      const what = YAML_PROBLEMS[problem.code] ?? 'invalid YAML';
-      const at = pos === undefined ? undefined : { line: pos.line, column: pos.col };
-      return invalid('config_parse_error', at === undefined ? what : `${what} at line ${at.line}, column ${at.column}`, at);
+      const at = lineColumnOf(text, problem.pos[0]);
+      return invalid('config_parse_error', `${YAML_PROBLEMS[problem.code] ?? 'invalid YAML'} at line ${at.line}, column ${at.column}`, at);
+    }
+    const duplicate = findDuplicateYamlKey(doc);
+    if (duplicate >= 0) {
+      const at = lineColumnOf(text, duplicate);
+      return invalid('config_parse_error', `duplicate key at line ${at.line}, column ${at.column}`, at);
     }
     return { kind: 'ok', value: doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT }) as unknown };
   } catch (err) {
