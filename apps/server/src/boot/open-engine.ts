@@ -1,7 +1,14 @@
 import * as path from 'node:path';
 import { Engine } from '@genswarms/engine';
 import type { EngineOptions, EventType, SwarmService } from '@genswarms/engine';
-import { buildRunnerContext, createDockerRunner, createRunnerRegistry, createTmuxDockerRunner, createTmuxRunner } from '@genswarms/runners';
+import {
+  buildRunnerContext,
+  createDockerRunner,
+  createRunnerRegistry,
+  createSwarmRunner,
+  createTmuxDockerRunner,
+  createTmuxRunner,
+} from '@genswarms/runners';
 import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
 import type { ServerConfig } from '../config/server-config';
 import type { EngineEventBus } from '../events/engine-event-sink';
@@ -15,6 +22,10 @@ export interface HostFacts {
   /** Absolute path of the built `genswarms-agent` (apps/agent/dist/main.js). */
   readonly agentEntry: string;
   readonly dockerHost?: string;
+  /** `DOCKER_CERT_PATH`: ca.pem, cert.pem, key.pem of a tcp:// DOCKER_HOST (the swarm backend's manager). */
+  readonly dockerCertPath?: string;
+  /** `GENSWARMS_SWARM_NODES`: the swarm backend's node map file (nodeId → engine endpoint). */
+  readonly swarmNodesFile?: string;
   readonly userHome?: string;
   /** Absolute node binary (default: node on searchPath). */
   readonly node?: string;
@@ -40,6 +51,12 @@ export function defaultAgentEntry(): string {
   return path.join(path.dirname(require.resolve('@genswarms/agent/package.json')), 'dist', 'main.js');
 }
 
+/** The manager's client certificates, from DOCKER_CERT_PATH (the docker CLI's file names). */
+function swarmTls(certPath: string | undefined): { tls?: { ca: string; cert: string; key: string } } {
+  if (certPath === undefined) return {};
+  return { tls: { ca: path.join(certPath, 'ca.pem'), cert: path.join(certPath, 'cert.pem'), key: path.join(certPath, 'key.pem') } };
+}
+
 /** Runner registry: local, bwrap, mock built in; tmux on `$home/tmux`; docker on DOCKER_HOST. */
 export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: RunnerContext; runners: RunnerRegistry } {
   const ctx = buildRunnerContext({
@@ -57,6 +74,10 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
   const runners = createRunnerRegistry(ctx, {
     tmux: createTmuxRunner({ docker: createTmuxDockerRunner() }),
     docker: createDockerRunner(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
+    swarm: createSwarmRunner({
+      ...(host.dockerHost === undefined ? {} : { manager: { host: host.dockerHost, ...swarmTls(host.dockerCertPath) } }),
+      ...(host.swarmNodesFile === undefined ? {} : { nodesFile: host.swarmNodesFile }),
+    }),
   });
   return { ctx, runners };
 }

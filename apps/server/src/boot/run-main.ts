@@ -35,6 +35,8 @@ const DEFAULT_SEARCH_PATH = '/usr/local/bin:/usr/bin:/bin';
 function hostFacts(io: MainIo): HostFacts {
   const docker = io.env['DOCKER_HOST']?.trim();
   const home = io.env['HOME']?.trim();
+  const swarmNodes = io.env['GENSWARMS_SWARM_NODES']?.trim();
+  const certPath = io.env['DOCKER_CERT_PATH']?.trim();
   return {
     searchPath: io.env['PATH']?.trim() || DEFAULT_SEARCH_PATH,
     uid: io.uid,
@@ -42,6 +44,8 @@ function hostFacts(io: MainIo): HostFacts {
     agentEntry: io.agentEntry ?? defaultAgentEntry(),
     ...(docker === undefined || docker === '' ? {} : { dockerHost: docker }),
     ...(home === undefined || home === '' ? {} : { userHome: home }),
+    ...(swarmNodes === undefined || swarmNodes === '' ? {} : { swarmNodesFile: swarmNodes }),
+    ...(certPath === undefined || certPath === '' ? {} : { dockerCertPath: certPath }),
   };
 }
 

@@ -12,7 +12,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { EngineError, PLAN_ERROR_CODES, isEngineErrorCode } from '../errors/engine-error';
 
-const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh', 'apple_container'];
+const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh', 'apple_container', 'swarm'];
 const BACKEND_KEYS = [
   'env',
   'client_source',
@@ -128,6 +128,7 @@ export function clientTurnsDir(spec: AgentLaunchSpec): string {
     spec.backend === 'bwrap' ||
     spec.backend === 'docker' ||
     spec.backend === 'apple_container' ||
+    spec.backend === 'swarm' ||
     (spec.backend === 'tmux' && spec.runner !== undefined && spec.runner !== 'none');
   return sandboxed ? '/workspace/.genswarms/turns' : path.join(spec.workspace, '.genswarms', 'turns');
 }

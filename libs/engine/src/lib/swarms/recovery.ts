@@ -16,7 +16,7 @@ import { planAgent, startObjects } from './launch';
 import { SwarmRuntime } from './swarm-runtime';
 
 /** Backends whose processes outlive the server and are re-attached at recovery; all others are restarted. */
-export const REATTACHABLE: ReadonlySet<string> = new Set(['tmux', 'docker', 'ssh']);
+export const REATTACHABLE: ReadonlySet<string> = new Set(['tmux', 'docker', 'ssh', 'swarm']);
 
 async function reattach(rt: SwarmRuntime, description: unknown, backend: string): Promise<RunnerHandle | null> {
   if (description === null || typeof description !== 'object' || !rt.runners.has(backend as BackendKind)) return null;
