@@ -32,6 +32,17 @@ describe('@genswarms/tools public surface', () => {
         'startTestSshd',
         'testNetnsUnavailable',
         'testSshdUnavailable',
+        // fuzz
+        'FUZZ_FAST_COUNT',
+        'FUZZ_FAST_HANG_MS',
+        'FUZZ_REGRESSIONS_DIR',
+        'decodeFuzzValue',
+        'encodeFuzzValue',
+        'fuzzSettings',
+        'loadFuzzRegressions',
+        'replayFuzzRegressions',
+        'runFuzzTarget',
+        'saveFuzzRegression',
       ].sort(),
     );
   });

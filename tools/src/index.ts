@@ -22,3 +22,13 @@ export { freePort, onFreshPort } from './net/free-port';
 // sshd: a real OpenSSH server (generated keys and config, high port, loopback or a network namespace) for ssh specs
 export { startTestSshd, createTestNetns, testSshdUnavailable, testNetnsUnavailable, SSHD_BIN, SSH_KEYGEN_BIN } from './sshd/test-sshd';
 export type { TestSshd } from './sshd/test-sshd';
+
+// fuzz: seeded fast-check runs of a target's real code path, per-input timer, shrunk failures saved as regression fixtures
+export { runFuzzTarget, replayFuzzRegressions } from './fuzz/fuzz-run';
+export type { FuzzReport } from './fuzz/fuzz-run';
+export type { FuzzTarget } from './fuzz/fuzz-target';
+export { fuzzSettings, FUZZ_FAST_COUNT, FUZZ_FAST_HANG_MS } from './fuzz/fuzz-settings';
+export type { FuzzSettings } from './fuzz/fuzz-settings';
+export { FUZZ_REGRESSIONS_DIR, loadFuzzRegressions, saveFuzzRegression } from './fuzz/fuzz-regressions';
+export { encodeFuzzValue, decodeFuzzValue } from './fuzz/fuzz-value';
+export type { FuzzJson } from './fuzz/fuzz-value';

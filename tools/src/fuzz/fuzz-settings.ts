@@ -1,0 +1,35 @@
+/** Inputs per target in `npm test` (the fast subset); `npm run fuzz` sets GENSWARMS_FUZZ_COUNT (default 100,000). */
+export const FUZZ_FAST_COUNT = 300;
+/**
+ * Per-input limit in `npm test`: generous, because the CI box is loaded and a GC pause is not a hang.
+ * The full run (`npm run fuzz`) sets GENSWARMS_FUZZ_HANG_MS=1000, the criterion of docs/reliability.md.
+ */
+export const FUZZ_FAST_HANG_MS = 10_000;
+
+/** How a fuzz spec runs: from the environment `npm run fuzz` sets, else the fast subset. */
+export interface FuzzSettings {
+  readonly count: number;
+  readonly seed: number;
+  readonly hangMs: number;
+  /** Where the spec writes `<target>.json` (set by `npm run fuzz` only; `npm test` writes nothing). */
+  readonly resultsDir: string | undefined;
+  /** Where failing cases are saved; default tools/fuzz/regressions (specs of the harness pass a temp dir). */
+  readonly regressionsDir?: string;
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9]{1,9}$/.test(raw)) throw new Error(`${name} must be a positive integer`);
+  return Number(raw);
+}
+
+/** Reads GENSWARMS_FUZZ_COUNT, _SEED, _HANG_MS and _RESULTS_DIR. The fast subset's seed is fixed (reproducible CI). */
+export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings {
+  return {
+    count: intFromEnv(env, 'GENSWARMS_FUZZ_COUNT') ?? FUZZ_FAST_COUNT,
+    seed: intFromEnv(env, 'GENSWARMS_FUZZ_SEED') ?? 19,
+    hangMs: intFromEnv(env, 'GENSWARMS_FUZZ_HANG_MS') ?? FUZZ_FAST_HANG_MS,
+    resultsDir: env['GENSWARMS_FUZZ_RESULTS_DIR'] || undefined,
+  };
+}
