@@ -1,0 +1,140 @@
+/**
+ * Issue 19 §2: a server SIGKILL mid-turn on EVERY backend (local, bwrap, docker, tmux, tmux+bwrap, tmux+docker).
+ * After a restart on the same home the interrupted turn completes exactly once and later tasks run. Real
+ * server process, real tmux/bwrap/dockerd, /bin/sh clients speaking the agent protocol. Fast mode: one crash
+ * point on two backends; full mode (GENSWARMS_RELIABILITY=full): all six backends, three crash points each
+ * (just accepted, delivered, reply being written). The docker rows skip only when no engine or no test image is there.
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { buildOnce } from '@genswarms/tools';
+import { waitFor } from './support/engine-server';
+import { freePort } from './support/server-process';
+import {
+  containersOf,
+  dockerReady,
+  expectExactlyOnce,
+  FULL,
+  headlessClient,
+  killTmuxServer,
+  recordFigures,
+  sendTask,
+  ServerUnderTest,
+  TEST_IMAGE,
+  tuiClient,
+  waitCompleted,
+  waitState,
+  type FigureRow,
+} from './support/fault-kit';
+
+const ROOT = resolve(__dirname, '../../..');
+const MAIN = join(ROOT, 'apps/server/dist/main.js');
+const DOCKER = dockerReady();
+/** Crash points: 0 right after the task was accepted, 1 once the turn directory exists, 2 once reply.md is written. */
+const CRASH_POINTS = FULL ? [0, 1, 2] : [2];
+
+interface BackendCase {
+  readonly label: string;
+  readonly backend: Record<string, unknown>;
+  readonly tui: boolean;
+  readonly network?: string;
+  readonly docker: boolean;
+}
+
+const ALL_CASES: readonly BackendCase[] = [
+  { label: 'local', backend: { type: 'local' }, tui: false, docker: false },
+  { label: 'bwrap', backend: { type: 'bwrap' }, tui: false, network: 'none', docker: false },
+  { label: 'docker', backend: { type: 'docker', image: TEST_IMAGE }, tui: false, network: 'none', docker: true },
+  { label: 'tmux', backend: { type: 'tmux', runner: 'none' }, tui: true, docker: false },
+  { label: 'tmuxbwrap', backend: { type: 'tmux', runner: 'bwrap' }, tui: true, network: 'none', docker: false },
+  { label: 'tmuxdocker', backend: { type: 'tmux', runner: 'docker', image: TEST_IMAGE }, tui: true, network: 'none', docker: true },
+];
+
+/**
+ * npm test runs the two rows restart-recovery-stall.spec.ts does not (a bwrap sandbox, tmux+docker: tmux and
+ * docker in one); the full run takes all six.
+ */
+const FAST_LABELS = new Set(['bwrap', 'tmuxdocker']);
+const CASES = FULL ? ALL_CASES : ALL_CASES.filter((c) => FAST_LABELS.has(c.label));
+
+let base: string;
+let server: ServerUnderTest;
+const figures: FigureRow[] = [];
+
+beforeAll(async () => {
+  const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')]);
+  if (built.kind === 'failed') throw new Error(`build failed: ${built.output}`);
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-fkill-')));
+  chmodSync(base, 0o711); // search only: a root server runs its agents as the agent uid, below this directory
+  mkdirSync(join(base, 'configs'), { mode: 0o700 });
+  server = new ServerUnderTest(MAIN, base, await freePort());
+  await server.start();
+}, 620_000);
+
+afterAll(async () => {
+  // a clean stop of what is left (containers are removed by the swarm stop), then the kill
+  if (server.child !== undefined) {
+    const swarms = ((await request(server.url).get('/api/swarms')).body.swarms ?? []) as Array<{ name: string }>;
+    for (const s of swarms) await request(server.url).delete(`/api/swarms/${s.name}`);
+  }
+  await server.kill();
+  killTmuxServer(join(base, 'home'));
+  recordFigures('backends', figures);
+  rmSync(base, { recursive: true, force: true });
+}, 120_000);
+
+async function crashAt(point: number, swarm: string): Promise<void> {
+  const turnsDir = join(base, 'home', 'workspaces', swarm, 'a', '.genswarms', 'turns');
+  if (point >= 1) await waitFor(async () => existsSync(turnsDir) && readdirSync(turnsDir).length > 0, `${swarm} turn delivered`, 60_000);
+  if (point === 2)
+    await waitFor(async () => readdirSync(turnsDir).some((t) => existsSync(join(turnsDir, t, 'reply.md'))), `${swarm} reply.md`, 60_000);
+  await server.kill();
+}
+
+describe('server SIGKILL mid-turn, every backend: the turn completes exactly once and later tasks run', () => {
+  for (const c of CASES) {
+    const skip = c.docker && !DOCKER.ok ? `skipped: ${DOCKER.ok ? '' : DOCKER.why}` : '';
+    (skip === '' ? it : it.skip)(
+      `${c.label}${skip === '' ? '' : ` (${skip})`}: crash points ${CRASH_POINTS.join(',')}`,
+      async () => {
+        for (const point of CRASH_POINTS) {
+          const swarm = `k${c.label}${point}`;
+          const client = { command: ['/bin/sh', '-c', c.tui ? tuiClient(2) : headlessClient(2)] };
+          const agent = { name: 'a', backend: c.backend, client, ...(c.network === undefined ? {} : { network: c.network }) };
+          const created = await request(server.url)
+            .post('/api/swarms')
+            .send({ config: { name: swarm, agents: [agent] } });
+          expect([created.status, created.body.error]).toEqual([201, undefined]);
+          await waitState(server, swarm, 'a', ['idle']);
+          const ids = [await sendTask(server.url, swarm, 'a', 'survive')];
+          await crashAt(point, swarm);
+          await server.start();
+          ids.push(await sendTask(server.url, swarm, 'a', 'second'));
+          await waitCompleted(server, swarm, 'a', 2);
+          ids.push(await sendTask(server.url, swarm, 'a', 'third'));
+          await waitCompleted(server, swarm, 'a', 3);
+          const counted = await expectExactlyOnce(server.url, swarm, new Map([['a', ids]]));
+          await request(server.url).delete(`/api/swarms/${swarm}`).expect(200);
+          if (c.docker) expect(containersOf(swarm)).toEqual([]);
+          figures.push({
+            target: `sigkill mid-turn ${c.label} (crash point ${point})`,
+            measure: 'tasks lost',
+            value: counted.lost,
+            goal: '0',
+            ok: counted.lost === 0,
+          });
+          figures.push({
+            target: `sigkill mid-turn ${c.label} (crash point ${point})`,
+            measure: 'tasks duplicated',
+            value: counted.duplicated,
+            goal: '0',
+            ok: counted.duplicated === 0,
+          });
+        }
+      },
+      600_000,
+    );
+  }
+});
