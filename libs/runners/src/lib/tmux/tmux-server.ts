@@ -264,22 +264,28 @@ export class TmuxServer {
   /**
    * docs/runners.md TUI delivery: text → 0600 file in `tmux/buffers/` → `load-buffer` →
    * `paste-buffer -d -p` (bracketed paste) → `send-keys Enter`; the file is always deleted.
+   * The load and the paste go out together (issue 13: one round trip before the pane reads the text, not
+   * two): tmux runs a client's commands in order, and a load that failed leaves no buffer of that (random,
+   * unique) name, so the paste fails too and pastes nothing. Enter is sent only after the paste succeeded.
    */
   async paste(paneId: string, text: string): Promise<void> {
     const bufferId = `gs-${randomBytes(12).toString('hex')}`;
     const file = path.join(this.buffersDir, bufferId);
     await writePrivateFile(file, text);
-    let loaded = false;
     try {
-      await this.command([...tmuxConsts('load-buffer', '-b', bufferId), tmuxPath(file, { formatExpanded: true })]);
-      loaded = true;
-      await this.command([...tmuxConsts('paste-buffer', '-d', '-p', '-b', bufferId, '-t'), tmuxPane(paneId)]);
-      loaded = false;
+      const [loaded, pasted] = await Promise.allSettled([
+        this.command([...tmuxConsts('load-buffer', '-b', bufferId), tmuxPath(file, { formatExpanded: true })]),
+        this.command([...tmuxConsts('paste-buffer', '-d', '-p', '-b', bufferId, '-t'), tmuxPane(paneId)]),
+      ]);
+      if (loaded.status === 'rejected') throw loaded.reason;
+      if (pasted.status === 'rejected') {
+        // best-effort: a buffer left loaded dies with this tmux server, which only the server's uid can reach
+        await this.command(tmuxConsts('delete-buffer', '-b', bufferId)).catch(() => undefined);
+        throw pasted.reason;
+      }
       await this.command([...tmuxConsts('send-keys', '-t'), tmuxPane(paneId), tmuxConst('Enter')]);
     } finally {
       await removeFileIfPresent(file);
-      // best-effort: a buffer left loaded dies with this tmux server, which only the server's uid can reach
-      if (loaded) await this.command(tmuxConsts('delete-buffer', '-b', bufferId)).catch(() => undefined);
     }
   }
 
