@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentLaunchSpec } from '../../src/index';
@@ -54,4 +55,27 @@ export function makeSwarmSpec(overrides: Partial<AgentLaunchSpec> & Pick<AgentLa
     backendOpts: { constraints: ['node.labels.genswarms.node==node2'] },
     ...overrides,
   };
+}
+
+/** The host's address on the veth to node2: every node reaches it (node1 is the host itself). */
+export const HOST_VETH_ADDR = '10.231.0.1';
+const MOCK_LLM_BIN = path.resolve(__dirname, '../../../../tools/bin/mock-llm.js');
+
+/** The real tools mock LLM on `host`:0; resolves with its port once it prints its URL. */
+export function startMockLlmOn(host: string): Promise<{ port: number; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MOCK_LLM_BIN, '--port', '0', '--host', host], {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on http:\/\/[0-9.]+:(\d+)/.exec(out);
+      if (m?.[1] !== undefined) resolve({ port: Number(m[1]), child });
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`mock-llm exited early (${String(code)}): ${out}`)));
+  });
 }
