@@ -41,7 +41,7 @@ while IFS= read -r line; do
 done`;
 }
 
-/** Headless client: polls the inbox and answers each turn once (docs/agent.md §3), after `delay` seconds. */
+/** Headless client: polls the inbox and answers each turn once (docs/agent.md §3), after `delay` seconds (30 for content holding SLOW). */
 export function headlessClient(delay = 1): string {
   return `
 T="$GENSWARMS_TURNS_DIR"
@@ -51,7 +51,9 @@ while :; do
     turn=$(sed -n 's/.*"turn":"\\([a-z0-9_-]*\\)".*/\\1/p' "$f")
     [ -n "$turn" ] || continue
     [ -e "$T/$turn/done.json" ] && continue
-    sleep ${delay}
+    d=${delay}
+    grep -q SLOW "$f" && d=30
+    sleep "$d"
     [ -e "$T/$turn/done.json" ] && continue
     printf 'done %s\\n' "$turn" > "$T/$turn/.r" && mv "$T/$turn/.r" "$T/$turn/reply.md"
     printf '{"v":1,"turn":"%s","status":"ok"}' "$turn" > "$T/$turn/.d" && mv "$T/$turn/.d" "$T/$turn/done.json"
