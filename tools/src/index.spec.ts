@@ -43,6 +43,17 @@ describe('@genswarms/tools public surface', () => {
         'replayFuzzRegressions',
         'runFuzzTarget',
         'saveFuzzRegression',
+        'mutatedConfig',
+        'mutateConfig',
+        'hostileValue',
+        'nested',
+        'HOSTILE_KEYS',
+        'HOSTILE_NUMBERS',
+        'HOSTILE_STRINGS',
+        'docsConfigs',
+        'documentedErrorCodes',
+        'expectDocumentedCode',
+        'expectPrototypeClean',
       ].sort(),
     );
   });
