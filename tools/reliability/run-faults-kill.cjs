@@ -50,12 +50,20 @@ function main() {
     { target: '(all faults)', measure: 'faults survived', value: survived, goal: String(injected), ok: survived === injected },
     { target: '(all faults)', measure: 'tasks lost', value: sum('tasks lost'), goal: '0', ok: sum('tasks lost') === 0 },
     { target: '(all faults)', measure: 'tasks duplicated', value: sum('tasks duplicated'), goal: '0', ok: sum('tasks duplicated') === 0 },
-    { target: '(all faults)', measure: 'jest specs', value: jestOk ? 'passed' : `exit ${r.status ?? r.signal}`, goal: 'passed', ok: jestOk },
+    {
+      target: '(all faults)',
+      measure: 'jest specs',
+      value: jestOk ? 'passed' : `exit ${r.status ?? r.signal}`,
+      goal: 'passed',
+      ok: jestOk,
+    },
     { target: '(all faults)', measure: 'seconds', value: seconds, ok: true },
   ];
   const doc = { suite: 'faults-kill', date: new Date().toISOString(), commit: gitCommit(), rows: [...summary, ...rows] };
   fs.writeFileSync(path.join(RESULTS_DIR, 'faults-kill.json'), `${JSON.stringify(doc, null, 2)}\n`);
-  process.stdout.write(`faults-kill: ${survived}/${injected} faults survived, ${seconds} s; wrote tools/reliability/results/faults-kill.json\n`);
+  process.stdout.write(
+    `faults-kill: ${survived}/${injected} faults survived, ${seconds} s; wrote tools/reliability/results/faults-kill.json\n`,
+  );
   return jestOk && doc.rows.every((x) => x.ok) ? 0 : 1;
 }
 
