@@ -64,7 +64,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
   { weight: 2, arbitrary: fc.string() },
   { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 3000 }), fc.boolean()).map(([d, a]) => nested(d, a)) },
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 500 }), fc.boolean()).map(([d, a]) => nested(d, a)) },
   {
     weight: 1,
     arbitrary: fc
