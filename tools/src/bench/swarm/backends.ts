@@ -6,11 +6,16 @@ export const BENCH_BACKENDS = ['mock', 'local', 'bwrap', 'tmux', 'tmux-bwrap'] a
 export type BenchBackend = (typeof BENCH_BACKENDS)[number];
 
 /**
- * The minimal `/bin/sh` client: it reads (and drops) whatever is pasted into its pane, then sleeps.
- * The harness writes each turn's receipt itself (docs/agent.md §3), so the client costs no CPU and
- * every receipt → event figure is the host's alone.
+ * The minimal `/bin/sh` client: it reads whatever is pasted into its pane, then sleeps. The harness writes
+ * each turn's receipt itself (docs/agent.md §3), so the client costs no CPU and every receipt → event figure
+ * is the host's alone. While the harness measures task delivery it makes a FIFO `.bench-reads` in the
+ * workspace; the client copies each line it reads into it (builtins only: no process per line).
  */
-export const SH_CLIENT: readonly string[] = ['/bin/sh', '-c', 'while IFS= read -r line; do :; done; exec /bin/sleep 2147483647'];
+export const SH_CLIENT: readonly string[] = [
+  '/bin/sh',
+  '-c',
+  'while IFS= read -r line; do [ -p .bench-reads ] && printf \'%s\\n\' "$line" > .bench-reads; done; exec /bin/sleep 2147483647',
+];
 
 /** Backends that run a sandbox (the launch goal is about these). */
 export const SANDBOXED: ReadonlySet<BenchBackend> = new Set<BenchBackend>(['bwrap', 'tmux-bwrap']);

@@ -1,11 +1,12 @@
 import { chownSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { agentName, swarmConfig, type BenchBackend } from './backends';
-import { cpuTicksOf, rssMibOf, type BenchServer } from './bench-server';
+import { agentName, swarmConfig, TMUX_BACKED, type BenchBackend } from './backends';
+import { cpuTicksOf, fdUsageOf, rssMibOf, type BenchServer } from './bench-server';
 import { leftoverDirs, leftoverProcesses, tmuxServerRunning } from './leftovers';
 import { quantile } from './primitives';
 import { measureListSwarms, type ListSwarmsResult } from './list-swarms';
+import { measureRestPaste, type PasteLatency } from './paste-latency';
 
 /** How long the harness waits for a swarm to be ready before it reports a failure. */
 const READY_TIMEOUT_MS = 600_000;
@@ -21,6 +22,10 @@ export interface RunOptions {
   readonly listSwarmsMs: number;
   /** Called once every agent is ready (the harness captures the bwrap argv of a live agent here). */
   readonly onUp?: (swarm: string) => Promise<void>;
+  /** tmux backends: REST task → the pane reads it, this many samples (0: skip; one agent each, left busy). */
+  readonly pasteSamples?: number;
+  /** Swarms of `n` agents each, started at once (default 1); turns and the API measure use the first. */
+  readonly swarms?: number;
 }
 
 export interface LatencyResult {
@@ -33,7 +38,10 @@ export interface LatencyResult {
 /** One backend at one N. Times in ms unless the name says otherwise. */
 export interface RunResult {
   readonly backend: BenchBackend;
+  /** Agents per swarm. */
   readonly n: number;
+  /** Swarms run at once (absent: 1). Ready, DELETE and leftovers cover all of them. */
+  readonly swarms?: number;
   readonly readyMs?: number;
   /** ms per agent in each tenth of the launch, from the agents' `agent_ready` event times (decilesOf). */
   readonly decileMsPerAgent?: readonly number[];
@@ -46,8 +54,14 @@ export interface RunResult {
   /** Whole-box CPU while the swarm idles, % of all cores. */
   readonly idleBoxCpuPct?: number;
   readonly rssMib?: number;
+  /** Open descriptors of the server once every agent is ready. */
+  readonly serverFds?: number;
+  /** inotify watches the server holds once every agent is ready. */
+  readonly inotifyWatches?: number;
   readonly receiptToEvent?: LatencyResult;
   readonly listSwarms?: ListSwarmsResult;
+  /** tmux backends: `POST …/task` → the agent's pane reads the pasted text. */
+  readonly restPaste?: PasteLatency;
   readonly error?: string;
 }
 
@@ -77,7 +91,7 @@ async function waitReady(server: BenchServer, swarm: string, n: number): Promise
     if (bad !== undefined) throw new Error(`agent ${bad.name} is ${bad.state}`);
     if (agents.length === n && agents.every((a) => a.state === 'idle')) return;
     if (Date.now() > deadline) throw new Error(`not ready after ${READY_TIMEOUT_MS} ms`);
-    await sleep(n >= 300 ? 250 : 50);
+    await sleep(n >= 1000 ? 1000 : n >= 300 ? 250 : 50); // ready times come from events: polling only adds load
   }
 }
 
@@ -177,19 +191,43 @@ async function measureIdle(server: BenchServer, idleMs: number): Promise<{ serve
   return { server: ((s1 - s0) / CLOCK_TICKS_PER_S / seconds) * 100, box: ((b1.busy - b0.busy) / Math.max(1, b1.total - b0.total)) * 100 };
 }
 
-/** Launch, measure while up, DELETE ?purge=true, check what is left. */
+/** DELETE ?purge=true of every swarm at once; ms until the last answered, and the statuses that were not 200. */
+async function deleteAll(server: BenchServer, swarms: readonly string[]): Promise<{ ms: number; failed: string[] }> {
+  const s0 = performance.now();
+  const answers = await Promise.all(swarms.map((s) => server.api('DELETE', `/api/swarms/${s}?purge=true`)));
+  const failed = answers.flatMap((a, i) => (a.status === 200 ? [] : [`DELETE ${swarms[i]}: ${a.status}`]));
+  return { ms: performance.now() - s0, failed };
+}
+
+/** Launch (K swarms at once with `swarms`), measure while up, DELETE ?purge=true, check what is left. */
 export async function runOne(server: BenchServer, backend: BenchBackend, n: number, opts: RunOptions): Promise<RunResult> {
-  const swarm = `b-${backend}-${n}-${Date.now().toString(36)}`;
-  const base = { backend, n };
+  const k = Math.max(1, opts.swarms ?? 1);
+  const stem = `b-${backend}-${n}-${Date.now().toString(36)}`;
+  const names = Array.from({ length: k }, (_, i) => (k === 1 ? stem : `${stem}-s${i}`));
+  const swarm = names[0] as string;
+  const base = k === 1 ? { backend, n } : { backend, n, swarms: k };
   const t0 = Date.now();
-  const created = await server.api('POST', '/api/swarms', { config: swarmConfig(backend, swarm, n) });
-  if (created.status !== 201)
-    return { ...base, error: `POST /api/swarms ${created.status}: ${JSON.stringify(created.body).slice(0, 300)}` };
+  const posts = await Promise.all(names.map((s) => server.api('POST', '/api/swarms', { config: swarmConfig(backend, s, n) })));
+  const started = names.filter((_, i) => posts[i]?.status === 201);
+  const refused = posts.find((p) => p.status !== 201);
+  if (refused !== undefined) {
+    const cleanup = await deleteAll(server, started);
+    const error = `POST /api/swarms ${refused.status}: ${JSON.stringify(refused.body).slice(0, 300)}`;
+    return { ...base, error, stopMs: cleanup.ms };
+  }
   let result: RunResult = base;
   try {
-    await waitReady(server, swarm, n);
-    const times = await readyTimes(server, swarm);
-    result = { ...result, readyMs: Math.max(...times) - t0, decileMsPerAgent: decilesOf(times), rssMib: rssMibOf(server.pid) };
+    await Promise.all(names.map((s) => waitReady(server, s, n)));
+    const times = (await Promise.all(names.map((s) => readyTimes(server, s)))).flat().sort((a, b) => a - b);
+    const usage = fdUsageOf(server.pid);
+    result = {
+      ...result,
+      readyMs: Math.max(...times) - t0,
+      decileMsPerAgent: decilesOf(times),
+      rssMib: rssMibOf(server.pid),
+      serverFds: usage.fds,
+      inotifyWatches: usage.inotifyWatches,
+    };
     await opts.onUp?.(swarm);
     if (backend !== 'mock' && opts.turns > 0) result = { ...result, receiptToEvent: await measureLatency(server, swarm, n, opts.turns) };
     if (opts.idleMs > 0) {
@@ -198,18 +236,19 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
       result = { ...result, idleServerCpuPct: idle.server, idleBoxCpuPct: idle.box };
     }
     if (opts.listSwarmsMs > 0) result = { ...result, listSwarms: await measureListSwarms(server, opts.listSwarmsMs) };
+    // last: each sample leaves its agent's turn running
+    if (TMUX_BACKED.has(backend) && (opts.pasteSamples ?? 0) > 0)
+      result = { ...result, restPaste: await measureRestPaste(server, swarm, n, opts.pasteSamples ?? 0) };
   } catch (err) {
     result = { ...result, error: err instanceof Error ? err.message : String(err) };
   }
-  const s0 = performance.now();
-  const del = await server.api('DELETE', `/api/swarms/${swarm}?purge=true`);
-  const stopMs = performance.now() - s0;
-  if (del.status !== 200) return { ...result, error: `DELETE ${del.status}` };
+  const del = await deleteAll(server, names);
+  if (del.failed.length > 0) return { ...result, error: del.failed.join('; ') };
   return {
     ...result,
-    stopMs,
-    leftoverProcesses: leftoverProcesses(server.pid, server.home, swarm),
+    stopMs: del.ms,
+    leftoverProcesses: names.flatMap((s) => leftoverProcesses(server.pid, server.home, s)),
     tmuxServerLeft: tmuxServerRunning(server.home),
-    leftoverDirs: leftoverDirs(server.home, swarm),
+    leftoverDirs: names.flatMap((s) => leftoverDirs(server.home, s)),
   };
 }

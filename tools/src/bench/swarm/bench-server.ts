@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,12 @@ import { onFreshPort } from '../../net/free-port';
 
 /** The built server entry the harness runs (the real server, as `genswarms up --foreground` does). */
 export const SERVER_MAIN = join(REPO_ROOT, 'apps/server/dist/main.js');
+/**
+ * Preloaded into the server: a bare express app in the same process, the baseline of the API measure
+ * (tools/bench/bare-express.cjs; it writes its port to BARE_PORT_FILE under the server home).
+ */
+const BARE_EXPRESS_PRELOAD = join(REPO_ROOT, 'tools/bench/bare-express.cjs');
+const BARE_PORT_FILE = 'bench-bare-express.port';
 /** How long the server may take to print its listening line. */
 const LISTEN_TIMEOUT_MS = 30_000;
 const PORT_TRIES = 4;
@@ -20,6 +26,8 @@ export interface BenchServer {
   readonly token: string;
   /** Extra node flags the server runs with (e.g. `--cpu-prof`). */
   readonly nodeFlags: readonly string[];
+  /** Port of the bare express app preloaded into the server process (undefined: it did not start). */
+  barePort(): number | undefined;
   api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
@@ -48,7 +56,7 @@ export async function startBenchServer(opts: BenchServerOptions = {}): Promise<B
 
 function startOn(port: number, home: string, token: string, opts: BenchServerOptions): Promise<BenchServer> {
   const nodeFlags = opts.nodeFlags ?? [];
-  const child = spawn(process.execPath, [...nodeFlags, opts.serverMain ?? SERVER_MAIN], {
+  const child = spawn(process.execPath, [...nodeFlags, '--require', BARE_EXPRESS_PRELOAD, opts.serverMain ?? SERVER_MAIN], {
     shell: false,
     cwd: home,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,6 +66,7 @@ function startOn(port: number, home: string, token: string, opts: BenchServerOpt
       GENSWARMS_HOME: home,
       GENSWARMS_API_TOKEN: token,
       GENSWARMS_MAX_AGENTS_PER_SWARM: String(opts.maxAgents ?? 10_000),
+      GENSWARMS_BENCH_BARE_PORT_FILE: join(home, BARE_PORT_FILE),
     },
   });
   return new Promise((resolve, reject) => {
@@ -96,6 +105,10 @@ function handleOf(child: ChildProcess, url: string, home: string, token: string,
     home,
     token,
     nodeFlags,
+    barePort(): number | undefined {
+      const file = join(home, BARE_PORT_FILE);
+      return existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
+    },
     api: <T>(method: string, path: string, body?: unknown) => apiCall<T>(url, token, method, path, body),
     async stop(): Promise<void> {
       child.kill('SIGTERM');
@@ -151,4 +164,23 @@ export function cpuTicksOf(pid: number): number {
 export function rssMibOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m === null ? 0 : Number(m[1]) / 1024;
+}
+
+/** Open descriptors of a process and the inotify watches it holds (from `/proc/<pid>/fdinfo`): what `doctor` checks the limits of. */
+export function fdUsageOf(pid: number): { fds: number; inotifyWatches: number } {
+  const dir = `/proc/${pid}/fd`;
+  let fds = 0;
+  let inotifyWatches = 0;
+  for (const fd of readdirSync(dir)) {
+    fds += 1;
+    try {
+      if (readlinkSync(join(dir, fd)) !== 'anon_inode:inotify') continue;
+      inotifyWatches += readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('inotify wd:')).length;
+    } catch {
+      continue; // expected: the descriptor closed while we looked
+    }
+  }
+  return { fds, inotifyWatches };
 }

@@ -1,34 +1,60 @@
 import { join } from 'node:path';
 import { buildOnce, REPO_ROOT } from '../../build-once/build-once';
+import { TMUX_BIN, unavailableReason } from './backends';
 import { decilesOf } from './bench-run';
 import { runBench } from './bench-swarm';
 import { parseBenchArgs } from './main';
+import { measureTmuxPrimitives, RAW_PASTE_SAMPLES } from './primitives';
 import { formatReport, type BenchReport } from './report';
 
-// Correctness smoke of `npm run bench` (docs/benchmarks.md): a real server, N=3 for mock and local,
+// Correctness smoke of `npm run bench` (docs/benchmarks.md): a real server, two swarms of 3 for mock, local and tmux,
 // every phase runs and reports, nothing is left behind. No timing is asserted (figures are printed).
 beforeAll(() => {
   const built = buildOnce([join(REPO_ROOT, 'apps/server/tsconfig.lib.json'), join(REPO_ROOT, 'apps/agent/tsconfig.lib.json')]);
   if (built.kind === 'failed') throw new Error(`build failed: ${built.output.slice(0, 2000)}`);
 }, 600_000);
 
-test('runs mock and local swarms of 3 through launch, turns, idle, API and DELETE, leaving nothing', async () => {
-  const report = await runBench({ ns: [3], backends: ['mock', 'local'], turns: 2, idleMs: 200, listSwarmsMs: 200, primitives: false });
-  expect(report.runs.map((r) => [r.backend, r.n, r.error])).toEqual([
-    ['mock', 3, undefined],
-    ['local', 3, undefined],
-  ]);
+test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, idle, API, paste and DELETE, leaving nothing', async () => {
+  const backends = (['mock', 'local', 'tmux'] as const).filter((b) => unavailableReason(b) === undefined);
+  const report = await runBench({
+    ns: [3],
+    backends,
+    turns: 2,
+    idleMs: 200,
+    listSwarmsMs: 200,
+    primitives: false,
+    swarms: 2,
+    pasteSamples: 2,
+  });
+  expect(report.runs.map((r) => [r.backend, r.n, r.swarms, r.error])).toEqual(backends.map((b) => [b, 3, 2, undefined]));
   for (const r of report.runs) {
     expect(r.readyMs).toEqual(expect.any(Number));
     expect(r.stopMs).toEqual(expect.any(Number));
     expect(r.idleServerCpuPct).toEqual(expect.any(Number));
     expect(r.listSwarms?.rps).toBeGreaterThan(0);
+    expect(r.listSwarms?.bareRps).toBeGreaterThan(0);
+    expect(r.listSwarms?.gated.cpuMsPerReq).toEqual(expect.any(Number));
+    expect(r.serverFds).toBeGreaterThan(0);
+    expect(r.inotifyWatches).toEqual(expect.any(Number));
     expect([r.leftoverProcesses, r.tmuxServerLeft, r.leftoverDirs]).toEqual([[], false, []]);
   }
   expect(report.runs[1]?.receiptToEvent?.samples).toBe(2);
+  if (backends.includes('tmux')) expect(report.runs[2]?.restPaste?.samples).toBe(2);
   const md = formatReport(report);
-  for (const heading of ['## Launch', '## Stop', '## Idle', '## Latency', '## API', '## Memory']) expect(md).toContain(heading);
-}, 120_000);
+  for (const heading of ['## Launch', '## Stop', '## Idle', '## Latency', '## API', '## Task delivery', '## Memory'])
+    expect(md).toContain(heading);
+  expect(md).toContain('| mock | 2×3 |');
+}, 240_000);
+
+(unavailableReason('tmux') === undefined ? test : test.skip)(
+  'measures a raw control-mode paste → read on a private tmux server',
+  async () => {
+    const p = await measureTmuxPrimitives(TMUX_BIN, 2);
+    expect(p.pasteRead?.samples).toBe(RAW_PASTE_SAMPLES);
+    expect(p.pasteRead?.p50Ms).toBeGreaterThan(0);
+  },
+  120_000,
+);
 
 test('splits a launch from its first ready agent into ten tenths of ms per agent', () => {
   const ready = Array.from({ length: 21 }, (_, i) => 1000 + i * 10);
@@ -44,6 +70,8 @@ test.each([
   [['--backends', 'docker'], /unknown backend docker/],
   [['--bogus'], /unknown flag --bogus/],
   [['--turns', '-1'], /--turns/],
+  [['--swarms', '0'], /--swarms/],
+  [['--paste-samples', '-1'], /--paste-samples/],
 ])('refuses bench flags %j', (argv, reason) => {
   expect(() => parseBenchArgs(argv)).toThrow(reason);
 });

@@ -5,7 +5,7 @@ import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './b
 import { runOne, type RunResult } from './bench-run';
 import { cpuTicksOf, SERVER_MAIN, startBenchServer } from './bench-server';
 import { measureRing, type RingResult } from './ring';
-import { capturedBwrapArgv, measureTmuxPrimitives, timeCommand } from './primitives';
+import { capturedBwrapArgv, measureTmuxPrimitives, RAW_PASTE_SAMPLES, timeCommand } from './primitives';
 import type { BenchReport, Machine, Primitives } from './report';
 
 export interface BenchOptions {
@@ -17,6 +17,10 @@ export interface BenchOptions {
   readonly listSwarmsMs: number;
   /** How long the ring of mock agents routes messages (0: skip). */
   readonly ringMs?: number;
+  /** tmux backends: REST task → pane read samples per run (default RAW_PASTE_SAMPLES; 0 skips). */
+  readonly pasteSamples?: number;
+  /** Swarms of N agents run at once per backend and N (default 1). */
+  readonly swarms?: number;
   /** Measure the raw primitives (bwrap, tmux) in this run. */
   readonly primitives: boolean;
   /** Node flags for the server (e.g. `--cpu-prof`). */
@@ -69,7 +73,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   try {
     for (const backend of backends) {
       for (const n of opts.ns) {
-        log(`run: ${backend} N=${n}`);
+        log(`run: ${backend} N=${n}${(opts.swarms ?? 1) > 1 ? ` × ${opts.swarms} swarms` : ''}`);
         const wantBwrap = opts.primitives && primitives.bwrapMs === undefined && (backend === 'bwrap' || backend === 'tmux-bwrap');
         const onUp = async (swarm: string): Promise<void> => {
           primitives = await bwrapPrimitive(swarm, primitives).catch((err: unknown) => {
@@ -81,6 +85,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
           turns: opts.turns,
           idleMs: opts.idleMs,
           listSwarmsMs: opts.listSwarmsMs,
+          swarms: opts.swarms ?? 1,
+          pasteSamples: opts.pasteSamples ?? RAW_PASTE_SAMPLES,
           ...(wantBwrap ? { onUp } : {}),
         }).catch((err: unknown): RunResult => ({ backend, n, error: err instanceof Error ? err.message : String(err) }));
         log(`  ${JSON.stringify(r)}`);
@@ -105,6 +111,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     server: opts.serverMain ?? SERVER_MAIN,
     machine: machine(),
     ns: opts.ns,
+    ...((opts.swarms ?? 1) > 1 ? { swarms: opts.swarms } : {}),
     skipped,
     primitives,
     runs,

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- [--n 10,100,300,1000] [--backends mock,local,bwrap,tmux,tmux-bwrap] [--turns 50]
  * [--idle-ms 5000] [--list-ms 2000] [--no-primitives] [--cpu-prof <dir>] [--out <file.json>] [--json] [--no-build]
- * [--server-main <main.js>]`
+ * [--server-main <main.js>] [--swarms K] [--paste-samples 30]`
  * (docs/benchmarks.md). Writes `<out>` (JSON) and the same name with `.md` (the tables).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -40,6 +40,8 @@ function ints(raw: string, name: string, min: number): number[] {
 export function parseBenchArgs(argv: readonly string[]): BenchCli {
   const known = new Set([
     '--server-main',
+    '--swarms',
+    '--paste-samples',
     '--ring-ms',
     '--n',
     '--backends',
@@ -66,6 +68,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
       ringMs: ints(value(argv, '--ring-ms') ?? '5000', '--ring-ms', 0)[0] as number,
       listSwarmsMs: ints(value(argv, '--list-ms') ?? '2000', '--list-ms', 0)[0] as number,
       primitives: !argv.includes('--no-primitives'),
+      swarms: ints(value(argv, '--swarms') ?? '1', '--swarms', 1)[0] as number,
+      pasteSamples: ints(value(argv, '--paste-samples') ?? '30', '--paste-samples', 0)[0] as number,
       ...(value(argv, '--server-main') === undefined ? {} : { serverMain: resolve(value(argv, '--server-main') as string) }),
       ...(cpuProfDir === undefined ? {} : { serverNodeFlags: ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] }),
     },

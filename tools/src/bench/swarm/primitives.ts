@@ -1,10 +1,11 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { snapshotProcs } from './leftovers';
+import { FifoLines, latencyOf, type PasteLatency } from './paste-latency';
 
 const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
 
@@ -71,9 +72,10 @@ export async function timeCommand(argv: readonly string[], runs: number): Promis
 
 /** A bare `tmux -C` client: one line per command, answered by a %begin/%end (or %error) block. */
 class RawControl {
-  private pending: ((ok: boolean) => void)[] = [];
+  private pending: ((ok: boolean, lines: string[]) => void)[] = [];
   private buf = '';
   private inBlock = false;
+  private lines: string[] = [];
 
   constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
     child.stdout.on('data', (d: Buffer) => {
@@ -82,18 +84,25 @@ class RawControl {
       while ((nl = this.buf.indexOf('\n')) !== -1) {
         const line = this.buf.slice(0, nl);
         this.buf = this.buf.slice(nl + 1);
-        if (line.startsWith('%begin')) this.inBlock = true;
-        else if (this.inBlock && (line.startsWith('%end') || line.startsWith('%error'))) {
+        if (line.startsWith('%begin')) {
+          this.inBlock = true;
+          this.lines = [];
+        } else if (this.inBlock && (line.startsWith('%end') || line.startsWith('%error'))) {
           this.inBlock = false;
-          this.pending.shift()?.(line.startsWith('%end'));
-        }
+          this.pending.shift()?.(line.startsWith('%end'), this.lines);
+        } else if (this.inBlock) this.lines.push(line);
       }
     });
   }
 
   command(line: string): Promise<boolean> {
+    return this.run(line).then((r) => r.ok);
+  }
+
+  /** One command and its output lines. */
+  run(line: string): Promise<{ ok: boolean; lines: string[] }> {
     return new Promise((resolve) => {
-      this.pending.push(resolve);
+      this.pending.push((ok, lines) => resolve({ ok, lines }));
       this.child.stdin.write(`${line}\n`);
     });
   }
@@ -106,7 +115,46 @@ export interface TmuxPrimitives {
   readonly roundTripMs: number;
   /** ms per `list-panes -a` with `panes` panes (median): what a full listing costs. */
   readonly listPanesMs: number;
+  /**
+   * A task-sized text pasted into one pane among `panes` by the bare client (`load-buffer` of a file written
+   * beforehand, then `paste-buffer -p`, sent back to back) → the pane's `/bin/sh` reads it: the floor of a
+   * REST task → pane delivery.
+   */
+  readonly pasteRead?: PasteLatency;
   readonly panes: number;
+}
+
+/** Raw paste → read samples in one run (the REST side takes as many). */
+export const RAW_PASTE_SAMPLES = 30;
+
+async function measureRawPaste(ctl: RawControl, dir: string, samples: number): Promise<PasteLatency> {
+  const fifoPath = join(dir, 'reads');
+  const fifo = FifoLines.create(fifoPath, dir);
+  try {
+    const script = join(dir, 'reader.sh');
+    writeFileSync(script, `while IFS= read -r line; do [ -p ${fifoPath} ] && printf '%s\\n' "$line" > ${fifoPath}; done\n`);
+    const made = await ctl.run(`new-window -d -P -F "#{pane_id}" -t bench: -- /bin/sh ${script}`);
+    const pane = made.lines[0];
+    if (!made.ok || pane === undefined) throw new Error('no reader pane');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the reader's shell starts
+    const out: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const token = `bench-raw-paste-${i}`;
+      const file = join(dir, `buf-${i}`);
+      writeFileSync(file, `[genswarms] turn t${i} — message 1 from operator:\n${token}\nWhen finished, write your reply.\n`, {
+        mode: 0o600,
+      });
+      const read = fifo.waitFor(token);
+      const t0 = performance.now();
+      const pasted = Promise.all([ctl.run(`load-buffer -b b${i} ${file}`), ctl.run(`paste-buffer -d -p -b b${i} -t ${pane}`)]);
+      out.push((await read) - t0);
+      await pasted;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return latencyOf(out);
+  } finally {
+    fifo.close();
+  }
 }
 
 /** Raw tmux primitives on a private tmux server with `panes` idle panes. */
@@ -139,7 +187,8 @@ export async function measureTmuxPrimitives(tmux: string, panes: number): Promis
       await ctl.command('list-panes -a -F "#{pane_id} #{pane_pid} #{pane_dead} #{session_name} #{window_name}"');
       lists.push(performance.now() - t0);
     }
-    return { windowMs: median(windows), roundTripMs: median(trips), listPanesMs: median(lists), panes };
+    const pasteRead = await measureRawPaste(ctl, dir, RAW_PASTE_SAMPLES);
+    return { windowMs: median(windows), roundTripMs: median(trips), listPanesMs: median(lists), pasteRead, panes };
   } finally {
     await new Promise<void>((resolve) => {
       // kill-server gets no %end (the server is gone): wait for the client to exit instead

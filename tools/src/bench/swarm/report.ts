@@ -14,6 +14,7 @@ export const GOALS = {
   p50MaxMs: 10,
   p99MaxMs: 50,
   listMinRatio: 0.8,
+  pasteMaxOverRawMs: 2,
   ringMinPerS: 2000,
   rssMaxMib: 300,
 } as const;
@@ -40,6 +41,8 @@ export interface BenchReport {
   readonly server: string;
   readonly machine: Machine;
   readonly ns: readonly number[];
+  /** Swarms of N agents run at once (absent: 1). */
+  readonly swarms?: number;
   readonly skipped: readonly { backend: BenchBackend; reason: string }[];
   readonly primitives: Primitives;
   readonly runs: readonly RunResult[];
@@ -57,6 +60,11 @@ export function rawPrimitiveMs(backend: BenchBackend, p: Primitives): number | u
   if (backend === 'tmux') return win;
   if (backend === 'tmux-bwrap') return win === undefined || p.bwrapMs === undefined ? undefined : win + p.bwrapMs;
   return undefined;
+}
+
+/** `N`, or `K×N` for K swarms at once. */
+function nLabel(r: RunResult): string {
+  return (r.swarms ?? 1) > 1 ? `${r.swarms}×${r.n}` : String(r.n);
 }
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -78,7 +86,7 @@ function launchRow(r: RunResult, p: Primitives): string[] {
   const deciles = d.length === 10 ? `${f(d[0])} → ${f(d[9])}` : '—';
   return [
     r.backend,
-    String(r.n),
+    nLabel(r),
     f(r.readyMs === undefined ? undefined : r.readyMs / 1000, 2),
     f(perAgent, 2),
     deciles,
@@ -97,7 +105,7 @@ function stopRow(r: RunResult): string[] {
   if (procs !== undefined) checks.push(procs === 0 && dirs === 0 && r.tmuxServerLeft === false);
   return [
     r.backend,
-    String(r.n),
+    nLabel(r),
     f(r.stopMs === undefined ? undefined : r.stopMs / 1000, 2),
     String(procs ?? '—'),
     r.tmuxServerLeft === undefined ? '—' : r.tmuxServerLeft ? 'yes' : 'no',
@@ -108,28 +116,55 @@ function stopRow(r: RunResult): string[] {
 
 function idleRow(r: RunResult): string[] {
   const checks = r.idleServerCpuPct === undefined ? [] : [r.idleServerCpuPct <= GOALS.idleMaxPct];
-  return [r.backend, String(r.n), f(r.idleServerCpuPct, 2), f(r.idleBoxCpuPct, 1), verdict(checks)];
+  return [r.backend, nLabel(r), f(r.idleServerCpuPct, 2), f(r.idleBoxCpuPct, 1), verdict(checks)];
 }
 
 function latencyRow(r: RunResult): string[] {
   const l = r.receiptToEvent;
   const checks = l === undefined ? [] : [l.p50Ms <= GOALS.p50MaxMs, l.p99Ms <= GOALS.p99MaxMs];
-  return [r.backend, String(r.n), String(l?.samples ?? '—'), f(l?.p50Ms, 0), f(l?.p99Ms, 0), f(l?.maxMs, 0), verdict(checks)];
+  return [r.backend, nLabel(r), String(l?.samples ?? '—'), f(l?.p50Ms, 0), f(l?.p99Ms, 0), f(l?.maxMs, 0), verdict(checks)];
 }
 
 function memoryRow(r: RunResult): string[] {
-  return [r.backend, String(r.n), f(r.rssMib, 0), verdict(r.rssMib === undefined ? [] : [r.rssMib <= GOALS.rssMaxMib])];
+  const agents = r.n * (r.swarms ?? 1);
+  const per = (x: number | undefined): string => (x === undefined ? '—' : `${x} (${f(x / agents, 2)}/agent)`);
+  return [
+    r.backend,
+    nLabel(r),
+    f(r.rssMib, 0),
+    per(r.serverFds),
+    per(r.inotifyWatches),
+    verdict(r.rssMib === undefined ? [] : [r.rssMib <= GOALS.rssMaxMib]),
+  ];
 }
 
 function apiRow(r: RunResult): string[] {
   const l = r.listSwarms;
   return [
     r.backend,
-    String(r.n),
+    nLabel(r),
     f(l?.rps, 0),
     f(l?.bareRps, 0),
     f(l?.ratio, 2),
+    `${f(l?.gated?.cpuMsPerReq, 3)} / ${f(l?.bare?.cpuMsPerReq, 3)}`,
+    `${f(l?.gated?.serverCpuPct, 0)} / ${f(l?.bare?.serverCpuPct, 0)}`,
+    f(l?.cpuRatio, 2),
     verdict(l === undefined ? [] : [l.ratio >= GOALS.listMinRatio]),
+  ];
+}
+
+function pasteRow(r: RunResult, p: Primitives): string[] {
+  const rest = r.restPaste;
+  const raw = p.tmux?.pasteRead;
+  const over = rest === undefined || raw === undefined ? undefined : rest.p50Ms - raw.p50Ms;
+  return [
+    r.backend,
+    nLabel(r),
+    String(rest?.samples ?? '—'),
+    `${f(rest?.p50Ms, 2)} / ${f(rest?.p99Ms, 2)}`,
+    `${f(raw?.p50Ms, 2)} / ${f(raw?.p99Ms, 2)}`,
+    f(over, 2),
+    verdict(over === undefined ? [] : [over <= GOALS.pasteMaxOverRawMs]),
   ];
 }
 
@@ -140,7 +175,7 @@ export function formatReport(rep: BenchReport): string {
   const out: string[] = [
     `# genswarms bench — ${rep.date}`,
     '',
-    `commit \`${rep.commit}\` · server \`${rep.server}\` · ${m.cores} cores · ${m.memGiB.toFixed(0)} GiB · Linux ${m.kernel} · Node ${m.node} · N = ${rep.ns.join(', ')}`,
+    `commit \`${rep.commit}\` · server \`${rep.server}\` · ${m.cores} cores · ${m.memGiB.toFixed(0)} GiB · Linux ${m.kernel} · Node ${m.node} · N = ${rep.ns.join(', ')}${(rep.swarms ?? 1) > 1 ? ` · ${rep.swarms} swarms at once` : ''}`,
     ...rep.skipped.map((s) => `- skipped ${s.backend}: ${s.reason}`),
     '',
     '## Raw primitives (same run)',
@@ -174,13 +209,41 @@ export function formatReport(rep: BenchReport): string {
     '',
     table(['backend', 'N', 'turns', 'p50 ms', 'p99 ms', 'max ms', 'goal'], rep.runs.map(latencyRow)),
     '',
-    `## API — goal: token-gated GET /api/swarms ≥ ${GOALS.listMinRatio}× a bare route with the same body`,
+    `## API — goal: token-gated GET /api/swarms ≥ ${GOALS.listMinRatio}× a bare express route with the same body (same server process, one load client in its own process, keep-alive)`,
     '',
-    table(['backend', 'N', 'GET /api/swarms req/s', 'bare req/s', 'ratio', 'goal'], rep.runs.map(apiRow)),
+    table(
+      [
+        'backend',
+        'N',
+        'GET /api/swarms req/s',
+        'bare req/s',
+        'ratio',
+        'server CPU ms/req gated / bare',
+        'server % of a core gated / bare',
+        'CPU ratio (bare/gated)',
+        'goal',
+      ],
+      rep.runs.map(apiRow),
+    ),
+    '',
+    `## Task delivery to a tmux pane — goal: REST task → the pane reads it, p50 ≤ the raw control-mode paste → read p50 + ${GOALS.pasteMaxOverRawMs} ms (same run)`,
+    '',
+    table(
+      [
+        'backend',
+        'N',
+        'samples',
+        'REST → read p50 / p99 ms',
+        `raw paste → read p50 / p99 ms (${p.tmux?.panes ?? '—'} panes)`,
+        'p50 over raw ms',
+        'goal',
+      ],
+      rep.runs.filter((r) => r.restPaste !== undefined).map((r) => pasteRow(r, p)),
+    ),
     '',
     `## Memory — goal: server RSS ≤ ${GOALS.rssMaxMib} MB`,
     '',
-    table(['backend', 'N', 'server RSS MiB', 'goal'], rep.runs.map(memoryRow)),
+    table(['backend', 'N', 'server RSS MiB', 'server fds', 'inotify watches', 'goal'], rep.runs.map(memoryRow)),
   ];
   if (rep.ring !== undefined) {
     const r = rep.ring;
