@@ -87,7 +87,12 @@ export class TmuxServer {
   private subscribed = false;
   private poller: NodeJS.Timeout | undefined;
   private polling = false;
-  private createChain: Promise<unknown> = Promise.resolve();
+  /** Per window (`<swarm>\0<agent>`): the last creation queued for it (check-then-create never races itself). */
+  private readonly createChains = new Map<string, Promise<unknown>>();
+  /** Per swarm: the `new-session` in flight; other creations of that swarm wait for it, then add windows. */
+  private readonly sessionCreations = new Map<string, Promise<unknown>>();
+  /** Per swarm: `new-session` commands sent so far (a `has-session` answer sent before the last one is stale). */
+  private readonly sessionsCreated = new Map<string, number>();
   /** Set by close()/kill(): the control client's end is ours, not a lost server. */
   private leaving = false;
 
@@ -193,22 +198,41 @@ export class TmuxServer {
 
   /**
    * Creates window `=<swarm>:=<agent>` running `argv` (tmux execs multi-word commands directly, no
-   * shell), then links it into the control session. Serialised, so two starts cannot race.
+   * shell), then links it into the control session. Serialised per window, so two starts of one agent
+   * cannot race; creations of different agents overlap (see createWindowNow).
    */
   createWindow(swarm: string, agent: string, cwd: string, argv: readonly TmuxWord[]): Promise<PaneRef> {
-    const run = this.createChain.then(() => this.createWindowNow(swarm, agent, cwd, argv));
-    this.createChain = run.catch(() => undefined); // expected: the chain only orders creations; the caller of run gets the failure
+    const key = `${swarm}\0${agent}`;
+    const run = (this.createChains.get(key) ?? Promise.resolve()).then(() => this.createWindowNow(swarm, agent, cwd, argv));
+    const tail = run.catch(() => undefined); // expected: the chain only orders creations; the caller of run gets the failure
+    this.createChains.set(key, tail);
+    void tail.then(() => {
+      if (this.createChains.get(key) === tail) this.createChains.delete(key);
+    });
     return run;
   }
 
+  /**
+   * Issue 13: tmux walks every pane on each pass of its event loop, so a launch costs O(N) of tmux CPU per
+   * round trip. The two queries go out together, and creations of several agents share the server's
+   * passes instead of queueing one after another (a full `list-panes -a` per creation was removed earlier).
+   */
   private async createWindowNow(swarm: string, agent: string, cwd: string, argv: readonly TmuxWord[]): Promise<PaneRef> {
-    // Targeted queries: a full `list-panes -a` per creation made a launch O(N²) (issue 13).
-    const existing = await this.findPane(swarm, agent);
+    let creationsSeen = this.sessionsCreated.get(swarm) ?? 0;
+    const [existing, sessionFound] = await Promise.all([this.findPane(swarm, agent), this.hasSession(swarm)]);
     if (existing !== undefined && !existing.dead) {
       throw new RunnerError('start_failed', `tmux window ${swarm}:${agent} is already running; stop it first`, { agent });
     }
     if (existing !== undefined) await this.command([...tmuxConsts('kill-window', '-t'), tmuxPane(existing.paneId)]);
-    const hasSession = await this.hasSession(swarm);
+    // a killed dead window may have been its session's last
+    let hasSession = existing === undefined ? sessionFound : await this.hasSession(swarm);
+    // another creation of this swarm sent a new-session since we asked: wait for it, ask again, then add a window
+    while (!hasSession && (this.sessionsCreated.get(swarm) ?? 0) !== creationsSeen) {
+      creationsSeen = this.sessionsCreated.get(swarm) ?? 0;
+      await this.sessionCreations.get(swarm);
+      hasSession = await this.hasSession(swarm);
+    }
+    // no await from the last check to trackSessionCreation: a creation checking later sees this new-session
     const common = [...tmuxConsts('-d', '-P', '-F'), tmuxFormat('#{window_id} #{pane_id} #{pane_pid}')];
     const where = [tmuxConst('-n'), tmuxName(agent), tmuxConst('-c'), tmuxPath(cwd, { formatExpanded: true })];
     const create = hasSession
@@ -221,7 +245,9 @@ export class TmuxServer {
       tmuxConst('-t'),
       tmuxSessionTarget(CONTROL_SESSION),
     ];
-    const [created, linked] = await Promise.allSettled([this.command(create), this.command(link)]);
+    const creating = this.command(create);
+    if (!hasSession) this.trackSessionCreation(swarm, creating);
+    const [created, linked] = await Promise.allSettled([creating, this.command(link)]);
     if (created.status === 'rejected')
       throw new RunnerError('start_failed', `tmux could not create ${swarm}:${agent}`, { agent, cause: created.reason });
     const ref = parsePaneRef(created.value[0]);
@@ -231,6 +257,19 @@ export class TmuxServer {
       throw new RunnerError('start_failed', `tmux could not link ${swarm}:${agent}`, { agent });
     }
     return ref;
+  }
+
+  /** Records a `new-session` in flight for `swarm` until it settles (its outcome is its caller's). */
+  private trackSessionCreation(swarm: string, creating: Promise<unknown>): void {
+    const settled = creating.then(
+      () => undefined,
+      () => undefined, // expected: the creator reports its own failure; waiters just look for the session again
+    );
+    this.sessionCreations.set(swarm, settled);
+    this.sessionsCreated.set(swarm, (this.sessionsCreated.get(swarm) ?? 0) + 1);
+    void settled.then(() => {
+      if (this.sessionCreations.get(swarm) === settled) this.sessionCreations.delete(swarm);
+    });
   }
 
   /** Kills the window holding `paneId` (from every session it is linked into); absent is fine. */
