@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpus, release, totalmem } from 'node:os';
+import { cpus, loadavg, release, totalmem } from 'node:os';
 import { REPO_ROOT } from '../../build-once/build-once';
 import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './backends';
 import { runOne, type RunResult } from './bench-run';
@@ -63,6 +63,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     log(`primitives: tmux with ${maxN} panes`);
     primitives = { ...primitives, tmux: await measureTmuxPrimitives(TMUX_BIN, maxN) };
   }
+  const loadAtStart = loadavg()[0] as number;
   const server = await startBenchServer({
     maxAgents: Math.max(maxN, 100),
     ...(opts.serverMain === undefined ? {} : { serverMain: opts.serverMain }),
@@ -113,6 +114,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     ns: opts.ns,
     ...((opts.swarms ?? 1) > 1 ? { swarms: opts.swarms } : {}),
     skipped,
+    loadAverage: { start: loadAtStart, end: loadavg()[0] as number },
     primitives,
     runs,
     ...(ring === undefined ? {} : { ring }),

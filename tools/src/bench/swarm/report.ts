@@ -44,6 +44,8 @@ export interface BenchReport {
   /** Swarms of N agents run at once (absent: 1). */
   readonly swarms?: number;
   readonly skipped: readonly { backend: BenchBackend; reason: string }[];
+  /** The box's 1-minute load average when the run started and ended (other work on the box shows here). */
+  readonly loadAverage?: { readonly start: number; readonly end: number };
   readonly primitives: Primitives;
   readonly runs: readonly RunResult[];
   readonly ring?: RingResult;
@@ -175,7 +177,7 @@ export function formatReport(rep: BenchReport): string {
   const out: string[] = [
     `# genswarms bench — ${rep.date}`,
     '',
-    `commit \`${rep.commit}\` · server \`${rep.server}\` · ${m.cores} cores · ${m.memGiB.toFixed(0)} GiB · Linux ${m.kernel} · Node ${m.node} · N = ${rep.ns.join(', ')}${(rep.swarms ?? 1) > 1 ? ` · ${rep.swarms} swarms at once` : ''}`,
+    `commit \`${rep.commit}\` · server \`${rep.server}\` · ${m.cores} cores · ${m.memGiB.toFixed(0)} GiB · Linux ${m.kernel} · Node ${m.node} · N = ${rep.ns.join(', ')}${(rep.swarms ?? 1) > 1 ? ` · ${rep.swarms} swarms at once` : ''}${rep.loadAverage === undefined ? '' : ` · load average ${f(rep.loadAverage.start, 1)} → ${f(rep.loadAverage.end, 1)}`}`,
     ...rep.skipped.map((s) => `- skipped ${s.backend}: ${s.reason}`),
     '',
     '## Raw primitives (same run)',
