@@ -17,6 +17,7 @@ describe('@genswarms/receipts public surface', () => {
       'WATCH_POLL_MS',
       'isTurnId',
       'newTurnId',
+      'placeFileUnder',
       'prepareTurnDir',
       'readTurnReceipt',
       'readUntrustedFile',
