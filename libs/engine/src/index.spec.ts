@@ -26,6 +26,7 @@ const PINNED = [
   'SYSTEM_OBJECT_NAMES',
   'SqliteStore',
   'classifyOutboxMessage',
+  'drainOutbox',
   'createHandlerRegistry',
   'eventMatches',
   'extractMarkers',

@@ -120,8 +120,8 @@ export type { EnginePush, PushListener, TopologyEntry } from './lib/events/pushe
 
 export { extractMarkers } from './lib/routing/markers';
 export type { ExtractedMarkers, MarkerBlock } from './lib/routing/markers';
-export { classifyOutboxMessage, OUTBOX_FILE_MAX_BYTES } from './lib/routing/outbox';
-export type { OutboxMessage } from './lib/routing/outbox';
+export { classifyOutboxMessage, drainOutbox, OUTBOX_FILE_MAX_BYTES } from './lib/routing/outbox';
+export type { OutboxMessage, OutboxEntry, OutboxDrain } from './lib/routing/outbox';
 export { CORRELATION_ID_RE, isCorrelationId } from './lib/routing/asks';
 export type { AskEnvelope } from './lib/routing/asks';
 export { SYSTEM_OBJECT_NAMES } from './lib/routing/topology';
