@@ -235,6 +235,9 @@ export class AgentSession implements TurnHost, OutboxOwner {
   /** After launch: the session goes idle (or keeps a persisted needs_attention) and the scheduler runs. */
   async becomeReady(keep: AttentionInfo | null = null): Promise<void> {
     keep = (await this.verifyIsolation()) ?? keep;
+    // Its client may have exited during the start (a fork loop dying at its pids limit): that made it `failed`, and
+    // it stays so — issue 19 found it `idle` after its `agent_failed`, with no process behind it.
+    if (this.state === 'failed' || this.state === 'stopped') return;
     if (keep !== null) await this.setState('needs_attention', keep);
     else await this.setState('idle');
     await this.host.events.emit({ type: 'agent_ready', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} is ready.` });

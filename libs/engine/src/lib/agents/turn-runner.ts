@@ -89,6 +89,7 @@ export class TurnRunner {
           ? await handle.watchReceipt(turn.id, { signal: cur.abort.signal })
           : await watchTurn(this.host.workspace, turn.id, {
               signal: cur.abort.signal,
+              requireTurnDir: true, // deliver() created it; gone now = the agent removed it (receipt_replaced)
               ...(this.host.receiptPollMs === undefined ? {} : { pollMs: this.host.receiptPollMs }),
             });
     } catch (e) {

@@ -22,6 +22,8 @@ export type TurnReceipt =
 export interface TurnAttempt {
   readonly receipt: TurnReceipt;
   readonly unsettled?: { readonly key: string };
+  /** The turn directory (or one above it) does not exist (the receipt is `pending`). */
+  readonly dirMissing?: true;
 }
 
 /** One read attempt (docs/receipts.md steps 1-7 plus validation), without the 500 ms malformed re-check. */
@@ -37,7 +39,7 @@ export async function attemptTurnReceipt(
   const paths = turnDirChain(workspaceReal, turnId);
   const bounds = resolveBounds(partialBounds);
   const dirs = snapshotDirChain(paths);
-  if (dirs.kind === 'missing') return { receipt: { kind: 'pending' } };
+  if (dirs.kind === 'missing') return { receipt: { kind: 'pending' }, dirMissing: true };
   if (dirs.kind === 'refused') return { receipt: { kind: 'refused', reason: dirs.reason, file: 'directory' } };
   const done = readBoundedFile(dirs.chain, DONE_FILE, bounds.doneMaxBytes);
   if (done.kind === 'missing') return { receipt: { kind: 'pending' } };

@@ -19,6 +19,12 @@ export interface WatchTurnOptions {
   readonly bounds?: Partial<ReceiptBounds>;
   /** The fs.watch to use (a test port: a spec writes a receipt at the moment the watch attaches). */
   readonly fsWatch?: typeof watch;
+  /**
+   * The host created the turn directory before this watch (prepareTurnDir): a chain that is missing now was removed
+   * by the agent, and is refused `receipt_replaced` (file `directory`) once a second look 500 ms later agrees —
+   * instead of a watch that never ends (issue 19: an agent emptying its own workspace). Default false: missing = pending.
+   */
+  readonly requireTurnDir?: boolean;
 }
 
 /**
@@ -36,7 +42,11 @@ export async function watchTurn(workspaceReal: string, turnId: string, opts: Wat
     throw new ReceiptError('invalid_option', 'pollMs must be a number between 1 and 60000');
   }
   const turnDir = paths[paths.length - 1] as string;
-  const attempt = (): Promise<TurnAttempt> => attemptTurnReceipt(workspaceReal, turnId, bounds);
+  const attempt = async (): Promise<TurnAttempt> => {
+    const a = await attemptTurnReceipt(workspaceReal, turnId, bounds);
+    if (opts.requireTurnDir !== true || a.dirMissing !== true) return a;
+    return { receipt: { kind: 'refused', reason: 'receipt_replaced', file: 'directory' }, unsettled: { key: 'turn-dir-missing' } };
+  };
   return new TurnWatcher(attempt, paths, turnDir, pollMs, opts.signal, opts.fsWatch ?? watch).run();
 }
 
