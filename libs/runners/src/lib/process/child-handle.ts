@@ -38,9 +38,15 @@ export function attachChild(child: ChildProcess, opts: ChildHandleOptions): Runn
   const hub = new OutputHub();
   const buffers: Record<OutputStream, LineBuffer> = { stdout: new LineBuffer(), stderr: new LineBuffer() };
   for (const stream of ['stdout', 'stderr'] as const) {
-    child[stream]?.setEncoding('utf8');
-    child[stream]?.on('data', (chunk: string) => {
+    const source = child[stream];
+    source?.setEncoding('utf8');
+    source?.on('data', (chunk: string) => {
       for (const line of buffers[stream].push(chunk)) hub.emitLine(stream, line);
+      // One chunk per turn of the event loop: libuv reads a pipe up to 32 times per wake-up, so a client flooding
+      // its output (100 MB of lines) held the loop for ~0.4 s at a time (API p99 345 ms, issue 19); paused, the
+      // pipe fills and the client waits instead.
+      source.pause();
+      setImmediate(() => source.resume());
     });
   }
   child.on('error', () => undefined); // post-spawn errors (e.g. kill on a dead pid) surface through exit
