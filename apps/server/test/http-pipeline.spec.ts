@@ -51,6 +51,8 @@ describe('hardening headers', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['x-powered-by']).toBeUndefined();
+    // no-store answers are never revalidated: no ETag, so no hash of every response body (issue 13)
+    expect(res.headers['etag']).toBeUndefined();
   });
 
   it('also applies to a 401', async () => {

@@ -49,6 +49,8 @@ export interface AppDeps {
 export function createApp(config: ServerConfig, deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Every answer is `Cache-Control: no-store` (hardening): an ETag would never be used, only cost a hash of each body.
+  app.set('etag', false);
   app.set('trust proxy', false);
   const metrics = deps.metrics ?? createServerMetrics();
   const guards = browserGuards({
