@@ -134,8 +134,25 @@ function dirPrefix(dir: string): string {
  * agent's directories, O(N²) at launch (~30 % of a 1,000-agent bwrap launch profile).
  */
 function isHostAgentDir(homePrefix: string, p: string): boolean {
-  return p.startsWith(homePrefix) && AGENT_DIR_RE.test(p.slice(homePrefix.length));
+  let known = hostAgentDirs.get(homePrefix);
+  if (known?.has(p) === true) return true;
+  if (!p.startsWith(homePrefix) || !AGENT_DIR_RE.test(p.slice(homePrefix.length))) return false;
+  if (known === undefined || known.size >= HOST_AGENT_DIRS_MAX) {
+    known = new Set();
+    hostAgentDirs.set(homePrefix, known);
+  }
+  known.add(p);
+  return true;
 }
+
+/**
+ * Paths already found to be host agent dirs, per home (a pure function of the two strings, so a cache,
+ * never stale): the same ~2N strings are tested on every plan and start, and a Set lookup costs less
+ * than the pattern. Dropped and refilled past HOST_AGENT_DIRS_MAX entries.
+ */
+const hostAgentDirs = new Map<string, Set<string>>();
+/** Entries kept per home before the cache starts over (~2 per agent). */
+const HOST_AGENT_DIRS_MAX = 100_000;
 
 /** The real path when it exists, else the lexical absolute path (a directory that will be created later). */
 function realOrResolved(p: string): string {
