@@ -111,6 +111,7 @@ export class TurnRunner {
       await this.reject(turn, prep.reason, 'directory');
       return false;
     }
+    let flushed: Promise<void> = Promise.resolve();
     if (writeFile && !this.host.isTui) {
       const w = await writeInboxFile(this.host.workspace, turn, this.host.now()).catch(async (e: unknown) => {
         if (isStorageFullError(e)) throw e;
@@ -122,6 +123,7 @@ export class TurnRunner {
         await this.reject(turn, 'inbox_unsafe');
         return false;
       }
+      flushed = w.flushed;
     }
     try {
       await this.host.handle?.deliver({
@@ -136,6 +138,8 @@ export class TurnRunner {
       return false;
     }
     if (this.current !== cur) return false;
+    // The inbox file is on disk before the turn is recorded delivered (a crash before that delivers it afresh).
+    if (!(await this.inboxFlushed(turn, flushed, cur))) return false;
     // A full disk cannot record the flag; the turn is watched all the same (a crash before space returns redelivers it).
     await this.host.store.markTurnDelivered(turn.id).then(
       () => {
@@ -147,6 +151,20 @@ export class TurnRunner {
       },
     );
     return true;
+  }
+
+  /** false when the turn ended here: the flush failed (the turn is rejected, inbox_unsafe) or it was cancelled meanwhile. */
+  private async inboxFlushed(turn: TurnRow, flushed: Promise<void>, cur: Current): Promise<boolean> {
+    const flush = await flushed.then(
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    if (this.current !== cur) return false;
+    if (flush.ok) return true;
+    if (isStorageFullError(flush.error)) throw flush.error;
+    await this.host.report('turn', flush.error, { turn: turn.id });
+    await this.reject(turn, 'inbox_unsafe');
+    return false;
   }
 
   private armTimeout(turn: TurnRow, cur: Current): void {
