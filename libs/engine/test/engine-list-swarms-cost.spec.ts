@@ -3,7 +3,7 @@
  * resolved its secrets — on every request): the stored config of a running swarm is not read, a stopped one's is.
  */
 import { SqliteStore } from '../src/lib/store/sqlite-store';
-import { makeHarness, mockAgent, waitFor, type Harness } from './harness';
+import { makeHarness, mockAgent, waitEvent, waitFor, type Harness } from './harness';
 
 describe('listSwarms reads no stored config of a running swarm', () => {
   let h: Harness;
@@ -31,5 +31,21 @@ describe('listSwarms reads no stored config of a running swarm', () => {
     ]);
     expect({ ...swarms[1]?.agents_by_state }).toEqual({ idle: 2 });
     expect(swarms[1]?.started_at).toEqual(expect.any(String));
+  });
+
+  it('counts the agents of a running swarm by state once per change, not once per request', async () => {
+    const slow = { name: 'slow', backend: { type: 'mock', opts: { replies: ['done'], delay_ms: 800 } } };
+    await h.engine.startSwarm({ config: { name: 'cnt', agents: [slow, mockAgent('b')] } });
+    await waitFor(async () => (await h.engine.listAgents('cnt')).agents.every((a) => a.state === 'idle'), 'cnt idle');
+    const byState = async (): Promise<Readonly<Record<string, number>> | undefined> =>
+      (await h.engine.listSwarms()).swarms.find((s) => s.name === 'cnt')?.agents_by_state;
+    const first = await byState();
+    expect({ ...first }).toEqual({ idle: 2 });
+    expect(await byState()).toBe(first); // nothing changed: the same counts, not a recount
+    await h.engine.sendTask('cnt', 'slow', 'work');
+    await waitFor(async () => ((await byState())?.['busy'] === 1 ? true : undefined), 'slow busy in the list');
+    expect({ ...(await byState()) }).toEqual({ idle: 1, busy: 1 });
+    await waitEvent(h.engine, 'cnt', (e) => e.event_type === 'turn_completed' && e.agent === 'slow', 'turn completed');
+    await waitFor(async () => ((await byState())?.['idle'] === 2 ? true : undefined), 'both idle again');
   });
 });

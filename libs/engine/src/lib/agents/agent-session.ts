@@ -10,6 +10,7 @@ import type { PushHub } from '../events/pushes';
 import type { RoutingHost } from '../routing/router';
 import type { AttentionInfo, SessionState, Store, TurnRow } from '../store/store';
 import type { Clock, TimerHandle } from '../util/clock';
+import { bumpStateEpoch } from './state-epoch';
 import type { FailureSite } from '../events/failure-report';
 import { inboxSeqFloor } from './inbox-floor';
 import { isStorageFullError } from '../store/storage-full';
@@ -39,7 +40,7 @@ export interface LogLine {
 
 export class AgentSession implements TurnHost, OutboxOwner {
   handle: RunnerHandle | null = null;
-  state: SessionState = 'starting';
+  private stateNow: SessionState = 'starting';
   attention: AttentionInfo | null = null;
   /** The isolation read from the live process at the last start or re-attach (null: not checked). */
   isolation: IsolationReport | null = null;
@@ -72,11 +73,22 @@ export class AgentSession implements TurnHost, OutboxOwner {
   private egress: EgressFacts | null = null;
   readonly turns: TurnRunner;
 
+  get state(): SessionState {
+    return this.stateNow;
+  }
+
+  /** Every state change moves the state epoch (state-epoch.ts): cached state summaries see it. */
+  set state(next: SessionState) {
+    this.stateNow = next;
+    bumpStateEpoch();
+  }
+
   constructor(
     readonly host: SessionHost,
     readonly name: string,
     public spec: AgentLaunchSpec,
   ) {
+    bumpStateEpoch();
     this.turns = new TurnRunner(this);
   }
 

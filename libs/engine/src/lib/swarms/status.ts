@@ -4,6 +4,7 @@ import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
 import type { IsolationReport } from '@genswarms/runners';
 import type { AgentFailure } from '../agents/agent-failure';
 import type { AgentSession } from '../agents/agent-session';
+import { stateEpoch } from '../agents/state-epoch';
 import type { TopologyEntry } from '../events/pushes';
 import type { AttentionInfo, SessionRow, Store, SwarmHead, SwarmStatus } from '../store/store';
 import type { StoredSwarm } from './stored-view';
@@ -144,6 +145,34 @@ export function countByState(states: Iterable<string>): Record<string, number> {
   return out;
 }
 
+interface StateCounts {
+  readonly epoch: number;
+  readonly agents: readonly unknown[];
+  readonly agentCount: number;
+  readonly sessions: number;
+  readonly counts: Readonly<Record<string, number>>;
+}
+/** Per runtime: its agents counted by state, valid while no session changed (state epoch) and the agent sets did not. */
+const stateCounts = new WeakMap<SwarmRuntime, StateCounts>();
+
+/** The runtime's agents by state (an effective agent without a session is `stopped`), recounted only after a change. */
+function agentsByState(rt: SwarmRuntime): Readonly<Record<string, number>> {
+  const epoch = stateEpoch();
+  const agents = rt.effective.agents;
+  const memo = stateCounts.get(rt);
+  if (
+    memo !== undefined &&
+    memo.epoch === epoch &&
+    memo.agents === agents &&
+    memo.agentCount === agents.length &&
+    memo.sessions === rt.agents.size
+  )
+    return memo.counts;
+  const counts = Object.freeze(countByState(agents.map((a) => rt.agents.get(a.name)?.state ?? 'stopped')));
+  stateCounts.set(rt, { epoch, agents, agentCount: agents.length, sessions: rt.agents.size, counts });
+  return counts;
+}
+
 /** A running swarm's list entry, from its runtime alone (no store read, no config parse). */
 export function runtimeSummary(rt: SwarmRuntime, head: SwarmHead): SwarmSummary {
   return {
@@ -152,7 +181,7 @@ export function runtimeSummary(rt: SwarmRuntime, head: SwarmHead): SwarmSummary 
     started_at: rt.startedAt ?? head.startedAt,
     agent_count: rt.effective.agents.length,
     object_count: rt.effective.objects?.length ?? 0,
-    agents_by_state: countByState(rt.effective.agents.map((a) => rt.agents.get(a.name)?.state ?? 'stopped')),
+    agents_by_state: agentsByState(rt),
   };
 }
 
