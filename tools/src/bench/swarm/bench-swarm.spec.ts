@@ -72,6 +72,7 @@ test.each([
   [['--turns', '-1'], /--turns/],
   [['--swarms', '0'], /--swarms/],
   [['--paste-samples', '-1'], /--paste-samples/],
+  [['--ring-clients', 'docker'], /--ring-clients/],
 ])('refuses bench flags %j', (argv, reason) => {
   expect(() => parseBenchArgs(argv)).toThrow(reason);
 });

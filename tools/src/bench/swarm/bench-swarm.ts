@@ -4,7 +4,7 @@ import { REPO_ROOT } from '../../build-once/build-once';
 import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './backends';
 import { runOne, type RunResult } from './bench-run';
 import { cpuTicksOf, SERVER_MAIN, startBenchServer } from './bench-server';
-import { measureRing, type RingResult } from './ring';
+import { measureRing, type RingClients, type RingResult } from './ring';
 import { capturedBwrapArgv, measureTmuxPrimitives, RAW_PASTE_SAMPLES, timeCommand } from './primitives';
 import type { BenchReport, Machine, Primitives } from './report';
 
@@ -17,6 +17,8 @@ export interface BenchOptions {
   readonly listSwarmsMs: number;
   /** How long the ring of mock agents routes messages (0: skip). */
   readonly ringMs?: number;
+  /** Who forwards the ring's messages: mock agents (default) or bash clients on the local backend. */
+  readonly ringClients?: RingClients;
   /** tmux backends: REST task → pane read samples per run (default RAW_PASTE_SAMPLES; 0 skips). */
   readonly pasteSamples?: number;
   /** Swarms of N agents run at once per backend and N (default 1). */
@@ -96,8 +98,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       }
     }
     if ((opts.ringMs ?? 0) > 0) {
-      log(`run: ring of mock agents`);
-      ring = await measureRing(server, opts.ringMs ?? 0, () => cpuTicksOf(server.pid)).catch((err: unknown) => {
+      log(`run: ring of ${opts.ringClients ?? 'mock'} agents`);
+      ring = await measureRing(server, opts.ringMs ?? 0, () => cpuTicksOf(server.pid), opts.ringClients).catch((err: unknown) => {
         log(`  ring failed: ${err instanceof Error ? err.message : String(err)}`);
         return undefined;
       });

@@ -43,6 +43,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
     '--swarms',
     '--paste-samples',
     '--ring-ms',
+    '--ring-clients',
     '--n',
     '--backends',
     '--turns',
@@ -57,6 +58,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown flag ${a}`);
   const backends = (value(argv, '--backends') ?? BENCH_BACKENDS.join(',')).split(',') as BenchBackend[];
   for (const b of backends) if (!(BENCH_BACKENDS as readonly string[]).includes(b)) throw new Error(`unknown backend ${b}`);
+  const ringClients = value(argv, '--ring-clients') ?? 'mock';
+  if (ringClients !== 'mock' && ringClients !== 'sh') throw new Error(`--ring-clients must be mock or sh`);
   const cpuProf = value(argv, '--cpu-prof');
   const cpuProfDir = cpuProf === undefined ? undefined : resolve(cpuProf);
   return {
@@ -66,6 +69,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
       turns: ints(value(argv, '--turns') ?? '50', '--turns', 0)[0] as number,
       idleMs: ints(value(argv, '--idle-ms') ?? '5000', '--idle-ms', 0)[0] as number,
       ringMs: ints(value(argv, '--ring-ms') ?? '5000', '--ring-ms', 0)[0] as number,
+      ringClients,
       listSwarmsMs: ints(value(argv, '--list-ms') ?? '2000', '--list-ms', 0)[0] as number,
       primitives: !argv.includes('--no-primitives'),
       swarms: ints(value(argv, '--swarms') ?? '1', '--swarms', 1)[0] as number,

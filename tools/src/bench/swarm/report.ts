@@ -251,7 +251,7 @@ export function formatReport(rep: BenchReport): string {
     const r = rep.ring;
     out.push(
       '',
-      `## Throughput — goal: ≥ ${GOALS.ringMinPerS} routed messages/s (ring of mock agents)`,
+      `## Throughput — goal: ≥ ${GOALS.ringMinPerS} routed messages/s (ring of ${r.clients === 'sh' ? 'bash clients on the local backend' : 'mock agents'})`,
       '',
       table(
         ['agents', 'messages/s', 'server % of a core', 'goal'],
