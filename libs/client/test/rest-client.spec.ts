@@ -55,6 +55,14 @@ it('sends method, encoded path, query, token and JSON body', async () => {
   expect(seen[1]?.url).toBe('/api/swarms/demo/messages?limit=5');
 });
 
+it('sends a path parameter with a lone surrogate as U+FFFD (it threw a URIError)', async () => {
+  reply = json(404, { error: 'swarm_not_found', message: 'Swarm not found' });
+  seen = [];
+  const err = await new GenswarmsClient({ baseUrl }).call('getSwarm', { params: { s: 'a\ud800b\udc00' } }).catch((e: unknown) => e);
+  expect(err).toMatchObject({ code: 'swarm_not_found', status: 404 });
+  expect(seen[0]?.url).toBe('/api/swarms/a%EF%BF%BDb%EF%BF%BD');
+});
+
 it('calls an operation without arguments and sends no token when none is set', async () => {
   reply = json(200, { swarms: [] });
   await expect(new GenswarmsClient({ baseUrl }).call('listSwarms')).resolves.toEqual({ swarms: [] });

@@ -38,11 +38,18 @@ export interface ClientOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** The string with each lone surrogate replaced by U+FFFD (String#toWellFormed, not in the es2022 lib). */
+function toWellFormed(value: string): string {
+  return value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
 function fillPath(template: string, params: Readonly<Record<string, unknown>> | undefined): string {
   return template.replace(/\{([A-Za-z_]+)\}/g, (_m, name: string) => {
     const value = params?.[name];
     if (typeof value !== 'string') throw new ClientError('invalid_response', `missing path parameter ${name}`);
-    return encodeURIComponent(value);
+    // A lone surrogate makes encodeURIComponent throw a URIError (the CLI printed internal_error for
+    // `snapshot $'\ud800'`, found by the cli-argv fuzz target): send U+FFFD as URLSearchParams does.
+    return encodeURIComponent(toWellFormed(value));
   });
 }
 
