@@ -13,7 +13,7 @@ export type RingClients = 'mock' | 'sh';
 /**
  * The ring's shell client (docs/agent.md §2–3), bash builtins only but one `mv` per turn: it takes the next
  * inbox file by seq, writes `reply.md` forwarding the content to `$1` by a marker, then `done.json` by temp
- * file + rename. Between polls it waits 5 ms on a FIFO of its own (`read -t`, no process). Tokens are plain
+ * file + rename. Between polls it waits 20 ms on a FIFO of its own (`read -t`, no process). Tokens are plain
  * (`token 3`), so cutting the JSON by its fixed key order is enough here.
  */
 export const SH_RING_SCRIPT = [
@@ -24,7 +24,7 @@ export const SH_RING_SCRIPT = [
   '  printf -v want \'%04d\' "$next"',
   "  f=''",
   '  for g in .inbox/"$want"_*.json; do [ -f "$g" ] && f=$g; done',
-  '  if [ -z "$f" ]; then read -t 0.005 -u 3 _; continue; fi',
+  '  if [ -z "$f" ]; then read -t 0.02 -u 3 _; continue; fi',
   '  IFS= read -r line < "$f"',
   '  t=${line##*\\"turn\\":\\"}; t=${t%%\\"*}',
   '  c=${line#*\\"content\\":\\"}; c=${c%%\\",\\"seq\\":*}',
