@@ -23,6 +23,9 @@ const BODY_ERRORS: readonly ErrorSpec[] = [
   ['unsupported_media_type', 415],
 ];
 
+/** A write the store had no room for (disk or quota full under GENSWARMS_HOME): any operation that writes. */
+const STORE_ERRORS: readonly ErrorSpec[] = ['storage_full'];
+
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad request',
   401: 'No valid token',
@@ -33,6 +36,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   415: 'Body is not JSON',
   422: 'Config patch refused',
   500: 'Internal or runner error',
+  507: 'No room left to store it (disk full)',
 };
 
 const SECURITY: Readonly<Record<Operation['scope'], unknown[]>> = {
@@ -69,7 +73,8 @@ function errorResponses(op: Operation, components: SchemaComponents): Record<str
   // Public routes answer before the token check and the guards: only a missing route or a crash is left.
   if (op.scope === 'public') return out;
   const errorRef = components.ref(ErrorBodySchema, 'output', 'ErrorBody');
-  const specs = [...PIPELINE_ERRORS, ...(op.body === undefined ? [] : BODY_ERRORS), ...op.errors];
+  const writes = op.method !== 'get';
+  const specs = [...PIPELINE_ERRORS, ...(op.body === undefined ? [] : BODY_ERRORS), ...(writes ? STORE_ERRORS : []), ...op.errors];
   for (const [status, codes] of [...codesByStatus(specs)].sort((a, b) => a[0] - b[0])) {
     const sorted = [...codes].sort();
     const bad = op.badRequestBody;

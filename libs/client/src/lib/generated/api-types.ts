@@ -930,6 +930,7 @@ export interface Operations {
       | 'remote_engine_unsupported'
       | 'runner_error'
       | 'seccomp_unsupported'
+      | 'storage_full'
       | 'token_required'
       | 'unauthorized'
       | 'unsafe_bind'
@@ -973,6 +974,7 @@ export interface Operations {
       | 'invalid_query'
       | 'not_found'
       | 'origin_not_allowed'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
@@ -1017,6 +1019,7 @@ export interface Operations {
       | 'remote_engine_unsupported'
       | 'runner_error'
       | 'seccomp_unsupported'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1043,6 +1046,7 @@ export interface Operations {
       | 'not_found'
       | 'origin_not_allowed'
       | 'runner_error'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
@@ -1064,6 +1068,7 @@ export interface Operations {
       | 'not_found'
       | 'origin_not_allowed'
       | 'runner_error'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
@@ -1088,6 +1093,7 @@ export interface Operations {
       | 'invalid_query'
       | 'not_found'
       | 'origin_not_allowed'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
@@ -1110,6 +1116,7 @@ export interface Operations {
       | 'not_found'
       | 'origin_not_allowed'
       | 'payload_too_large'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1189,6 +1196,7 @@ export interface Operations {
       | 'remote_engine_unsupported'
       | 'runner_error'
       | 'seccomp_unsupported'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1241,6 +1249,7 @@ export interface Operations {
       | 'internal_error'
       | 'not_found'
       | 'origin_not_allowed'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
@@ -1269,6 +1278,7 @@ export interface Operations {
       | 'not_found'
       | 'origin_not_allowed'
       | 'payload_too_large'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1307,6 +1317,7 @@ export interface Operations {
       | 'remote_engine_unsupported'
       | 'runner_error'
       | 'seccomp_unsupported'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1334,6 +1345,7 @@ export interface Operations {
       | 'invalid_state'
       | 'not_found'
       | 'origin_not_allowed'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
@@ -1374,6 +1386,7 @@ export interface Operations {
       | 'remote_engine_unsupported'
       | 'runner_error'
       | 'seccomp_unsupported'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1540,6 +1553,7 @@ export interface Operations {
       | 'not_found'
       | 'origin_not_allowed'
       | 'payload_too_large'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1583,6 +1597,7 @@ export interface Operations {
       | 'object_init_failed'
       | 'origin_not_allowed'
       | 'payload_too_large'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1632,6 +1647,7 @@ export interface Operations {
       | 'not_found'
       | 'object_not_found'
       | 'origin_not_allowed'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
@@ -1662,6 +1678,7 @@ export interface Operations {
       | 'origin_not_allowed'
       | 'patch_too_large'
       | 'payload_too_large'
+      | 'storage_full'
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized'
@@ -1692,7 +1709,8 @@ export interface Operations {
     query: Record<string, never>;
     body: undefined;
     response: Schemas['OverlayCleared'];
-    errorCode: 'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'token_required' | 'unauthorized';
+    errorCode:
+      'host_not_allowed' | 'internal_error' | 'not_found' | 'origin_not_allowed' | 'storage_full' | 'token_required' | 'unauthorized';
   };
   /** Stored events */
   queryEvents: {
@@ -1838,6 +1856,7 @@ export interface Operations {
       | 'payload_too_large'
       | 'remote_engine_unsupported'
       | 'seccomp_unsupported'
+      | 'storage_full'
       | 'token_required'
       | 'unauthorized'
       | 'unsafe_bind'
@@ -1939,6 +1958,7 @@ export type ApiErrorCode =
   | 'remote_engine_unsupported'
   | 'runner_error'
   | 'seccomp_unsupported'
+  | 'storage_full'
   | 'swarm_not_found'
   | 'token_required'
   | 'turn_not_found'
