@@ -31,6 +31,7 @@ export function clientProblem(client: ClientInput | undefined, b: BackendView): 
   const c = client ?? 'genswarms-agent';
   if (typeof c === 'object') return b.type === 'mock' ? 'a command client is not allowed with mock' : null;
   if (c === 'genswarms-agent') {
+    if (b.type === 'swarm') return 'swarm runs a command client from its image (client: {command: [...]})';
     return b.type === 'tmux' ? 'tmux needs a TUI client (codex, claude, opencode or a command)' : null;
   }
   return b.type === 'local' || b.type === 'tmux' ? null : `client ${c} runs only on local or tmux`;

@@ -34,6 +34,7 @@ describe('swarm config schema (docs/configuration.md)', () => {
     ['bare ssh (no host)', swarm([agent({ backend: 'ssh' })])],
     ['host on docker', swarm([agent({ backend: { type: 'docker', host: 'u@h' } })])],
     ['bare swarm (no image)', swarm([agent({ backend: 'swarm' })])],
+    ['genswarms-agent on swarm', swarm([agent({ backend: { type: 'swarm', image: 'x' } })])],
     ['swarm replicas 2', swarm([agent({ backend: { type: 'swarm', image: 'x', opts: { replicas: 2 } } })])],
     ['swarm constraint not a comparison', swarm([agent({ backend: { type: 'swarm', image: 'x', opts: { constraints: ['node.role'] } } })])],
     ['swarm constraint with newline', swarm([agent({ backend: { type: 'swarm', image: 'x', opts: { constraints: ['a==b\nc==d'] } } })])],
@@ -106,7 +107,10 @@ describe('swarm config schema (docs/configuration.md)', () => {
     [{ type: 'tmux' }, { client: { command: ['vim'] } }],
     [{ type: 'apple_container', image: 'x' }, {}],
     [{ type: 'ssh', host: 'u@h', opts: { port: 22 } }, {}],
-    [{ type: 'swarm', image: 'x', opts: { constraints: ['node.labels.genswarms.node==node2'], replicas: 1 } }, { network: 'isolated' }],
+    [
+      { type: 'swarm', image: 'x', opts: { constraints: ['node.labels.genswarms.node==node2'], replicas: 1 } },
+      { network: 'isolated', client: { command: ['/usr/bin/node', 'c.js'] } },
+    ],
     ['local', { client: 'opencode' }],
     ['mock', { client: 'genswarms-agent' }],
   ])('accepts backend %j with %j', (backend, extra) => {
