@@ -23,6 +23,7 @@ export { NAME_RE, NameSchema, isName } from './lib/config/names';
 export { FORBIDDEN_OBJECT_KEYS, scanUntrusted } from './lib/config/forbidden-keys';
 export {
   CONFIG_MAX_BYTES,
+  YAML_MAX_BYTES,
   CONFIG_MAX_DEPTH,
   YAML_MAX_ALIAS_COUNT,
   MAX_AGENTS_LIMIT,

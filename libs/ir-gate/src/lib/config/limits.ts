@@ -1,5 +1,11 @@
 /** Largest config document accepted, in bytes (docs/security.md: 1 MiB). */
 export const CONFIG_MAX_BYTES = 1048576;
+/**
+ * Largest YAML config document accepted, in bytes (256 KiB). The YAML parser needs about 1 s of CPU per
+ * MiB on the project's 2-core machine, so a 1 MiB YAML document held the event loop for seconds (found by
+ * the config-text fuzz target); a config is a few KB, and JSON keeps CONFIG_MAX_BYTES.
+ */
+export const YAML_MAX_BYTES = 262144;
 /** Deepest nesting accepted in a config document; deeper input is refused, never recursed into. */
 export const CONFIG_MAX_DEPTH = 64;
 /** Largest YAML alias expansion count accepted (billion-laughs guard). */

@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import { scanUntrusted } from './forbidden-keys';
 import { locateJsonError, lineColumnOf } from './json-locate';
-import { CONFIG_MAX_BYTES, YAML_MAX_ALIAS_COUNT } from './limits';
+import { CONFIG_MAX_BYTES, YAML_MAX_ALIAS_COUNT, YAML_MAX_BYTES } from './limits';
 import { findDuplicateYamlKey } from './yaml-duplicate-keys';
 import { isYamlNestedTooDeep } from './yaml-prescan';
 
@@ -74,7 +74,7 @@ function parseYaml(text: string): ConfigLoad {
 }
 
 /**
- * Parses a JSON or YAML config document (docs/security.md, docs/configuration.md): UTF-8, at most CONFIG_MAX_BYTES,
+ * Parses a JSON or YAML config document (docs/security.md, docs/configuration.md): UTF-8, at most CONFIG_MAX_BYTES (YAML: YAML_MAX_BYTES),
  * YAML core schema with unique keys, no custom tags, at most 100 alias expansions, nesting capped.
  * Never throws.
  */
@@ -85,6 +85,8 @@ export function parseConfigText(text: string | Buffer, format: ConfigFormat): Co
   const size = typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : (text as Buffer | undefined)?.length;
   if (typeof size !== 'number') return invalid('config_parse_error', 'config text must be a string or bytes');
   if (size > CONFIG_MAX_BYTES) return invalid('config_too_large', `config is larger than ${CONFIG_MAX_BYTES} bytes`);
+  if (format !== 'json' && size > YAML_MAX_BYTES)
+    return invalid('config_too_large', `a YAML config is larger than ${YAML_MAX_BYTES} bytes`);
   const decoded = decode(text);
   if (decoded === null) return invalid('config_parse_error', 'config is not valid UTF-8');
   const body = decoded.startsWith('\uFEFF') ? decoded.slice(1) : decoded;

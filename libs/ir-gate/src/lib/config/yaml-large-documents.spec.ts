@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseConfigText } from './parse-text';
+import { YAML_MAX_BYTES } from './limits';
 import { YAML_PRESCAN_MAX_DEPTH, isYamlNestedTooDeep } from './yaml-prescan';
 
 const keys = (n: number): string => Array.from({ length: n }, (_, i) => `k${i}: ${i}`).join('\n');
@@ -22,7 +23,7 @@ function fastestMs(fn: () => void): number {
 
 describe('large YAML config documents', () => {
   it.each([
-    ['nested flow mappings', '{"a":'.repeat(70_000)],
+    ['nested flow mappings', '{"a":'.repeat(50_000)],
     ['nested flow sequences', `x: ${'['.repeat(100_000)}`],
     ['nested block mappings', Array.from({ length: 400 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')],
     ['nested block sequences', `${'- '.repeat(300)}x`],
@@ -60,6 +61,18 @@ describe('large YAML config documents', () => {
     });
     expect(parseConfigText('a:\n  b: 1\n  b: 2\n', 'yaml')).toMatchObject({ message: 'duplicate key at line 3, column 3' });
     expect(parseConfigText('[{a: 1}, {a: 2}]', 'yaml').kind).toBe('ok');
+  });
+
+  it('refuses YAML over 256 KiB, and takes JSON of the same size', () => {
+    // a 1 MiB YAML document still took about 2 s of CPU here (tools/fuzz/regressions/config-text/437b8d3fec1c.json)
+    const yaml = `a:\n${' a:\n'.repeat(YAML_MAX_BYTES / 4)}`;
+    expect(parseConfigText(yaml, 'yaml')).toEqual({
+      kind: 'invalid',
+      code: 'config_too_large',
+      message: `a YAML config is larger than ${YAML_MAX_BYTES} bytes`,
+    });
+    expect(parseConfigText(`a: "${'x'.repeat(YAML_MAX_BYTES - 10)}"`, 'yml').kind).toBe('ok');
+    expect(parseConfigText(`{"a":"${'x'.repeat(YAML_MAX_BYTES)}"}`, 'json').kind).toBe('ok');
   });
 
   it('parses a mapping in time linear in its keys (4× the keys: well under 16× the time)', () => {
