@@ -15,7 +15,7 @@ import type { FailureSite } from '../events/failure-report';
 import { inboxSeqFloor } from './inbox-floor';
 import { isStorageFullError } from '../store/storage-full';
 import { isTuiBackend } from './launch-spec';
-import { LOG_KEEP_LINES, type SessionHost } from './session-host';
+import { LOG_KEEP_CHARS, LOG_KEEP_LINES, type SessionHost } from './session-host';
 import { TurnRunner } from './turn-runner';
 import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing';
 import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
@@ -56,6 +56,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
   /** Highest seq already used in the workspace when this session launched (see inbox-floor.ts). */
   seqFloor = 0;
   readonly logs: LogLine[] = [];
+  /** Characters of the lines in `logs`. */
+  private logChars = 0;
   private awaitTimer: TimerHandle | null = null;
   private outbox: OutboxSchedule | null = null;
   private outboxBusy: Promise<void> = Promise.resolve();
@@ -276,8 +278,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   private attachHandle(handle: RunnerHandle): void {
     this.unsubs.push(
       handle.onOutput((stream, line) => {
-        this.logs.push({ timestamp: this.now(), stream, line });
-        if (this.logs.length > LOG_KEEP_LINES) this.logs.splice(0, this.logs.length - LOG_KEEP_LINES);
+        this.keepLog({ timestamp: this.now(), stream, line });
         this.host.pushes.push(this.host.swarm, { type: 'agent_output', payload: { agent: this.name, stream, content: line } });
       }),
       handle.onExit((code, signal, info) => {
@@ -288,6 +289,18 @@ export class AgentSession implements TurnHost, OutboxOwner {
           .catch((e: unknown) => this.report('agent_exit', e));
       }),
     );
+  }
+
+  /** Keeps the newest output lines: at most LOG_KEEP_LINES of them and LOG_KEEP_CHARS characters (the newest line always). */
+  private keepLog(entry: LogLine): void {
+    this.logs.push(entry);
+    this.logChars += entry.line.length;
+    let drop = 0;
+    while (drop < this.logs.length - 1 && (this.logs.length - drop > LOG_KEEP_LINES || this.logChars > LOG_KEEP_CHARS)) {
+      this.logChars -= (this.logs[drop] as LogLine).line.length;
+      drop += 1;
+    }
+    if (drop > 0) this.logs.splice(0, drop);
   }
 
   /**
