@@ -12,6 +12,10 @@ describe('the line up relays from a server that exited at start', () => {
     ],
     ['{"level":"error","message":"engine_open_failed","code":"sqlite_cantopen"}', 'genswarms: engine_open_failed (sqlite_cantopen)'],
     ['{"level":"error","message":"engine_open_failed"}', 'genswarms: engine_open_failed'],
+    [
+      '{"level":"error","message":"store_refused","code":"foreign","explanation":"genswarms.db is a SQLite database of another application. It was left unchanged."}',
+      'genswarms: store_refused (foreign): genswarms.db is a SQLite database of another application. It was left unchanged.',
+    ],
     ['{"level":"error","msg":"other"}', '{"level":"error","msg":"other"}'],
     ['{not json', '{not json'],
     ['', ''],

@@ -143,7 +143,7 @@ describe('a corrupt or foreign genswarms.db refuses to start and is never overwr
           .filter((l) => l.trim() !== '')
           .map((l) => JSON.parse(l) as Record<string, unknown>);
         const refused = records.find((r) => r['message'] === 'store_refused');
-        expect(refused).toMatchObject({ level: 'error', reason });
+        expect(refused).toMatchObject({ level: 'error', code: reason });
         expect(String(refused?.['explanation'])).toMatch(/genswarms\.db .*left unchanged/);
         expect([digest(db), digest(`${db}-wal`)]).toEqual(before);
       }

@@ -30,14 +30,16 @@ async function answers(url: string, token: string | undefined): Promise<boolean>
 
 /**
  * The server's last line for the terminal: a plain refusal line (`genswarms: invalid PORT: …`) as it is, a
- * JSON log record (docs/observability.md) as `genswarms: <message> (<code>)`.
+ * JSON log record (docs/observability.md) as `genswarms: <message> (<code>)`, then `: <explanation>` when the
+ * record has one (`store_refused`: what was found, and that the file was left unchanged).
  */
 export function describeLogLine(line: string): string {
   if (!line.startsWith('{')) return line;
   try {
-    const record = JSON.parse(line) as { message?: unknown; code?: unknown };
+    const record = JSON.parse(line) as { message?: unknown; code?: unknown; explanation?: unknown };
     if (typeof record.message !== 'string') return line;
-    return `genswarms: ${record.message}${typeof record.code === 'string' ? ` (${record.code})` : ''}`;
+    const code = typeof record.code === 'string' ? ` (${record.code})` : '';
+    return `genswarms: ${record.message}${code}${typeof record.explanation === 'string' ? `: ${record.explanation}` : ''}`;
   } catch {
     return line; // expected: a line that only looks like JSON is shown as written
   }

@@ -57,7 +57,7 @@ async function open(io: MainIo, config: ServerConfig, logger: ServerLogger): Pro
     const code = (err as { code?: unknown }).code;
     if (err instanceof EngineError && err.code === 'store_refused') {
       // A corrupt, foreign or newer genswarms.db: refused before anything wrote to it, and left as it was.
-      writeFatalRecord(io.stderr, 'store_refused', { reason: err.details['reason'], explanation: err.message });
+      writeFatalRecord(io.stderr, 'store_refused', { code: err.details['reason'], explanation: err.message });
       io.exit(EXIT_STORE_REFUSED);
       return undefined;
     }
