@@ -16,6 +16,7 @@ const settings = (count: number, hangMs = 500) => ({
   count,
   seed: 7,
   hangMs,
+  wallMs: hangMs * 2,
   resultsDir: join(dir, 'results'),
   regressionsDir: join(dir, 'reg'),
 });
@@ -54,6 +55,19 @@ describe('fuzz harness', () => {
     expect(await replayFuzzRegressions(fixed, 500, join(dir, 'reg'))).toEqual([]);
   });
 
+  it('fails an input that burns more CPU than the limit', async () => {
+    const target: FuzzTarget<number> = {
+      name: 'spins',
+      arbitrary: fc.constant(1),
+      check: () => {
+        const until = process.cpuUsage().user + 80_000;
+        while (process.cpuUsage().user < until) Math.sqrt(2);
+      },
+    };
+    const report = await runFuzzTarget(target, settings(2, 50));
+    expect(report.failure?.error).toMatch(/hang: the input took \d+ ms of CPU \(limit 50 ms\)/);
+  });
+
   it('fails an input that never answers (per-input timer)', async () => {
     const target: FuzzTarget<number> = {
       name: 'hangs',
@@ -61,7 +75,7 @@ describe('fuzz harness', () => {
       check: () => new Promise<void>(() => undefined),
     };
     const report = await runFuzzTarget(target, settings(3, 50));
-    expect(report.failure?.error).toMatch(/hang: no answer within 50 ms/);
+    expect(report.failure?.error).toMatch(/hang: no answer within 100 ms/);
   });
   // An unhandled rejection or uncaught exception: jest itself fails the running spec (its own handlers take
   // them before the harness's), so `npm run fuzz` sees a non-zero exit and marks the target failed.

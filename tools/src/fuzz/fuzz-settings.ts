@@ -1,8 +1,9 @@
 /** Inputs per target in `npm test` (the fast subset); `npm run fuzz` sets GENSWARMS_FUZZ_COUNT (default 100,000). */
 export const FUZZ_FAST_COUNT = 300;
 /**
- * Per-input limit in `npm test`: generous, because the CI box is loaded and a GC pause is not a hang.
- * The full run (`npm run fuzz`) sets GENSWARMS_FUZZ_HANG_MS=1000, the criterion of docs/reliability.md.
+ * Per-input CPU-time limit in `npm test`: generous, because the CI box is loaded and a GC pause is not a
+ * hang. The full run (`npm run fuzz`) sets GENSWARMS_FUZZ_HANG_MS=1000, the criterion of
+ * docs/reliability.md; the wall-time limit is 10× the CPU limit unless GENSWARMS_FUZZ_WALL_MS says otherwise.
  */
 export const FUZZ_FAST_HANG_MS = 10_000;
 
@@ -10,7 +11,10 @@ export const FUZZ_FAST_HANG_MS = 10_000;
 export interface FuzzSettings {
   readonly count: number;
   readonly seed: number;
+  /** Per-input CPU-time limit (ms). */
   readonly hangMs: number;
+  /** Per-input wall-time limit (ms): an input still waiting after this long is a hang. */
+  readonly wallMs: number;
   /** Where the spec writes `<target>.json` (set by `npm run fuzz` only; `npm test` writes nothing). */
   readonly resultsDir: string | undefined;
   /** Where failing cases are saved; default tools/fuzz/regressions (specs of the harness pass a temp dir). */
@@ -24,12 +28,13 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number(raw);
 }
 
-/** Reads GENSWARMS_FUZZ_COUNT, _SEED, _HANG_MS and _RESULTS_DIR. The fast subset's seed is fixed (reproducible CI). */
+/** Reads GENSWARMS_FUZZ_COUNT, _SEED, _HANG_MS, _WALL_MS and _RESULTS_DIR. The fast subset's seed is fixed (reproducible CI). */
 export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings {
   return {
     count: intFromEnv(env, 'GENSWARMS_FUZZ_COUNT') ?? FUZZ_FAST_COUNT,
     seed: intFromEnv(env, 'GENSWARMS_FUZZ_SEED') ?? 19,
     hangMs: intFromEnv(env, 'GENSWARMS_FUZZ_HANG_MS') ?? FUZZ_FAST_HANG_MS,
+    wallMs: intFromEnv(env, 'GENSWARMS_FUZZ_WALL_MS') ?? 10 * (intFromEnv(env, 'GENSWARMS_FUZZ_HANG_MS') ?? FUZZ_FAST_HANG_MS),
     resultsDir: env['GENSWARMS_FUZZ_RESULTS_DIR'] || undefined,
   };
 }
