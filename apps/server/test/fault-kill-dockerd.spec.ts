@@ -106,16 +106,18 @@ describe('dockerd restarted mid-turn (private engine)', () => {
       const before = containers(swarm);
       expect(before.every((c) => !c.endsWith(' running'))).toBe(true);
 
-      await request(server.url).post(`/api/swarms/${swarm}/agents/a/restart`).expect(200);
-      await waitState(server, swarm, 'a', ['idle'], 120_000);
-      // the open turn ended (or completed) exactly once; never still running
+      // the open turn ends (or completes) exactly once, before any restart: never left running
       await waitFor(
         async () => (await turnsOf(server.url, swarm, 'a')).every((t) => t['status'] !== 'running'),
         `${swarm}: the interrupted turn ended`,
         60_000,
       ).catch(async (e: Error) => Promise.reject(new Error(`${e.message}: ${await diagnose(server, swarm, 'a')}`)));
+      await request(server.url).post(`/api/swarms/${swarm}/agents/a/restart`).expect(200);
+      await waitState(server, swarm, 'a', ['idle'], 120_000);
       const ended = (await turnsOf(server.url, swarm, 'a')).filter((t) => t['item_id'] === first);
       expect(ended).toHaveLength(1);
+      if (st['state'] === 'failed')
+        expect([ended[0]?.['status'], ended[0]?.['error']]).toEqual(['error', `agent_exited: ${failure?.code ?? ''}`]);
       const again = await sendTask(server.url, swarm, 'a', 'again');
       await waitCompleted(server, swarm, 'a', ended[0]?.['status'] === 'completed' ? 2 : 1);
       const counted = await expectExactlyOnce(server.url, swarm, new Map([['a', [again]]]));
@@ -130,7 +132,7 @@ describe('dockerd restarted mid-turn (private engine)', () => {
         goal: '1',
         ok: true,
       });
-      figures.push({ target: `dockerd restarted mid-turn (${label})`, measure: 'turns hung', value: 0, goal: '0', ok: true });
+      figures.push({ target: `dockerd restarted mid-turn (${label})`, measure: 'turns left running', value: 0, goal: '0', ok: true });
       figures.push({
         target: `dockerd restarted mid-turn (${label})`,
         measure: 'tasks lost',

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { buildOnce } from '@genswarms/tools';
+import { waitFor } from './support/engine-server';
 import { freePort } from './support/server-process';
 import {
   agentStatus,
@@ -108,6 +109,18 @@ describe('the tmux server killed under running agents', () => {
         1,
       ]);
       expect((await request(server.url).get('/healthz')).status).toBe(200);
+      // the open turns end at once (never left running for a dead agent): error, with the exit's code
+      for (const [agent, id] of [
+        ['a', forA[0]],
+        ['b', forB[0]],
+      ] as const) {
+        const ended = await waitFor(
+          async () => (await turnsOf(server.url, swarm, agent)).find((t) => t['item_id'] === id && t['status'] !== 'running'),
+          `${swarm}/${agent}: the open turn ended`,
+          30_000,
+        );
+        expect([ended['status'], ended['error']]).toEqual(['error', 'agent_exited: tmux_server_exited']);
+      }
 
       // agent restart (a new tmux server): a's open turn ends once, its two queued tasks run exactly once
       await request(server.url).post(`/api/swarms/${swarm}/agents/a/restart`).expect(200);

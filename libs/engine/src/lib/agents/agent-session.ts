@@ -32,6 +32,9 @@ import {
   type EgressStopReason,
 } from './egress-events';
 
+/** After a client's exit, how long its open turn's watcher may still find a receipt written just before it (ms). */
+const EXIT_RECEIPT_GRACE_MS = 1000;
+
 export interface LogLine {
   readonly timestamp: string;
   readonly stream: 'stdout' | 'stderr';
@@ -284,8 +287,10 @@ export class AgentSession implements TurnHost, OutboxOwner {
       handle.onExit((code, signal, info) => {
         if (this.closed) return;
         // `oom_killed`: the agent's memory cgroup killed it (memory_limit); otherwise a plain exit
-        void this.fail(exitFailureOf(info?.reason ?? 'process_exited', code, signal))
+        const failure = exitFailureOf(info?.reason ?? 'process_exited', code, signal);
+        void this.fail(failure)
           .then(() => this.endEgress('process_exited')) // the runner stops the forwarder when its client exits
+          .then(() => this.turns.failOnExit(failure.code, EXIT_RECEIPT_GRACE_MS)) // its open turn fails, never hangs
           .catch((e: unknown) => this.report('agent_exit', e));
       }),
     );

@@ -351,6 +351,30 @@ export class TurnRunner {
     return cur.id;
   }
 
+  /**
+   * The agent's client exited (its process, its tmux server or its container engine went) with this turn open:
+   * the watcher gets `graceMs` to find a receipt written just before the exit; after that the turn ends
+   * `error` with the exit's code (host receipt first, once, with `turn_failed`) instead of staying `running`
+   * for a dead agent until a restart (issue 19: a turn is failed or resumed, never hung). The agent stays failed.
+   */
+  async failOnExit(code: string, graceMs: number): Promise<void> {
+    const cur = this.current;
+    if (cur === null) return;
+    await new Promise((r) => setTimeout(r, graceMs));
+    if (this.current !== cur) return; // the receipt completed it meanwhile, or a stop/restart cancelled it
+    this.current = null;
+    cur.timer?.cancel();
+    cur.abort.abort();
+    const error = `agent_exited: ${code}`;
+    await writeHostReceipt(this.host.workspace, cur.id, error);
+    if (!(await this.host.store.finishTurn(cur.id, { status: 'error', error, replyPreview: null, completedAt: this.host.now() }))) return;
+    await this.emit('turn_failed', `Turn ${cur.id} failed: the agent exited (${code}).`, { turn: cur.id, error, code });
+    this.host.pushes.push(this.host.swarm, {
+      type: 'turn_completed',
+      payload: { agent: this.host.name, turn: cur.id, status: 'error', error, reply_preview: null },
+    });
+  }
+
   abandon(): void {
     const cur = this.current;
     this.current = null;
