@@ -37,7 +37,7 @@ function damage(text: string, at: number, len: number, ch: string, kind: 'flip' 
 
 function asText(value: unknown, yaml: boolean): string {
   try {
-    return yaml ? stringify(value, { aliasDuplicateObjects: false }) : (JSON.stringify(value) ?? 'null');
+    return (yaml ? (stringify(value, { aliasDuplicateObjects: false }) as string | undefined) : JSON.stringify(value)) ?? 'null';
   } catch {
     // expected: a value the serializer refuses (e.g. deep beyond its stack) becomes a plain deep document
     return yaml ? `${'['.repeat(5000)}` : `${'{"a":'.repeat(5000)}1`;
