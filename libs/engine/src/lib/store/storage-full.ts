@@ -88,12 +88,16 @@ function storageFull(operation: string, cause: unknown): EngineError {
  */
 export function guardStorage<S extends Store>(store: S, watch: StorageWatch): S {
   const episodes = new StorageEpisodes(watch);
+  // One wrapper per method, made on first use (the store is on every hot path: no closure per call).
+  const wrapped = new Map<string, { readonly of: unknown; readonly fn: unknown }>();
   return new Proxy(store, {
     get(target, prop, receiver): unknown {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function' || typeof prop !== 'string' || prop === 'constructor') return value;
+      const known = wrapped.get(prop);
+      if (known?.of === value) return known.fn;
       const method = value as (...args: unknown[]) => unknown;
-      return (...args: unknown[]): unknown => {
+      const fn = (...args: unknown[]): unknown => {
         const out = method.apply(target, args);
         if (!(out instanceof Promise)) return out;
         return out.then(
@@ -108,6 +112,8 @@ export function guardStorage<S extends Store>(store: S, watch: StorageWatch): S 
           },
         );
       };
+      wrapped.set(prop, { of: value, fn });
+      return fn;
     },
   });
 }
