@@ -116,8 +116,7 @@ describe('dockerd restarted mid-turn (private engine)', () => {
       await waitState(server, swarm, 'a', ['idle'], 120_000);
       const ended = (await turnsOf(server.url, swarm, 'a')).filter((t) => t['item_id'] === first);
       expect(ended).toHaveLength(1);
-      if (st['state'] === 'failed')
-        expect([ended[0]?.['status'], ended[0]?.['error']]).toEqual(['error', `agent_exited: ${failure?.code ?? ''}`]);
+      if (st['state'] === 'failed') expect([ended[0]?.['status'], ended[0]?.['error']]).toEqual(['error', 'agent_exited']);
       const again = await sendTask(server.url, swarm, 'a', 'again');
       await waitCompleted(server, swarm, 'a', ended[0]?.['status'] === 'completed' ? 2 : 1);
       const counted = await expectExactlyOnce(server.url, swarm, new Map([['a', [again]]]));

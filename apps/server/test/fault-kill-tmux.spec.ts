@@ -119,7 +119,8 @@ describe('the tmux server killed under running agents', () => {
           `${swarm}/${agent}: the open turn ended`,
           30_000,
         );
-        expect([ended['status'], ended['error']]).toEqual(['error', 'agent_exited: tmux_server_exited']);
+        // agent_exited; delivery_failed when the kill cut the paste itself
+        expect([ended['status'], ended['error']]).toEqual(['error', expect.stringMatching(/^(agent_exited|delivery_failed)$/)]);
       }
 
       // agent restart (a new tmux server): a's open turn ends once, its two queued tasks run exactly once

@@ -22,8 +22,10 @@ export const TURN_CANCELLED_ERROR = 'cancelled by the orchestrator';
 export const DELIVERY_FAILED_ERROR = 'delivery_failed';
 /** `error` of the host-made receipt of a turn that failed inside the engine (a store write threw). */
 export const ENGINE_FAILED_ERROR = 'engine_error';
+/** `error` of the host-made receipt of a turn whose client exited with it open (the exit's code is in the event). */
+export const AGENT_EXITED_ERROR = 'agent_exited';
 
-const HOST_ERRORS: ReadonlySet<string> = new Set([TURN_CANCELLED_ERROR, DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR]);
+const HOST_ERRORS: ReadonlySet<string> = new Set([TURN_CANCELLED_ERROR, DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, AGENT_EXITED_ERROR]);
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 
 function errnoOf(e: unknown): string | undefined {

@@ -7,7 +7,7 @@ import type { TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { failureCode } from '../events/failure-report';
-import { DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
+import { AGENT_EXITED_ERROR, DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
 import type { TurnHost } from './session-ports';
@@ -354,7 +354,7 @@ export class TurnRunner {
   /**
    * The agent's client exited (its process, its tmux server or its container engine went) with this turn open:
    * the watcher gets `graceMs` to find a receipt written just before the exit; after that the turn ends
-   * `error` with the exit's code (host receipt first, once, with `turn_failed`) instead of staying `running`
+   * `error` `agent_exited` (host receipt first, once, with `turn_failed` carrying the exit's `code`) instead of staying `running`
    * for a dead agent until a restart (issue 19: a turn is failed or resumed, never hung). The agent stays failed.
    */
   async failOnExit(code: string, graceMs: number): Promise<void> {
@@ -365,7 +365,7 @@ export class TurnRunner {
     this.current = null;
     cur.timer?.cancel();
     cur.abort.abort();
-    const error = `agent_exited: ${code}`;
+    const error = AGENT_EXITED_ERROR;
     await writeHostReceipt(this.host.workspace, cur.id, error);
     if (!(await this.host.store.finishTurn(cur.id, { status: 'error', error, replyPreview: null, completedAt: this.host.now() }))) return;
     await this.emit('turn_failed', `Turn ${cur.id} failed: the agent exited (${code}).`, { turn: cur.id, error, code });
