@@ -22,7 +22,7 @@ function failed(message: string, cause?: unknown): RunnerError {
   return new RunnerError('remote_transport_failed', message, { details: { op: 'readdir' }, ...(cause === undefined ? {} : { cause }) });
 }
 
-/** The child names of `dir` seen in the first ARCHIVE_LIST_MAX_ENTRIES headers / ARCHIVE_LIST_MAX_BYTES bytes. */
+/** Adds to `into` the first-level names below `base` among archive header names. */
 export function collectChildren(base: string, headerNames: Iterable<string>, into: Set<string>): void {
   const prefix = `${base}/`;
   for (const name of headerNames) {
@@ -32,8 +32,8 @@ export function collectChildren(base: string, headerNames: Iterable<string>, int
   }
 }
 
-/** The entry names of directory `dir` (an absolute, checked path); [] when it does not exist. */
-export async function listArchiveDirectory(c: Container, dir: string): Promise<string[]> {
+/** The entry names of directory `dir` (an absolute, checked path) seen in the first `maxEntries` headers / ARCHIVE_LIST_MAX_BYTES bytes; [] when it does not exist. */
+export async function listArchiveDirectory(c: Container, dir: string, maxEntries = ARCHIVE_LIST_MAX_ENTRIES): Promise<string[]> {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), ARCHIVE_LIST_TIMEOUT_MS);
   let stream: Readable;
@@ -52,10 +52,14 @@ export async function listArchiveDirectory(c: Container, dir: string): Promise<s
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const heads: string[] = [];
-      for (const ev of parser.write(chunk)) if (ev.kind === 'entry') heads.push(ev.header.name);
-      entries += heads.length;
+      for (const ev of parser.write(chunk)) {
+        if (ev.kind === 'entry' && entries < maxEntries) {
+          entries += 1;
+          heads.push(ev.header.name);
+        }
+      }
       collectChildren(base, heads, names);
-      if (entries >= ARCHIVE_LIST_MAX_ENTRIES || parser.bytesSeen >= ARCHIVE_LIST_MAX_BYTES) break;
+      if (entries >= maxEntries || parser.bytesSeen >= ARCHIVE_LIST_MAX_BYTES) break;
     }
   } catch (e) {
     if (e instanceof TarRefusedError) throw failed(`the engine's directory archive was refused (${e.refusal})`, e);

@@ -23,6 +23,8 @@ export const ARCHIVE_PATH_RE = /^\/[A-Za-z0-9._+/-]{1,1023}$/;
 export interface ArchiveTransportOptions {
   /** uid:gid every file and directory is created with (the container user's); never 0:0 by accident. */
   readonly owner: { readonly uid: number; readonly gid: number };
+  /** Headers parsed per directory listing (default ARCHIVE_LIST_MAX_ENTRIES). */
+  readonly listMaxEntries?: number;
 }
 
 type Readable = NodeJS.ReadableStream & { destroy(err?: Error): void };
@@ -161,7 +163,9 @@ export function dockerArchiveTransport(container: Container, opts: ArchiveTransp
       const st = await headStat(container, checkArchivePath(p));
       return st === null ? null : { kind: st.kind, size: st.size, mode: st.mode, mtimeMs: st.mtimeMs };
     },
-    readBounded: (p, max) => readBounded(container, checkArchivePath(p), max),
+    async readBounded(p: string, max: number): Promise<RemoteRead> {
+      return readBounded(container, checkArchivePath(p), max);
+    },
     async writeNewFile(p: string, data: Buffer): Promise<void> {
       checkArchivePath(p);
       const name = path.posix.basename(p);
@@ -174,7 +178,7 @@ export function dockerArchiveTransport(container: Container, opts: ArchiveTransp
       await execArgv(container, ['/bin/mv', '-f', '-T', '--', from, to], user);
     },
     async readdir(p: string): Promise<string[]> {
-      return listArchiveDirectory(container, checkArchivePath(p));
+      return listArchiveDirectory(container, checkArchivePath(p), opts.listMaxEntries);
     },
     async remove(p: string): Promise<void> {
       await execArgv(container, ['/bin/rm', '-f', '--', checkArchivePath(p)], user);
