@@ -56,12 +56,12 @@ beforeAll(async () => {
 }, 620_000);
 
 afterAll(async () => {
-  if (!READY.ok) return;
-  if (server.child !== undefined) {
+  if (!READY.ok || base === undefined) return;
+  if (server?.child !== undefined) {
     const swarms = ((await request(server.url).get('/api/swarms')).body.swarms ?? []) as Array<{ name: string }>;
     for (const s of swarms) await request(server.url).delete(`/api/swarms/${s.name}`);
   }
-  await server.kill();
+  await server?.kill();
   killTmuxServer(join(base, 'home'));
   // nothing of ours may stay in the private engine
   const left = engine.docker(['ps', '-aq', '--filter', 'label=genswarms.swarm']).stdout.trim();

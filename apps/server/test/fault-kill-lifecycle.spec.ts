@@ -53,11 +53,12 @@ beforeAll(async () => {
 }, 620_000);
 
 afterAll(async () => {
-  if (server.child !== undefined) {
+  if (base === undefined) return; // beforeAll failed before anything started
+  if (server?.child !== undefined) {
     const swarms = ((await request(server.url).get('/api/swarms')).body.swarms ?? []) as Array<{ name: string }>;
     for (const s of swarms) await request(server.url).delete(`/api/swarms/${s.name}`);
   }
-  await server.kill();
+  await server?.kill();
   killTmuxServer(join(base, 'home'));
   recordFigures('lifecycle', figures);
   rmSync(base, { recursive: true, force: true });
