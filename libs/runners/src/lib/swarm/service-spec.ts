@@ -44,7 +44,7 @@ export function swarmNamesFor(swarm: string, agent: string, sessionId: string): 
 /** Where the task is placed and how it is networked (resolved by the runner before the spec is built). */
 export interface SwarmPlacement {
   readonly constraints: readonly string[];
-  /** Overlay network names or ids to attach; [] = the node's default bridge (`open`). */
+  /** Overlay network names or ids to attach. */
   readonly networks: readonly string[];
 }
 

@@ -12,6 +12,8 @@ import { SWARM_FORWARDER_PORT, type SwarmNames } from './service-spec';
 
 /** The shared non-internal overlay the forwarder services reach the LLM through. */
 export const SWARM_EGRESS_NETWORK = 'gs-egress';
+/** The shared non-internal overlay `open` agents are on (outbound through each node's docker_gwbridge). */
+export const SWARM_OPEN_NETWORK = 'gs-open';
 /** Label marking a forwarder service (its value: the agent's service name). */
 export const LABEL_FORWARDER_OF = 'genswarms.forwarder-of';
 
@@ -88,17 +90,17 @@ export async function createOverlay(
   return net.id;
 }
 
-/** The shared egress overlay (created once, labelled); its id. */
-export async function ensureEgressOverlay(docker: DockerClient): Promise<string> {
-  const found = await docker.listNetworks({ filters: JSON.stringify({ name: [SWARM_EGRESS_NETWORK] }) });
-  const exact = found.find((n) => n.Name === SWARM_EGRESS_NETWORK);
-  if (exact !== undefined) return exact.Id;
+/** A shared non-internal overlay (created once, labelled, never removed by an agent's stop); its id. */
+export async function ensureSharedOverlay(docker: DockerClient, name: string): Promise<string> {
+  const find = async (): Promise<string | undefined> =>
+    (await docker.listNetworks({ filters: JSON.stringify({ name: [name] }) })).find((n) => n.Name === name)?.Id;
+  const found = await find();
+  if (found !== undefined) return found;
   try {
-    return await createOverlay(docker, SWARM_EGRESS_NETWORK, { [LABEL_SWARM]: '*egress*' }, false);
+    return await createOverlay(docker, name, { [LABEL_SWARM]: `*${name}*` }, false);
   } catch (err) {
     if (statusOf(err) !== 409) throw err;
-    const again = await docker.listNetworks({ filters: JSON.stringify({ name: [SWARM_EGRESS_NETWORK] }) });
-    const id = again.find((n) => n.Name === SWARM_EGRESS_NETWORK)?.Id;
+    const id = await find(); // created concurrently by another start
     if (id === undefined) throw err;
     return id;
   }

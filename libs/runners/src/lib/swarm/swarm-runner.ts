@@ -23,7 +23,9 @@ import {
   createOverlay,
   createServiceRaw,
   listRaw,
-  ensureEgressOverlay,
+  ensureSharedOverlay,
+  SWARM_EGRESS_NETWORK,
+  SWARM_OPEN_NETWORK,
   labelsOf,
   removeSwarmObjects,
   type SwarmObjects,
@@ -119,7 +121,7 @@ async function removeLeftover(docker: DockerClient, names: SwarmNames, plan: Lau
   }
 }
 
-/** Networks of the task by network mode: open → none listed (the node's bridge); none → a private internal overlay. */
+/** Networks of the task by network mode: open → the shared `gs-open` overlay; none → a private internal overlay. */
 async function networksFor(
   env: Env,
   plan: LaunchPlan,
@@ -129,12 +131,12 @@ async function networksFor(
   constraints: readonly string[],
 ): Promise<string[]> {
   const net = plan.spec.network;
-  if (net === 'open') return [];
+  if (net === 'open') return [await ensureSharedOverlay(env.manager, SWARM_OPEN_NETWORK)];
   if (typeof net === 'object') return [net.named];
   objects.networkId = await createOverlay(env.manager, names.network, labelsOf(plan), true);
   if (net === 'isolated') {
     const { connect } = planSwarmEgress(plan.spec, ctx);
-    const egressNet = await ensureEgressOverlay(env.manager);
+    const egressNet = await ensureSharedOverlay(env.manager, SWARM_EGRESS_NETWORK);
     const { uid, gid } = agentIdentityOf(ctx);
     objects.forwarderId = await createForwarderService(env.manager, plan, names, {
       image: plan.spec.image ?? '',
