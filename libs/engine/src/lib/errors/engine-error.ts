@@ -31,6 +31,7 @@ export type EngineErrorCode =
   | 'launch_too_large'
   | 'bypass_requires_opt_in'
   | 'remote_engine_unsupported'
+  | 'remote_engine_insecure'
   | 'binary_missing'
   | 'image_missing'
   | 'limits_unsupported'
@@ -80,6 +81,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   launch_too_large: 400,
   bypass_requires_opt_in: 400,
   remote_engine_unsupported: 400,
+  remote_engine_insecure: 400,
   binary_missing: 400,
   image_missing: 400,
   limits_unsupported: 400,
@@ -115,6 +117,7 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'launch_too_large',
   'bypass_requires_opt_in',
   'remote_engine_unsupported',
+  'remote_engine_insecure',
   'binary_missing',
   'image_missing',
   'limits_unsupported',
