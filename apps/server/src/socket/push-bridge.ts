@@ -49,9 +49,13 @@ function emitState(nsp: SwarmNamespace, swarm: string, push: StatePush): void {
 }
 
 function forward(nsp: SwarmNamespace, swarm: string, push: EnginePush): void {
+  // Issue 13: a swarm nobody watches costs nothing per push (no redaction, no packet encoded for an empty room).
+  if ((nsp.adapter.rooms.get(roomOf(swarm))?.size ?? 0) === 0) return;
   if (push.type === 'event') {
+    const sockets = socketsIn(nsp, swarm);
+    if (sockets.length === 0) return;
     const event = redactSecrets(push.payload);
-    for (const socket of socketsIn(nsp, swarm)) deliverEvent(socket, event);
+    for (const socket of sockets) deliverEvent(socket, event);
     return;
   }
   if (FORWARDED.has(push.type)) emitState(nsp, swarm, push);
