@@ -6,6 +6,7 @@
  * state file goes through the bounded no-follow reader and a strict schema.
  */
 import { readUntrustedFile } from '@genswarms/receipts';
+import { lstatSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -24,8 +25,16 @@ const AgentState = z.strictObject({
 
 async function maxInboxFileSeq(workspaceReal: string): Promise<number> {
   const dir = path.join(workspaceReal, '.inbox');
-  // expected: no .inbox (or none we may read) means no leftover seqs
-  const st = await fsp.lstat(dir).catch(() => undefined);
+  // No .inbox (or none we may read) means no leftover seqs. One synchronous lstat: on a fresh
+  // workspace (every agent of a new swarm) this is all the scan does, and a thread-pool round trip per agent
+  // of a launch cost more than the call (issue 13); the listing itself stays asynchronous (it can be long).
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    // expected: no .inbox (or one we may not inspect) adds no seqs
+    st = undefined;
+  }
   if (st === undefined || !st.isDirectory()) return 0;
   let max = 0;
   let seen = 0;

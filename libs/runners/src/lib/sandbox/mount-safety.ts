@@ -104,8 +104,9 @@ function ownDefaultWorkspace(home: string, who: Who): string {
  */
 function overlapsProtected(real: string, ctx: RunnerContext, who: Who): boolean {
   const homePrefix = dirPrefix(path.resolve(ctx.home));
+  const isAbsolute = path.isAbsolute; // read once: a getter call per access in the emitted code
   for (const p of ctx.protectedPaths?.({ swarm: who.swarm, agent: who.agent }) ?? []) {
-    if (!path.isAbsolute(p)) continue;
+    if (!isAbsolute(p)) continue;
     if (overlapsNormalized(real, isHostAgentDir(homePrefix, p) ? p : realOrResolved(p))) return true;
   }
   if (ctx.dockerHost !== undefined) {

@@ -3,6 +3,8 @@ import { RunnerError } from '../errors/runner-error';
 
 /** Sandbox paths an extra bind may not take or cover (the boundary's own mounts). */
 const RESERVED_SANDBOX_PATHS: readonly string[] = ['/workspace', '/root', '/skills', '/tmp', '/proc', '/dev', '/run/genswarms'];
+/** `path.sep`, read once: a namespace import's property access is a getter call in the emitted code (hot loop). */
+const SEP = path.sep;
 /** Extra binds may not land on or below these. */
 const FORBIDDEN_SANDBOX_ROOTS: readonly string[] = ['/proc', '/dev', '/run/genswarms'];
 
@@ -21,7 +23,7 @@ export function isSameOrInside(a: string, b: string): boolean {
  * runs it against every other agent's directories on each plan and start).
  */
 export function isSameOrInsideNormalized(a: string, b: string): boolean {
-  return a === b || a.startsWith(b === path.sep ? b : `${b}${path.sep}`);
+  return a === b || a.startsWith(b === SEP ? b : `${b}${SEP}`);
 }
 
 /** `a` and `b` overlap, for absolute normalized paths (see isSameOrInsideNormalized). */
