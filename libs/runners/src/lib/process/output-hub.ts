@@ -2,6 +2,8 @@ import type { OutputStream } from '../port';
 
 /** Lines kept for diagnostics (a crashed client's last words). */
 export const LAST_LINES_KEPT = 200;
+/** Characters kept of them: 200 lines of 64 Ki characters would be 12.5 MiB per agent (issue 19, one-line flood). */
+export const LAST_CHARS_KEPT = 65_536;
 /** A line longer than this is emitted in pieces, so a client cannot grow host memory unboundedly. */
 export const MAX_LINE_CHARS = 65536;
 
@@ -35,6 +37,7 @@ export class OutputHub {
   private readonly outputs = new Set<OutputListener>();
   private readonly exits = new Set<ExitListener>();
   private readonly last: string[] = [];
+  private lastChars = 0;
   private exitInfo: { code: number | null; signal: string | null } | undefined;
   private resolveExit: () => void = () => undefined;
   readonly exitedPromise: Promise<void> = new Promise((resolve) => {
@@ -47,7 +50,10 @@ export class OutputHub {
 
   emitLine(stream: OutputStream, line: string): void {
     this.last.push(line);
-    if (this.last.length > LAST_LINES_KEPT) this.last.shift();
+    this.lastChars += line.length;
+    while (this.last.length > 1 && (this.last.length > LAST_LINES_KEPT || this.lastChars > LAST_CHARS_KEPT)) {
+      this.lastChars -= (this.last.shift() as string).length;
+    }
     for (const listener of this.outputs) listener(stream, line);
   }
 
