@@ -136,6 +136,26 @@ function rowsOf(name, count, report, run) {
   ];
 }
 
+/**
+ * results/fuzz.json after this run: the rows of the targets run now replace theirs; the other targets keep
+ * the rows of their last run (`runs` says which run wrote which targets), so a run of only the slow
+ * targets completes the table instead of erasing it.
+ */
+function mergeResults(run, rows) {
+  const file = path.join(RESULTS_DIR, 'fuzz.json');
+  let previous = { rows: [], runs: [] };
+  try {
+    previous = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    previous = { rows: [], runs: [] }; // first run, or a foreign file: start the table afresh
+  }
+  const kept = (previous.rows ?? []).filter((r) => !run.targets.includes(r.target));
+  const runs = (previous.runs ?? []).map((r) => ({ ...r, targets: r.targets.filter((t) => !run.targets.includes(t)) }));
+  const order = TARGETS.map((t) => t.name);
+  const all = [...kept, ...rows].sort((a, b) => order.indexOf(a.target) - order.indexOf(b.target));
+  return { suite: 'fuzz', date: run.date, commit: run.commit, rows: all, runs: [...runs.filter((r) => r.targets.length > 0), run] };
+}
+
 function pad(s, n) {
   return String(s).padEnd(n);
 }
@@ -162,7 +182,10 @@ function main() {
   const loadavg = require('node:os')
     .loadavg()
     .map((l) => l.toFixed(1));
-  const doc = { suite: 'fuzz', date: new Date().toISOString(), commit: gitCommit(), seed: opts.seed, loadavg, rows };
+  const doc = mergeResults(
+    { date: new Date().toISOString(), commit: gitCommit(), seed: opts.seed, loadavg, targets: chosen.map((t) => t.name) },
+    rows,
+  );
   fs.writeFileSync(path.join(RESULTS_DIR, 'fuzz.json'), `${JSON.stringify(doc, null, 2)}\n`);
   process.stdout.write(`\n${pad('target', 14)} ${pad('inputs', 9)} ${pad('seconds', 8)} ${pad('failures', 9)} cpu-ms wall-ms\n`);
   for (const s of summary) {
