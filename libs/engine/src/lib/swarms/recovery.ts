@@ -4,7 +4,7 @@
  * re-arm receipt watchers, keep queued items, and mark sessions that cannot come back `failed`.
  */
 import { gateStart, type SwarmState } from '@genswarms/ir-gate';
-import type { BackendKind, RunnerHandle, SessionDescription } from '@genswarms/runners';
+import type { BackendKind, LaunchPlan, RunnerHandle, SessionDescription } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import { startFailureOf } from '../agents/agent-failure';
 import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
@@ -53,6 +53,7 @@ async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, 
     return;
   }
   const handle = await reattach(rt, row?.description ?? null, plan.spec.backend);
+  if (handle === null) await stopUnrecordedPane(rt, plan);
   const session = new AgentSession(rt, name, plan.spec);
   rt.agents.set(name, session);
   const hostEnded = openTurn === undefined ? null : await readHostReceipt(plan.spec.workspace, openTurn.id);
@@ -80,6 +81,29 @@ async function stopLeftover(rt: SwarmRuntime, description: unknown): Promise<voi
     .catch((e: unknown) =>
       rt.events.reportFailure({ where: 'recovery', swarm: rt.swarm, agent: null, error: e, metadata: { step: 'stop_leftover' } }),
     );
+}
+
+/**
+ * A tmux window of this agent that the stored description does not lead to (the previous server was killed
+ * between creating it and recording it, or the pane is not the recorded one) would make the start refuse
+ * (`already running`) and the agent fail: it is re-attached by its target alone and stopped, so the agent
+ * starts once, fresh (issue 19, SIGKILL mid-start).
+ */
+async function stopUnrecordedPane(rt: SwarmRuntime, plan: LaunchPlan): Promise<void> {
+  const { spec } = plan;
+  if (spec.backend !== 'tmux') return;
+  await stopLeftover(rt, {
+    sessionId: plan.sessionId,
+    backend: 'tmux',
+    runner: spec.runner ?? 'none',
+    network: '',
+    client: '',
+    tmuxTarget: `=${rt.swarm}:=${spec.agent}`,
+    envNames: [],
+    workspace: spec.workspace,
+    stateDir: plan.stateDir,
+    notices: [],
+  });
 }
 
 async function cancelWithReceipt(session: AgentSession, turnId: string): Promise<string> {
