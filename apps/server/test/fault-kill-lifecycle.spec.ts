@@ -212,7 +212,7 @@ describe('server SIGKILL around the swarm lifecycle', () => {
     expect(tmuxWindows(swarm).sort()).toEqual(['w0', 'w1']);
     const id = await sendTask(server.url, swarm, 'w1', 'after');
     await waitCompleted(server, swarm, 'w1', 1);
-    await expectExactlyOnce(server.url, swarm, new Map([['w1', [id]]]));
+    lossRows('sigkill leaving an unrecorded tmux window', await expectExactlyOnce(server.url, swarm, new Map([['w1', [id]]])));
     await request(server.url).delete(`/api/swarms/${swarm}`).expect(200);
   }, 300_000);
 
