@@ -33,29 +33,47 @@ export function waitSpawned(child: ChildProcess, agent: string): Promise<void> {
   });
 }
 
+/**
+ * Output lines handed on per turn of the event loop. libuv reads a pipe up to 32 times per wake-up, so a client
+ * flooding its output (100 MB of lines) held the server's loop ~0.4 s at a time (API p99 345 ms, issue 19): the
+ * stream is paused while a chunk's lines are handed on, at most this many per turn, and the pipe fills meanwhile
+ * (the client waits, not the server).
+ */
+export const OUTPUT_LINES_PER_TICK = 256;
+
 /** A RunnerHandle over a spawned, detached (own process group) child with piped stdout/stderr. */
 export function attachChild(child: ChildProcess, opts: ChildHandleOptions): RunnerHandle & { lastLines(): readonly string[] } {
   const hub = new OutputHub();
   const buffers: Record<OutputStream, LineBuffer> = { stdout: new LineBuffer(), stderr: new LineBuffer() };
+  let handing = 0; // chunks whose lines are still being handed on (the exit waits for them: order is kept)
   for (const stream of ['stdout', 'stderr'] as const) {
     const source = child[stream];
     source?.setEncoding('utf8');
     source?.on('data', (chunk: string) => {
-      for (const line of buffers[stream].push(chunk)) hub.emitLine(stream, line);
-      // One chunk per turn of the event loop: libuv reads a pipe up to 32 times per wake-up, so a client flooding
-      // its output (100 MB of lines) held the loop for ~0.4 s at a time (API p99 345 ms, issue 19); paused, the
-      // pipe fills and the client waits instead.
+      const lines = buffers[stream].push(chunk);
       source.pause();
-      setImmediate(() => source.resume());
+      handing += 1;
+      const handOn = (from: number): void => {
+        const end = Math.min(lines.length, from + OUTPUT_LINES_PER_TICK);
+        for (let i = from; i < end; i++) hub.emitLine(stream, lines[i] as string);
+        if (end < lines.length) return void setImmediate(() => handOn(end));
+        handing -= 1;
+        setImmediate(() => source.resume());
+      };
+      handOn(0);
     });
   }
   child.on('error', () => undefined); // post-spawn errors (e.g. kill on a dead pid) surface through exit
   child.once('exit', (code, signal) => {
-    for (const stream of ['stdout', 'stderr'] as const) {
-      const rest = buffers[stream].flush();
-      if (rest !== undefined) hub.emitLine(stream, rest);
-    }
-    hub.emitExit(code, signal);
+    const finish = (): void => {
+      if (handing > 0) return void setImmediate(finish);
+      for (const stream of ['stdout', 'stderr'] as const) {
+        const rest = buffers[stream].flush();
+        if (rest !== undefined) hub.emitLine(stream, rest);
+      }
+      hub.emitExit(code, signal);
+    };
+    finish();
   });
   return makeHandle(hub, opts, child.pid);
 }
