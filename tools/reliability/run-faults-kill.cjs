@@ -26,7 +26,16 @@ function main() {
   fs.mkdirSync(ROWS_DIR, { recursive: true });
   const started = Date.now();
   const env = { ...process.env, GENSWARMS_RELIABILITY: process.env.GENSWARMS_RELIABILITY ?? 'full', GENSWARMS_FAULTS_ROWS: ROWS_DIR };
-  const args = [JEST, '-c', 'apps/server/jest.config.cjs', '--runInBand', ...SPECS.map((s) => `apps/server/test/${s}.spec.ts`)];
+  const jestJson = path.join(ROWS_DIR, 'jest.json');
+  const args = [
+    JEST,
+    '-c',
+    'apps/server/jest.config.cjs',
+    '--runInBand',
+    '--json',
+    `--outputFile=${jestJson}`,
+    ...SPECS.map((s) => `apps/server/test/${s}.spec.ts`),
+  ];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit', shell: false });
   const seconds = Math.round((Date.now() - started) / 1000);
   const rows = [];
@@ -42,7 +51,9 @@ function main() {
   const targets = new Map();
   for (const row of rows) targets.set(row.target, (targets.get(row.target) ?? true) && row.ok === true);
   const sum = (measure) => rows.filter((x) => x.measure === measure).reduce((a, x) => a + Number(x.value), 0);
-  const injected = targets.size;
+  // a test that failed wrote no rows: it counts as a fault injected and not survived
+  const failedTests = fs.existsSync(jestJson) ? Number(JSON.parse(fs.readFileSync(jestJson, 'utf8')).numFailedTests) : 0;
+  const injected = targets.size + failedTests;
   const survived = [...targets.values()].filter(Boolean).length;
   const jestOk = r.status === 0;
   const summary = [
