@@ -36,6 +36,13 @@ export function exitFailureOf(reason: string, code: number | null, signal: strin
         "the tmux server holding the agent's pane ended (killed or crashed), taking the client with it; restart the agent or the swarm (a new tmux server is started)",
       details: { exit_code: code, signal },
     };
+  if (reason === 'agent_rescheduled')
+    return {
+      code: reason,
+      message:
+        "Swarm replaced the agent's task (another task, or the task on another node): its turn in flight was failed, never run twice; restart the agent",
+      details: { exit_code: code, signal },
+    };
   const how = signal !== null ? `was killed by ${signal}` : `exited with code ${String(code)}`;
   const cause = reason === 'oom_killed' ? ' (its memory cgroup killed it: raise memory_limit)' : '';
   return {
