@@ -204,7 +204,7 @@ describe('disk full under GENSWARMS_HOME', () => {
     );
     const accepted: string[] = [];
     let refused = 0;
-    const post = (task: string): Promise<request.Response> => request(url).post(`/api/swarms/${swarm}/agents/${'a'}/task`).send({ task });
+    const post = (task: string): request.Test => request(url).post(`/api/swarms/${swarm}/agents/a/task`).send({ task });
     for (let ep = 0; ep < EPISODES; ep++) {
       for (let i = 0; i < 3; i++) accepted.push(String((await post(`w-before-${ep}-${i}`).expect(200)).body.id));
       fs.fill();
