@@ -156,8 +156,8 @@ ${headlessClient(0)}`),
       const logs = (await request(srv.url).get(`/api/swarms/${swarm}/agents/a/logs`)).body.logs as Row[];
       expect(logs.length).toBeLessThanOrEqual(500);
       for (const l of logs) expect(String(l['line']).length).toBeLessThanOrEqual(65536);
-    // what the server keeps of one agent's output is bounded in characters too, not only in lines (one-line flood: 500 × 64 Ki)
-    expect(logs.reduce((n, l) => n + String(l['line']).length, 0)).toBeLessThanOrEqual(1024 * 1024 + 65536);
+      // what the server keeps of one agent's output is bounded in characters too, not only in lines (one-line flood: 500 × 64 Ki)
+      expect(logs.reduce((n, l) => n + String(l['line']).length, 0)).toBeLessThanOrEqual(1024 * 1024 + 65536);
       const st = await waitState(srv, swarm, 'a', ['idle']);
       expect(st['state']).toBe('idle');
       const id = await sendTask(srv.url, swarm, 'a', 'after the flood');
