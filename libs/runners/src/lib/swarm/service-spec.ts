@@ -27,10 +27,15 @@ export interface SwarmNames {
   readonly forwarder: string;
 }
 
-/** `gs-<swarm>-<agent>` + suffixes; the session's first 12 characters keep a crashed run's leftovers apart. */
+/** The session part of an object name: the session id's first 12 alphanumerics. */
+export function sessionSuffix(sessionId: string): string {
+  return sessionId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 12);
+}
+
+/** `gs-<swarm>-<agent>` + suffixes; the session suffix keeps a crashed run's leftovers apart. */
 export function swarmNamesFor(swarm: string, agent: string, sessionId: string): SwarmNames {
   const base = `gs-${swarm}-${agent}`;
-  const sid = sessionId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 12);
+  const sid = sessionSuffix(sessionId);
   return {
     service: base,
     secret: `${base}-env-${sid}`,

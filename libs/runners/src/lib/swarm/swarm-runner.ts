@@ -13,7 +13,7 @@ import { dockerPortOver } from '../docker/dockerode-port';
 import { dockerArchiveTransport } from '../docker/archive-transport';
 import { remoteWorkspace } from '../remote/remote-workspace';
 import { LABEL_SESSION } from '../docker/container-spec';
-import { buildServiceSpec, swarmNamesFor, type SwarmNames } from './service-spec';
+import { buildServiceSpec, sessionSuffix, swarmNamesFor, type SwarmNames } from './service-spec';
 import { dockerClientFor, loadSwarmNodes, parseEngineEndpoint, type EngineAddress, type EngineEndpoint } from './swarm-engine';
 import { parseSwarmOptions, planSwarmEgress, planSwarmLaunch } from './swarm-plan';
 import {
@@ -119,6 +119,20 @@ async function removeLeftover(docker: DockerClient, names: SwarmNames, plan: Lau
       await removeSwarmObjects(docker, { serviceId: svc.ID });
     }
   }
+  // the secret, config and private network of an earlier session of this agent (a crashed orchestrator's)
+  const filter = { label: [`genswarms.swarm=${plan.spec.swarm}`, `genswarms.agent=${plan.spec.agent}`] };
+  const [secrets, configs, networks] = await Promise.all([
+    docker.listSecrets({ filters: JSON.stringify(filter) }),
+    docker.listConfigs({ filters: JSON.stringify(filter) }),
+    docker.listNetworks({ filters: JSON.stringify(filter) }),
+  ]);
+  const ids = (xs: unknown[]): string[] => xs.map((x) => String((x as { ID?: string; Id?: string }).ID ?? (x as { Id?: string }).Id));
+  const left = [
+    ...ids(secrets).map((id) => ({ secretId: id })),
+    ...ids(configs).map((id) => ({ configId: id })),
+    ...ids(networks).map((id) => ({ networkId: id })),
+  ];
+  await Promise.all(left.map((o) => removeSwarmObjects(docker, o)));
 }
 
 /** Networks of the task by network mode: open → the shared `gs-open` overlay; none → a private internal overlay. */
@@ -262,8 +276,8 @@ async function reattachSwarm(env: Env, description: SessionDescription, ctx: Run
   } catch {
     return discard(); // expected: the node's engine cannot be reached; never adopt what we cannot read
   }
-  const names = swarmNamesFor('x', 'x', description.sessionId);
-  const volume = svc.Spec?.Name === undefined ? undefined : `${svc.Spec.Name}-ws-${names.volume.split('-ws-')[1] ?? ''}`;
+  // the volume is named after the service and the session (swarmNamesFor), both checked above
+  const volume = svc.Spec?.Name === undefined ? undefined : `${svc.Spec.Name}-ws-${sessionSuffix(description.sessionId)}`;
   return handleFor(
     env,
     node,
