@@ -19,7 +19,7 @@ const JUSTIFIED_CASTS: Readonly<Record<string, string>> = {
   'commands/agents.ts: resolveConfigPaths({ agents: [spec] }, dir) as { agents: Array<Record<string, unknown>> }':
     "the operator's agent spec with its relative paths resolved (a config file, not an answer)",
   'commands/snapshot.ts: err as NodeJS.ErrnoException': 'a file-system error of writing the snapshot file',
-  'daemon/wait-ready.ts: JSON.parse(line) as { message?: unknown; code?: unknown }':
+  'daemon/wait-ready.ts: JSON.parse(line) as { message?: unknown; code?: unknown; explanation?: unknown }':
     "a line of the server's log file (every field checked before use), not an HTTP answer",
 };
 
