@@ -184,6 +184,10 @@ async function startSwarm(env: Env, plan: LaunchPlan, ctx: RunnerContext): Promi
     );
     objects.serviceId = await createServiceRaw(env.manager, body);
     const task = await waitForRunningTask(env.manager, objects.serviceId, { agent: spec.agent, timeoutMs: env.timeoutMs, pollMs: 250 });
+    // an isolated agent's route to the LLM is up before the session is: its forwarder's task runs too
+    if (objects.forwarderId !== undefined) {
+      await waitForRunningTask(env.manager, objects.forwarderId, { agent: spec.agent, timeoutMs: env.timeoutMs, pollMs: 250 });
+    }
     const node = await env.nodeClient(task.nodeId, spec.agent);
     const description: SessionDescription = {
       ...describePlan(plan, { containerId: task.containerId }),
