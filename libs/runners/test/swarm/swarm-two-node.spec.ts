@@ -25,6 +25,7 @@ describeIfTwoNodes('swarm runner on the real two-node swarm', () => {
   const handles: RunnerHandle[] = [];
   const runner = createSwarmRunner({ nodesFile: NODES_FILE });
   let turnSeq = 0;
+  let strayId = '';
   const agents: Record<'on1' | 'on2' | 'iso', { handle: RunnerHandle; workspace: string }> = {} as never;
 
   async function start(overrides: Partial<AgentLaunchSpec>): Promise<{ handle: RunnerHandle; workspace: string }> {
@@ -44,6 +45,12 @@ describeIfTwoNodes('swarm runner on the real two-node swarm', () => {
     await new Promise<void>((resolve) => orchestrator.listen(0, '0.0.0.0', resolve));
     orchestratorPort = (orchestrator.address() as AddressInfo).port;
     ctx = makeCtx(dirs.home, { llm: { allowedHosts: [HOST_VETH_ADDR], serverApiKey: 'sk-server-SECRET-1' } });
+    // a crashed orchestrator's leftover secret for `on1`: the next start of that agent removes it
+    const stray = path.join(dirs.root, 'stray');
+    writeFileSync(stray, 'stale', { mode: 0o600 });
+    strayId = (
+      dockerCli(['secret', 'create', '--label', 'genswarms.swarm=sw', '--label', 'genswarms.agent=on1', 'gs-sw-on1-env-stale', stray]) ?? ''
+    ).trim();
     const on1 = { constraints: ['node.labels.genswarms.node==node1'] };
     [agents.on1, agents.on2, agents.iso] = await Promise.all([
       start({ agent: 'on1', network: 'open', backendOpts: on1 }),
@@ -83,6 +90,8 @@ describeIfTwoNodes('swarm runner on the real two-node swarm', () => {
   it('places agents by constraint on each node and runs full turns there; an outbox message reaches the local mirror', async () => {
     expect(agents.on1.handle.describe().swarmService?.nodeId).toBe(nodeIdOf('node1'));
     expect(agents.on2.handle.describe().swarmService?.nodeId).toBe(nodeIdOf('node2'));
+    expect(strayId).not.toBe('');
+    expect(dockerCli(['secret', 'inspect', strayId])).toBeUndefined(); // the leftover went with the new start
     for (const who of [agents.on1, agents.on2]) {
       const r = await turn(who, 'hello');
       expect(r.kind).toBe('ok');
