@@ -230,7 +230,8 @@ describeIfEngine('Docker archive transport (real engine, test image, uid 1000 in
       // the agent appends 4 KiB every millisecond for 20 s, detached (its own process; it dies with the container)
       const grow = `const fs=require("fs");const end=Date.now()+20000;const b=Buffer.alloc(4096,97);(function g(){fs.appendFileSync(process.argv[1],b);if(Date.now()<end)setTimeout(g,1)})()`;
       const exec = await container.exec({ Cmd: [NODE, '-e', grow, `${dir}/reply.md`], User: '1000:1000' });
-      await exec.start({ Detach: true });
+      const started = (await exec.start({ Detach: true })) as { resume?: () => void } | undefined;
+      started?.resume?.(); // the detached start still answers with a (short) stream: drain it so no socket stays open
       await new Promise((r) => setTimeout(r, 300));
       const seen = new Set<string>();
       for (let i = 0; i < 10; i += 1) {

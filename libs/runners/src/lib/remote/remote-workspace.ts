@@ -150,10 +150,14 @@ export async function readReceipt(t: RemoteWorkspaceTransport, ws: RemoteWorkspa
   if ((await t.lstat(path.posix.join(ws.remote, ...TURN_DIR_COMPONENTS, turnId, DONE_FILE))) === null) return { kind: 'pending' };
   const dir = await checkTurnChain(t, ws, turnId);
   if (typeof dir !== 'string') return dir;
-  const done = await t.readBounded(path.posix.join(dir, DONE_FILE), DONE_MAX_BYTES);
+  // both at once: a client writes reply.md before done.json, and done.json is already there (one transport
+  // round trip instead of two; the verdict still looks at done.json first)
+  const [done, reply] = await Promise.all([
+    t.readBounded(path.posix.join(dir, DONE_FILE), DONE_MAX_BYTES),
+    t.readBounded(path.posix.join(dir, REPLY_FILE), REPLY_MAX_BYTES),
+  ]);
   if (done.kind === 'missing') return { kind: 'pending' };
   if (done.kind === 'refused') return { kind: 'refused', reason: done.reason, file: 'done.json' };
-  const reply = await t.readBounded(path.posix.join(dir, REPLY_FILE), REPLY_MAX_BYTES);
   if (reply.kind === 'refused') return { kind: 'refused', reason: reply.reason, file: 'reply.md' };
   const components = [...TURN_DIR_COMPONENTS, turnId];
   if (reply.kind === 'ok') {
