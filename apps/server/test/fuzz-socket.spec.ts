@@ -44,14 +44,12 @@ const payloadFor = (event: string): fc.Arbitrary<unknown> =>
 const input: fc.Arbitrary<SocketInput> = fc.oneof(
   {
     weight: 10,
-    arbitrary: fc
-      .constantFrom(...EVENTS)
-      .chain((event) =>
-        fc.record({
-          event: fc.constant(event),
-          args: fc.oneof(fc.tuple(payloadFor(event)), fc.tuple(payloadFor(event), hostileValue), fc.constant([])),
-        }),
-      ),
+    arbitrary: fc.constantFrom(...EVENTS).chain((event) =>
+      fc.record({
+        event: fc.constant(event),
+        args: fc.oneof(fc.tuple(payloadFor(event)), fc.tuple(payloadFor(event), hostileValue), fc.constant([])),
+      }),
+    ),
   },
   {
     weight: 1,

@@ -91,7 +91,10 @@ export class Engine implements SwarmService {
     this.clock = opts.clock ?? SYSTEM_CLOCK;
     const store = opts.store ?? SqliteStore.open(opts.home, { isConfigSecretKey: (key) => isAnyHandlerSecretKey(handlers, key) });
     // A write refused for lack of space is `storage_full` (507) with one event per outage (issue 19 §2).
-    this.store = guardStorage(store, storageWatch(() => this.events, this.clock));
+    this.store = guardStorage(
+      store,
+      storageWatch(() => this.events, this.clock),
+    );
     this.events = new EventBus(this.store, this.clock, opts.log);
     this.ctx = {
       store: this.store,
