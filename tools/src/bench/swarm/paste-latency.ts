@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { agentName } from './backends';
 import type { BenchServer } from './bench-server';
-import { quantile } from './primitives';
+import { quantile } from './quantile';
 
 /**
  * The FIFO the bench's `/bin/sh` client copies every line it reads into, when it exists (SH_CLIENT): its

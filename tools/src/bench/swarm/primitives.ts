@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { snapshotProcs } from './leftovers';
+import { quantile } from './quantile';
 import { FifoLines, latencyOf, type PasteLatency } from './paste-latency';
 
 const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
@@ -15,11 +16,7 @@ export function median(xs: readonly number[]): number {
 }
 
 /** Nearest-rank quantile. */
-export function quantile(xs: readonly number[], q: number): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
-}
+export { quantile } from './quantile';
 
 function runOnce(file: string, args: readonly string[]): Promise<number> {
   return new Promise((resolve, reject) => {
