@@ -34,7 +34,7 @@ describe('config validate issue lines', () => {
   it('an enum field lists its allowed values; the caret is under the value', async () => {
     const r = await run('lokal.yaml', 'name: x\nagents:\n  - name: a\n    backend: lokal\n');
     expect(r.stdout.split('\n').slice(1, 4)).toEqual([
-      '  agents.0.backend: Invalid input; allowed: a backend type (local, bwrap, docker, tmux, mock, ssh, apple_container) or {type, runner?, opts?}; tmux runner: none, bwrap, docker',
+      '  agents.0.backend: Invalid input; allowed: a backend type (local, bwrap, docker, tmux, mock, ssh, apple_container, swarm) or {type, runner?, opts?}; tmux runner: none, bwrap, docker',
       '      4 |     backend: lokal',
       '        |              ^',
     ]);
