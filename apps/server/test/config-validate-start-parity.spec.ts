@@ -75,6 +75,8 @@ const NOT_REACHABLE_HERE: Readonly<Record<string, string>> = {
   invalid_argv: 'the config schema already refuses empty and NUL words',
   launch_too_large: 'the config schema caps every field below the launch cap',
   remote_engine_unsupported: 'every backend type has a runner; only a remote DOCKER_HOST in the server environment is refused',
+  remote_engine_insecure:
+    "the swarm manager and node engines come from the server's environment (DOCKER_HOST, GENSWARMS_SWARM_NODES), never from a config",
 };
 
 describe('config validate refuses every config start refuses at plan time', () => {

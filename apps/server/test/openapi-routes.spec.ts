@@ -7,6 +7,7 @@ import type { Express } from 'express';
 import { routeScope } from '@genswarms/security';
 import { buildOpenApiDocument, toOpenApiPath } from '../src/http/openapi/build-document';
 import { OPERATIONS } from '../src/http/openapi/operations';
+import { healthRouter } from '../src/http/routes/health';
 import {
   createApp,
   createAuthDeniedReporter,
@@ -67,7 +68,11 @@ describe('the express router and docs/openapi.json', () => {
     routes: DEFAULT_ROUTE_MODULES,
   });
   const documentedOps = documented();
-  const routed = walk(routerOf(app)).map((r) => r.replace(/ (\S+)$/, (_m, p: string) => ` ${toOpenApiPath(p)}`));
+  // the health router sits inside the app's one step layer (entered only for its own paths): walked on its own
+  const health = healthRouter({ readiness: () => Promise.resolve(true), closing: () => false }) as unknown as { stack: Layer[] };
+  const routed = [...walk(routerOf(app)), ...walk(health.stack)].map((r) =>
+    r.replace(/ (\S+)$/, (_m, p: string) => ` ${toOpenApiPath(p)}`),
+  );
 
   it('finds the routes (the walk is not empty)', () => {
     expect(routed).toEqual(expect.arrayContaining(['GET /', 'POST /api/swarms', 'GET /api/openapi.json']));
