@@ -5,6 +5,8 @@ export { ProcctlError } from './lib/errors/procctl-error';
 export type { ProcctlErrorCode } from './lib/errors/procctl-error';
 export { setDumpable, isDumpable, setChildSubreaper, isChildSubreaper } from './lib/prctl/prctl';
 export { execve } from './lib/exec/execve';
+export { spawnDetached, SpawnFailedError, liveDetachedChildren } from './lib/spawn/spawn-detached';
+export type { DetachedChild, DetachedSpawnSpec } from './lib/spawn/spawn-detached';
 export {
   SERVER_SECRET_ENV_NAMES,
   SECRET_HANDOVER_FD_ENV,

@@ -10,6 +10,17 @@ export interface NativeProcctl {
   getChildSubreaper(): number;
   pipe(): number[] | number;
   execve(file: string, argv: readonly string[], env: readonly string[], inheritFds: readonly number[]): number;
+  /**
+   * Resolves `[pid, stdoutFd, stderrFd]`, rejects with -errno; a number (-errno) when the arguments are refused.
+   * `onExit(pid, code, signal)` once the child was reaped (code -1: killed by `signal`; signal 0: exited).
+   */
+  spawnDetached(
+    file: string,
+    argv: readonly string[],
+    env: readonly string[],
+    cwd: string,
+    onExit: (pid: number, code: number, signal: number) => void,
+  ): Promise<number[]> | number;
 }
 
 /** Built by `node-gyp rebuild` (the package's install script, run by `npm ci`). Same depth from src/ and dist/. */
