@@ -109,7 +109,22 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
   const onError = (err: unknown): void => {
     logger.error('socket_handler_error', { error: err instanceof Error ? err.message : String(err) });
   };
-  const io = attachSocketServer(server, { ...config, reportDenial, engine: deps.engine, handlers: deps.socketHandlers, onError });
+  const io = attachSocketServer(server, {
+    ...config,
+    reportDenial,
+    engine: deps.engine,
+    handlers: deps.socketHandlers,
+    onError,
+    onSlowConsumer: (drop) => {
+      metrics.countSlowConsumer();
+      logger.warn('slow_consumer', {
+        socket: drop.socket,
+        swarm: drop.swarm,
+        buffered_bytes: drop.bufferedBytes,
+        limit_bytes: drop.limitBytes,
+      });
+    },
+  });
   metrics.setSocketClients(() => io.engine.clientsCount);
   const unobserve = deps.engine === undefined ? (): void => undefined : metrics.attachEngine(deps.engine);
   const bridged = bridgeEnginePushes(io, deps.engine, onError);

@@ -62,6 +62,24 @@ function parseMaxAgents(raw: string | undefined): number {
   return n;
 }
 
+/** GENSWARMS_SOCKET_MAX_BUFFER_BYTES bounds: 64 KiB (a few pushes) to 1 GiB. */
+const SOCKET_BUFFER_MIN_BYTES = 65536;
+const SOCKET_BUFFER_MAX_BYTES = 1073741824;
+
+/** GENSWARMS_SOCKET_MAX_BUFFER_BYTES → what one socket.io connection may hold unsent (undefined: the default). */
+function parseSocketBuffer(raw: string | undefined): number | undefined {
+  if (isUnset(raw)) return undefined;
+  const value = (raw ?? '').trim();
+  const n = /^[0-9]{1,10}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < SOCKET_BUFFER_MIN_BYTES || n > SOCKET_BUFFER_MAX_BYTES) {
+    throw new Refusal(
+      'GENSWARMS_SOCKET_MAX_BUFFER_BYTES',
+      `${JSON.stringify(value)}: expected an integer from ${SOCKET_BUFFER_MIN_BYTES} to ${SOCKET_BUFFER_MAX_BYTES} (bytes)`,
+    );
+  }
+  return n;
+}
+
 /**
  * GENSWARMS_AGENT_UID / GENSWARMS_AGENT_GID → the uid:gid agents run as (docs/security.md §10 "uid rule"):
  * digits 1–2147483647 only, never 0; only a root server may name another id than its own.
@@ -106,6 +124,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
   const port = guard('PORT', () => parsePort(env['PORT']));
   const maxAgentsPerSwarm = parseMaxAgents(env['GENSWARMS_MAX_AGENTS_PER_SWARM']);
   const logLevel = parseLevel(env['GENSWARMS_LOG_LEVEL']);
+  const socketMaxBufferedBytes = parseSocketBuffer(env['GENSWARMS_SOCKET_MAX_BUFFER_BYTES']);
   const endpointPolicy = guard('GENSWARMS_LLM_ENDPOINT', () =>
     buildEndpointPolicy({
       llmEndpoint: env['GENSWARMS_LLM_ENDPOINT'],
@@ -132,6 +151,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
     agent,
     skillsRoot: isUnset(skillsRaw) ? path.join(home, 'skills') : path.resolve(opts.cwd, (skillsRaw ?? '').trim()),
     logLevel,
+    ...(socketMaxBufferedBytes === undefined ? {} : { socketMaxBufferedBytes }),
   };
 }
 

@@ -21,6 +21,11 @@ export interface ServerConfig {
    */
   readonly agent?: { readonly uid: number; readonly gid: number };
   readonly skillsRoot: string;
+  /**
+   * `GENSWARMS_SOCKET_MAX_BUFFER_BYTES`: what one socket.io connection may hold unsent before it is closed as a
+   * slow consumer (docs/websocket.md); absent → 8 MiB.
+   */
+  readonly socketMaxBufferedBytes?: number;
   /** `GENSWARMS_LOG_LEVEL` (default `info`); absent (embedders, tests) → `info`. */
   readonly logLevel?: LogLevel;
 }

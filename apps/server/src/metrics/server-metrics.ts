@@ -21,6 +21,8 @@ export interface ServerMetrics {
   countEdgeEvent(category: string, eventType: string): void;
   /** Feeds the engine's pushes into the counters and histograms; returns the unsubscribe function. */
   attachEngine(engine: SwarmService): () => void;
+  /** Counts one socket.io connection closed as a slow consumer (docs/websocket.md). */
+  countSlowConsumer(): void;
   /** Where the socket client gauge reads its value at scrape time. */
   setSocketClients(read: () => number): void;
   /** The Prometheus text exposition (served with `contentType`). */
@@ -72,6 +74,11 @@ export function createServerMetrics(opts: { engine?: SwarmService } = {}): Serve
       this.set(readSockets());
     },
   });
+  const slowConsumers = new Counter({
+    name: 'genswarms_socket_slow_consumers_total',
+    help: 'socket.io connections closed for holding more unsent data than GENSWARMS_SOCKET_MAX_BUFFER_BYTES',
+    registers,
+  });
   if (opts.engine !== undefined) collectAgentGauges(opts.engine, registers);
   return {
     registry,
@@ -79,6 +86,7 @@ export function createServerMetrics(opts: { engine?: SwarmService } = {}): Serve
     observeHttp: (method, route, status, seconds) => http.observe({ method, route, status: String(status) }, seconds),
     countEdgeEvent: (category, eventType) => engineInstruments.events.inc({ category, event_type: eventType }),
     attachEngine: (engine) => observeEnginePushes(engine, engineInstruments),
+    countSlowConsumer: () => slowConsumers.inc(),
     setSocketClients(read): void {
       readSockets = read;
     },

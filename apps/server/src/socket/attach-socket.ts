@@ -9,6 +9,8 @@ import type { JoinedEventHandler } from './swarm-namespace';
 import { registerSwarmNamespace } from './swarm-namespace';
 import { bridgePushes } from './push-bridge';
 import { createSwarmHandlers } from './swarm-handlers';
+import { boundSlowConsumer, SOCKET_MAX_BUFFERED_BYTES } from './slow-consumer';
+import type { SlowConsumerDrop } from './slow-consumer';
 
 export type SwarmIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -29,6 +31,10 @@ export function attachSocketServer(
     engine?: SwarmService;
     handlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>;
     onError: (err: unknown) => void;
+    /** Bound on what one connection may hold unsent (default SOCKET_MAX_BUFFERED_BYTES, docs/websocket.md). */
+    socketMaxBufferedBytes?: number;
+    /** Told of each connection closed for holding more than that (`slow_consumer`); `swarm` = the one it had joined. */
+    onSlowConsumer?: (drop: SlowConsumerDrop & { socket: string; swarm: string | null }) => void;
   },
 ): SwarmIo {
   const requestListeners = httpServer.listeners('request');
@@ -46,6 +52,16 @@ export function attachSocketServer(
   io.on('new_namespace', (nsp) => nsp.use(guard));
   io.of('/').use(guard);
   const swarm = io.of('/swarm');
+  const bounded = new WeakSet<object>();
+  const limit = opts.socketMaxBufferedBytes ?? SOCKET_MAX_BUFFERED_BYTES;
+  // Every connection that reaches /swarm (the only namespace that pushes) gets the slow-consumer bound once.
+  swarm.on('connection', (socket) => {
+    if (bounded.has(socket.conn)) return;
+    bounded.add(socket.conn);
+    boundSlowConsumer(socket.conn, limit, (drop) =>
+      opts.onSlowConsumer?.({ ...drop, socket: socket.id, swarm: socket.data.swarm ?? null }),
+    );
+  });
   const handlers = { ...(opts.engine === undefined ? {} : createSwarmHandlers(opts.engine)), ...opts.handlers };
   registerSwarmNamespace(swarm, { engine: opts.engine, handlers, onError: opts.onError });
   return io;
