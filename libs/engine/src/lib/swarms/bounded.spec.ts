@@ -1,4 +1,4 @@
-import { forEachBounded, mapBounded } from './bounded';
+import { createLimiter, forEachBounded, mapBounded } from './bounded';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -62,4 +62,26 @@ test('mapBounded rethrows the failure of the lowest index, after every started c
   });
   await expect(run).rejects.toThrow('fail 2');
   expect(done.sort()).toEqual([1, 3]);
+});
+
+test('a limiter runs at most `limit` calls at once across callers, hands a freed slot to the oldest waiter, and survives failures', async () => {
+  const limiter = createLimiter(2);
+  let inFlight = 0;
+  let peak = 0;
+  const order: string[] = [];
+  const job = (name: string, fail = false) =>
+    limiter.run(async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      order.push(name);
+      await tick();
+      inFlight -= 1;
+      if (fail) throw new Error(name);
+      return name;
+    });
+  const results = await Promise.allSettled([job('a'), job('b', true), job('c'), job('d'), job('e')]);
+  expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'failed'))).toEqual(['a', 'failed', 'c', 'd', 'e']);
+  expect(peak).toBe(2);
+  expect(order).toEqual(['a', 'b', 'c', 'd', 'e']);
+  expect(limiter.inFlight()).toBe(0);
 });

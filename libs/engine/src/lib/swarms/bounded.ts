@@ -8,9 +8,10 @@ import { availableParallelism } from 'node:os';
 export const STOP_CONCURRENCY = 32;
 
 /**
- * Agents launched at once by a swarm start: a launch alternates file work, a spawn that blocks the main
- * thread for a few ms, and waits (the spawn event, tmux's answer), so a few per core overlap the waits
- * without queueing spawns behind each other. Agents are still registered in config order.
+ * Agents launched at once by the whole engine (every swarm starting at that moment shares these slots: one
+ * limit per swarm let four 1,000-agent swarms started together launch 16 at once, and the per-agent cost
+ * grew 3× across the launch): a launch alternates file work, a spawn and waits (the child's exec, tmux's
+ * answer), so a few per core overlap the waits without queueing spawns behind each other.
  */
 export const LAUNCH_CONCURRENCY = Math.max(4, 2 * availableParallelism());
 
@@ -63,4 +64,33 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   if (firstFailure !== undefined) throw firstFailure.error;
   return results;
+}
+
+/** A server-wide bound: at most `limit` calls of `run` in flight, the others wait in call order. */
+export interface Limiter {
+  run<R>(fn: () => Promise<R>): Promise<R>;
+  /** Calls in flight now (tests, diagnostics). */
+  inFlight(): number;
+}
+
+export function createLimiter(limit: number): Limiter {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next !== undefined) next();
+    else active -= 1;
+  };
+  return {
+    async run<R>(fn: () => Promise<R>): Promise<R> {
+      if (active < limit) active += 1;
+      else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by release
+      try {
+        return await fn();
+      } finally {
+        release();
+      }
+    },
+    inFlight: () => active,
+  };
 }

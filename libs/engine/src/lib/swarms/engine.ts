@@ -63,7 +63,7 @@ import { storedSwarm } from './stored-view';
 import { SwarmRuntime } from './swarm-runtime';
 import type { EngineContext } from './engine-context';
 import { assertKnownSwarm, markRunning, stopRuntime } from './lifecycle';
-import { forEachBounded, LAUNCH_CONCURRENCY } from './bounded';
+import { createLimiter, forEachBounded, LAUNCH_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
 import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
@@ -84,6 +84,8 @@ export class Engine implements SwarmService {
   readonly swarms = new RuntimeTable();
   /** The narrow ports every operation module works with (engine-context.ts). */
   readonly ctx: EngineContext;
+  /** Launch slots shared by every swarm starting at once (bounded.ts). */
+  readonly launchSlots = createLimiter(LAUNCH_CONCURRENCY);
 
   private constructor(readonly opts: EngineOptions) {
     this.handlers = opts.handlers ?? createHandlerRegistry();
@@ -165,7 +167,8 @@ export class Engine implements SwarmService {
       stoppedAt: null,
     });
     await startObjects(rt, this.handlers, gate.effective.objects ?? []);
-    await forEachBounded([...plans.values()], LAUNCH_CONCURRENCY, async (plan) => void (await launchAgent(rt, plan)));
+    const launch = (plan: Parameters<typeof launchAgent>[1]): Promise<unknown> => this.launchSlots.run(() => launchAgent(rt, plan));
+    await forEachBounded([...plans.values()], LAUNCH_CONCURRENCY, async (plan) => void (await launch(plan)));
     await markRunning(this.ctx, rt);
     return { status: 'created', swarm_name: rt.swarm };
   }
