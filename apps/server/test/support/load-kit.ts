@@ -1,8 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildOnce, freePort } from '@genswarms/tools';
 import { io as ioClient } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
-import { mockAgent, waitFor } from './engine-server';
+import { mockAgent, startEngineServer, waitFor } from './engine-server';
+import { ServerUnderTest } from './fault-kit';
 
 /** `GENSWARMS_RELIABILITY=full` (npm run reliability) runs the sizes of issue 19 §3; npm test runs small ones. */
 export const FULL = process.env['GENSWARMS_RELIABILITY'] === 'full';
@@ -246,3 +249,48 @@ export async function scrapeMetrics(url: string): Promise<Map<string, number>> {
 
 /** Round to `digits` decimals (figures in rows). */
 export const round = (v: number, digits = 1): number => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** The server under load: in npm test the in-process test server; in full mode the built server process. */
+export interface LoadServer {
+  readonly url: string;
+  readonly home: string;
+  /** What the figures' memory is of: the server process alone (full) or the jest process (npm test). */
+  readonly measured: 'server process' | 'jest process';
+  /** Resident memory now and its peak so far, in MiB. */
+  memory(): { rssMiB: number; peakMiB: number };
+  close(): Promise<void>;
+}
+
+const ROOT = join(__dirname, '..', '..', '..', '..');
+
+function procMemory(pid: number | 'self'): { rssMiB: number; peakMiB: number } {
+  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+  const kib = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rssMiB: round(kib('VmRSS') / 1024), peakMiB: round(kib('VmHWM') / 1024) };
+}
+
+/** Full mode: builds and starts apps/server/dist/main.js on a fresh home and port; npm test: startEngineServer. */
+export async function startLoadServer(full: boolean, env: Record<string, string> = {}): Promise<LoadServer> {
+  if (!full) {
+    const s = await startEngineServer();
+    return { url: s.url, home: s.home, measured: 'jest process', memory: () => procMemory('self'), close: () => s.close() };
+  }
+  const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')]);
+  if (built.kind === 'failed') throw new Error(`build failed: ${built.output}`);
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-load-')));
+  chmodSync(base, 0o711); // search only: a root server runs its agents as the agent uid, below this directory
+  mkdirSync(join(base, 'configs'), { mode: 0o700 });
+  const srv = new ServerUnderTest(join(ROOT, 'apps/server/dist/main.js'), base, await freePort(), { GENSWARMS_LOG_LEVEL: 'warn', ...env });
+  await srv.start();
+  const pid = srv.child?.pid ?? 0;
+  return {
+    url: srv.url,
+    home: join(base, 'home'),
+    measured: 'server process',
+    memory: () => procMemory(pid),
+    async close() {
+      await srv.kill();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
