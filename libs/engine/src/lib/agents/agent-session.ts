@@ -16,7 +16,7 @@ import { inboxSeqFloor } from './inbox-floor';
 import { isStorageFullError } from '../store/storage-full';
 import { isTuiBackend } from './launch-spec';
 import { LOG_KEEP_CHARS, LOG_KEEP_LINES, type SessionHost } from './session-host';
-import { TurnRunner } from './turn-runner';
+import { TurnRunner, type RunOptions } from './turn-runner';
 import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing';
 import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
@@ -366,19 +366,31 @@ export class AgentSession implements TurnHost, OutboxOwner {
 
   private async dispatchLoop(): Promise<void> {
     if (this.state !== 'idle' || this.closed) return;
-    const turn = await this.host.store.dispatchNext({
+    // turn_started is written in the dispatch's transaction (one commit), announced once the agent is busy.
+    const started = this.host.events.along((t: TurnRow) => ({
+      type: 'turn_started',
       swarm: this.host.swarm,
       agent: this.name,
-      turnId: newTurnId(),
-      now: this.now(),
-      messagesOnly: this.awaiting,
-      seqFloor: this.seqFloor,
-    });
+      message: `Turn ${t.id} started.`,
+      metadata: { turn: t.id, item_id: t.itemId, from: t.from },
+    }));
+    const turn = await this.host.store.dispatchNext(
+      {
+        swarm: this.host.swarm,
+        agent: this.name,
+        turnId: newTurnId(),
+        now: this.now(),
+        messagesOnly: this.awaiting,
+        seqFloor: this.seqFloor,
+      },
+      started,
+    );
     if (turn === null) return;
     this.state = 'busy';
     this.host.pushes.push(this.host.swarm, { type: 'agent_status', payload: { agent: this.name, state: 'busy', previous: 'idle' } });
+    this.host.events.announce(started);
     if (turn.kind === 'message') this.clearAwaiting();
-    this.runTurn(turn, { fresh: true });
+    this.runTurn(turn, { fresh: true, startRecorded: true });
   }
 
   /** The queue could not be read (a store failure): the agent stays idle and dispatch is retried a poll period later. */
@@ -392,7 +404,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
     });
   }
 
-  private runTurn(turn: TurnRow, opts: { fresh: boolean; redeliver?: boolean }): void {
+  private runTurn(turn: TurnRow, opts: RunOptions): void {
     void this.turns.run(turn, opts).catch((e: unknown) => this.turnFailed(turn, e));
   }
 

@@ -3,7 +3,7 @@
  * the §11 outcome, honour `turn_timeout_ms` (§14.8) and route at completion (§14.5).
  */
 import { prepareTurnDir, watchTurn, type TurnReceipt } from '@genswarms/receipts';
-import type { TurnRow } from '../store/store';
+import type { TurnFinish, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { failureCode } from '../events/failure-report';
@@ -12,6 +12,13 @@ import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
 import type { TurnHost } from './session-ports';
 import { isStorageFullError } from '../store/storage-full';
+
+/** How a turn is run: `fresh` = delivered now; `startRecorded` = its `turn_started` was written with its dispatch. */
+export interface RunOptions {
+  readonly fresh: boolean;
+  readonly redeliver?: boolean;
+  readonly startRecorded?: boolean;
+}
 
 interface Current {
   readonly id: string;
@@ -61,7 +68,7 @@ export class TurnRunner {
     return this.host.events.emit({ type, swarm: this.host.swarm, agent: this.host.name, message, metadata });
   }
 
-  async run(turn: TurnRow, opts: { fresh: boolean; redeliver?: boolean }): Promise<void> {
+  async run(turn: TurnRow, opts: RunOptions): Promise<void> {
     const cur: Current = {
       id: turn.id,
       abort: new AbortController(),
@@ -72,7 +79,7 @@ export class TurnRunner {
     };
     this.current = cur;
     if (opts.fresh) {
-      if (!turn.delivered)
+      if (!turn.delivered && opts.startRecorded !== true)
         await this.emit('turn_started', `Turn ${turn.id} started.`, { turn: turn.id, item_id: turn.itemId, from: turn.from });
       if (!(await this.deliver(turn, true, cur))) return;
     } else if (opts.redeliver === true && !(await this.deliver(turn, false, cur))) {
@@ -202,18 +209,33 @@ export class TurnRunner {
     }
     const status = receipt.status === 'ok' ? 'completed' : 'error';
     const preview = receipt.reply === null ? null : contentPreview(receipt.reply.trim());
-    if (
-      !(await this.host.store.finishTurn(turn.id, {
-        status,
-        error: receipt.error ?? null,
-        replyPreview: preview,
-        reply: receipt.reply,
-        completedAt: this.host.now(),
-      }))
-    )
-      return;
+    // The turn's event is written in the finish's transaction (one commit); none for a turn that expired.
+    const type = status === 'completed' ? 'turn_completed' : 'turn_failed';
+    const ended = this.host.events.along((finished: boolean) =>
+      !finished || cur.expired
+        ? null
+        : {
+            type,
+            swarm: this.host.swarm,
+            agent: this.host.name,
+            message: `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`,
+            metadata: {
+              turn: turn.id,
+              ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }),
+              receipt_latency_ms: Math.max(0, this.host.clock.now().getTime() - receiptAt),
+            },
+          },
+    );
+    const finish: TurnFinish = {
+      status,
+      error: receipt.error ?? null,
+      replyPreview: preview,
+      reply: receipt.reply,
+      completedAt: this.host.now(),
+    };
+    if (!(await this.host.store.finishTurn(turn.id, finish, ended))) return;
     this.current = null;
-    if (cur.expired) {
+    if (this.host.events.announce(ended) === null) {
       if (this.host.agentConfig()?.reply_to !== undefined) {
         await this.emit('auto_deliver_skipped', `Late receipt of turn ${turn.id}: nothing routed.`, {
           turn: turn.id,
@@ -221,12 +243,6 @@ export class TurnRunner {
         });
       }
     } else {
-      const type = status === 'completed' ? 'turn_completed' : 'turn_failed';
-      await this.emit(type, `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`, {
-        turn: turn.id,
-        ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }),
-        receipt_latency_ms: Math.max(0, this.host.clock.now().getTime() - receiptAt),
-      });
       this.host.pushes.push(this.host.swarm, {
         type: 'turn_completed',
         payload: {

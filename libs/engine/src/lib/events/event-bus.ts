@@ -3,7 +3,7 @@
  * subscriber. Subscribers never throw into the engine.
  */
 import { redactSecrets } from '@genswarms/security';
-import type { EventLevel, Store, StoredEvent } from '../store/store';
+import type { EventAlong, EventLevel, NewEvent, Store, StoredEvent } from '../store/store';
 import type { Clock } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { parseEventQuery, toStoreQuery, type EventQueryInput, type ParsedEventQuery } from './event-query';
@@ -67,7 +67,14 @@ export class EventBus {
   ) {}
 
   async emit(input: EmitInput): Promise<StoredEvent> {
-    const event = await this.store.insertEvent({
+    const event = await this.store.insertEvent(this.row(input));
+    this.notify(event);
+    return event;
+  }
+
+  /** The stored form of `input`: leveled, categorised, metadata redacted (as `emit` writes it). */
+  private row(input: EmitInput): NewEvent {
+    return {
       timestamp: this.clock.now().toISOString(),
       level: input.level ?? levelForEventType(input.type),
       category: categoryForEventType(input.type),
@@ -76,7 +83,32 @@ export class EventBus {
       event_type: input.type,
       message: input.message,
       metadata: sanitizeMetadata(input.metadata ?? {}),
-    });
+    };
+  }
+
+  /**
+   * An event to be written by a store write, in its transaction (`EventAlong`): `input` is called there with
+   * the write's result and answers the event (or null for none). Once the write returned, `announce` gives the
+   * stored event to the subscribers — what `emit` does after its own insert.
+   */
+  along<R>(input: (result: R) => EmitInput | null): EventAlong<R> {
+    return {
+      make: (result: R): NewEvent | null => {
+        const e = input(result);
+        return e === null ? null : this.row(e);
+      },
+      stored: null,
+    };
+  }
+
+  /** Hands the event a store write stored for `along` to the subscribers; null when it stored none. */
+  announce<R>(along: EventAlong<R>): StoredEvent | null {
+    const event = along.stored;
+    if (event !== null) this.notify(event);
+    return event;
+  }
+
+  private notify(event: StoredEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -85,7 +117,6 @@ export class EventBus {
         this.logLine('event_listener_failed', { event_type: event.event_type, code: failureCode(e) });
       }
     }
-    return event;
   }
 
   /**

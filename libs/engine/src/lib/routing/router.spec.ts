@@ -50,9 +50,16 @@ describe('router', () => {
       store,
       clock: SYSTEM_CLOCK,
       kindOf: (n): NodeKind | undefined => (agents.includes(n) ? 'agent' : objs.has(n) ? 'object' : undefined),
-      enqueueMessage: async (agent, from, content) => {
+      // As the runtime does: the item is stored with its message_delivered (one transaction), then announced.
+      enqueueMessage: async (agent, from, content, along) => {
         inbox.push({ agent, from, content });
-        return { kind: 'ok', itemId: `item_${inbox.length}` };
+        const id = `item_${inbox.length}`;
+        const r = await store.enqueue(
+          { swarm: 's', agent, id, kind: 'message', from, content, now: new Date().toISOString(), limit: 1000 },
+          along,
+        );
+        if (along !== undefined) events.announce(along);
+        return r.kind === 'ok' ? { kind: 'ok', itemId: id } : { kind: 'full' };
       },
       object: (n) => objs.get(n),
       markAwaiting: (a) => awaiting.push(a),

@@ -2,11 +2,11 @@
  * docs/messaging.md-14.7: topology-gated delivery of directed sends and broadcasts to agents (inbox)
  * and objects (handler), the message log, `message_routed` / `message_broadcast`, and `awaiting`.
  */
-import type { EventBus } from '../events/event-bus';
+import type { EmitInput, EventBus } from '../events/event-bus';
 import type { PushHub } from '../events/pushes';
 import type { ObjectInstance } from '../objects/object-instance';
 import type { MessageResult } from '../objects/handler';
-import type { Store } from '../store/store';
+import type { EnqueueResult, EventAlong, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { isSystemObject, type NodeKind, type Topology } from './topology';
@@ -22,8 +22,11 @@ export interface RoutingHost {
   readonly store: Store;
   readonly clock: Clock;
   kindOf(name: string): NodeKind | undefined;
-  /** Queues a message item for an agent and kicks its scheduler. */
-  enqueueMessage(agent: string, from: string, content: string): Promise<EnqueueOutcome>;
+  /**
+   * Queues a message item for an agent and kicks its scheduler; `along` (its `message_delivered`) is written with
+   * the item and announced before the kick.
+   */
+  enqueueMessage(agent: string, from: string, content: string, along?: EventAlong<EnqueueResult>): Promise<EnqueueOutcome>;
   object(name: string): ObjectInstance | undefined;
   markAwaiting(agent: string): void;
 }
@@ -63,23 +66,33 @@ export async function announceDelivered(
   type: 'direct' | 'ask' | 'broadcast',
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  await host.events.emit({
+  await host.events.emit(deliveredEvent(host, input, type, extra));
+}
+
+function deliveredEvent(
+  host: RoutingHost,
+  input: { from: string; to: string; turn: string | null },
+  type: 'direct' | 'ask' | 'broadcast',
+  extra: Record<string, unknown>,
+): EmitInput {
+  return {
     type: 'message_delivered',
     swarm: host.swarm,
     agent: input.to,
     message: `Message from ${input.from} delivered to ${input.to}.`,
     metadata: { from: input.from, to: input.to, type, turn: input.turn, ...extra },
-  });
+  };
 }
 
 /** Hands a message to one existing node; objects run their handler, whose sends are routed in turn. */
 async function handOver(host: RoutingHost, kind: NodeKind, input: SendInput, type: 'direct' | 'broadcast'): Promise<'ok' | 'full'> {
   if (kind === 'agent') {
-    const r = await host.enqueueMessage(input.to, input.from, input.content);
-    if (r.kind === 'ok') {
-      await announceDelivered(host, input, type, { item_id: r.itemId });
-      return 'ok';
-    }
+    // message_delivered is written with the inbox item (one transaction) and announced before the agent is kicked.
+    const delivered = host.events.along((r: EnqueueResult) =>
+      r.kind === 'ok' ? deliveredEvent(host, input, type, { item_id: r.item.id }) : null,
+    );
+    const r = await host.enqueueMessage(input.to, input.from, input.content, delivered);
+    if (r.kind === 'ok') return 'ok';
     await host.events.emit({
       type: 'inbox_full',
       swarm: host.swarm,
@@ -121,22 +134,19 @@ export async function routeObjectResult(host: RoutingHost, object: string, resul
 async function logAndAnnounce(host: RoutingHost, input: SendInput, type: 'direct' | 'ask'): Promise<void> {
   const timestamp = host.clock.now().toISOString();
   const preview = contentPreview(input.content);
-  await host.store.appendMessage({
-    timestamp,
-    swarm: host.swarm,
-    from: input.from,
-    to: input.to,
-    type,
-    content_preview: preview,
-    turn: input.turn,
-  });
-  await host.events.emit({
+  // The log entry and its event in one transaction (one commit per routed message, not two).
+  const routed = host.events.along(() => ({
     type: 'message_routed',
     swarm: host.swarm,
     agent: input.from,
     message: `Message routed ${input.from} → ${input.to}.`,
     metadata: { from: input.from, to: input.to, type, content_preview: preview, turn: input.turn },
-  });
+  }));
+  await host.store.appendMessage(
+    { timestamp, swarm: host.swarm, from: input.from, to: input.to, type, content_preview: preview, turn: input.turn },
+    routed,
+  );
+  host.events.announce(routed);
   host.pushes.push(host.swarm, {
     type: 'message_routed',
     payload: { timestamp, swarm: host.swarm, from: input.from, to: input.to, type, content_preview: preview },

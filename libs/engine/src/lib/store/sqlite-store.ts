@@ -12,6 +12,7 @@ import type {
   AttentionInfo,
   DispatchRequest,
   EnqueueResult,
+  EventAlong,
   EventQuery,
   InboxItemRow,
   MessageRow,
@@ -33,6 +34,8 @@ import { EVENTS_KEEP, MESSAGE_LOG_KEEP } from './store';
 export const DB_FILE_NAME = 'genswarms.db';
 
 type Db = Database.Database;
+
+type EnqueueInput = Parameters<Store['enqueue']>[0];
 
 /** Creates (or keeps) a regular, non-link file with mode 0600 before SQLite opens it. */
 function preparePrivateFile(file: string): void {
@@ -69,6 +72,14 @@ function migrate(db: Db): number {
   return MIGRATIONS.reduce((max, m) => Math.max(max, m.version), current);
 }
 
+/**
+ * The message log is trimmed to MESSAGE_LOG_KEEP entries per swarm once every this many appends of the swarm
+ * (issue 13: the trim's OFFSET walks up to MESSAGE_LOG_KEEP index entries; it ran on every routed message).
+ * In between the table holds up to MESSAGE_PRUNE_EVERY - 1 older entries, which no read returns
+ * (`listMessages`, `listMessagesFrom` see the newest MESSAGE_LOG_KEEP only).
+ */
+export const MESSAGE_PRUNE_EVERY = 32;
+
 /** Upper bound of cached statements (the SQL texts are ours; the event query has at most a few hundred shapes). */
 const STATEMENT_CACHE_MAX = 512;
 
@@ -84,6 +95,9 @@ export class SqliteStore implements Store {
   private readonly secrets: SecretFiles;
 
   private readonly secretPositions: SecretPositions;
+
+  /** Appends per swarm since its message log was last trimmed (in memory: a restart trims on the first append). */
+  private readonly appendsSincePrune = new Map<string, number>();
 
   private constructor(db: Db, file: string, version: number, secrets: SecretFiles, where: SecretPositions) {
     this.db = db;
@@ -119,8 +133,14 @@ export class SqliteStore implements Store {
     );
     preparePrivateFile(file);
     const db = new Database(file);
+    // One writer, this process (docs/architecture.md, "Store"): the exclusive lock is taken by the first
+    // access and held until close, so a commit takes no file locks and the WAL index lives in this process's
+    // memory (no -shm file; issue 13: fcntl and -shm updates were a third of a commit's CPU). Set before WAL.
+    db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
+    // WAL + NORMAL: a commit is in the -wal file (the kernel's page cache) when it returns, so it survives the
+    // process being killed; only a power loss or kernel crash can take the newest commits (docs/architecture.md).
     db.pragma('synchronous = NORMAL');
     const version = migrate(db);
     chmodIfPresent(`${file}-wal`);
@@ -251,40 +271,41 @@ export class SqliteStore implements Store {
     this.sql('DELETE FROM sessions WHERE swarm = ? AND agent = ?').run(swarm, agent);
   }
 
-  async enqueue(input: {
-    swarm: string;
-    agent: string;
-    id: string;
-    kind: 'task' | 'message';
-    from: string;
-    content: string;
-    now: string;
-    limit: number;
-  }): Promise<EnqueueResult> {
-    return this.db.transaction((): EnqueueResult => {
-      const queued = this.countInbox(input.swarm, input.agent);
-      if (queued >= input.limit) return { kind: 'full', limit: input.limit };
-      // seq 0: the item's seq is assigned when it is dispatched (dispatchNext).
-      this.sql('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)').run(
-        input.id,
-        input.swarm,
-        input.agent,
-        input.kind,
-        input.from,
-        input.content,
-        input.now,
-      );
-      const item: InboxItemRow = {
-        id: input.id,
-        swarm: input.swarm,
-        agent: input.agent,
-        kind: input.kind,
-        from: input.from,
-        content: input.content,
-        createdAt: input.now,
-      };
-      return { kind: 'ok', item, queued: queued + 1 };
-    })();
+  async enqueue(input: EnqueueInput, along?: EventAlong<EnqueueResult>): Promise<EnqueueResult> {
+    return this.db.transaction((): EnqueueResult => this.withEvent(this.enqueueOne(input), along))();
+  }
+
+  private enqueueOne(input: EnqueueInput): EnqueueResult {
+    const queued = this.countInbox(input.swarm, input.agent);
+    if (queued >= input.limit) return { kind: 'full', limit: input.limit };
+    // seq 0: the item's seq is assigned when it is dispatched (dispatchNext).
+    this.sql('INSERT INTO inbox_items (id, swarm, agent, kind, "from", content, seq, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)').run(
+      input.id,
+      input.swarm,
+      input.agent,
+      input.kind,
+      input.from,
+      input.content,
+      input.now,
+    );
+    const item: InboxItemRow = {
+      id: input.id,
+      swarm: input.swarm,
+      agent: input.agent,
+      kind: input.kind,
+      from: input.from,
+      content: input.content,
+      createdAt: input.now,
+    };
+    return { kind: 'ok', item, queued: queued + 1 };
+  }
+
+  /** Inserts the event `along` makes of `result` (inside the caller's transaction) and returns `result`. */
+  private withEvent<R>(result: R, along: EventAlong<R> | undefined): R {
+    if (along === undefined) return result;
+    const row = along.make(result);
+    along.stored = row === null ? null : this.insertEventRow(row);
+    return result;
   }
 
   private countInbox(swarm: string, agent: string): number {
@@ -318,27 +339,32 @@ export class SqliteStore implements Store {
     return r.changes;
   }
 
-  async dispatchNext(req: DispatchRequest): Promise<TurnRow | null> {
+  async dispatchNext(req: DispatchRequest, along?: EventAlong<TurnRow>): Promise<TurnRow | null> {
     return this.db.transaction((): TurnRow | null => {
-      const session = this.sql('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(req.swarm, req.agent) as
-        { state: string } | undefined;
-      if (session?.state !== 'idle') return null;
-      const kindClause = req.messagesOnly ? "AND kind = 'message'" : '';
-      const r = this.sql(`SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ${kindClause} ORDER BY ord LIMIT 1`).get(
-        req.swarm,
-        req.agent,
-      ) as Raw | undefined;
-      if (r === undefined) return null;
-      const item = toItem(r);
-      this.sql('DELETE FROM inbox_items WHERE id = ?').run(item.id);
-      const seq = this.nextSeq(req.swarm, req.agent, req.seqFloor ?? 0);
-      this.sql(
-        `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, received_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
-      ).run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
-      this.sql("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
-      return toTurn(this.sql(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`).get(req.turnId) as Raw);
+      const turn = this.dispatchOne(req);
+      return turn === null ? null : this.withEvent(turn, along);
     })();
+  }
+
+  private dispatchOne(req: DispatchRequest): TurnRow | null {
+    const session = this.sql('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(req.swarm, req.agent) as
+      { state: string } | undefined;
+    if (session?.state !== 'idle') return null;
+    const kindClause = req.messagesOnly ? "AND kind = 'message'" : '';
+    const r = this.sql(`SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ${kindClause} ORDER BY ord LIMIT 1`).get(
+      req.swarm,
+      req.agent,
+    ) as Raw | undefined;
+    if (r === undefined) return null;
+    const item = toItem(r);
+    this.sql('DELETE FROM inbox_items WHERE id = ?').run(item.id);
+    const seq = this.nextSeq(req.swarm, req.agent, req.seqFloor ?? 0);
+    this.sql(
+      `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, received_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+    ).run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
+    this.sql("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
+    return toTurn(this.sql(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`).get(req.turnId) as Raw);
   }
 
   async getTurn(id: string): Promise<TurnRow | null> {
@@ -355,7 +381,15 @@ export class SqliteStore implements Store {
     return r.changes === 1;
   }
 
-  async finishTurn(id: string, f: TurnFinish): Promise<boolean> {
+  async finishTurn(id: string, f: TurnFinish, along?: EventAlong<boolean>): Promise<boolean> {
+    if (along === undefined) return this.finishOne(id, f);
+    return this.db.transaction((): boolean => {
+      const finished = this.finishOne(id, f);
+      return finished ? this.withEvent(finished, along) : false;
+    })();
+  }
+
+  private finishOne(id: string, f: TurnFinish): boolean {
     const r = this.sql(
       `UPDATE turns SET final = 1,
            status = CASE WHEN timed_out = 1 AND ? <> 'rejected' AND ? <> 'cancelled' THEN 'timed_out' ELSE ? END,
@@ -412,26 +446,37 @@ export class SqliteStore implements Store {
     return this.sql('DELETE FROM overlay_events WHERE swarm = ?').run(swarm).changes;
   }
 
-  async appendMessage(msg: Omit<MessageRow, 'id'>): Promise<MessageRow> {
+  async appendMessage(msg: Omit<MessageRow, 'id'>, along?: EventAlong<MessageRow>): Promise<MessageRow> {
     return this.db.transaction((): MessageRow => {
       const r = this.sql(
         'INSERT INTO messages (timestamp, swarm, "from", "to", type, content_preview, turn) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ).run(msg.timestamp, msg.swarm, msg.from, JSON.stringify(msg.to), msg.type, msg.content_preview, msg.turn);
       const id = Number(r.lastInsertRowid);
-      this.sql(
-        'DELETE FROM messages WHERE swarm = ? AND id <= (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
-      ).run(msg.swarm, msg.swarm, MESSAGE_LOG_KEEP);
-      return { ...msg, id };
+      const since = this.appendsSincePrune.get(msg.swarm);
+      if (since === undefined || since + 1 >= MESSAGE_PRUNE_EVERY) {
+        this.sql(
+          'DELETE FROM messages WHERE swarm = ? AND id <= (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
+        ).run(msg.swarm, msg.swarm, MESSAGE_LOG_KEEP);
+        this.appendsSincePrune.set(msg.swarm, 0);
+      } else {
+        this.appendsSincePrune.set(msg.swarm, since + 1);
+      }
+      return this.withEvent({ ...msg, id }, along);
     })();
   }
 
   async listMessages(swarm: string, limit: number): Promise<MessageRow[]> {
-    return (this.sql('SELECT * FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT ?').all(swarm, limit) as Raw[]).map(toMessage);
+    // The log is trimmed in steps (MESSAGE_PRUNE_EVERY): reads see the newest MESSAGE_LOG_KEEP only, as if trimmed on every append.
+    const n = Math.min(limit, MESSAGE_LOG_KEEP);
+    return (this.sql('SELECT * FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT ?').all(swarm, n) as Raw[]).map(toMessage);
   }
 
   async listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]> {
     return (
-      this.sql('SELECT * FROM messages WHERE swarm = ? AND "from" = ? ORDER BY id DESC LIMIT ?').all(swarm, from, limit) as Raw[]
+      this.sql(
+        `SELECT * FROM messages WHERE swarm = ? AND "from" = ? AND id >= COALESCE(
+           (SELECT id FROM messages WHERE swarm = ? ORDER BY id DESC LIMIT 1 OFFSET ?), 0) ORDER BY id DESC LIMIT ?`,
+      ).all(swarm, from, swarm, MESSAGE_LOG_KEEP - 1, limit) as Raw[]
     ).map(toMessage);
   }
 
@@ -464,6 +509,10 @@ export class SqliteStore implements Store {
   }
 
   async insertEvent(e: NewEvent): Promise<StoredEvent> {
+    return this.insertEventRow(e);
+  }
+
+  private insertEventRow(e: NewEvent): StoredEvent {
     const r = this.sql(
       'INSERT INTO events (timestamp, level, category, swarm, agent, event_type, message, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ).run(e.timestamp, e.level, e.category, e.swarm, e.agent, e.event_type, e.message, JSON.stringify(e.metadata));

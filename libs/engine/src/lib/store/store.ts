@@ -109,6 +109,17 @@ export interface StoredEvent {
 
 export type NewEvent = Omit<StoredEvent, 'id'>;
 
+/**
+ * An event written in the same transaction as the write it records (one commit instead of two: issue 13,
+ * throughput). `make` runs inside that transaction with the write's result and answers the event's row, or
+ * null for none (e.g. nothing changed); the store sets `stored` to the inserted event. Nothing is committed
+ * twice and nothing is pushed by the store: the caller announces `stored` after the write returned.
+ */
+export interface EventAlong<R> {
+  readonly make: (result: R) => NewEvent | null;
+  stored: StoredEvent | null;
+}
+
 export interface EventQuery {
   readonly level?: EventLevel;
   readonly category?: EventCategory;
@@ -188,16 +199,19 @@ export interface Store {
   deleteSession(swarm: string, agent: string): Promise<void>;
 
   /** Appends an item unless `limit` items are already queued (its seq is assigned at dispatch). */
-  enqueue(input: {
-    swarm: string;
-    agent: string;
-    id: string;
-    kind: ItemKind;
-    from: string;
-    content: string;
-    now: string;
-    limit: number;
-  }): Promise<EnqueueResult>;
+  enqueue(
+    input: {
+      swarm: string;
+      agent: string;
+      id: string;
+      kind: ItemKind;
+      from: string;
+      content: string;
+      now: string;
+      limit: number;
+    },
+    along?: EventAlong<EnqueueResult>,
+  ): Promise<EnqueueResult>;
   inboxSize(swarm: string, agent: string): Promise<number>;
   listInbox(swarm: string, agent: string): Promise<InboxItemRow[]>;
   /** Drops every queued item of the agent (or of the whole swarm when agent is null); returns the count. */
@@ -207,7 +221,7 @@ export interface Store {
    * queue, a `running` turn is created with the next per-agent seq (so seqs grow in dispatch order,
    * which is the order inbox files are written) and the session becomes `busy`. Else null.
    */
-  dispatchNext(req: DispatchRequest): Promise<TurnRow | null>;
+  dispatchNext(req: DispatchRequest, along?: EventAlong<TurnRow>): Promise<TurnRow | null>;
 
   getTurn(id: string): Promise<TurnRow | null>;
   /** The stored full reply of a turn; null for an unknown turn, a turn without a reply, or one finished before schema v4. */
@@ -219,7 +233,7 @@ export interface Store {
    * false when it was already finished (a duplicate completion is ignored). A timed-out turn keeps
    * status `timed_out` unless the finish is `rejected`.
    */
-  finishTurn(id: string, finish: TurnFinish): Promise<boolean>;
+  finishTurn(id: string, finish: TurnFinish, along?: EventAlong<boolean>): Promise<boolean>;
   /** Turns not yet final (running, or timed out without a receipt), for recovery. */
   listOpenTurns(swarm: string): Promise<TurnRow[]>;
   listTurns(swarm: string, agent: string, limit: number): Promise<TurnRow[]>;
@@ -228,7 +242,7 @@ export interface Store {
   listOverlay(swarm: string): Promise<OverlayEventRow[]>;
   clearOverlay(swarm: string): Promise<number>;
 
-  appendMessage(msg: Omit<MessageRow, 'id'>): Promise<MessageRow>;
+  appendMessage(msg: Omit<MessageRow, 'id'>, along?: EventAlong<MessageRow>): Promise<MessageRow>;
   listMessages(swarm: string, limit: number): Promise<MessageRow[]>;
   /** The newest `limit` message-log entries sent by `from`, newest first. */
   listMessagesFrom(swarm: string, from: string, limit: number): Promise<MessageRow[]>;

@@ -8,7 +8,7 @@ import type { PushHub } from '../events/pushes';
 import type { ObjectInstance } from '../objects/object-instance';
 import type { EnqueueOutcome, RoutingHost } from '../routing/router';
 import { Topology, type NodeKind } from '../routing/topology';
-import { INBOX_LIMIT, type Store, type SwarmStatus } from '../store/store';
+import { INBOX_LIMIT, type EnqueueResult, type EventAlong, type Store, type SwarmStatus } from '../store/store';
 import type { Clock } from '../util/clock';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
@@ -148,17 +148,21 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
     this.agents.get(agent)?.markAwaiting();
   }
 
-  async enqueueMessage(agent: string, from: string, content: string): Promise<EnqueueOutcome> {
-    const r = await this.store.enqueue({
-      swarm: this.swarm,
-      agent,
-      id: newItemId(),
-      kind: 'message',
-      from,
-      content,
-      now: this.clock.now().toISOString(),
-      limit: INBOX_LIMIT,
-    });
+  async enqueueMessage(agent: string, from: string, content: string, along?: EventAlong<EnqueueResult>): Promise<EnqueueOutcome> {
+    const r = await this.store.enqueue(
+      {
+        swarm: this.swarm,
+        agent,
+        id: newItemId(),
+        kind: 'message',
+        from,
+        content,
+        now: this.clock.now().toISOString(),
+        limit: INBOX_LIMIT,
+      },
+      along,
+    );
+    if (along !== undefined) this.events.announce(along);
     if (r.kind === 'full') return { kind: 'full' };
     const session = this.agents.get(agent);
     session?.clearAwaiting();
