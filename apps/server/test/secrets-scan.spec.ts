@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,8 +34,9 @@ import type { SwarmClient } from './support/swarm-socket';
 
 const ROOT = resolve(__dirname, '../../..');
 const MAIN = join(ROOT, 'apps/server/dist/main.js');
-const SWARM = 'scan';
+const SWARM = 'secscan';
 const SSH_REMOTE = '/root/.genswarms-ssh';
+const TMUX = '/usr/bin/tmux';
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 /** The server-level canaries; the per-agent ones are added when the backends are known. */
@@ -153,18 +155,24 @@ function allowedFor(agent: string): ReadonlySet<string> {
   return new Set([`env-${agent}`, ...(b.network === 'none' ? [] : [`key-${agent}`])]);
 }
 
-async function waitAllIdle(): Promise<void> {
-  for (const a of agentNames()) {
-    await waitFor(
-      async () => {
-        const st = (await api('GET', `/api/swarms/${SWARM}/agents/${a}`)).body as Row;
-        if (st['state'] === 'failed') throw new Error(`${a} failed: ${JSON.stringify(st)}`);
-        return st['state'] === 'idle';
-      },
-      `${a} idle`,
-      240_000,
-    );
-  }
+/** Waits until every agent is idle (polled together); records when each got there. */
+async function waitAllIdle(idleAt: Record<string, number> = {}): Promise<void> {
+  const t0 = Date.now();
+  await Promise.all(
+    agentNames().map((a) =>
+      waitFor(
+        async () => {
+          const st = (await api('GET', `/api/swarms/${SWARM}/agents/${a}`)).body as Row;
+          if (st['state'] === 'failed') throw new Error(`${a} failed: ${JSON.stringify(st)}`);
+          if (st['state'] !== 'idle') return false;
+          idleAt[a] = Math.round((Date.now() - t0) / 100) / 10;
+          return true;
+        },
+        `${a} idle`,
+        240_000,
+      ),
+    ),
+  );
 }
 
 async function completedTurns(agent: string): Promise<Row[]> {
@@ -187,6 +195,7 @@ async function roundOfTurns(n: number): Promise<void> {
 async function collectApiAnswers(): Promise<void> {
   const doc = (await api('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
   const turnIds = new Map<string, string>();
+  const gets: string[] = [];
   for (const a of agentNames()) turnIds.set(a, String((await completedTurns(a))[0]?.['id'] ?? 'none'));
   for (const [path, ops] of Object.entries(doc.paths)) {
     if (!('get' in ops) || /\{(o|name|base)\}|:(o|name|base)\b/.test(path)) continue; // no objects or skills in this swarm
@@ -198,10 +207,10 @@ async function collectApiAnswers(): Promise<void> {
     const perAgent = /\{a\}|:a\b/.test(path);
     for (const a of perAgent ? agentNames() : ['hub']) {
       const p = fill(a);
-      const q = /events|turns|messages|history/.test(p) ? `${p}?limit=1000` : p;
-      await api('GET', q);
+      gets.push(/events|turns|messages|history/.test(p) ? `${p}?limit=1000` : p);
     }
   }
+  for (let i = 0; i < gets.length; i += 8) await Promise.all(gets.slice(i, i + 8).map((q) => api('GET', q)));
   await api('GET', '/metrics');
   await api('POST', `/api/swarms/${SWARM}/snapshot`);
   await api('POST', `/api/swarms/${SWARM}/snapshot?format=yaml`);
@@ -219,23 +228,34 @@ interface PhaseResult {
 }
 
 /** Every place but the API answers and pushes (checked once at the end): /proc, tmux, docker, files, DB, server log. */
-function scanPlaces(phase: string): PhaseResult {
+async function scanPlaces(phase: string): Promise<PhaseResult> {
   const canaries = allCanaries();
   const hits: Hit[] = [];
+  const t0 = Date.now();
+  const took: Record<string, number> = {};
+  const lap = (k: string): void => {
+    took[k] = (Date.now() - t0) / 1000;
+  };
   const proc = scanProcesses(SWARM, canaries, allowedFor, new Set([process.pid]));
   hits.push(...proc.hits.map((h) => ({ ...h, where: `${phase}: ${h.where}` })));
+  lap('proc');
   const tmux = scanTmux(join(home, 'tmux', 'tmux.sock'), canaries);
+  lap('tmux');
   hits.push(...tmux.hits.map((h) => ({ ...h, where: `${phase}: ${h.where}` })));
   let dockerObjects = 0;
-  for (const host of ['unix:///var/run/docker.sock', ...(existsSync(NODE2_SOCKET) ? [`unix://${NODE2_SOCKET}`] : [])]) {
-    if (!existsSync(host.slice('unix://'.length))) continue;
-    const d = scanDocker(host, SWARM, canaries);
+  let dockerInspected = '';
+  for (const socket of ['/var/run/docker.sock', NODE2_SOCKET]) {
+    if (!existsSync(socket)) continue;
+    const d = await scanDocker(socket, SWARM, canaries, socket === '/var/run/docker.sock');
     dockerObjects += d.objects;
+    dockerInspected += d.inspected;
     hits.push(...d.hits.map((h) => ({ ...h, where: `${phase}: ${h.where}` })));
   }
+  lap('docker');
   const files = [home, ...(existsSync(SSH_REMOTE) ? [SSH_REMOTE] : [])].map((root) => scanTree(root, canaries, isExcepted));
   for (const f of files) hits.push(...f.hits.map((h) => ({ ...h, where: `${phase}: ${h.where}` })));
   hits.push(...hitsIn(server?.log.join('') ?? '', `${phase}: server log (stdout+stderr)`, canaries));
+  lap('files+log');
   for (const ex of files.flatMap((f) => f.excepted)) {
     // an exception must be a 0600 file of the kind listed, holding only what its agent (or swarm) was given
     expect({ path: ex.path, mode: (ex.mode & 0o777).toString(8) }).toEqual({ path: ex.path, mode: '600' });
@@ -249,9 +269,20 @@ function scanPlaces(phase: string): PhaseResult {
     if (phase.startsWith('running'))
       expect({ agent: b.name, held: [...(held ?? [])].sort() }).toEqual({ agent: b.name, held: [...allowedFor(b.name)].sort() });
   }
+  if (phase.startsWith('running')) {
+    // controls: the tmux scan finds a value planted in the global environment; docker inspect read our objects
+    const sock = join(home, 'tmux', 'tmux.sock');
+    const control = canary('control');
+    const setEnv = spawnSync(TMUX, ['-S', sock, 'set-environment', '-g', 'GS_SCAN_CONTROL', control], { shell: false });
+    expect(setEnv.status).toBe(0);
+    expect(scanTmux(sock, { control }).hits.map((h) => h.canary)).toContain('control');
+    spawnSync(TMUX, ['-S', sock, 'set-environment', '-g', '-u', 'GS_SCAN_CONTROL'], { shell: false });
+    if (running.some((b) => b.name === 'dk' || b.name === 'sw')) expect(dockerInspected).toContain(`"genswarms.swarm":"${SWARM}"`);
+  }
   return {
     hits,
     counts: {
+      took,
       processes: proc.processes,
       tmuxSessions: tmux.sessions,
       tmuxPanes: tmux.panes,
@@ -288,14 +319,14 @@ beforeAll(async () => {
   for (const d of ['configs', 'operator', 'ssh']) mkdirSync(join(base, d), { mode: 0o700 });
   writeFileSync(join(base, 'operator', 'config-token'), `${C['configToken']}\n`, { mode: 0o600 });
   llm = await startMockLlm({ script: [{ match: 'scan', response: 'hub ack' }] });
-  let ssh: Parameters<typeof scanBackends>[0];
+  let ssh: Parameters<typeof scanBackends>[1];
   if (testSshdUnavailable() === null) {
     sshd = await startTestSshd();
     const knownHosts = join(base, 'ssh', 'known_hosts');
     writeFileSync(knownHosts, `${sshd.knownHostsLine()}\n`, { mode: 0o600 });
     ssh = { user: sshd.user, host: sshd.host, port: sshd.port, keyPath: sshd.userKeyPath, knownHosts };
   }
-  backends = scanBackends(ssh);
+  backends = scanBackends(FULL, ssh);
   running = backends.filter((b) => b.skip === '');
   for (const b of backends.filter((x) => x.skip !== '')) console.warn(`secrets-scan: backend ${b.name} skipped: ${b.skip}`);
   for (const b of running) {
@@ -343,12 +374,14 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
         acks.push(await sock.ask('join', { swarm: SWARM }));
         acks.push(await sock.ask('subscribe_events', {}));
         acks.push(await sock.ask('subscribe_logs', {}));
-        await waitAllIdle();
+        const idleAt: Record<string, number> = {};
+        await waitAllIdle(idleAt);
         mark('idle');
+        phases['idle after (s)'] = idleAt;
         await roundOfTurns(1);
         mark('turns');
         acks.push(await sock.ask('get_status', {}));
-        const run1 = scanPlaces('running');
+        const run1 = await scanPlaces('running');
         hits.push(...run1.hits);
         phases['running'] = run1.counts;
         mark('scan running');
@@ -360,7 +393,7 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
           server = await startServer(server!.log);
           await waitAllIdle();
           await roundOfTurns(2);
-          const run2 = scanPlaces('running after restart');
+          const run2 = await scanPlaces('running after restart');
           hits.push(...run2.hits);
           phases['running after restart'] = run2.counts;
         }
@@ -384,14 +417,14 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
 
       // stop: containers, services, env files gone; the swarm's secrets stay until the purge
       expect((await api('DELETE', `/api/swarms/${SWARM}`)).status).toBe(200);
-      const stopped = scanPlaces('stopped');
+      const stopped = await scanPlaces('stopped');
       hits.push(...stopped.hits);
       phases['stopped'] = stopped.counts;
       mark('stop + scan');
       const leftEnvFiles = (stopped.counts['excepted'] as string[]).filter((e) => (e.split(' ')[0] ?? '').endsWith('/env'));
       expect(leftEnvFiles).toEqual([]);
       expect((await api('DELETE', `/api/swarms/${SWARM}?purge=true`)).status).toBe(200);
-      const purged = scanPlaces('purged');
+      const purged = await scanPlaces('purged');
       hits.push(...purged.hits);
       phases['purged'] = purged.counts;
       mark('purge + scan');
@@ -415,6 +448,8 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
       for (const b of running)
         expect({ agent: b.name, inStore: exceptedSeen.has(`env-${b.name}`) }).toEqual({ agent: b.name, inStore: true });
       expect(sock.pushes.length).toBeGreaterThan(0);
+      expect(answers.some((a) => a.text.includes('[REDACTED]'))).toBe(true); // the configs were answered, redacted
+      expect(server?.log.join('')).toContain('listening on');
       expect(canariesIn(JSON.stringify(sock.pushes), allCanaries())).toEqual([]);
 
       const seconds = Math.round((Date.now() - started) / 1000);

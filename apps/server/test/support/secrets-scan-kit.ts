@@ -7,10 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 
 const TMUX = '/usr/bin/tmux';
-const DOCKER = '/usr/local/bin/docker';
 
 /** A canary: role name → a random value no other process on the box can hold. */
 export type Canaries = Readonly<Record<string, string>>;
@@ -115,18 +115,20 @@ export function scanProcesses(
     const m = envMap(env);
     if (m.get('GENSWARMS_SWARM') === swarm && m.has('GENSWARMS_AGENT')) owner.set(pid, m.get('GENSWARMS_AGENT') ?? '');
   }
+  const parents = new Map<number, number>(pids.map((p) => [p, parentOf(p)]));
   const agentOf = (pid: number): string | undefined => {
-    for (let p = pid, n = 0; p > 1 && n < 64; p = parentOf(p), n++) if (owner.has(p)) return owner.get(p);
+    for (let p = pid, n = 0; p > 1 && n < 64; p = parents.get(p) ?? 0, n++) if (owner.has(p)) return owner.get(p);
     return undefined;
   };
   const hits: Hit[] = [];
   const agentHeld = new Map<string, Set<string>>();
   for (const pid of pids) {
     if (skip.has(pid)) continue;
-    const text = `${readOr(`/proc/${pid}/cmdline`)}\n${environs.get(pid) ?? ''}`;
+    const cmdline = readOr(`/proc/${pid}/cmdline`);
+    const text = `${cmdline}\n${environs.get(pid) ?? ''}`;
     const agent = agentOf(pid);
     const ok = agent === undefined ? new Set<string>() : allowed(agent);
-    const cmd = readOr(`/proc/${pid}/cmdline`).split('\0').slice(0, 3).join(' ').slice(0, 80);
+    const cmd = cmdline.split('\0').slice(0, 3).join(' ').slice(0, 80);
     hits.push(...hitsIn(text, `/proc/${pid} (${cmd}${agent === undefined ? '' : `; agent ${agent}`})`, canaries, ok));
     if (agent !== undefined) {
       const held = agentHeld.get(agent) ?? new Set<string>();
@@ -142,63 +144,108 @@ function run(file: string, args: readonly string[], env?: NodeJS.ProcessEnv): { 
   return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
-/** `tmux show-environment -g`, every session's environment, global/session options and every pane's screen and history. */
+/**
+ * `tmux show-environment -g` and `show-options -g`, every session's environment and options, every pane's screen
+ * and history — in one tmux invocation after listing the sessions and panes.
+ */
 export function scanTmux(socket: string, canaries: Canaries): { hits: Hit[]; sessions: number; panes: number } {
   if (!existsSync(socket)) return { hits: [], sessions: 0, panes: 0 };
   const t = (...a: string[]): { ok: boolean; out: string } => run(TMUX, ['-S', socket, ...a]);
-  const hits: Hit[] = [];
-  hits.push(...hitsIn(t('show-environment', '-g').out, `tmux ${socket} show-environment -g`, canaries));
-  hits.push(...hitsIn(t('show-options', '-g').out, `tmux ${socket} show-options -g`, canaries));
   const sessions = t('list-sessions', '-F', '#{session_name}')
     .out.split('\n')
-    .filter((s) => s.trim() !== '');
-  for (const s of sessions) {
-    hits.push(...hitsIn(t('show-environment', '-t', s).out, `tmux ${socket} show-environment -t ${s}`, canaries));
-    hits.push(...hitsIn(t('show-options', '-t', s).out, `tmux ${socket} show-options -t ${s}`, canaries));
-  }
+    .filter((x) => x.trim() !== '');
   const panes = t('list-panes', '-a', '-F', '#{pane_id}')
     .out.split('\n')
     .filter((p) => p.startsWith('%'));
-  for (const p of panes) {
-    hits.push(...hitsIn(t('capture-pane', '-p', '-S', '-', '-t', p).out, `tmux ${socket} pane ${p} (screen + history)`, canaries));
-  }
+  const cmds: string[][] = [
+    ['show-environment', '-g'],
+    ['show-options', '-g'],
+    ...sessions.flatMap((x) => [
+      ['show-environment', '-t', x],
+      ['show-options', '-t', x],
+    ]),
+    ...panes.map((p) => ['capture-pane', '-p', '-S', '-', '-t', p]),
+  ];
+  const out = t(...cmds.flatMap((c, i) => (i === 0 ? c : [';', ...c]))).out;
+  const hits = hitsIn(
+    out,
+    `tmux ${socket}: global and ${sessions.length} sessions' environment and options, ${panes.length} panes' screen + history`,
+    canaries,
+  );
   return { hits, sessions: sessions.length, panes: panes.length };
 }
 
+/** One Engine API GET over the engine's unix socket (what `docker inspect` prints is this JSON). */
+function engineGet(socketPath: string, path: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((done, fail) => {
+    const req = httpRequest({ socketPath, path, method: 'GET', timeout: 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', fail);
+    });
+    req.on('timeout', () => req.destroy(new Error(`engine ${socketPath} ${path}: timeout`)));
+    req.on('error', fail);
+    req.end();
+  });
+}
+
 /**
- * `docker inspect` of every container (with its logs), service, secret, config, network and volume labelled
- * `genswarms.swarm=<swarm>` on the engine at `host` (whole JSON: labels, Cmd, Env, Spec…).
+ * What `docker inspect` shows (the Engine API's inspect JSON: labels, Cmd, Env, Spec…) of every container (and its
+ * logs), network and volume labelled `genswarms.swarm=<swarm>` on the engine at `socketPath`, and on a manager
+ * every service (and its tasks), secret and config.
  */
-export function scanDocker(host: string, swarm: string, canaries: Canaries): { hits: Hit[]; objects: number; inspected: string } {
-  const d = (...a: string[]): { ok: boolean; out: string } => run(DOCKER, ['--host', host, ...a]);
+export async function scanDocker(
+  socketPath: string,
+  swarm: string,
+  canaries: Canaries,
+  manager: boolean,
+): Promise<{ hits: Hit[]; objects: number; inspected: string }> {
   const hits: Hit[] = [];
   let objects = 0;
   let inspected = '';
-  const label = `label=genswarms.swarm=${swarm}`;
-  const kinds: Array<[string, string[]]> = [
-    ['container', ['ps', '-aq', '--filter', label]],
-    ['service', ['service', 'ls', '-q', '--filter', label]],
-    ['secret', ['secret', 'ls', '-q', '--filter', label]],
-    ['config', ['config', 'ls', '-q', '--filter', label]],
-    ['network', ['network', 'ls', '-q', '--filter', label]],
-    ['volume', ['volume', 'ls', '-q', '--filter', label]],
+  const filters = encodeURIComponent(JSON.stringify({ label: [`genswarms.swarm=${swarm}`] }));
+  const kinds: Array<[string, string, (x: Row) => string, (id: string) => string[]]> = [
+    [
+      'container',
+      `/containers/json?all=1&filters=${filters}`,
+      (x) => String(x['Id']),
+      (id) => [`/containers/${id}/json`, `/containers/${id}/logs?stdout=1&stderr=1`],
+    ],
+    ['network', `/networks?filters=${filters}`, (x) => String(x['Id']), (id) => [`/networks/${id}`]],
+    ['volume', `/volumes?filters=${filters}`, (x) => String(x['Name']), (id) => [`/volumes/${id}`]],
+    ...(manager
+      ? ([
+          [
+            'service',
+            `/services?filters=${filters}`,
+            (x: Row) => String(x['ID']),
+            (id: string) => [`/services/${id}`, `/tasks?filters=${encodeURIComponent(JSON.stringify({ service: [id] }))}`],
+          ],
+          ['secret', `/secrets?filters=${filters}`, (x: Row) => String(x['ID']), (id: string) => [`/secrets/${id}`]],
+          ['config', `/configs?filters=${filters}`, (x: Row) => String(x['ID']), (id: string) => [`/configs/${id}`]],
+        ] as Array<[string, string, (x: Row) => string, (id: string) => string[]]>)
+      : []),
   ];
-  for (const [kind, list] of kinds) {
-    const r = d(...list);
-    if (!r.ok) continue; // expected: not a swarm manager (services, secrets, configs)
-    for (const id of r.out.split('\n').filter((x) => /^[A-Za-z0-9_.-]+$/.test(x.trim()))) {
-      const sub = kind === 'container' ? [] : [kind];
-      const json = d(...sub, 'inspect', id.trim()).out;
-      inspected += json;
+  for (const [kind, list, idOf, reads] of kinds) {
+    const r = await engineGet(socketPath, list);
+    if (r.status !== 200) continue; // expected: swarm objects on an engine that is no manager (503)
+    hits.push(...hitsIn(r.body, `docker ${socketPath} ${kind} list`, canaries));
+    const parsed = JSON.parse(r.body.toString('utf8')) as Row[] | { Volumes?: Row[] };
+    const rows = Array.isArray(parsed) ? parsed : (parsed.Volumes ?? []);
+    for (const id of rows.map(idOf)) {
       objects++;
-      hits.push(...hitsIn(json, `docker ${host} ${kind} inspect ${id.trim()}`, canaries));
-      if (kind === 'container') hits.push(...hitsIn(d('logs', id.trim()).out, `docker ${host} logs ${id.trim()}`, canaries));
-      if (kind === 'service')
-        hits.push(...hitsIn(d('service', 'ps', '--no-trunc', id.trim()).out, `docker ${host} service ps ${id.trim()}`, canaries));
+      for (const path of reads(id)) {
+        const body = (await engineGet(socketPath, path)).body;
+        if (!path.includes('/logs')) inspected += body.toString('utf8');
+        hits.push(...hitsIn(body, `docker ${socketPath} GET ${path}`, canaries));
+      }
     }
   }
   return { hits, objects, inspected };
 }
+
+type Row = Record<string, unknown>;
 
 export interface FileScan {
   readonly hits: Hit[];
