@@ -4,7 +4,7 @@ import { EngineError } from '../errors/engine-error';
 import type { LogLine } from '../agents/agent-session';
 import { OPERATOR_FROM } from '../agents/session-host';
 import { routeDirect } from '../routing/router';
-import { INBOX_LIMIT, type TurnRow } from '../store/store';
+import { INBOX_LIMIT, type EnqueueResult, type TurnRow } from '../store/store';
 import type { EngineContext } from './engine-context';
 import { assertName } from './helpers';
 import type { MessageCommand } from '../commands/command-schemas';
@@ -44,16 +44,31 @@ export async function sendTask(
       reason: s.attention?.reason ?? 'unknown',
     });
   }
-  const r = await ctx.store.enqueue({
-    swarm,
-    agent,
-    id: newItemId(),
-    kind: 'task',
-    from: OPERATOR_FROM,
-    content: task,
-    now: ctx.clock.now().toISOString(),
-    limit: INBOX_LIMIT,
-  });
+  // task_sent is committed with the item (one transaction): a task is never queued without it, nor it without the task.
+  const sent = ctx.events.along((q: EnqueueResult) =>
+    q.kind === 'ok'
+      ? {
+          type: 'task_sent',
+          swarm,
+          agent,
+          message: `Task queued for ${agent}.`,
+          metadata: { item_id: q.item.id, queued: q.queued, content_preview: task },
+        }
+      : null,
+  );
+  const r = await ctx.store.enqueue(
+    {
+      swarm,
+      agent,
+      id: newItemId(),
+      kind: 'task',
+      from: OPERATOR_FROM,
+      content: task,
+      now: ctx.clock.now().toISOString(),
+      limit: INBOX_LIMIT,
+    },
+    sent,
+  );
   if (r.kind === 'full') {
     await ctx.events.emit({
       type: 'inbox_full',
@@ -64,13 +79,7 @@ export async function sendTask(
     });
     throw new EngineError('inbox_full', `The inbox of ${agent} is full.`, { agent, limit: r.limit });
   }
-  await ctx.events.emit({
-    type: 'task_sent',
-    swarm,
-    agent,
-    message: `Task queued for ${agent}.`,
-    metadata: { item_id: r.item.id, queued: r.queued, content_preview: task },
-  });
+  ctx.events.announce(sent);
   s.kick();
   return { status: 'sent', agent, id: r.item.id, queued: r.queued };
 }
