@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { agentName, swarmConfig, TMUX_BACKED, type BenchBackend } from './backends';
 import { cpuTicksOf, fdUsageOf, rssMibOf, type BenchServer } from './bench-server';
-import { leftoverDirs, leftoverProcesses, tmuxServerRunning } from './leftovers';
+import { agentProcessesPss, leftoverDirs, leftoverProcesses, tmuxServerRunning } from './leftovers';
 import { quantile } from './primitives';
 import { measureListSwarms, type ListSwarmsResult } from './list-swarms';
 import { measureRestPaste, type PasteLatency } from './paste-latency';
@@ -56,6 +56,8 @@ export interface RunResult {
   readonly rssMib?: number;
   /** Open descriptors of the server once every agent is ready. */
   readonly serverFds?: number;
+  /** Host memory of the agents' processes once every agent is ready: their PSS summed, KiB per agent (leftovers.ts). */
+  readonly agentPssKibPerAgent?: number;
   /** inotify watches the server holds once every agent is ready. */
   readonly inotifyWatches?: number;
   readonly receiptToEvent?: LatencyResult;
@@ -227,6 +229,7 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
       rssMib: rssMibOf(server.pid),
       serverFds: usage.fds,
       inotifyWatches: usage.inotifyWatches,
+      ...(backend === 'mock' ? {} : { agentPssKibPerAgent: Math.round(agentProcessesPss(server.pid, server.home).kib / (n * k)) }),
     };
     await opts.onUp?.(swarm);
     if (backend !== 'mock' && opts.turns > 0) result = { ...result, receiptToEvent: await measureLatency(server, swarm, n, opts.turns) };

@@ -109,7 +109,7 @@ function handleOf(child: ChildProcess, url: string, home: string, token: string,
       const file = join(home, BARE_PORT_FILE);
       return existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
     },
-    api: <T>(method: string, path: string, body?: unknown) => apiCall<T>(url, token, method, path, body),
+    api: <T>(method: string, path: string, body?: unknown) => apiWithRetry<T>(url, token, method, path, body),
     async stop(): Promise<void> {
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -122,6 +122,28 @@ function handleOf(child: ChildProcess, url: string, home: string, token: string,
 }
 
 /**
+ * A GET that met a keep-alive connection the server was closing (the server ends idle connections after 5 s;
+ * on a loaded box a poll can reuse one at that moment: `socket hang up`, ECONNRESET) is sent again, up to
+ * twice; nothing else is retried (a POST or DELETE may have taken effect).
+ */
+async function apiWithRetry<T>(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await apiCall<T>(url, token, method, path, body);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (method !== 'GET' || attempt >= 2 || (code !== 'ECONNRESET' && code !== 'EPIPE')) throw err;
+    }
+  }
+}
+
+/**
  * One request through node:http (no client timeout: a POST of 1,000 sandboxed agents on a loaded box can
  * take longer than fetch's 300 s header timeout).
  */
@@ -130,6 +152,9 @@ function apiCall<T>(url: string, token: string, method: string, path: string, bo
   return new Promise((resolve, reject) => {
     const req = request(`${url}${path}`, {
       method,
+      // A POST or DELETE is never retried, so it never reuses a kept-alive connection the server may be closing
+      // at that moment (the N = 1,000 launches of a loaded box failed with `socket hang up` that way).
+      ...(method === 'GET' ? {} : { agent: false }),
       headers: {
         authorization: `Bearer ${token}`,
         ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': payload.length }),

@@ -57,6 +57,32 @@ export function leftoverProcesses(serverPid: number, home: string, swarm: string
   return procs.filter((p) => ours.has(p.pid)).map((p) => `${p.pid} ${p.cmdline.split('\0').join(' ').trim().slice(0, 120)}`);
 }
 
+/**
+ * What the agents cost the host in memory: the proportional set size (PSS, `/proc/<pid>/smaps_rollup`: shared
+ * pages split between their users) of every process of ours except the server — its descendants and
+ * anything whose argv names the home (the tmux server) — in KiB, and how many processes that is.
+ */
+export function agentProcessesPss(serverPid: number, home: string): { kib: number; processes: number } {
+  const procs = snapshotProcs();
+  const children = new Map<number, number[]>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const ours = new Set<number>();
+  const queue = [serverPid];
+  while (queue.length > 0) {
+    for (const c of children.get(queue.shift() as number) ?? []) {
+      ours.add(c);
+      queue.push(c);
+    }
+  }
+  for (const p of procs) if (p.pid !== serverPid && p.cmdline.includes(home)) ours.add(p.pid);
+  let kib = 0;
+  for (const pid of ours) {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readOr(`/proc/${pid}/smaps_rollup`));
+    if (m !== null) kib += Number(m[1]);
+  }
+  return { kib, processes: ours.size };
+}
+
 /** Is a tmux server for `home` running (a process whose argv names `<home>/tmux/`)? */
 export function tmuxServerRunning(home: string): boolean {
   const sock = join(home, 'tmux', 'tmux.sock');

@@ -17,6 +17,8 @@ export const GOALS = {
   pasteMaxOverRawMs: 2,
   ringMinPerS: 2000,
   rssMaxMib: 300,
+  /** Host memory per idle sandboxed agent (its processes' PSS), MB. */
+  agentMaxMb: 1.5,
 } as const;
 /** The N the absolute launch/stop goals are set for. */
 export const GOAL_N = 1000;
@@ -136,7 +138,13 @@ function memoryRow(r: RunResult): string[] {
     f(r.rssMib, 0),
     per(r.serverFds),
     per(r.inotifyWatches),
-    verdict(r.rssMib === undefined ? [] : [r.rssMib <= GOALS.rssMaxMib]),
+    f(r.agentPssKibPerAgent === undefined ? undefined : (r.agentPssKibPerAgent * 1024) / 1e6, 2),
+    verdict([
+      ...(r.rssMib === undefined ? [] : [r.rssMib <= GOALS.rssMaxMib]),
+      ...(r.agentPssKibPerAgent === undefined || !SANDBOXED.has(r.backend)
+        ? []
+        : [(r.agentPssKibPerAgent * 1024) / 1e6 <= GOALS.agentMaxMb]),
+    ]),
   ];
 }
 
@@ -243,9 +251,9 @@ export function formatReport(rep: BenchReport): string {
       rep.runs.filter((r) => r.restPaste !== undefined).map((r) => pasteRow(r, p)),
     ),
     '',
-    `## Memory — goal: server RSS ≤ ${GOALS.rssMaxMib} MB`,
+    `## Memory — goal: server RSS ≤ ${GOALS.rssMaxMib} MB; host memory ≤ ${GOALS.agentMaxMb} MB per idle sandboxed agent (the PSS of its processes)`,
     '',
-    table(['backend', 'N', 'server RSS MiB', 'server fds', 'inotify watches', 'goal'], rep.runs.map(memoryRow)),
+    table(['backend', 'N', 'server RSS MiB', 'server fds', 'inotify watches', "agents' PSS MB/agent", 'goal'], rep.runs.map(memoryRow)),
   ];
   if (rep.ring !== undefined) {
     const r = rep.ring;
