@@ -368,7 +368,9 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
       };
       const created = await api('POST', '/api/swarms', { config: swarmConfig() });
       expect([created.status, JSON.stringify(created.body).slice(0, 600)]).toEqual([201, expect.any(String)]);
-      const sock: SwarmClient = await connectSwarm(`http://127.0.0.1:${port}`, { token: C['apiToken'] });
+      let sock: SwarmClient = await connectSwarm(`http://127.0.0.1:${port}`, { token: C['apiToken'] });
+      const pushes = (): SwarmClient['pushes'] => [...earlier, ...sock.pushes];
+      const earlier: SwarmClient['pushes'] = [];
       const acks: unknown[] = [];
       try {
         acks.push(await sock.ask('join', { swarm: SWARM }));
@@ -389,8 +391,13 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
         if (FULL) {
           // crash recovery: SIGKILL, restart on the same home, every agent re-adopted, a second round
           sock.close();
+          earlier.push(...sock.pushes);
           await kill9(server!.child);
           server = await startServer(server!.log);
+          sock = await connectSwarm(`http://127.0.0.1:${port}`, { token: C['apiToken'] });
+          acks.push(await sock.ask('join', { swarm: SWARM }));
+          acks.push(await sock.ask('subscribe_events', {}));
+          acks.push(await sock.ask('subscribe_logs', {}));
           await waitAllIdle();
           await roundOfTurns(2);
           const run2 = await scanPlaces('running after restart');
@@ -438,7 +445,7 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
       }
       // every API answer and every socket push and ack
       for (const a of answers) hits.push(...hitsIn(a.text, `API ${a.what}`, allCanaries()));
-      for (const p of sock.pushes) hits.push(...hitsIn(JSON.stringify(p), `socket push ${p.type}`, allCanaries()));
+      for (const p of pushes()) hits.push(...hitsIn(JSON.stringify(p), `socket push ${p.type}`, allCanaries()));
       for (const a of acks) hits.push(...hitsIn(JSON.stringify(a), 'socket ack', allCanaries()));
 
       // the controls: the canaries were really there to be found
@@ -447,10 +454,10 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
       );
       for (const b of running)
         expect({ agent: b.name, inStore: exceptedSeen.has(`env-${b.name}`) }).toEqual({ agent: b.name, inStore: true });
-      expect(sock.pushes.length).toBeGreaterThan(0);
+      expect(pushes().length).toBeGreaterThan(0);
       expect(answers.some((a) => a.text.includes('[REDACTED]'))).toBe(true); // the configs were answered, redacted
       expect(server?.log.join('')).toContain('listening on');
-      expect(canariesIn(JSON.stringify(sock.pushes), allCanaries())).toEqual([]);
+      expect(canariesIn(JSON.stringify(pushes()), allCanaries())).toEqual([]);
 
       const seconds = Math.round((Date.now() - started) / 1000);
       figures.push(
@@ -458,12 +465,12 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
         { target: 'secrets scan', measure: 'backends skipped', value: backends.length - running.length, ok: true },
         { target: 'secrets scan', measure: 'canaries planted', value: Object.keys(C).length, ok: true },
         { target: 'secrets scan', measure: 'API answers scanned', value: answers.length, ok: answers.length > 0 },
-        { target: 'secrets scan', measure: 'socket pushes scanned', value: sock.pushes.length, ok: sock.pushes.length > 0 },
+        { target: 'secrets scan', measure: 'socket pushes scanned', value: pushes().length, ok: pushes().length > 0 },
         { target: 'secrets scan', measure: 'hits', value: hits.length, goal: '0', ok: hits.length === 0 },
         { target: 'secrets scan', measure: 'seconds', value: seconds, ok: true },
       );
       console.log(
-        `secrets-scan: ${running.length} backends (${running.map((b) => b.name).join(',')}), ${Object.keys(C).length} canaries, ${answers.length} API answers, ${sock.pushes.length} pushes, ${seconds} s; timings ${JSON.stringify(timings)}; phases ${JSON.stringify(phases)}`,
+        `secrets-scan: ${running.length} backends (${running.map((b) => b.name).join(',')}), ${Object.keys(C).length} canaries, ${answers.length} API answers, ${pushes().length} pushes, ${seconds} s; timings ${JSON.stringify(timings)}; phases ${JSON.stringify(phases)}`,
       );
       expect(hits).toEqual([]);
     },

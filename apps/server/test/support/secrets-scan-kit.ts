@@ -96,7 +96,8 @@ export interface ProcScan {
 /**
  * /proc/<pid>/cmdline and environ of every process on the host (read as root). A process whose environment
  * names `GENSWARMS_SWARM=<swarm>` and `GENSWARMS_AGENT=<a>` — the client env the runner built — and its
- * descendants may hold `allowed(a)`; `skip` (the test runner) is not read.
+ * descendants may hold `allowed(a)` in their environ (never in argv, which every uid can read); `skip` (the
+ * test runner) is not read.
  */
 export function scanProcesses(
   swarm: string,
@@ -125,11 +126,15 @@ export function scanProcesses(
   for (const pid of pids) {
     if (skip.has(pid)) continue;
     const cmdline = readOr(`/proc/${pid}/cmdline`);
-    const text = `${cmdline}\n${environs.get(pid) ?? ''}`;
+    const environ = environs.get(pid) ?? '';
+    const text = `${cmdline}\n${environ}`;
     const agent = agentOf(pid);
     const ok = agent === undefined ? new Set<string>() : allowed(agent);
     const cmd = cmdline.split('\0').slice(0, 3).join(' ').slice(0, 80);
-    hits.push(...hitsIn(text, `/proc/${pid} (${cmd}${agent === undefined ? '' : `; agent ${agent}`})`, canaries, ok));
+    const who = `/proc/${pid} (${cmd}${agent === undefined ? '' : `; agent ${agent}`})`;
+    // argv is readable by every uid: no exception there, not even for the agent's own values
+    hits.push(...hitsIn(cmdline, `${who} cmdline`, canaries));
+    hits.push(...hitsIn(environ, `${who} environ`, canaries, ok));
     if (agent !== undefined) {
       const held = agentHeld.get(agent) ?? new Set<string>();
       for (const c of canariesIn(text, canaries)) held.add(c);
