@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { Forwarder } from '@genswarms/egress';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
 import { RunnerError } from '../errors/runner-error';
@@ -9,7 +8,8 @@ import { planMounts } from '../sandbox/mounts';
 import { recheckMounts } from '../sandbox/mount-safety';
 import { ensurePrivateDir, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { ensureWorkspaceDir } from '../state/skills-links';
-import { attachChild, waitSpawned } from '../process/child-handle';
+import { attachChild } from '../process/child-handle';
+import { spawnClient } from '../process/spawn-client';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { buildBwrapArgs } from './bwrap-args';
 import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
@@ -85,14 +85,8 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     // The limit groups are joined and the seccomp filter opened first (as the server): docs/runners.md "Limits", "Seccomp".
     const sandbox = [...privilegeDropWords(ctx, plan.spec.agent), bwrap, ...buildBwrapArgs(plan, ctx, { headless: true })];
     const [file, ...args] = sandboxEntryArgv(plan, ctx, sandbox) as [string, ...string[]];
-    const child = spawn(file, args, {
-      shell: false,
-      detached: true, // own process group; --die-with-parent ends the sandbox with bwrap
-      cwd: '/',
-      env: {},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await waitSpawned(child, plan.spec.agent);
+    // own process group (detached); --die-with-parent ends the sandbox with bwrap
+    const child = await spawnClient({ file, args, cwd: '/', env: {}, agent: plan.spec.agent });
     const handle = limits.wrap(
       attachChild(child, { description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }), cleanup }),
     );

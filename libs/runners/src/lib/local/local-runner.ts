@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
@@ -6,7 +5,8 @@ import { buildClientArgv, isTuiClient } from '../client/clients';
 import { buildClientEnv } from '../env/client-env';
 import { ensurePrivateDir, stateDirFor } from '../state/state-dir';
 import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
-import { attachChild, waitSpawned } from '../process/child-handle';
+import { attachChild } from '../process/child-handle';
+import { spawnClient } from '../process/spawn-client';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { startPtyClient } from './pty-client';
 import { joinCgroupArgv, RunnerCgroups } from '../cgroup/runner-cgroups';
@@ -94,14 +94,8 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
   const [file, ...args] = buildLocalLaunchArgv(ctx, group, plan.clientArgv, plan.spec.agent) as [string, ...string[]];
   // A failed spawn leaves an empty group: the next start reuses it, a later runner's first start sweeps it.
   if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args, release);
-  const child = spawn(file, args, {
-    shell: false,
-    detached: true, // own process group: stop kills the whole tree
-    cwd: plan.spec.workspace,
-    env: { ...plan.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await waitSpawned(child, plan.spec.agent);
+  // own process group (detached): stop kills the whole tree
+  const child = await spawnClient({ file, args, cwd: plan.spec.workspace, env: plan.env, agent: plan.spec.agent });
   const handle = attachChild(child, {
     description: describePlan(plan, child.pid === undefined ? {} : { pid: child.pid }),
     ...(release === undefined ? {} : { cleanup: release }),

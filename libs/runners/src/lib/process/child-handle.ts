@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
 import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { killProcessTree, STOP_GRACE_MS } from './process-tree';
@@ -41,8 +43,15 @@ export function waitSpawned(child: ChildProcess, agent: string): Promise<void> {
  */
 export const OUTPUT_LINES_PER_TICK = 256;
 
+/** What attachChild reads of a started client: a Node ChildProcess or a procctl DetachedChild (spawn-client.ts). */
+export type SpawnedChild = EventEmitter & {
+  readonly pid?: number | undefined;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+};
+
 /** A RunnerHandle over a spawned, detached (own process group) child with piped stdout/stderr. */
-export function attachChild(child: ChildProcess, opts: ChildHandleOptions): RunnerHandle & { lastLines(): readonly string[] } {
+export function attachChild(child: SpawnedChild, opts: ChildHandleOptions): RunnerHandle & { lastLines(): readonly string[] } {
   const hub = new OutputHub();
   const buffers: Record<OutputStream, LineBuffer> = { stdout: new LineBuffer(), stderr: new LineBuffer() };
   let handing = 0; // chunks whose lines are still being handed on (the exit waits for them: order is kept)
@@ -64,7 +73,7 @@ export function attachChild(child: ChildProcess, opts: ChildHandleOptions): Runn
     });
   }
   child.on('error', () => undefined); // post-spawn errors (e.g. kill on a dead pid) surface through exit
-  child.once('exit', (code, signal) => {
+  child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
     const finish = (): void => {
       if (handing > 0) return void setImmediate(finish);
       for (const stream of ['stdout', 'stderr'] as const) {
