@@ -5,7 +5,8 @@
 // socket.io fan-out (100 clients x 10,000 tasks over 100 mock agents, the built server process), slow consumers,
 // 1,000 concurrent REST clients and the inbox bound. Each spec writes its rows to results/load/<spec>.json
 // (GENSWARMS_LOAD_ROWS); this script merges them, adds the jest row and writes results/load.json.
-// Exit 1 when jest failed or a row is not ok.
+// `--only <spec>[,<spec>]` runs some specs again, keeping the others' last rows. Exit 1 when jest failed or a
+// row is not ok.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -21,12 +22,26 @@ function gitCommit() {
   return r.status === 0 ? r.stdout.trim() : 'unknown';
 }
 
+/** `--only <spec>[,<spec>]`: runs those specs again and merges them with the other specs' last rows. */
+function specsToRun(argv) {
+  const i = argv.indexOf('--only');
+  if (i === -1) return SPECS;
+  const only = String(argv[i + 1] ?? '')
+    .split(',')
+    .filter((s) => s !== '');
+  const unknown = only.filter((s) => !SPECS.includes(s));
+  if (only.length === 0 || unknown.length > 0) throw new Error(`--only takes specs of ${SPECS.join(', ')}`);
+  return only;
+}
+
 function main() {
-  fs.rmSync(ROWS_DIR, { recursive: true, force: true });
+  const run = specsToRun(process.argv.slice(2));
+  if (run === SPECS) fs.rmSync(ROWS_DIR, { recursive: true, force: true });
+  for (const spec of run) fs.rmSync(path.join(ROWS_DIR, `${spec}.json`), { force: true });
   fs.mkdirSync(ROWS_DIR, { recursive: true });
   const started = Date.now();
   const env = { ...process.env, GENSWARMS_RELIABILITY: process.env.GENSWARMS_RELIABILITY ?? 'full', GENSWARMS_LOAD_ROWS: ROWS_DIR };
-  const args = [JEST, '-c', 'apps/server/jest.config.cjs', '--runInBand', ...SPECS.map((s) => `apps/server/test/${s}.spec.ts`)];
+  const args = [JEST, '-c', 'apps/server/jest.config.cjs', '--runInBand', ...run.map((s) => `apps/server/test/${s}.spec.ts`)];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit', shell: false });
   const seconds = Math.round((Date.now() - started) / 1000);
   const rows = [];

@@ -195,8 +195,9 @@ export async function postTasks(
           ...(typeof body['error'] === 'string' ? { error: body['error'] } : {}),
           ...(typeof body['limit'] === 'number' ? { limit: body['limit'] } : {}),
         });
-      } catch {
-        answers.push({ agent, status: 0 });
+      } catch (err) {
+        const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+        answers.push({ agent, status: 0, error: String(cause?.code ?? cause?.message ?? (err as Error).message) });
       }
     }
   };
