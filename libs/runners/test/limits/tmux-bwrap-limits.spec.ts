@@ -32,7 +32,8 @@ suite('tmux runner bwrap with pids_limit and seccomp (real tmux, bwrap, cgroups)
 
   it('the pane client runs filtered inside its pids group; stop removes the group and the filter file', async () => {
     const script = [
-      'grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status > /workspace/status',
+      // written aside and renamed: the test must never read the file between the shell's open and grep's write
+      'grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status > /workspace/.status; mv /workspace/.status /workspace/status',
       'i=0; while [ $i -lt 200 ]; do sleep 60 & i=$((i+1)); echo $i > /workspace/count; done',
     ].join('; ');
     const spec = tmuxSpec(env, 'lim', ['/bin/sh', '-c', script], { runner: 'bwrap', config: { pids_limit: 16, seccomp: 'default' } });
