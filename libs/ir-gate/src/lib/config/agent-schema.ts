@@ -30,9 +30,27 @@ function isHttpUrlWithHost(raw: string): boolean {
   }
 }
 
+/** Query parameter names that carry a credential (the redaction's secret names, plus `key`, `sig`, `auth`). */
+const CREDENTIAL_PARAM = /key|token|secret|pass(wd|word)?|credential|sig|auth/i;
+
+/**
+ * An endpoint is shown by snapshots and stored as written (it is not a secret position): a credential in it — URL
+ * userinfo or a credential-named query parameter — is refused, the key belongs in `api_key`.
+ */
+function carriesNoCredential(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return u.username === '' && u.password === '' && ![...u.searchParams.keys()].some((k) => CREDENTIAL_PARAM.test(k));
+  } catch {
+    // expected: an unparsable URL is refused by the URL check, not here
+    return true;
+  }
+}
+
 const EndpointSchema = z
   .string()
   .refine(isHttpUrlWithHost, 'must be an http(s) URL with a host')
+  .refine(carriesNoCredential, 'must not carry a credential (user:password@ or a key/token query parameter): put the key in api_key')
   .describe('LLM endpoint (http or https URL with a host)');
 
 /** basename that ignores trailing slashes, so `a/web/` and `b/web` collide. */
