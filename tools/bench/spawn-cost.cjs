@@ -5,7 +5,8 @@
 // for the child's exec) against @genswarms/procctl `spawnDetached` (posix_spawn on a thread-pool thread),
 // in the same process and run, alternating rounds. The process first holds `heapMiB` of live objects
 // (the server at 1,000 agents: ~120-150 MiB). 4 spawns in flight, like the engine's launch slots.
-// Printed per mode: wall ms per spawn, and the event loop's busy ms per spawn (perf_hooks ELU).
+// Printed per mode, per spawn: wall ms, the event loop's busy ms (perf_hooks ELU), this process's CPU ms (all
+// threads, user + system: the fork's page-table copy and the copy-on-write faults after it) and minor faults.
 const { spawn } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { spawnDetached } = require('@genswarms/procctl');
@@ -37,6 +38,7 @@ async function procctlSpawn() {
 async function round(fn, count) {
   let next = 0;
   const elu0 = performance.eventLoopUtilization();
+  const ru0 = process.resourceUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
@@ -45,7 +47,14 @@ async function round(fn, count) {
   );
   const wall = performance.now() - t0;
   const elu = performance.eventLoopUtilization(elu0);
-  return { wallMs: wall / count, busyMs: elu.active / count };
+  const ru = process.resourceUsage();
+  const cpuMs = (ru.userCPUTime - ru0.userCPUTime + ru.systemCPUTime - ru0.systemCPUTime) / 1000;
+  return {
+    wallMs: wall / count,
+    busyMs: elu.active / count,
+    cpuMs: cpuMs / count,
+    minorFaults: (ru.minorPageFault - ru0.minorPageFault) / count,
+  };
 }
 
 async function main() {
@@ -57,12 +66,18 @@ async function main() {
   const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
   const load = require('node:os').loadavg()[0].toFixed(1);
   const mean = (xs, k) => xs.reduce((s, x) => s + x[k], 0) / xs.length;
+  const summary = (xs) => ({
+    wallMsPerSpawn: mean(xs, 'wallMs'),
+    mainThreadBusyMsPerSpawn: mean(xs, 'busyMs'),
+    processCpuMsPerSpawn: mean(xs, 'cpuMs'),
+    minorFaultsPerSpawn: mean(xs, 'minorFaults'),
+  });
   const out = {
     count: COUNT,
     rssMib: rss,
     load1: Number(load),
-    node: { wallMsPerSpawn: mean(rounds.node, 'wallMs'), mainThreadBusyMsPerSpawn: mean(rounds.node, 'busyMs') },
-    procctl: { wallMsPerSpawn: mean(rounds.procctl, 'wallMs'), mainThreadBusyMsPerSpawn: mean(rounds.procctl, 'busyMs') },
+    node: summary(rounds.node),
+    procctl: summary(rounds.procctl),
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
   void keep;
