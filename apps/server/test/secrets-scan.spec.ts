@@ -44,6 +44,10 @@ const C: Record<string, string> = {
   apiToken: canary('apitoken'),
   configToken: canary('cfgtoken'),
   operatorKey: canary('llmkey'),
+  /** A secret-named key deep in an agent's `config` (redacted and moved to the secret store; never an env value). */
+  configPassword: canary('cfgpassword'),
+  /** In an endpoint's userinfo: refused at validation (it would be stored and shown as written). */
+  endpointCredential: canary('endpointcred'),
 };
 
 interface Server {
@@ -134,7 +138,8 @@ const agentNames = (): string[] => ['hub', ...running.map((b) => b.name)];
 
 function swarmConfig(): Row {
   const agents: Row[] = [
-    { name: 'hub', backend: { type: 'local' } }, // genswarms-agent on the operator's trusted endpoint: holds the operator key
+    // genswarms-agent on the operator's trusted endpoint: holds the operator key
+    { name: 'hub', backend: { type: 'local' }, config: { db: { password: C['configPassword'] } } },
     ...running.map((b) => ({
       name: b.name,
       backend: b.backend,
@@ -216,6 +221,11 @@ async function collectApiAnswers(): Promise<void> {
   await api('POST', `/api/swarms/${SWARM}/snapshot?format=yaml`);
   await api('GET', `/api/swarms/${SWARM}/overlay`, undefined, C['configToken']);
   await api('POST', '/api/config/validate', { config: swarmConfig() });
+  const credentialed = {
+    name: 'credendpoint',
+    agents: [{ name: 'a', backend: { type: 'local' }, endpoint: `http://user:${C['endpointCredential'] ?? ''}@untrusted.invalid/v1` }],
+  };
+  for (const path of ['/api/config/validate', '/api/swarms']) expect((await api('POST', path, { config: credentialed })).status).toBe(400);
 }
 
 function allCanaries(): Canaries {
@@ -454,6 +464,7 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
       );
       for (const b of running)
         expect({ agent: b.name, inStore: exceptedSeen.has(`env-${b.name}`) }).toEqual({ agent: b.name, inStore: true });
+      expect(exceptedSeen.has('configPassword')).toBe(true);
       expect(pushes().length).toBeGreaterThan(0);
       expect(answers.some((a) => a.text.includes('[REDACTED]'))).toBe(true); // the configs were answered, redacted
       expect(server?.log.join('')).toContain('listening on');
