@@ -83,7 +83,7 @@ export class SwarmHandle implements RunnerHandle {
       sinceSeconds: this.deps.logsSinceSeconds,
     });
     nodePort.wait(task.containerId).then(
-      (code) => this.emitExit(code, null),
+      (code) => void this.endedOnNode(code),
       () => undefined, // expected: the node engine lost sight of it; the manager watch reports how it ended
     );
     this.monitor = setInterval(() => void this.checkTask(), SWARM_TASK_POLL_MS);
@@ -105,6 +105,31 @@ export class SwarmHandle implements RunnerHandle {
     } else if (ours === undefined || ours.terminal) {
       this.emitExit(ours?.exitCode ?? null, ours?.exitCode === undefined ? 'SIGKILL' : null);
     }
+  }
+
+  /**
+   * The container ended on its node. Swarm replacing the task (a forced update, a drained node) records the new
+   * task (desired `ready`) before it stops the old one, and the node reports the old container's end before the
+   * manager poll sees anything: so the manager is asked first, and a newer live task of the service is a
+   * reschedule — never a plain exit whose turn would then fail as a transport error. (A desired state `shutdown`
+   * alone proves nothing: Swarm also sets it on a task that ended by itself.)
+   */
+  private async endedOnNode(code: number): Promise<void> {
+    if (this.exitState !== null) return;
+    if (this.stopping === undefined) {
+      try {
+        const tasks = await tasksOf(this.deps.manager, this.deps.task.serviceId);
+        const ours = tasks.find((t) => t.taskId === this.deps.task.taskId);
+        const newer = tasks.find((t) => t.taskId !== this.deps.task.taskId && !t.terminal);
+        if (this.stopping === undefined && (newer !== undefined || (ours !== undefined && ours.nodeId !== this.deps.task.nodeId))) {
+          this.emitExit(null, null, { reason: 'agent_rescheduled' });
+          return;
+        }
+      } catch {
+        // expected: the manager did not answer; the exit is reported as the node saw it
+      }
+    }
+    this.emitExit(code, null);
   }
 
   private emitExit(code: number | null, signal: string | null, info?: ExitInfo): void {
