@@ -5,7 +5,7 @@ export { ProcctlError } from './lib/errors/procctl-error';
 export type { ProcctlErrorCode } from './lib/errors/procctl-error';
 export { setDumpable, isDumpable, setChildSubreaper, isChildSubreaper } from './lib/prctl/prctl';
 export { execve } from './lib/exec/execve';
-export { spawnDetached, SpawnFailedError, liveDetachedChildren } from './lib/spawn/spawn-detached';
+export { spawnDetached, SpawnFailedError, liveDetachedChildren, SPAWNS_IN_POOL, EXIT_OUTPUT_GRACE_MS } from './lib/spawn/spawn-detached';
 export type { DetachedChild, DetachedSpawnSpec } from './lib/spawn/spawn-detached';
 export {
   SERVER_SECRET_ENV_NAMES,

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { liveDetachedChildren, spawnDetached, SpawnFailedError, type DetachedChild } from '../src/index';
+import { liveDetachedChildren, spawnDetached, SpawnFailedError, SPAWNS_IN_POOL, type DetachedChild } from '../src/index';
 
 function collect(child: DetachedChild): { out: () => string; err: () => string } {
   let out = '';
@@ -78,7 +78,42 @@ describe('spawnDetached (posix_spawn on a thread-pool thread)', () => {
       Array.from({ length: 40 }, (_, i) => spawnDetached({ file: '/bin/sh', argv: ['sh', '-c', `exit ${i}`], env: {}, cwd: '/' })),
     );
     const exits = await Promise.all(children.map(exitOf));
+    expect(SPAWNS_IN_POOL).toBeLessThan(4); // libuv's default pool: some threads stay free for fs work
     expect(exits.map(([code]) => code)).toEqual(Array.from({ length: 40 }, (_, i) => i));
     expect(liveDetachedChildren()).toBe(0);
+  });
+
+  it('emits the exit only after the output the child wrote last was read (20 children, 500 lines each, then exit)', async () => {
+    const children = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        spawnDetached({
+          file: '/bin/sh',
+          argv: ['sh', '-c', 'i=0; while [ $i -lt 500 ]; do echo "line $i"; i=$((i+1)); done; exit 3'],
+          env: {},
+          cwd: '/',
+        }),
+      ),
+    );
+    const counts = await Promise.all(
+      children.map(async (child) => {
+        let lines = 0;
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (lines += d.split('\n').length - 1));
+        child.stderr.resume();
+        expect(await exitOf(child)).toEqual([3, null]);
+        return lines; // counted when the exit arrived
+      }),
+    );
+    expect(counts).toEqual(Array.from({ length: 20 }, () => 500));
+  });
+
+  it('still reports the exit when a descendant keeps the output pipe open', async () => {
+    const child = await spawnDetached({ file: '/bin/sh', argv: ['sh', '-c', '/bin/sleep 5 & exit 0'], env: {}, cwd: '/' });
+    child.stdout.resume();
+    child.stderr.resume();
+    try {
+      expect(await exitOf(child)).toEqual([0, null]); // after EXIT_OUTPUT_GRACE_MS, not when the sleep ends
+    } finally {
+      process.kill(-child.pid, 'SIGKILL');
+    }
   });
 });

@@ -38,6 +38,25 @@ export class SpawnFailedError extends ProcctlError {
 
 let live = 0;
 
+/**
+ * Spawns waiting in libuv's thread pool at once. The pool (4 threads unless UV_THREADPOOL_SIZE says otherwise) also
+ * runs every fs/promises call, DNS lookup and zlib job of the process; a spawn holds its thread until the child's
+ * exec (7–40 ms on a loaded box), so a launch of many agents could otherwise take the whole pool: the others wait here.
+ */
+export const SPAWNS_IN_POOL = 2;
+let inPool = 0;
+const poolWaiters: Array<() => void> = [];
+
+async function poolSlot(): Promise<() => void> {
+  if (inPool < SPAWNS_IN_POOL) inPool += 1;
+  else await new Promise<void>((resolve) => poolWaiters.push(resolve)); // the slot is handed over
+  return () => {
+    const next = poolWaiters.shift();
+    if (next !== undefined) next();
+    else inPool -= 1;
+  };
+}
+
 function errnoName(rc: number): string {
   return Object.entries(os.constants.errno).find(([, n]) => n === -rc)?.[0] ?? `errno ${-rc}`;
 }
@@ -53,7 +72,9 @@ function signalName(sig: number): NodeJS.Signals | null {
  * runs on a thread-pool thread, so the wait for the child's exec — 10–35 ms on a loaded box for Node's
  * fork-based spawn, all of it on the main thread — happens off it. The addon reaps the child (a pidfd
  * watched by its reaper thread, `waitid(P_PIDFD)`: never `waitpid(-1)`, which would take libuv's children)
- * and the `exit` event follows on the main thread; until then the child keeps the event loop alive.
+ * and the `exit` event follows on the main thread once the child's stdout and stderr ended (their last lines
+ * come first; at most `EXIT_OUTPUT_GRACE_MS` later if a descendant keeps a pipe open); until then the child keeps the event loop alive. At most
+ * `SPAWNS_IN_POOL` spawns hold a thread-pool thread at once (the rest of the process needs the pool too).
  * Rejects `SpawnFailedError` (the exec failed: ENOENT, EACCES …), `invalid_argument`, or `addon_missing`.
  */
 export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedChild> {
@@ -70,13 +91,16 @@ export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedCh
     if (seen.child === undefined) return void (seen.early = [code, sig]);
     finish(seen.child, code, sig);
   };
-  const started = addon.spawnDetached(spec.file, [...spec.argv], envBlock, spec.cwd, onExit);
-  if (typeof started === 'number') throw new ProcctlError('invalid_argument', 'spawnDetached refused its arguments');
+  const release = await poolSlot();
   let triple: number[];
   try {
-    triple = await started;
-  } catch (rc) {
-    throw new SpawnFailedError(errnoName(typeof rc === 'number' ? rc : -5));
+    const started = addon.spawnDetached(spec.file, [...spec.argv], envBlock, spec.cwd, onExit);
+    if (typeof started === 'number') throw new ProcctlError('invalid_argument', 'spawnDetached refused its arguments');
+    triple = await started.catch((rc: unknown) => {
+      throw new SpawnFailedError(errnoName(typeof rc === 'number' ? rc : -5));
+    });
+  } finally {
+    release();
   }
   live += 1;
   const [pid, outFd, errFd] = triple as [number, number, number];
@@ -95,10 +119,31 @@ export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedCh
   return child;
 }
 
+/**
+ * How long an exit waits for the child's stdout and stderr to reach their end. The reaper thread reports an exit
+ * at once, possibly before the main thread read the output the child wrote last; the exit is emitted once both
+ * pipes ended (the child and anything that inherited them closed them), or after this long if a descendant
+ * still holds one.
+ */
+export const EXIT_OUTPUT_GRACE_MS = 1000;
+
+function ended(stream: Socket): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+  });
+}
+
 function finish(child: DetachedChild, code: number, sig: number): void {
-  child.exitCode = code < 0 ? null : code;
-  child.signalCode = signalName(sig);
-  child.emit('exit', child.exitCode, child.signalCode);
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_OUTPUT_GRACE_MS)));
+  void Promise.race([Promise.all([ended(child.stdout), ended(child.stderr)]), grace]).then(() => {
+    clearTimeout(timer);
+    child.exitCode = code < 0 ? null : code;
+    child.signalCode = signalName(sig);
+    child.emit('exit', child.exitCode, child.signalCode);
+  });
 }
 
 /** Children started by `spawnDetached` whose exit was not yet seen (diagnostics and tests). */
