@@ -13,7 +13,7 @@ import type { LoadRow, LoadServer, TaskAnswer } from './support/load-kit';
 const AGENTS = FULL ? 100 : 20;
 const CLIENTS = FULL ? 1000 : 200;
 /** Tasks in all (each client posts TASKS / CLIENTS of them, one after the other). */
-const TASKS = FULL ? 3000 : 200;
+const TASKS = FULL ? 2000 : 200;
 /**
  * The burst at the agent that never finishes, past the inbox bound: full mode only (1,000+ accepted tasks
  * take about 30 s on the loaded 2-core box, past npm test's budget).
