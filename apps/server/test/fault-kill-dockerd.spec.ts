@@ -5,6 +5,7 @@
  * restart tasks run again. Skipped (saying why) only when no engine or test image is there to copy from.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
@@ -39,6 +40,12 @@ const RUN_DIR = `/run/gs-fkd-${process.pid}`;
 let base: string;
 let server: ServerUnderTest;
 let engine: PrivateDockerd;
+let hostBridgeBefore = false;
+
+/** Whether this host's network namespace holds the shared engine's bridge. */
+function hostHasDocker0(): boolean {
+  return spawnSync('/usr/sbin/ip', ['link', 'show', 'docker0'], { shell: false, stdio: 'ignore' }).status === 0;
+}
 const figures: FigureRow[] = [];
 
 beforeAll(async () => {
@@ -48,6 +55,7 @@ beforeAll(async () => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-fkd-')));
   chmodSync(base, 0o711); // search only: a root server runs its agents as the agent uid, below this directory
   mkdirSync(join(base, 'configs'), { mode: 0o700 });
+  hostBridgeBefore = hostHasDocker0();
   engine = new PrivateDockerd(RUN_DIR, join(base, 'dockerd'));
   await engine.start();
   engine.loadTestImage();
@@ -150,4 +158,11 @@ describe('dockerd restarted mid-turn (private engine)', () => {
     },
     600_000,
   );
+});
+
+describe('the private engine and the host', () => {
+  (READY.ok ? it : it.skip)("leaves the host's docker0 bridge (the shared engine's) in place through its start and restarts", () => {
+    expect(hostBridgeBefore).toBe(true);
+    expect(hostHasDocker0()).toBe(true);
+  });
 });

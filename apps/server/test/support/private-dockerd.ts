@@ -1,7 +1,9 @@
 /**
  * A private dockerd for fault tests that restart or break an engine (the shared one at /var/run/docker.sock is
- * never touched): own data root, exec root, pidfile and socket, no bridge, no iptables, vfs. The test image is
- * copied in from the shared engine (docker save | docker load).
+ * never touched): own data root, exec root, pidfile and socket, no bridge, no iptables, vfs, in a network namespace
+ * of its own (`unshare --net`): a dockerd started with `--bridge=none` deletes any link named docker0 it can see,
+ * which on the host took the shared engine's bridge away (every later `open` docker agent failed to start). The
+ * test image is copied in from the shared engine (docker save | docker load).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -11,6 +13,7 @@ import { waitFor } from './engine-server';
 import { DOCKER_SOCKET, TEST_IMAGE } from './fault-kit';
 
 const DOCKERD = '/usr/sbin/dockerd';
+const UNSHARE = '/usr/bin/unshare';
 const DOCKER = '/usr/local/bin/docker';
 
 export class PrivateDockerd {
@@ -37,8 +40,11 @@ export class PrivateDockerd {
     mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
     const log = openSync(join(this.dataDir, 'dockerd.log'), 'a');
     this.proc = spawn(
-      DOCKERD,
+      UNSHARE,
       [
+        '--net',
+        '--',
+        DOCKERD,
         '--data-root',
         join(this.dataDir, 'root'),
         '--exec-root',
