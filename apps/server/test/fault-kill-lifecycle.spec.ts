@@ -86,7 +86,9 @@ describe('server SIGKILL around the swarm lifecycle', () => {
     const swarm = 'kqueue';
     const agents = Array.from({ length: QUEUE_AGENTS }, (_, i) => ({
       name: `m${i}`,
-      backend: { type: 'mock', opts: { replies: ['r {{content}}'], delay_ms: 30 } },
+      // Each agent's share of the tasks must outlast their sending (the kill has to find a queue): 200 ms a turn,
+      // 5 s (50 s in full) per agent, against ~20 ms per send. At 30 ms a faster engine drained the queue first.
+      backend: { type: 'mock', opts: { replies: ['r {{content}}'], delay_ms: 200 } },
     }));
     await request(server.url)
       .post('/api/swarms')
