@@ -4,6 +4,7 @@ describe('@genswarms/procctl public surface', () => {
   it('exports exactly the pinned names', () => {
     expect(Object.keys(lib).sort()).toEqual(
       [
+        'EXIT_OUTPUT_GRACE_MS',
         'HandoverPayloadSchema',
         'PROCCTL_ADDON_PATH',
         'ProcctlError',
@@ -11,16 +12,20 @@ describe('@genswarms/procctl public surface', () => {
         'SECRET_HANDOVER_MAX_BYTES',
         'SECRET_HANDOVER_TIMEOUT_MS',
         'SERVER_SECRET_ENV_NAMES',
+        'SPAWNS_IN_POOL',
+        'SpawnFailedError',
         'decodeHandover',
         'encodeHandover',
         'execWithSecrets',
         'execve',
         'isChildSubreaper',
         'isDumpable',
+        'liveDetachedChildren',
         'procctlStatus',
         'readSecretHandover',
         'setChildSubreaper',
         'setDumpable',
+        'spawnDetached',
         'splitSecrets',
       ].sort(),
     );
