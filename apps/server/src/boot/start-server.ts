@@ -63,11 +63,17 @@ function canonicalIp(ip: string): string {
   return ip.includes(':') ? new URL(`http://[${ip}]`).hostname.slice(1, -1) : ip;
 }
 
+/**
+ * Pending connections the kernel may queue for `accept` (capped by `net.core.somaxconn`). Node's default, 511,
+ * let 83 of 1,000 clients connecting at once time out while the loop was busy (docs/reliability.md "Load").
+ */
+export const LISTEN_BACKLOG = 4096;
+
 function listen(server: HttpServer, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
     server.once('error', onError);
-    server.listen({ port, host, exclusive: true }, () => {
+    server.listen({ port, host, exclusive: true, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', onError);
       resolve(server.address() as AddressInfo);
     });
