@@ -69,6 +69,13 @@ function canonicalIp(ip: string): string {
  */
 export const LISTEN_BACKLOG = 4096;
 
+/**
+ * Idle time before the server closes a kept-alive connection. Node's 5 s default fired while the next request
+ * was already in the socket when the loop had been busy longer than that (event-loop lag up to 6 s with 100
+ * subscribed clients on a loaded box): the request failed ECONNRESET (docs/reliability.md "Load").
+ */
+export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 function listen(server: HttpServer, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
@@ -112,6 +119,8 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
     uiRoot: deps.uiRoot,
   });
   const server = createServer({ maxHeaderSize: 16384 }, app);
+  // A kept-alive connection is closed after this long idle: past a busy stretch of the loop, not within it.
+  server.keepAliveTimeout = HTTP_KEEP_ALIVE_TIMEOUT_MS;
   const onError = (err: unknown): void => {
     logger.error('socket_handler_error', { error: err instanceof Error ? err.message : String(err) });
   };
