@@ -72,7 +72,7 @@ describe('parseConfigText', () => {
     ['flow', (d: number) => `a: ${'['.repeat(d)}${']'.repeat(d)}`],
     ['block', (d: number) => Array.from({ length: d }, (_, i) => `${' '.repeat(i)}- `).join('\n') + 'x'],
   ])('deep YAML %s nesting does not crash and is refused', (_label, make) => {
-    expect(parseConfigText(make(700), 'yaml')).toMatchObject({ kind: 'invalid', code: 'config_parse_error' });
+    expect(parseConfigText(make(400), 'yaml')).toMatchObject({ kind: 'invalid', code: 'config_parse_error' });
   });
 
   test('accepts nesting at the depth limit', () => {
