@@ -5,64 +5,20 @@
 // (in band: they mount a tmpfs and flood a real server) with GENSWARMS_RELIABILITY=full unless told otherwise.
 // Each spec writes its rows to results/faults-disk/<spec>.json (GENSWARMS_FAULTS_ROWS); this script merges them,
 // adds the summary rows and writes results/faults-disk.json. Exit 1 when jest failed or a row is not ok.
-const fs = require('node:fs');
-const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const kit = require('./suite-kit.cjs');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const RESULTS_DIR = path.join(__dirname, 'results');
-const ROWS_DIR = path.join(RESULTS_DIR, 'faults-disk');
-const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 const SPECS = ['fault-disk-full', 'fault-disk-corrupt-db', 'fault-hostile-agents'];
 
-function gitCommit() {
-  const r = spawnSync('/usr/bin/git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', shell: false });
-  return r.status === 0 ? r.stdout.trim() : 'unknown';
-}
-
 function main() {
-  fs.rmSync(ROWS_DIR, { recursive: true, force: true });
-  fs.mkdirSync(ROWS_DIR, { recursive: true });
-  const started = Date.now();
-  const env = { ...process.env, GENSWARMS_RELIABILITY: process.env.GENSWARMS_RELIABILITY ?? 'full', GENSWARMS_FAULTS_ROWS: ROWS_DIR };
-  const args = [JEST, '-c', 'apps/server/jest.config.cjs', '--runInBand', ...SPECS.map((s) => `apps/server/test/${s}.spec.ts`)];
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit', shell: false });
-  const seconds = Math.round((Date.now() - started) / 1000);
-  const rows = [];
-  for (const spec of SPECS) {
-    const file = path.join(ROWS_DIR, `${spec}.json`);
-    if (!fs.existsSync(file)) {
-      rows.push({ target: spec, measure: 'rows written', value: 0, goal: '> 0', ok: false });
-      continue;
-    }
-    for (const row of JSON.parse(fs.readFileSync(file, 'utf8'))) rows.push(row);
-  }
-  const targets = new Map();
-  for (const row of rows) targets.set(row.target, (targets.get(row.target) ?? true) && row.ok === true);
-  const sum = (measure) => rows.filter((x) => x.measure === measure).reduce((a, x) => a + Number(x.value), 0);
-  const injected = targets.size;
-  const survived = [...targets.values()].filter(Boolean).length;
-  const jestOk = r.status === 0;
-  const summary = [
-    { target: '(all faults)', measure: 'faults injected', value: injected, ok: injected > 0 },
-    { target: '(all faults)', measure: 'faults survived', value: survived, goal: String(injected), ok: survived === injected },
-    { target: '(all faults)', measure: 'tasks lost', value: sum('tasks lost'), goal: '0', ok: sum('tasks lost') === 0 },
-    { target: '(all faults)', measure: 'tasks duplicated', value: sum('tasks duplicated'), goal: '0', ok: sum('tasks duplicated') === 0 },
-    {
-      target: '(all faults)',
-      measure: 'jest specs',
-      value: jestOk ? 'passed' : `exit ${r.status ?? r.signal}`,
-      goal: 'passed',
-      ok: jestOk,
-    },
-    { target: '(all faults)', measure: 'seconds', value: seconds, ok: true },
-  ];
-  const doc = { suite: 'faults-disk', date: new Date().toISOString(), commit: gitCommit(), rows: [...summary, ...rows] };
-  fs.writeFileSync(path.join(RESULTS_DIR, 'faults-disk.json'), `${JSON.stringify(doc, null, 2)}\n`);
+  const dir = kit.rowsDir('faults-disk');
+  const run = kit.runSpecs(SPECS, { dir, rowsEnv: 'GENSWARMS_FAULTS_ROWS' });
+  const rows = kit.collectRows(SPECS, dir);
+  const summary = kit.faultSummary(rows, run);
+  const doc = kit.writeSuite('faults-disk', [...summary.rows, ...rows]);
   process.stdout.write(
-    `faults-disk: ${survived}/${injected} faults survived, ${seconds} s; wrote tools/reliability/results/faults-disk.json\n`,
+    `faults-disk: ${summary.survived}/${summary.injected} faults survived, ${run.seconds} s; wrote tools/reliability/results/faults-disk.json\n`,
   );
-  return jestOk && doc.rows.every((x) => x.ok) ? 0 : 1;
+  return run.ok && doc.rows.every((x) => x.ok) ? 0 : 1;
 }
 
 process.exitCode = main();
