@@ -206,6 +206,9 @@ describe('server SIGKILL around the swarm lifecycle', () => {
     tmux(['new-window', '-d', '-t', `=${swarm}:`, '-n', 'w1', '/bin/sleep', '600']);
     await server.start();
     for (const a of agents) await waitState(server, swarm, a.name, ['idle']);
+    // the store says idle from before the kill while recovery replaces w1's window: wait for both clients to run
+    // (a foreign window adopted as w1 would never show w1's client), then check that each runs exactly once
+    await waitFor(async () => agentRoots(swarm).size === 2, 'both agents have their client after the restart', 60_000);
     const roots = agentRoots(swarm);
     expect([...roots.entries()].map(([name, pids]) => [name, pids.length]).sort()).toEqual([
       ['w0', 1],
