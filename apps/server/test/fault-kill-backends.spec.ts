@@ -5,32 +5,27 @@
  * point on tmux+docker; full mode (GENSWARMS_RELIABILITY=full): all six backends, three crash points each
  * (just accepted, delivered, reply being written). The docker rows skip only when no engine or no test image is there.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
-import { buildOnce } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
-import { freePort } from './support/server-process';
+import type { ServerUnderTest } from './support/fault-kit';
 import {
   containersOf,
   dockerReady,
   expectExactlyOnce,
   FULL,
   headlessClient,
-  killTmuxServer,
-  recordFigures,
   sendTask,
-  ServerUnderTest,
   TEST_IMAGE,
   tuiClient,
   waitCompleted,
   waitState,
   type FigureRow,
+  startFaultServer,
+  stopFaultServer,
 } from './support/fault-kit';
 
-const ROOT = resolve(__dirname, '../../..');
-const MAIN = join(ROOT, 'apps/server/dist/main.js');
 const DOCKER = dockerReady();
 /** Crash points: 0 right after the task was accepted, 1 once the turn directory exists, 2 once reply.md is written. */
 const CRASH_POINTS = FULL ? [0, 1, 2] : [2];
@@ -64,26 +59,12 @@ let server: ServerUnderTest;
 const figures: FigureRow[] = [];
 
 beforeAll(async () => {
-  const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')]);
-  if (built.kind === 'failed') throw new Error(`build failed: ${built.output}`);
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-fkill-')));
-  chmodSync(base, 0o711); // search only: a root server runs its agents as the agent uid, below this directory
-  mkdirSync(join(base, 'configs'), { mode: 0o700 });
-  server = new ServerUnderTest(MAIN, base, await freePort());
-  await server.start();
+  ({ base, server } = await startFaultServer('gs-fkill-'));
 }, 620_000);
 
 afterAll(async () => {
   // a clean stop of what is left (containers are removed by the swarm stop), then the kill
-  if (base === undefined) return; // beforeAll failed before anything started
-  if (server?.child !== undefined) {
-    const swarms = ((await request(server.url).get('/api/swarms')).body.swarms ?? []) as Array<{ name: string }>;
-    for (const s of swarms) await request(server.url).delete(`/api/swarms/${s.name}`);
-  }
-  await server?.kill();
-  killTmuxServer(join(base, 'home'));
-  recordFigures('backends', figures);
-  rmSync(base, { recursive: true, force: true });
+  await stopFaultServer(base, server, 'backends', figures);
 }, 120_000);
 
 async function crashAt(point: number, swarm: string): Promise<void> {

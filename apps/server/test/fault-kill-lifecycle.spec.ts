@@ -5,13 +5,10 @@
  * tmux and local /bin/sh clients, mock agents for the queue.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import request from 'supertest';
-import { buildOnce } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
-import { freePort } from './support/server-process';
+import type { ServerUnderTest } from './support/fault-kit';
 import {
   agentRoots,
   allEvents,
@@ -19,10 +16,7 @@ import {
   expectExactlyOnce,
   FULL,
   headlessClient,
-  killTmuxServer,
-  recordFigures,
   sendTask,
-  ServerUnderTest,
   TMUX,
   tuiClient,
   turnsOf,
@@ -30,10 +24,10 @@ import {
   waitState,
   type FigureRow,
   type Row,
+  startFaultServer,
+  stopFaultServer,
 } from './support/fault-kit';
 
-const ROOT = resolve(__dirname, '../../..');
-const MAIN = join(ROOT, 'apps/server/dist/main.js');
 const QUEUED = FULL ? 1000 : 100;
 const QUEUE_AGENTS = 4;
 const START_AGENTS = FULL ? 10 : 6;
@@ -43,25 +37,11 @@ let server: ServerUnderTest;
 const figures: FigureRow[] = [];
 
 beforeAll(async () => {
-  const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')]);
-  if (built.kind === 'failed') throw new Error(`build failed: ${built.output}`);
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-fkl-')));
-  chmodSync(base, 0o711); // search only: a root server runs its agents as the agent uid, below this directory
-  mkdirSync(join(base, 'configs'), { mode: 0o700 });
-  server = new ServerUnderTest(MAIN, base, await freePort());
-  await server.start();
+  ({ base, server } = await startFaultServer('gs-fkl-'));
 }, 620_000);
 
 afterAll(async () => {
-  if (base === undefined) return; // beforeAll failed before anything started
-  if (server?.child !== undefined) {
-    const swarms = ((await request(server.url).get('/api/swarms')).body.swarms ?? []) as Array<{ name: string }>;
-    for (const s of swarms) await request(server.url).delete(`/api/swarms/${s.name}`);
-  }
-  await server?.kill();
-  killTmuxServer(join(base, 'home'));
-  recordFigures('lifecycle', figures);
-  rmSync(base, { recursive: true, force: true });
+  await stopFaultServer(base, server, 'lifecycle', figures);
 }, 120_000);
 
 function lossRows(target: string, counted: { lost: number; duplicated: number }): void {

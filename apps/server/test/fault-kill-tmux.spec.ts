@@ -5,22 +5,16 @@
  * (`inbox_dropped` with a count and a reason code, never silently); the server stays up and tasks run again. Real server process, real tmux (runner none and, in full mode, bwrap), /bin/sh TUI clients.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import request from 'supertest';
-import { buildOnce } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
-import { freePort } from './support/server-process';
+import type { ServerUnderTest } from './support/fault-kit';
 import {
   agentStatus,
   allEvents,
   expectExactlyOnce,
   FULL,
-  killTmuxServer,
-  recordFigures,
   sendTask,
-  ServerUnderTest,
   TMUX,
   tuiClient,
   turnsOf,
@@ -28,35 +22,20 @@ import {
   waitState,
   type FigureRow,
   type Row,
+  startFaultServer,
+  stopFaultServer,
 } from './support/fault-kit';
-
-const ROOT = resolve(__dirname, '../../..');
-const MAIN = join(ROOT, 'apps/server/dist/main.js');
 
 let base: string;
 let server: ServerUnderTest;
 const figures: FigureRow[] = [];
 
 beforeAll(async () => {
-  const built = buildOnce([join(ROOT, 'apps/agent/tsconfig.lib.json'), join(ROOT, 'apps/server/tsconfig.lib.json')]);
-  if (built.kind === 'failed') throw new Error(`build failed: ${built.output}`);
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'gs-fktmux-')));
-  chmodSync(base, 0o711); // search only: a root server runs its agents as the agent uid, below this directory
-  mkdirSync(join(base, 'configs'), { mode: 0o700 });
-  server = new ServerUnderTest(MAIN, base, await freePort());
-  await server.start();
+  ({ base, server } = await startFaultServer('gs-fktmux-'));
 }, 620_000);
 
 afterAll(async () => {
-  if (base === undefined) return; // beforeAll failed before anything started
-  if (server?.child !== undefined) {
-    const swarms = ((await request(server.url).get('/api/swarms')).body.swarms ?? []) as Array<{ name: string }>;
-    for (const s of swarms) await request(server.url).delete(`/api/swarms/${s.name}`);
-  }
-  await server?.kill();
-  killTmuxServer(join(base, 'home'));
-  recordFigures('tmux', figures);
-  rmSync(base, { recursive: true, force: true });
+  await stopFaultServer(base, server, 'tmux', figures);
 }, 120_000);
 
 function tmuxServerPid(): number {

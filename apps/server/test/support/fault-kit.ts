@@ -5,9 +5,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import request from 'supertest';
+import { buildOnce, freePort } from '@genswarms/tools';
 import { waitFor } from './engine-server';
 import { kill9, startServerProcess } from './server-process';
 
@@ -263,4 +265,40 @@ export function recordFigures(file: string, rows: readonly FigureRow[]): void {
   if (dir === undefined || dir === '') return;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${file}.json`), `${JSON.stringify(rows, null, 2)}\n`);
+}
+
+const SERVER_MAIN = join(resolve(__dirname, '../../../..'), 'apps/server/dist/main.js');
+
+/**
+ * The fault specs' server: the agent and the server built once, a fresh base directory (`prefix`…, 0711 so a root
+ * server's agents reach their dirs below it; `configs/` 0700), the built server started on a free port.
+ */
+export async function startFaultServer(prefix: string): Promise<{ base: string; server: ServerUnderTest }> {
+  const root = resolve(__dirname, '../../../..');
+  const built = buildOnce([join(root, 'apps/agent/tsconfig.lib.json'), join(root, 'apps/server/tsconfig.lib.json')]);
+  if (built.kind === 'failed') throw new Error(`build failed: ${built.output}`);
+  const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  chmodSync(base, 0o711); // search only: a root server runs its agents as the agent uid, below this directory
+  mkdirSync(join(base, 'configs'), { mode: 0o700 });
+  const server = new ServerUnderTest(SERVER_MAIN, base, await freePort());
+  await server.start();
+  return { base, server };
+}
+
+/** Stops what a fault spec left (each swarm deleted, the server killed, its tmux server ended), records the figures, removes the base. */
+export async function stopFaultServer(
+  base: string | undefined,
+  server: ServerUnderTest | undefined,
+  figuresFile: string,
+  figures: readonly FigureRow[],
+): Promise<void> {
+  if (base === undefined) return; // beforeAll failed before anything started
+  if (server?.child !== undefined) {
+    const swarms = ((await request(server.url).get('/api/swarms')).body.swarms ?? []) as Array<{ name: string }>;
+    for (const s of swarms) await request(server.url).delete(`/api/swarms/${s.name}`);
+  }
+  await server?.kill();
+  killTmuxServer(join(base, 'home'));
+  recordFigures(figuresFile, figures);
+  rmSync(base, { recursive: true, force: true });
 }
