@@ -58,8 +58,12 @@ async function pendingInbox(
   const pending: { name: string; key: string; stamp: string }[] = [];
   for (const name of names) {
     const key = `${sub}/${name}`;
-    // expected: the engine may remove an inbox file between readdir and lstat; it is simply not sent
-    const st = await fsp.lstat(path.join(localDir, name)).catch(() => null);
+    // expected: the engine may remove an inbox file between readdir and lstat (ENOENT); it is simply not sent.
+    // Any other error is thrown: the caller retries or fails the turn, never silently skips a task's file.
+    const st = await fsp.lstat(path.join(localDir, name)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return null;
+      throw e;
+    });
     if (st === null || !st.isFile()) continue;
     const stamp = `${st.size}:${st.mtimeMs}`;
     if (sent.get(key) !== stamp) pending.push({ name, key, stamp });
