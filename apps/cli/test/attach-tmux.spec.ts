@@ -56,6 +56,45 @@ describeTmux('attach to a tmux agent', () => {
     expect(r.stderr).toMatch(/terminal/);
   });
 
+  it("attaches through the socket of the tmux server that holds the agent's window (tmux-<k>.sock)", async () => {
+    // docs/runners.md "tmux servers": the runner spreads windows over tmux.sock, tmux-1.sock, …
+    const sock1 = join(home, 'tmux', 'tmux-1.sock');
+    const made = spawnSync(TMUX ?? 'tmux', ['-S', sock1, 'new-session', '-d', '-s', 'demo', '-n', 'coder', 'sleep', '600'], {
+      env: { PATH: '/usr/bin:/bin', TERM: 'xterm' },
+    });
+    expect(made.status).toBe(0);
+    // a tmux stand-in: `has-session` is asked of the real tmux, any other command prints its argv
+    const probeBin = join(dir.path, 'probe-bin');
+    mkdirSync(probeBin);
+    writeFileSync(
+      join(probeBin, 'tmux'),
+      [
+        '#!/usr/bin/node',
+        "const { spawnSync } = require('node:child_process');",
+        'const argv = process.argv.slice(2);',
+        `if (argv[2] === 'has-session') process.exit(spawnSync(${JSON.stringify(TMUX)}, argv, { stdio: 'ignore' }).status ?? 1);`,
+        'process.stdout.write(JSON.stringify({ argv }));',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    try {
+      for (const [agent, socket] of [
+        ['coder', sock1],
+        ['planner', sock],
+      ] as const) {
+        const r = await cli(['attach', 'demo', agent], {
+          GENSWARMS_URL: server.url,
+          GENSWARMS_HOME: home,
+          PATH: `${probeBin}:/usr/bin:/bin`,
+        });
+        expect(r.code).toBe(0);
+        expect((JSON.parse(r.stdout) as { argv: string[] }).argv).toEqual(['-S', socket, 'attach-session', '-r', '-t', `=demo:=${agent}`]);
+      }
+    } finally {
+      spawnSync(TMUX ?? 'tmux', ['-S', sock1, 'kill-server']);
+    }
+  });
+
   it('exits 1 with not_server_host when the tmux socket is not on this host', async () => {
     const r = await cli(['attach', 'demo', 'planner'], {
       GENSWARMS_URL: server.url,

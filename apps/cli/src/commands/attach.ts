@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CommandDeps, CommandModule } from '../cli/command-module';
 import type { CliContext } from '../cli/context';
@@ -15,22 +15,55 @@ import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 /** Variables a tmux client needs from the operator's terminal; nothing else is passed on. */
 const TMUX_CLIENT_ENV: readonly string[] = ['TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'HOME', 'USER', 'PATH', 'TMPDIR'];
 
-/** docs/cli.md: `tmux -S <home>/tmux/tmux.sock attach-session [-r] -t =<swarm>:=<agent>` (argv, no shell). */
-export function attachArgv(home: string, swarm: string, agent: string, write: boolean): string[] {
-  return ['-S', path.join(home, 'tmux', 'tmux.sock'), 'attach-session', ...(write ? [] : ['-r']), '-t', `=${swarm}:=${agent}`];
+/** docs/cli.md: `tmux -S <socket> attach-session [-r] -t =<swarm>:=<agent>` (argv, no shell). */
+export function attachArgv(socket: string, swarm: string, agent: string, write: boolean): string[] {
+  return ['-S', socket, 'attach-session', ...(write ? [] : ['-r']), '-t', `=${swarm}:=${agent}`];
+}
+
+/** The server's tmux sockets: `tmux.sock` (server 0) first, then `tmux-<k>.sock` by k (docs/runners.md "tmux servers"). */
+export function tmuxSockets(home: string): string[] {
+  const dir = path.join(home, 'tmux');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // expected: no tmux directory here means no tmux agent of this home
+  }
+  const index = (name: string): number => {
+    const m = /^tmux(?:-([1-9][0-9]?))?\.sock$/.exec(name);
+    return m === null ? -1 : m[1] === undefined ? 0 : Number(m[1]);
+  };
+  return names
+    .filter((n) => index(n) >= 0)
+    .sort((a, b) => index(a) - index(b))
+    .map((n) => path.join(dir, n))
+    .filter((file) => {
+      try {
+        return lstatSync(file).isSocket();
+      } catch {
+        return false; // expected: removed while we looked
+      }
+    });
+}
+
+/** The socket whose tmux server holds window `=<swarm>:=<agent>` (`has-session` answers 0), else the first socket. */
+function socketOf(tmux: string, sockets: readonly string[], swarm: string, agent: string): string | undefined {
+  for (const socket of sockets) {
+    const r = spawnSync(tmux, ['-S', socket, 'has-session', '-t', `=${swarm}:=${agent}`], {
+      shell: false,
+      env: { PATH: '/usr/bin:/bin' },
+      stdio: 'ignore',
+      timeout: 5000,
+    });
+    if (r.status === 0) return socket;
+  }
+  return sockets[0];
 }
 
 function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolean): Promise<ExitCode> {
   const home = homePath(ctx.env, ctx.cwd);
-  const sock = path.join(home, 'tmux', 'tmux.sock');
-  let isSocket = false;
-  try {
-    isSocket = lstatSync(sock).isSocket();
-  } catch {
-    // expected: nothing there (or no access) means no socket
-    isSocket = false;
-  }
-  if (!isSocket)
+  const sockets = tmuxSockets(home);
+  if (sockets.length === 0)
     throw new CliError(
       'not_server_host',
       "the agent's tmux socket is not here: run attach on the server's host with its GENSWARMS_HOME",
@@ -38,11 +71,12 @@ function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolea
     );
   const tmux = findOnPath('tmux', ctx.env['PATH']);
   if (tmux === undefined) throw new CliError('tmux_missing', 'tmux is not installed (apt-get install tmux)', EXIT.failed);
+  const socket = socketOf(tmux, sockets, swarm, agent) ?? (sockets[0] as string);
   const env: Record<string, string> = {};
   for (const key of TMUX_CLIENT_ENV) if (ctx.env[key] !== undefined) env[key] = ctx.env[key] ?? '';
   // The operator's own terminal gets the pane; captured streams (tests, pipes) get tmux's output.
   const inherit = ctx.stdout === process.stdout;
-  const child = spawn(tmux, attachArgv(home, swarm, agent, write), {
+  const child = spawn(tmux, attachArgv(socket, swarm, agent, write), {
     shell: false,
     env,
     stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],

@@ -148,6 +148,8 @@ export interface SessionDescription {
   readonly pid?: number;
   readonly containerId?: string;
   readonly tmuxTarget?: string;
+  /** (additive) tmux: which of the runner's tmux servers holds the window (0 = `tmux.sock`, k = `tmux-<k>.sock`). */
+  readonly tmuxServer?: number;
   /** Names (not values) of the env variables given to the client. */
   readonly envNames: readonly string[];
   readonly workspace: string;

@@ -83,10 +83,14 @@ export function agentProcessesPss(serverPid: number, home: string): { kib: numbe
   return { kib, processes: ours.size };
 }
 
-/** Is a tmux server for `home` running (a process whose argv names `<home>/tmux/`)? */
+/** Is a tmux server for `home` running (a process whose argv names one of its sockets, `<home>/tmux/tmux[-<k>].sock`)? */
 export function tmuxServerRunning(home: string): boolean {
-  const sock = join(home, 'tmux', 'tmux.sock');
-  return snapshotProcs().some((p) => p.cmdline.includes(sock));
+  const sockets = new RegExp(`${escapeRegExp(join(home, 'tmux'))}/tmux(-[0-9]+)?\\.sock`);
+  return snapshotProcs().some((p) => sockets.test(p.cmdline));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

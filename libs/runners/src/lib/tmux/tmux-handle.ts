@@ -21,6 +21,8 @@ export interface TmuxHandleInit {
   readonly manifest: { readonly file: string } | { readonly dir: string };
   /** Inner-runner resources to release at stop (e.g. the tmux+docker container). */
   readonly cleanup?: () => Promise<void>;
+  /** Frees the window's place on its tmux server (TmuxServers) once the window is gone. */
+  readonly release?: () => void;
 }
 
 /** Polls (500 ms apart) to wait for `pane_dead_status` after `pane_dead`, when the process is neither reaped nor a zombie, before reporting an unknown exit. */
@@ -82,6 +84,7 @@ export class TmuxHandle implements RunnerHandle {
     this.stopLost();
     this.stopOutput();
     this.init.server.control.forgetPane(this.init.paneId);
+    this.init.release?.();
     await removeFileIfPresent(this.init.envFile);
     await removeManifests(this.init.manifest);
     await this.init.cleanup?.();

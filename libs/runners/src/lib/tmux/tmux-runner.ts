@@ -27,11 +27,14 @@ import type { IsolationReport } from '../isolation/isolation-report';
 /** Reads a session's isolation now (RunnerHandle.isolation). */
 type IsolationReader = () => Promise<IsolationReport>;
 import { TmuxServer } from './tmux-server';
+import { TmuxServers, type TmuxPlacement } from './tmux-servers';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
 export interface TmuxRunnerOptions {
-  /** A server to use; default: opened lazily on `$home/tmux/tmux.sock` at the first start. */
+  /** Server 0 to use; default: opened lazily on `$home/tmux/tmux.sock` at the first start. */
   readonly server?: TmuxServer;
+  /** Windows per tmux server before the next one is opened (default TMUX_PANES_PER_SERVER; tests use less). */
+  readonly panesPerServer?: number;
   /** Runner `docker` (supplied by the docker runner); without it tmux+docker is refused at plan. */
   readonly docker?: TmuxInnerRunner;
 }
@@ -57,16 +60,28 @@ export interface TmuxInnerRunner {
 }
 
 /** docs/runners.md: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
-export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { server(ctx: RunnerContext): Promise<TmuxServer> } {
+export function createTmuxRunner(
+  opts: TmuxRunnerOptions = {},
+): Runner & { server(ctx: RunnerContext): Promise<TmuxServer>; servers(ctx: RunnerContext): TmuxServers } {
   const cgroups = new RunnerCgroups('tmux');
-  let current: Promise<TmuxServer> | undefined = opts.server === undefined ? undefined : Promise.resolve(opts.server);
-  // Chained, so concurrent starts share one server; a failed or closed one is reopened once per call.
-  const serverFor = (ctx: RunnerContext): Promise<TmuxServer> => {
+  let given = opts.server;
+  let pool: TmuxServers | undefined;
+  // One pool per runner (ctx carries the same home and tmux on every call); server 0 may be supplied.
+  const serversFor = (ctx: RunnerContext): TmuxServers => {
     const tmux = ctx.binaries.tmux;
-    if (tmux === undefined) return Promise.reject(hostToolMissing('tmux', 'tmux', undefined, 'tmux agents'));
-    const open = (): Promise<TmuxServer> => TmuxServer.open({ home: ctx.home, tmux, uid: ctx.serverUid });
-    current = current === undefined ? open() : current.then((s) => (s.control.isClosed ? open() : s), open);
-    return current;
+    if (tmux === undefined) throw hostToolMissing('tmux', 'tmux', undefined, 'tmux agents');
+    pool ??= new TmuxServers(
+      ctx.home,
+      (index) => {
+        const supplied = index === 0 ? given : undefined;
+        given = index === 0 ? undefined : given;
+        return supplied !== undefined && !supplied.control.isClosed
+          ? Promise.resolve(supplied)
+          : TmuxServer.open({ home: ctx.home, tmux, uid: ctx.serverUid, index });
+      },
+      opts.panesPerServer,
+    );
+    return pool;
   };
   return {
     kind: 'tmux',
@@ -76,20 +91,40 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & { serve
     },
     start: async (plan, ctx) => {
       recheckMounts(plan, ctx); // before the tmux server or any file exists
-      return startTmux(plan, ctx, await serverFor(ctx), opts.docker, cgroups);
+      const servers = serversFor(ctx);
+      const { swarm, agent } = plan.spec;
+      const placement = await servers.place(swarm, agent);
+      try {
+        return await startTmux(plan, ctx, placement, servers, opts.docker, cgroups);
+      } catch (err) {
+        servers.release(swarm, agent);
+        throw err;
+      }
     },
-    reattach: async (description, ctx) => reattachTmux(description, ctx, await serverFor(ctx), opts.docker, cgroups),
-    server: serverFor,
+    reattach: async (description, ctx) => reattachTmux(description, ctx, serversFor(ctx), opts.docker, cgroups),
+    server: (ctx) => {
+      try {
+        return serversFor(ctx).serverAt(0);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    },
+    servers: serversFor,
     close: async (mode) => {
-      const open = current;
-      current = undefined;
-      // expected: a server that never opened holds nothing to close
-      const server = await open?.catch(() => undefined);
-      if (server === undefined || server.control.isClosed) return;
-      // Detach keeps the panes for the next start. After a shutdown, or a detach with no agent window left (no
-      // swarm running), nothing would hold the server (`exit-empty off`): it would outlive us as an orphan, so it goes too.
-      const keep = mode === 'detach' && (await server.hasAgentWindows());
-      await (keep ? server.close() : server.kill());
+      const open = pool;
+      pool = undefined;
+      if (open === undefined) return;
+      const servers = await open.openServers();
+      open.clear();
+      // Detach keeps the panes for the next start. After a shutdown, or a detach with no agent window left on a
+      // server (no swarm running there), nothing would hold that server (`exit-empty off`): it would outlive us
+      // as an orphan, so it goes too.
+      await Promise.all(
+        servers.map(async (server) => {
+          const keep = mode === 'detach' && (await server.hasAgentWindows());
+          await (keep ? server.close() : server.kill());
+        }),
+      );
     },
   };
 }
@@ -138,11 +173,13 @@ function checkPaneLaunch(plan: LaunchPlan, ctx: RunnerContext, xargs: string, la
 async function startTmux(
   plan: LaunchPlan,
   ctx: RunnerContext,
-  server: TmuxServer,
+  placement: TmuxPlacement,
+  servers: TmuxServers,
   docker: TmuxInnerRunner | undefined,
   cgroups: RunnerCgroups,
 ): Promise<RunnerHandle> {
   const { spec } = plan;
+  const { server } = placement;
   const xargs = requireBinary(ctx.binaries.xargs, 'xargs', spec.agent);
   // Every inner runner runs as the agent identity (bwrap is started by it; docker's User is it).
   const owner = agentIdentityOf(ctx);
@@ -173,11 +210,12 @@ async function startTmux(
     const pane = await server.createWindow(spec.swarm, spec.agent, spec.workspace, argv);
     const handle = new TmuxHandle({
       server,
-      description: describePlan(plan, pane.panePid),
+      description: describePlan(plan, pane.panePid, placement.index),
       paneId: pane.paneId,
       panePid: pane.panePid,
       envFile,
       manifest: { file: manifest },
+      release: () => servers.release(spec.swarm, spec.agent),
       ...(cleanup === undefined ? {} : { cleanup }),
     });
     // runner docker: the container's isolation is docker's (inspect), not read from the pane's /proc here
@@ -211,7 +249,7 @@ async function prepareNoneGroup(
 }
 
 /** Metadata only: env *names*, never values. */
-function describePlan(plan: LaunchPlan, pid: number): SessionDescription {
+function describePlan(plan: LaunchPlan, pid: number, tmuxServer: number): SessionDescription {
   const { spec } = plan;
   return {
     sessionId: plan.sessionId,
@@ -221,6 +259,7 @@ function describePlan(plan: LaunchPlan, pid: number): SessionDescription {
     client: clientName(spec.client),
     pid,
     tmuxTarget: tmuxWindowTarget(spec.swarm, spec.agent).text,
+    tmuxServer,
     envNames: Object.keys(plan.env).sort(),
     workspace: spec.workspace,
     stateDir: plan.stateDir,
@@ -233,7 +272,7 @@ function describePlan(plan: LaunchPlan, pid: number): SessionDescription {
 async function reattachTmux(
   description: SessionDescription,
   ctx: RunnerContext,
-  server: TmuxServer,
+  servers: TmuxServers,
   docker: TmuxInnerRunner | undefined,
   cgroups: RunnerCgroups,
 ): Promise<RunnerHandle | null> {
@@ -241,12 +280,51 @@ async function reattachTmux(
   if (description.backend !== 'tmux' || m === null) return null;
   const [swarm, agent] = [m[1] as string, m[2] as string];
   if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return null;
-  const pane = await server.findPane(swarm, agent);
+  const placement = await servers.locate(swarm, agent, description.tmuxServer);
+  try {
+    const handle = placement === undefined ? null : await reattachOn(description, ctx, placement, servers, docker, cgroups, swarm, agent);
+    if (placement === undefined) await forgetGonePane(ctx, cgroups, description, swarm, agent);
+    if (handle === null) servers.release(swarm, agent);
+    return handle;
+  } catch (err) {
+    servers.release(swarm, agent);
+    throw err;
+  }
+}
+
+/** The pane is gone: what escaped it is not adopted (runner none's cgroup), bwrap's limit group goes. */
+async function forgetGonePane(
+  ctx: RunnerContext,
+  cgroups: RunnerCgroups,
+  description: SessionDescription,
+  swarm: string,
+  agent: string,
+): Promise<void> {
   const group = (description.runner ?? 'none') === 'none' ? cgroups.groupFor(ctx, swarm, agent) : undefined;
-  if (pane === undefined && group !== undefined) await killAgentCgroup(group); // the pane is gone: what escaped it is not adopted
+  if (group !== undefined) await killAgentCgroup(group);
   const limits = description.runner === 'bwrap' ? limitGroupAt(ctx, swarm, agent) : undefined;
-  if (pane === undefined && limits !== undefined) await removeLimitGroup(limits);
-  if (pane === undefined || (description.pid !== undefined && pane.panePid !== description.pid)) return null;
+  if (limits !== undefined) await removeLimitGroup(limits);
+}
+
+async function reattachOn(
+  description: SessionDescription,
+  ctx: RunnerContext,
+  placement: TmuxPlacement,
+  servers: TmuxServers,
+  docker: TmuxInnerRunner | undefined,
+  cgroups: RunnerCgroups,
+  swarm: string,
+  agent: string,
+): Promise<RunnerHandle | null> {
+  const { server } = placement;
+  const pane = await server.findPane(swarm, agent);
+  if (pane === undefined) {
+    await forgetGonePane(ctx, cgroups, description, swarm, agent);
+    return null;
+  }
+  if (description.pid !== undefined && pane.panePid !== description.pid) return null;
+  const group = (description.runner ?? 'none') === 'none' ? cgroups.groupFor(ctx, swarm, agent) : undefined;
+  const limits = description.runner === 'bwrap' ? limitGroupAt(ctx, swarm, agent) : undefined;
   let inner: { cleanup(): Promise<void>; isolation?: IsolationReader } | null = null;
   if (description.runner === 'docker') {
     if (docker?.reattach === undefined) return null; // cannot manage its container: not adopted
@@ -259,11 +337,12 @@ async function reattachTmux(
   await server.ensureLinked(swarm, agent);
   const handle = new TmuxHandle({
     server,
-    description: { ...description, pid: pane.panePid },
+    description: { ...description, pid: pane.panePid, tmuxServer: placement.index },
     paneId: pane.paneId,
     panePid: pane.panePid,
     envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
     manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
+    release: () => servers.release(swarm, agent),
     ...(inner !== null
       ? { cleanup: () => inner.cleanup() }
       : group !== undefined

@@ -36,6 +36,8 @@ export interface TmuxServerOptions {
   readonly tmux: string;
   readonly uid?: number;
   readonly commandTimeoutMs?: number;
+  /** Which of the runner's tmux servers (docs/runners.md "tmux servers"): 0 = `tmux.sock`, k = `tmux-<k>.sock`. */
+  readonly index?: number;
 }
 
 /** A pane created for an agent. */
@@ -45,9 +47,15 @@ export interface PaneRef {
   readonly windowId: string;
 }
 
-/** `$home/tmux/tmux.sock`. */
-export function tmuxSocketPath(home: string): string {
-  return path.join(home, 'tmux', 'tmux.sock');
+/** How many tmux servers one runner may use (indexes 0 … TMUX_SERVERS_MAX - 1). */
+export const TMUX_SERVERS_MAX = 64;
+
+/** `$home/tmux/tmux.sock` (server 0) or `$home/tmux/tmux-<index>.sock` (issue 13: one server per few hundred panes). */
+export function tmuxSocketPath(home: string, index = 0): string {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= TMUX_SERVERS_MAX) {
+    throw new RunnerError('validation_failed', `tmux server index must be 0…${TMUX_SERVERS_MAX - 1}`);
+  }
+  return path.join(home, 'tmux', index === 0 ? 'tmux.sock' : `tmux-${index}.sock`);
 }
 
 /** Server-wide options, run by the control client before it attaches (argv words, `;` separated). */
@@ -77,8 +85,8 @@ function initialArgv(dockerConfigDir: string): string[] {
 }
 
 /**
- * One tmux server per orchestrator on `$home/tmux/tmux.sock` (directory 0700), driven through ONE
- * control-mode client. Sessions are swarms, windows are agents; every agent window is also linked
+ * One tmux server on `$home/tmux/tmux.sock` or `tmux-<k>.sock` (directory 0700), driven through ONE
+ * control-mode client (a runner holds several: TmuxServers). Sessions are swarms, windows are agents; every agent window is also linked
  * into the hidden control session so its output reaches the control client as `%output`.
  */
 export class TmuxServer {
@@ -102,6 +110,8 @@ export class TmuxServer {
     readonly socketPath: string,
     readonly buffersDir: string,
     readonly control: TmuxControlClient,
+    /** Its index among the runner's tmux servers (0 = `tmux.sock`). */
+    readonly index: number,
   ) {
     control.onNotification((name, args) => this.panes.onNotification(name, args));
   }
@@ -121,7 +131,8 @@ export class TmuxServer {
     await ensurePrivateDir(buffersDir, uid);
     const dockerConfigDir = path.join(dir, 'docker-config');
     await ensurePrivateDir(dockerConfigDir, uid);
-    const socketPath = tmuxSocketPath(opts.home);
+    const index = opts.index ?? 0;
+    const socketPath = tmuxSocketPath(opts.home, index);
     tmuxPath(socketPath); // refuses a home tmux cannot quote
     const control = await TmuxControlClient.start({
       tmux: opts.tmux,
@@ -129,7 +140,7 @@ export class TmuxServer {
       initial: initialArgv(dockerConfigDir),
       ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
     });
-    const server = new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
+    const server = new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control, index);
     await server.subscribeDeaths();
     return server;
   }
