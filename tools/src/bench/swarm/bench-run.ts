@@ -8,6 +8,7 @@ import { quantile } from './primitives';
 import { measureListSwarms, type ListSwarmsResult } from './list-swarms';
 import { measureRestPaste, type PasteLatency } from './paste-latency';
 
+const TMUX = '/usr/bin/tmux';
 /** How long the harness waits for a swarm to be ready before it reports a failure. */
 const READY_TIMEOUT_MS = 600_000;
 /** How long it waits for one turn to be dispatched or completed. */
@@ -64,6 +65,8 @@ export interface RunResult {
   readonly listSwarms?: ListSwarmsResult;
   /** tmux backends: `POST …/task` → the agent's pane reads the pasted text. */
   readonly restPaste?: PasteLatency;
+  /** tmux backends: a raw control-mode paste into the same panes on the swarm's tmux server, interleaved with restPaste. */
+  readonly rawPaste?: PasteLatency;
   readonly error?: string;
 }
 
@@ -242,8 +245,10 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
     }
     if (opts.listSwarmsMs > 0) result = { ...result, listSwarms: await measureListSwarms(server, opts.listSwarmsMs) };
     // last: each sample leaves its agent's turn running
-    if (TMUX_BACKED.has(backend) && (opts.pasteSamples ?? 0) > 0)
-      result = { ...result, restPaste: await measureRestPaste(server, swarm, n, opts.pasteSamples ?? 0) };
+    if (TMUX_BACKED.has(backend) && (opts.pasteSamples ?? 0) > 0) {
+      const pastes = await measureRestPaste(server, swarm, n, opts.pasteSamples ?? 0, TMUX);
+      result = { ...result, restPaste: pastes.rest, ...(pastes.raw === undefined ? {} : { rawPaste: pastes.raw }) };
+    }
   } catch (err) {
     result = { ...result, error: err instanceof Error ? err.message : String(err) };
   }

@@ -39,7 +39,12 @@ test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, id
     expect([r.leftoverProcesses, r.tmuxServerLeft, r.leftoverDirs]).toEqual([[], false, []]);
   }
   expect(report.runs[1]?.receiptToEvent?.samples).toBe(2);
-  if (backends.includes('tmux')) expect(report.runs[2]?.restPaste?.samples).toBe(2);
+  if (backends.includes('tmux')) {
+    expect(report.runs[2]?.restPaste?.samples).toBe(2);
+    // the baseline: raw pastes into the same panes on the swarm's own tmux server, one after each REST sample
+    expect(report.runs[2]?.rawPaste?.samples).toBe(2);
+    expect(report.runs[2]?.rawPaste?.p50Ms).toBeGreaterThan(0);
+  }
   const md = formatReport(report);
   for (const heading of ['## Launch', '## Stop', '## Idle', '## Latency', '## API', '## Task delivery', '## Memory'])
     expect(md).toContain(heading);

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { snapshotProcs } from './leftovers';
 import { quantile } from './quantile';
 import { FifoLines, latencyOf, type PasteLatency } from './paste-latency';
+import { RawControl } from './raw-control';
 
 const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
 
@@ -65,44 +65,6 @@ export async function timeCommand(argv: readonly string[], runs: number): Promis
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await runOnce(file, args));
   return median(times);
-}
-
-/** A bare `tmux -C` client: one line per command, answered by a %begin/%end (or %error) block. */
-class RawControl {
-  private pending: ((ok: boolean, lines: string[]) => void)[] = [];
-  private buf = '';
-  private inBlock = false;
-  private lines: string[] = [];
-
-  constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
-    child.stdout.on('data', (d: Buffer) => {
-      this.buf += d.toString('utf8');
-      let nl: number;
-      while ((nl = this.buf.indexOf('\n')) !== -1) {
-        const line = this.buf.slice(0, nl);
-        this.buf = this.buf.slice(nl + 1);
-        if (line.startsWith('%begin')) {
-          this.inBlock = true;
-          this.lines = [];
-        } else if (this.inBlock && (line.startsWith('%end') || line.startsWith('%error'))) {
-          this.inBlock = false;
-          this.pending.shift()?.(line.startsWith('%end'), this.lines);
-        } else if (this.inBlock) this.lines.push(line);
-      }
-    });
-  }
-
-  command(line: string): Promise<boolean> {
-    return this.run(line).then((r) => r.ok);
-  }
-
-  /** One command and its output lines. */
-  run(line: string): Promise<{ ok: boolean; lines: string[] }> {
-    return new Promise((resolve) => {
-      this.pending.push((ok, lines) => resolve({ ok, lines }));
-      this.child.stdin.write(`${line}\n`);
-    });
-  }
 }
 
 export interface TmuxPrimitives {
