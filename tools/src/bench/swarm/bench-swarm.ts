@@ -19,6 +19,8 @@ export interface BenchOptions {
   readonly ringMs?: number;
   /** Who forwards the ring's messages: mock agents (default) or bash clients on the local backend. */
   readonly ringClients?: RingClients;
+  /** Messages circulating in the ring at once (default DEFAULT_RING_TOKENS). */
+  readonly ringTokens?: number;
   /** tmux backends: REST task → pane read samples per run (default RAW_PASTE_SAMPLES; 0 skips). */
   readonly pasteSamples?: number;
   /** Swarms of N agents run at once per backend and N (default 1). */
@@ -99,10 +101,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     }
     if ((opts.ringMs ?? 0) > 0) {
       log(`run: ring of ${opts.ringClients ?? 'mock'} agents`);
-      ring = await measureRing(server, opts.ringMs ?? 0, () => cpuTicksOf(server.pid), opts.ringClients).catch((err: unknown) => {
-        log(`  ring failed: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
-      });
+      ring = await measureRing(server, opts.ringMs ?? 0, () => cpuTicksOf(server.pid), opts.ringClients, opts.ringTokens).catch(
+        (err: unknown) => {
+          log(`  ring failed: ${err instanceof Error ? err.message : String(err)}`);
+          return undefined;
+        },
+      );
       log(`  ${JSON.stringify(ring)}`);
     }
   } finally {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- [--n 10,100,300,1000] [--backends mock,local,bwrap,tmux,tmux-bwrap] [--turns 50]
  * [--idle-ms 5000] [--list-ms 2000] [--no-primitives] [--cpu-prof <dir>] [--out <file.json>] [--json] [--no-build]
- * [--server-main <main.js>] [--swarms K] [--paste-samples 30]`
+ * [--server-main <main.js>] [--swarms K] [--paste-samples 30] [--ring-ms 5000] [--ring-clients mock|sh] [--ring-tokens 50]`
  * (docs/benchmarks.md). Writes `<out>` (JSON) and the same name with `.md` (the tables).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { BENCH_BACKENDS, type BenchBackend } from './backends';
 import { DEFAULT_NS, runBench, type BenchOptions } from './bench-swarm';
 import { summariseProfileDir } from './profile-summary';
 import { formatReport } from './report';
+import { DEFAULT_RING_TOKENS } from './ring';
 
 export const DEFAULT_OUT = join(REPO_ROOT, 'tools/bench/results/latest.json');
 
@@ -44,6 +45,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
     '--paste-samples',
     '--ring-ms',
     '--ring-clients',
+    '--ring-tokens',
     '--n',
     '--backends',
     '--turns',
@@ -70,6 +72,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchCli {
       idleMs: ints(value(argv, '--idle-ms') ?? '5000', '--idle-ms', 0)[0] as number,
       ringMs: ints(value(argv, '--ring-ms') ?? '5000', '--ring-ms', 0)[0] as number,
       ringClients,
+      ringTokens: ints(value(argv, '--ring-tokens') ?? String(DEFAULT_RING_TOKENS), '--ring-tokens', 1)[0] as number,
       listSwarmsMs: ints(value(argv, '--list-ms') ?? '2000', '--list-ms', 0)[0] as number,
       primitives: !argv.includes('--no-primitives'),
       swarms: ints(value(argv, '--swarms') ?? '1', '--swarms', 1)[0] as number,

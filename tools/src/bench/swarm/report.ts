@@ -266,8 +266,17 @@ export function formatReport(rep: BenchReport): string {
       `## Throughput — goal: ≥ ${GOALS.ringMinPerS} routed messages/s (ring of ${r.clients === 'sh' ? 'bash clients on the local backend' : 'mock agents'})`,
       '',
       table(
-        ['agents', 'messages/s', 'server % of a core', 'goal'],
-        [[String(r.agents), f(r.messagesPerS, 0), f(r.serverCpuPct, 0), verdict([r.messagesPerS >= GOALS.ringMinPerS])]],
+        ['agents', 'in flight', 'messages/s', 'server % of a core', 'server CPU ms per message', 'goal'],
+        [
+          [
+            String(r.agents),
+            String(r.tokens ?? '—'),
+            f(r.messagesPerS, 0),
+            f(r.serverCpuPct, 0),
+            f(r.messagesPerS > 0 ? (r.serverCpuPct * 10) / r.messagesPerS : undefined, 2),
+            verdict([r.messagesPerS >= GOALS.ringMinPerS]),
+          ],
+        ],
       ),
     );
   }

@@ -4,8 +4,12 @@ import type { BenchServer } from './bench-server';
 
 /** Agents in the ring (issue 13 measured a ring of 100 mock agents). */
 export const RING_AGENTS = 100;
-/** Messages circulating at once (one task per agent in the first tenth of the ring). */
-const RING_TOKENS = 10;
+/**
+ * Messages circulating at once, spread evenly over the ring (`--ring-tokens`). With T in flight the rate is at
+ * most T / (one hop's latency): session 6 found 10 too few to show 2,000/s even at zero server cost (a hop
+ * took ~13 ms on the quiet box), so the default keeps half the agents busy.
+ */
+export const DEFAULT_RING_TOKENS = 50;
 
 /** Who forwards the messages: mock agents (in the server) or `/bin/bash` clients on the local backend. */
 export type RingClients = 'mock' | 'sh';
@@ -38,6 +42,8 @@ export const SH_RING_SCRIPT = [
 export interface RingResult {
   readonly clients: RingClients;
   readonly agents: number;
+  /** Messages circulating at once (absent in results written before `--ring-tokens`: 10). */
+  readonly tokens?: number;
   readonly messagesPerS: number;
   readonly serverCpuPct: number;
 }
@@ -93,14 +99,18 @@ export async function measureRing(
   ms: number,
   cpuTicks: () => number,
   clients: RingClients = 'mock',
+  tokens = DEFAULT_RING_TOKENS,
 ): Promise<RingResult> {
+  if (!Number.isInteger(tokens) || tokens < 1 || tokens > RING_AGENTS) throw new Error(`ring: tokens must be 1…${RING_AGENTS}`);
   const swarm = `ring-${Date.now().toString(36)}`;
   const created = await server.api('POST', '/api/swarms', { config: ringConfig(swarm, RING_AGENTS, clients) });
   if (created.status !== 201) throw new Error(`ring: POST ${created.status}`);
   try {
     if (clients === 'sh') await waitRingIdle(server, swarm);
-    for (let i = 0; i < RING_TOKENS; i++) {
-      await server.api('POST', `/api/swarms/${swarm}/agents/${agentName(i * (RING_AGENTS / RING_TOKENS))}/task`, { task: `token ${i}` });
+    for (let i = 0; i < tokens; i++) {
+      await server.api('POST', `/api/swarms/${swarm}/agents/${agentName(Math.floor((i * RING_AGENTS) / tokens))}/task`, {
+        task: `token ${i}`,
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, 1000)); // warm up
     const id0 = await lastMessageId(server, swarm);
@@ -109,7 +119,13 @@ export async function measureRing(
     await new Promise((resolve) => setTimeout(resolve, ms));
     const id1 = await lastMessageId(server, swarm);
     const seconds = (performance.now() - t0) / 1000;
-    return { clients, agents: RING_AGENTS, messagesPerS: (id1 - id0) / seconds, serverCpuPct: ((cpuTicks() - c0) / 100 / seconds) * 100 };
+    return {
+      clients,
+      agents: RING_AGENTS,
+      tokens,
+      messagesPerS: (id1 - id0) / seconds,
+      serverCpuPct: ((cpuTicks() - c0) / 100 / seconds) * 100,
+    };
   } finally {
     await server.api('DELETE', `/api/swarms/${swarm}?purge=true`);
   }
