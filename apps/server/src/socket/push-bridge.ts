@@ -31,13 +31,22 @@ function socketsIn(nsp: SwarmNamespace, swarm: string): SwarmSocket[] {
   return out;
 }
 
-function deliverEvent(socket: SwarmSocket, event: StoredEvent): void {
-  const filters = socket.data.eventFilters;
-  if (filters !== undefined && filters.some((f) => eventMatches(event, f))) socket.emit('event', event);
-  const logs = socket.data.logs;
-  if (logs !== undefined && (logs.all || (event.agent !== null && logs.agents.includes(event.agent)))) {
-    socket.emit('log_entry', toLogEntry(event));
+/**
+ * An event to the sockets whose subscriptions ask for it: one broadcast to exactly those sockets (each is in
+ * the room of its own id), so the packet is encoded once, not once per socket (issue 19: with 100 subscribers
+ * the per-socket encoding was the event loop's largest cost). Each socket still gets `event` before `log_entry`.
+ */
+function deliverEvent(nsp: SwarmNamespace, sockets: readonly SwarmSocket[], event: StoredEvent): void {
+  const wantEvent: string[] = [];
+  const wantLog: string[] = [];
+  for (const socket of sockets) {
+    const filters = socket.data.eventFilters;
+    if (filters !== undefined && filters.some((f) => eventMatches(event, f))) wantEvent.push(socket.id);
+    const logs = socket.data.logs;
+    if (logs !== undefined && (logs.all || (event.agent !== null && logs.agents.includes(event.agent)))) wantLog.push(socket.id);
   }
+  if (wantEvent.length > 0) nsp.to(wantEvent).emit('event', event);
+  if (wantLog.length > 0) nsp.to(wantLog).emit('log_entry', toLogEntry(event));
 }
 
 /** Emits one state push to the room; `agent_added` carries an agent spec and is redacted again at the edge. */
@@ -55,7 +64,7 @@ function forward(nsp: SwarmNamespace, swarm: string, push: EnginePush): void {
     const sockets = socketsIn(nsp, swarm);
     if (sockets.length === 0) return;
     const event = redactSecrets(push.payload);
-    for (const socket of sockets) deliverEvent(socket, event);
+    deliverEvent(nsp, sockets, event);
     return;
   }
   if (FORWARDED.has(push.type)) emitState(nsp, swarm, push);
