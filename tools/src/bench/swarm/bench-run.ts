@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { agentName, swarmConfig, TMUX_BACKED, type BenchBackend } from './backends';
 import { cpuTicksOf, fdUsageOf, rssMibOf, type BenchServer } from './bench-server';
-import { agentProcessesPss, leftoverDirs, leftoverProcesses, tmuxServerRunning } from './leftovers';
+import { agentProcessesPss, leftoverDirs, leftoverProcesses, tmuxServerRunning, tmuxServersCpu } from './leftovers';
 import { quantile } from './primitives';
 import { measureListSwarms, type ListSwarmsResult } from './list-swarms';
 import { measureRestPaste, type PasteLatency } from './paste-latency';
@@ -59,6 +59,11 @@ export interface RunResult {
   readonly serverFds?: number;
   /** Host memory of the agents' processes once every agent is ready: their PSS summed, KiB per agent (leftovers.ts). */
   readonly agentPssKibPerAgent?: number;
+  /** CPU seconds the server used from the POST until every agent was ready. */
+  readonly launchServerCpuS?: number;
+  /** tmux backends: tmux servers running once every agent is ready, and the CPU seconds they used by then. */
+  readonly tmuxServers?: number;
+  readonly launchTmuxCpuS?: number;
   /** inotify watches the server holds once every agent is ready. */
   readonly inotifyWatches?: number;
   readonly receiptToEvent?: LatencyResult;
@@ -212,6 +217,7 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   const swarm = names[0] as string;
   const base = k === 1 ? { backend, n } : { backend, n, swarms: k };
   const t0 = Date.now();
+  const ticks0 = cpuTicksOf(server.pid);
   const posts = await Promise.all(names.map((s) => server.api('POST', '/api/swarms', { config: swarmConfig(backend, s, n) })));
   const started = names.filter((_, i) => posts[i]?.status === 201);
   const refused = posts.find((p) => p.status !== 201);
@@ -223,11 +229,15 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   let result: RunResult = base;
   try {
     await Promise.all(names.map((s) => waitReady(server, s, n)));
+    const launchTicks = cpuTicksOf(server.pid) - ticks0;
+    const tmuxCpu = TMUX_BACKED.has(backend) ? tmuxServersCpu(server.home, server.pid) : undefined;
     const times = (await Promise.all(names.map((s) => readyTimes(server, s)))).flat().sort((a, b) => a - b);
     const usage = fdUsageOf(server.pid);
     result = {
       ...result,
       readyMs: Math.max(...times) - t0,
+      launchServerCpuS: launchTicks / CLOCK_TICKS_PER_S,
+      ...(tmuxCpu === undefined ? {} : { tmuxServers: tmuxCpu.servers, launchTmuxCpuS: tmuxCpu.ticks / CLOCK_TICKS_PER_S }),
       decileMsPerAgent: decilesOf(times),
       rssMib: rssMibOf(server.pid),
       serverFds: usage.fds,

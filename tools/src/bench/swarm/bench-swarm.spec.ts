@@ -30,6 +30,7 @@ test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, id
   for (const r of report.runs) {
     expect(r.readyMs).toEqual(expect.any(Number));
     expect(r.stopMs).toEqual(expect.any(Number));
+    expect(r.launchServerCpuS).toEqual(expect.any(Number));
     expect(r.idleServerCpuPct).toEqual(expect.any(Number));
     expect(r.listSwarms?.rps).toBeGreaterThan(0);
     expect(r.listSwarms?.bareRps).toBeGreaterThan(0);
@@ -44,6 +45,9 @@ test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, id
     // the baseline: raw pastes into the same panes on the swarm's own tmux server, one after each REST sample
     expect(report.runs[2]?.rawPaste?.samples).toBe(2);
     expect(report.runs[2]?.rawPaste?.p50Ms).toBeGreaterThan(0);
+    // 2 × 3 tmux agents fit one tmux server (TMUX_PANES_PER_SERVER), whose CPU is read at ready
+    expect(report.runs[2]?.tmuxServers).toBe(1);
+    expect(report.runs[2]?.launchTmuxCpuS).toEqual(expect.any(Number));
   }
   const md = formatReport(report);
   for (const heading of ['## Launch', '## Stop', '## Idle', '## Latency', '## API', '## Task delivery', '## Memory'])

@@ -83,10 +83,32 @@ export function agentProcessesPss(serverPid: number, home: string): { kib: numbe
   return { kib, processes: ours.size };
 }
 
+function socketsOf(home: string): RegExp {
+  return new RegExp(`${escapeRegExp(join(home, 'tmux'))}/tmux(-[0-9]+)?\\.sock`);
+}
+
 /** Is a tmux server for `home` running (a process whose argv names one of its sockets, `<home>/tmux/tmux[-<k>].sock`)? */
 export function tmuxServerRunning(home: string): boolean {
-  const sockets = new RegExp(`${escapeRegExp(join(home, 'tmux'))}/tmux(-[0-9]+)?\\.sock`);
+  const sockets = socketsOf(home);
   return snapshotProcs().some((p) => sockets.test(p.cmdline));
+}
+
+/**
+ * The tmux servers of `home` and the CPU they used so far (utime + stime, clock ticks): processes naming one
+ * of its sockets that are not a child of the orchestrator (its control clients are; a server daemonises).
+ */
+export function tmuxServersCpu(home: string, serverPid: number): { servers: number; ticks: number } {
+  const sockets = socketsOf(home);
+  let servers = 0;
+  let ticks = 0;
+  for (const p of snapshotProcs()) {
+    if (p.ppid === serverPid || !sockets.test(p.cmdline)) continue;
+    const stat = readOr(`/proc/${p.pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    servers += 1;
+    ticks += Number(f[11] ?? 0) + Number(f[12] ?? 0);
+  }
+  return { servers, ticks };
 }
 
 function escapeRegExp(text: string): string {

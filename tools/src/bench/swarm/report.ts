@@ -96,6 +96,7 @@ function launchRow(r: RunResult, p: Primitives): string[] {
     deciles,
     f(flat, 2),
     f(vsRaw, 2),
+    `${f(r.launchServerCpuS, 1)}${r.tmuxServers === undefined ? '' : ` · ${r.tmuxServers}, ${f(r.launchTmuxCpuS, 1)}`}`,
     verdict(checks),
   ];
 }
@@ -206,7 +207,17 @@ export function formatReport(rep: BenchReport): string {
     `## Launch — goal: sandboxed N=${GOAL_N} ready ≤ ${GOALS.readyMaxMs / 1000} s; last decile ≤ ${GOALS.flatMaxRatio}× the first; per agent ≤ ${GOALS.rawMaxRatio}× the raw primitive`,
     '',
     table(
-      ['backend', 'N', 'ready s', 'ms/agent', 'ms/agent by decile (first → last)', 'last/first', 'per agent / raw', 'goal'],
+      [
+        'backend',
+        'N',
+        'ready s',
+        'ms/agent',
+        'ms/agent by decile (first → last)',
+        'last/first',
+        'per agent / raw',
+        'server CPU s · tmux servers: n, CPU s',
+        'goal',
+      ],
       rep.runs.map((r) => launchRow(r, p)),
     ),
     '',
