@@ -4,7 +4,7 @@ import { TMUX_BIN, unavailableReason } from './backends';
 import { decilesOf } from './bench-run';
 import { runBench } from './bench-swarm';
 import { parseBenchArgs } from './main';
-import { measureTmuxPrimitives, RAW_PASTE_SAMPLES } from './primitives';
+import { measureTmuxPrimitives, RAW_PASTE_SAMPLES, timeCommandParallel } from './primitives';
 import { formatReport, type BenchReport } from './report';
 
 // Correctness smoke of `npm run bench` (docs/benchmarks.md): a real server, two swarms of 3 for mock, local and tmux,
@@ -64,6 +64,14 @@ test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, id
   },
   120_000,
 );
+
+test('times a command with several runs in flight (the parallel raw sandbox): ms of wall time per run', async () => {
+  const serial = await timeCommandParallel(['/bin/sleep', '0.1'], 4, 1);
+  const parallel = await timeCommandParallel(['/bin/sleep', '0.1'], 4, 4);
+  expect(serial).toBeGreaterThanOrEqual(100);
+  // four sleeps of 100 ms at once take ~100 ms in all: ~25 ms per run, well under the serial figure
+  expect(parallel).toBeLessThan(serial / 2);
+}, 30_000);
 
 test('splits a launch from its first ready agent into ten tenths of ms per agent', () => {
   const ready = Array.from({ length: 21 }, (_, i) => 1000 + i * 10);

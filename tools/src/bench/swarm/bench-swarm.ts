@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpus, loadavg, release, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, release, totalmem } from 'node:os';
 import { REPO_ROOT } from '../../build-once/build-once';
 import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './backends';
 import { runOne, type RunResult } from './bench-run';
 import { cpuTicksOf, SERVER_MAIN, startBenchServer } from './bench-server';
 import { measureRing, type RingClients, type RingResult } from './ring';
-import { capturedBwrapArgv, measureTmuxPrimitives, RAW_PASTE_SAMPLES, timeCommand } from './primitives';
+import { capturedBwrapArgv, measureTmuxPrimitives, RAW_PASTE_SAMPLES, timeCommand, timeCommandParallel } from './primitives';
 import type { BenchReport, Machine, Primitives } from './report';
 
 export interface BenchOptions {
@@ -39,6 +39,9 @@ export interface BenchOptions {
 export const DEFAULT_NS: readonly number[] = [10, 100, 300, 1000];
 /** Runs of the bwrap primitive (sequential, median). */
 const BWRAP_PRIMITIVE_RUNS = 20;
+/** Runs of the parallel raw sandbox, and how many at once (the engine's launch bound on this box: max(4, 2 × cores)). */
+const BWRAP_PARALLEL_RUNS = 100;
+const BWRAP_PARALLEL = Math.max(4, 2 * availableParallelism());
 
 function gitCommit(): string {
   const r = spawnSync('/usr/bin/git', ['-C', REPO_ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', shell: false });
@@ -129,5 +132,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
 
 async function bwrapPrimitive(swarm: string, p: Primitives): Promise<Primitives> {
   const argv = capturedBwrapArgv(swarm);
-  return argv === undefined ? p : { ...p, bwrapMs: await timeCommand(argv, BWRAP_PRIMITIVE_RUNS) };
+  if (argv === undefined) return p;
+  const bwrapMs = await timeCommand(argv, BWRAP_PRIMITIVE_RUNS);
+  const parallelMs = await timeCommandParallel(argv, BWRAP_PARALLEL_RUNS, BWRAP_PARALLEL);
+  return { ...p, bwrapMs, bwrapParallel: { msPerRun: parallelMs, inFlight: BWRAP_PARALLEL }, bwrapArgv: argv };
 }

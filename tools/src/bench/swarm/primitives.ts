@@ -67,6 +67,24 @@ export async function timeCommand(argv: readonly string[], runs: number): Promis
   return median(times);
 }
 
+/**
+ * ms of wall time per run of `argv` with `parallel` runs in flight (`runs` in all): the throughput floor of
+ * the primitive on this box (a launch that runs several at once cannot go faster than this per agent).
+ */
+export async function timeCommandParallel(argv: readonly string[], runs: number, parallel: number): Promise<number> {
+  const [file, ...args] = argv as [string, ...string[]];
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < runs) {
+      next += 1;
+      await runOnce(file, args);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, parallel) }, worker));
+  return (performance.now() - t0) / runs;
+}
+
 export interface TmuxPrimitives {
   /** ms per `new-window` through one control-mode client (median while growing to `panes`). */
   readonly windowMs: number;

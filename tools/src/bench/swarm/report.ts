@@ -33,6 +33,13 @@ export interface Machine {
 export interface Primitives {
   /** `setpriv … bwrap <our flags> -- /bin/true`, captured from a running agent, ms per run. */
   readonly bwrapMs?: number;
+  /**
+   * The same argv run `inFlight` at a time (100 runs): wall ms per run, the box's throughput floor for sandbox
+   * starts — a launch of N sandboxes cannot take less than N × msPerRun whatever the server does.
+   */
+  readonly bwrapParallel?: { readonly msPerRun: number; readonly inFlight: number };
+  /** The argv that was timed (paths and flags only: the bench agents carry no secret). */
+  readonly bwrapArgv?: readonly string[];
   readonly tmux?: TmuxPrimitives;
 }
 
@@ -198,6 +205,10 @@ export function formatReport(rep: BenchReport): string {
       ['primitive', 'ms'],
       [
         ['bwrap with our flags (`setpriv … bwrap … -- /bin/true`)', f(p.bwrapMs, 2)],
+        [
+          `the same, ${p.bwrapParallel?.inFlight ?? '—'} at a time: ms per sandbox (the floor of a sandboxed launch; × 1000 = s at N = 1000)`,
+          f(p.bwrapParallel?.msPerRun, 2),
+        ],
         [`tmux new-window through one control-mode client (up to ${p.tmux?.panes ?? '—'} panes)`, f(p.tmux?.windowMs, 2)],
         [`control-mode round trip at ${p.tmux?.panes ?? '—'} panes`, f(p.tmux?.roundTripMs, 2)],
         [`\`list-panes -a\` at ${p.tmux?.panes ?? '—'} panes`, f(p.tmux?.listPanesMs, 2)],
