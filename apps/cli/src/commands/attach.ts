@@ -46,8 +46,8 @@ export function tmuxSockets(home: string): string[] {
     });
 }
 
-/** The socket whose tmux server holds window `=<swarm>:=<agent>` (`has-session` answers 0), else the first socket. */
-function socketOf(tmux: string, sockets: readonly string[], swarm: string, agent: string): string | undefined {
+/** The socket whose tmux server holds window `=<swarm>:=<agent>` (`has-session` answers 0), else `fallback`. */
+function socketOf(tmux: string, sockets: readonly string[], fallback: string, swarm: string, agent: string): string {
   for (const socket of sockets) {
     const r = spawnSync(tmux, ['-S', socket, 'has-session', '-t', `=${swarm}:=${agent}`], {
       shell: false,
@@ -57,13 +57,14 @@ function socketOf(tmux: string, sockets: readonly string[], swarm: string, agent
     });
     if (r.status === 0) return socket;
   }
-  return sockets[0];
+  return fallback;
 }
 
 function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolean): Promise<ExitCode> {
   const home = homePath(ctx.env, ctx.cwd);
   const sockets = tmuxSockets(home);
-  if (sockets.length === 0)
+  const first = sockets[0];
+  if (first === undefined)
     throw new CliError(
       'not_server_host',
       "the agent's tmux socket is not here: run attach on the server's host with its GENSWARMS_HOME",
@@ -71,7 +72,7 @@ function attachTmux(ctx: CliContext, swarm: string, agent: string, write: boolea
     );
   const tmux = findOnPath('tmux', ctx.env['PATH']);
   if (tmux === undefined) throw new CliError('tmux_missing', 'tmux is not installed (apt-get install tmux)', EXIT.failed);
-  const socket = socketOf(tmux, sockets, swarm, agent) ?? (sockets[0] as string);
+  const socket = socketOf(tmux, sockets, first, swarm, agent);
   const env: Record<string, string> = {};
   for (const key of TMUX_CLIENT_ENV) if (ctx.env[key] !== undefined) env[key] = ctx.env[key] ?? '';
   // The operator's own terminal gets the pane; captured streams (tests, pipes) get tmux's output.
