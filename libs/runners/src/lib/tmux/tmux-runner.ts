@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
+import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerCloseMode, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { hostToolMissing } from '../errors/binary-missing';
 import { RunnerError } from '../errors/runner-error';
 import { buildClientArgv, clientName } from '../client/clients';
@@ -60,9 +60,11 @@ export interface TmuxInnerRunner {
 }
 
 /** docs/runners.md: TUI clients in tmux panes, optionally inside bwrap (runner `bwrap`). */
-export function createTmuxRunner(
-  opts: TmuxRunnerOptions = {},
-): Runner & { server(ctx: RunnerContext): Promise<TmuxServer>; servers(ctx: RunnerContext): TmuxServers } {
+export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & {
+  server(ctx: RunnerContext): Promise<TmuxServer>;
+  servers(ctx: RunnerContext): TmuxServers;
+  close(mode: RunnerCloseMode): Promise<void>;
+} {
   const cgroups = new RunnerCgroups('tmux');
   let given = opts.server;
   let pool: TmuxServers | undefined;
