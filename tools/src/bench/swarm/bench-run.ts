@@ -72,6 +72,8 @@ export interface RunResult {
   readonly restPaste?: PasteLatency;
   /** tmux backends: a raw control-mode paste into the same panes on the swarm's tmux server, interleaved with restPaste. */
   readonly rawPaste?: PasteLatency;
+  /** Raw pastes of that baseline not read in time (the report falls back to the private server's raw paste when none was). */
+  readonly rawPasteMissed?: number;
   readonly error?: string;
 }
 
@@ -257,7 +259,13 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
     // last: each sample leaves its agent's turn running
     if (TMUX_BACKED.has(backend) && (opts.pasteSamples ?? 0) > 0) {
       const pastes = await measureRestPaste(server, swarm, n, opts.pasteSamples ?? 0, TMUX);
-      result = { ...result, restPaste: pastes.rest, ...(pastes.raw === undefined ? {} : { rawPaste: pastes.raw }) };
+      const raw = pastes.raw === undefined || pastes.raw.samples === 0 ? {} : { rawPaste: pastes.raw };
+      result = {
+        ...result,
+        restPaste: pastes.rest,
+        ...raw,
+        ...(pastes.rawMissed === undefined ? {} : { rawPasteMissed: pastes.rawMissed }),
+      };
     }
   } catch (err) {
     result = { ...result, error: err instanceof Error ? err.message : String(err) };

@@ -42,9 +42,9 @@ test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, id
   expect(report.runs[1]?.receiptToEvent?.samples).toBe(2);
   if (backends.includes('tmux')) {
     expect(report.runs[2]?.restPaste?.samples).toBe(2);
-    // the baseline: raw pastes into the same panes on the swarm's own tmux server, one after each REST sample
-    expect(report.runs[2]?.rawPaste?.samples).toBe(2);
-    expect(report.runs[2]?.rawPaste?.p50Ms).toBeGreaterThan(0);
+    // the baseline: a raw paste into the same pane on the swarm's own tmux server after each REST sample,
+    // each either measured or counted missed (a miss never fails the run)
+    expect((report.runs[2]?.rawPaste?.samples ?? 0) + (report.runs[2]?.rawPasteMissed ?? -1)).toBe(2);
     // 2 × 3 tmux agents fit one tmux server (TMUX_PANES_PER_SERVER), whose CPU is read at ready
     expect(report.runs[2]?.tmuxServers).toBe(1);
     expect(report.runs[2]?.launchTmuxCpuS).toEqual(expect.any(Number));
