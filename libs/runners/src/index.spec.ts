@@ -49,6 +49,7 @@ const EXPORTS: readonly string[] = [
   'createTmuxDockerRunner',
   'TmuxServer',
   'tmuxSocketPath',
+  'tmuxSocketIndexOf',
   'TMUX_SERVERS_MAX',
   'TmuxServers',
   'TMUX_PANES_PER_SERVER',

@@ -55,7 +55,7 @@ export { createTmuxDockerRunner } from './lib/docker/tmux-docker';
 export type { TmuxDockerOptions } from './lib/docker/tmux-docker';
 export { createTmuxRunner } from './lib/tmux/tmux-runner';
 export type { TmuxInnerRunner, TmuxRunnerOptions } from './lib/tmux/tmux-runner';
-export { TmuxServer, tmuxSocketPath, TMUX_SERVERS_MAX } from './lib/tmux/tmux-server';
+export { TmuxServer, tmuxSocketPath, tmuxSocketIndexOf, TMUX_SERVERS_MAX } from './lib/tmux/tmux-server';
 export { TmuxServers, TMUX_PANES_PER_SERVER } from './lib/tmux/tmux-servers';
 export type { TmuxPlacement, TmuxServerOpener } from './lib/tmux/tmux-servers';
 export type { TmuxServerOptions } from './lib/tmux/tmux-server';

@@ -10,6 +10,7 @@ import type { ExitCode } from '../cli/exit-codes';
 import { findOnPath } from '../cli/which';
 import { callOp } from '../client/call';
 import { homePath } from '../daemon/home';
+import { tmuxSocketIndexOf } from '@genswarms/runners';
 import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
 
 /** Variables a tmux client needs from the operator's terminal; nothing else is passed on. */
@@ -29,10 +30,7 @@ export function tmuxSockets(home: string): string[] {
   } catch {
     return []; // expected: no tmux directory here means no tmux agent of this home
   }
-  const index = (name: string): number => {
-    const m = /^tmux(?:-([1-9][0-9]?))?\.sock$/.exec(name);
-    return m === null ? -1 : m[1] === undefined ? 0 : Number(m[1]);
-  };
+  const index = (name: string): number => tmuxSocketIndexOf(name) ?? -1;
   return names
     .filter((n) => index(n) >= 0)
     .sort((a, b) => index(a) - index(b))

@@ -12,7 +12,7 @@ import { RunnerError } from '../../src/lib/errors/runner-error';
 import { isProcessAlive } from '../../src/lib/process/process-tree';
 import { tmuxAttachArgv } from '../../src/lib/tmux/attach-argv';
 import { createTmuxRunner } from '../../src/lib/tmux/tmux-runner';
-import { tmuxSocketPath } from '../../src/lib/tmux/tmux-server';
+import { tmuxSocketIndexOf, tmuxSocketPath } from '../../src/lib/tmux/tmux-server';
 import { describeIfBinaries, makeTestEnv, tmuxSpec, waitFor, type TmuxTestEnv } from './tmux-support';
 
 const TMUX = '/usr/bin/tmux';
@@ -34,6 +34,24 @@ function sockets(home: string): string[] {
     .filter((n) => /\.sock$/.test(n))
     .sort();
 }
+
+it.each([
+  ['tmux.sock', 0],
+  ['tmux-1.sock', 1],
+  ['tmux-63.sock', 63],
+  ['tmux-64.sock', undefined],
+  ['tmux-0.sock', undefined],
+  ['tmux-01.sock', undefined],
+  ['tmux-100.sock', undefined],
+  ['tmux--1.sock', undefined],
+  ['tmux.sock.bak', undefined],
+  ['../tmux.sock', undefined],
+  ['tmux-1.sock\n', undefined],
+  ['xtmux.sock', undefined],
+] as const)('socket name %j stands for server %j', (name, index) => {
+  expect(tmuxSocketIndexOf(name)).toBe(index);
+  if (index !== undefined) expect(path.basename(tmuxSocketPath('/h', index))).toBe(name);
+});
 
 describeIfBinaries(['tmux', 'xargs'])('tmux runner: several tmux servers', () => {
   let env: TmuxTestEnv;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { agentName } from './backends';
 import type { BenchServer } from './bench-server';
+import { tmuxSocketIndexOf } from '@genswarms/runners';
 import { quantile } from './quantile';
 import { RawControl } from './raw-control';
 
@@ -127,7 +128,7 @@ class SwarmPaster {
   /** The socket whose server holds `=<swarm>:=<agent>` and the pane id there. */
   private async locate(swarm: string, agent: string): Promise<{ ctl: RawControl; pane: string } | undefined> {
     const dir = join(this.home, 'tmux');
-    for (const name of readdirSync(dir).filter((n) => /^tmux(-[0-9]+)?\.sock$/.test(n))) {
+    for (const name of readdirSync(dir).filter((n) => tmuxSocketIndexOf(n) !== undefined)) {
       const ctl = this.client(join(dir, name));
       const r = await ctl.run(`display-message -p -t "=${swarm}:=${agent}" "#{session_name} #{window_name} #{pane_id}"`);
       const [session, window, pane] = (r.lines[0] ?? '').split(' ');

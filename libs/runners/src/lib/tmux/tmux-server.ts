@@ -58,6 +58,14 @@ export function tmuxSocketPath(home: string, index = 0): string {
   return path.join(home, 'tmux', index === 0 ? 'tmux.sock' : `tmux-${index}.sock`);
 }
 
+/** The server index a socket file name stands for (`tmux.sock` → 0, `tmux-<k>.sock` → k), else undefined. */
+export function tmuxSocketIndexOf(name: string): number | undefined {
+  const m = /^tmux(?:-([1-9][0-9]?))?\.sock$/.exec(name);
+  if (m === null) return undefined;
+  const index = m[1] === undefined ? 0 : Number(m[1]);
+  return index < TMUX_SERVERS_MAX ? index : undefined;
+}
+
 /** Server-wide options, run by the control client before it attaches (argv words, `;` separated). */
 function initialArgv(dockerConfigDir: string): string[] {
   const set = (scope: '-g' | '-s', name: string, value: string): string[] => ['set-option', scope, name, value, ';'];
@@ -110,8 +118,6 @@ export class TmuxServer {
     readonly socketPath: string,
     readonly buffersDir: string,
     readonly control: TmuxControlClient,
-    /** Its index among the runner's tmux servers (0 = `tmux.sock`). */
-    readonly index: number,
   ) {
     control.onNotification((name, args) => this.panes.onNotification(name, args));
   }
@@ -131,8 +137,7 @@ export class TmuxServer {
     await ensurePrivateDir(buffersDir, uid);
     const dockerConfigDir = path.join(dir, 'docker-config');
     await ensurePrivateDir(dockerConfigDir, uid);
-    const index = opts.index ?? 0;
-    const socketPath = tmuxSocketPath(opts.home, index);
+    const socketPath = tmuxSocketPath(opts.home, opts.index ?? 0);
     tmuxPath(socketPath); // refuses a home tmux cannot quote
     const control = await TmuxControlClient.start({
       tmux: opts.tmux,
@@ -140,7 +145,7 @@ export class TmuxServer {
       initial: initialArgv(dockerConfigDir),
       ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
     });
-    const server = new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control, index);
+    const server = new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
     await server.subscribeDeaths();
     return server;
   }

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import * as path from 'node:path';
-import { TMUX_SERVERS_MAX, tmuxSocketPath, type TmuxServer } from './tmux-server';
+import { TMUX_SERVERS_MAX, tmuxSocketIndexOf, tmuxSocketPath, type TmuxServer } from './tmux-server';
 
 /**
  * Panes one tmux server holds before the next server is opened (issue 13). tmux visits every pane on each
@@ -19,8 +19,6 @@ export interface TmuxPlacement {
   readonly index: number;
 }
 
-/** Socket names: `tmux.sock` (server 0), `tmux-<k>.sock` (k = 1 … TMUX_SERVERS_MAX - 1). */
-const SOCKET_RE = /^tmux(?:-([1-9][0-9]?))?\.sock$/;
 /** How long a look at an existing shard socket waits for the connection (ms). */
 const PROBE_TIMEOUT_MS = 1000;
 
@@ -179,10 +177,8 @@ async function liveSockets(dir: string): Promise<number[]> {
   }
   const found: number[] = [];
   for (const name of names) {
-    const m = SOCKET_RE.exec(name);
-    if (m === null) continue;
-    const index = m[1] === undefined ? 0 : Number(m[1]);
-    if (index >= TMUX_SERVERS_MAX) continue;
+    const index = tmuxSocketIndexOf(name);
+    if (index === undefined) continue;
     const file = path.join(dir, name);
     try {
       if (!lstatSync(file).isSocket()) continue;
