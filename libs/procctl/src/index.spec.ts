@@ -6,6 +6,7 @@ describe('@genswarms/procctl public surface', () => {
       [
         'EXIT_OUTPUT_GRACE_MS',
         'HandoverPayloadSchema',
+        'NO_UTMP_LIBRARY_PATH',
         'PROCCTL_ADDON_PATH',
         'ProcctlError',
         'SECRET_HANDOVER_FD_ENV',
@@ -21,6 +22,7 @@ describe('@genswarms/procctl public surface', () => {
         'isChildSubreaper',
         'isDumpable',
         'liveDetachedChildren',
+        'noUtmpLibrary',
         'procctlStatus',
         'readSecretHandover',
         'setChildSubreaper',
