@@ -26,6 +26,11 @@ export interface TmuxControlClientOptions {
   /** Argv words run by the client before it reads commands (must end by attaching a session). */
   readonly initial: readonly string[];
   readonly commandTimeoutMs?: number;
+  /**
+   * A shared library preloaded into the client, hence into a tmux server it starts (the no-utmp shim of
+   * `@genswarms/procctl`); the server's initial commands remove it from the environment panes get.
+   */
+  readonly preload?: string;
 }
 
 interface Pending {
@@ -87,7 +92,7 @@ export class TmuxControlClient {
     const child = spawn(opts.tmux, ['-S', opts.socket, '-f', '/dev/null', '-C', ...opts.initial], {
       shell: false,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...TMUX_CLIENT_ENV },
+      env: opts.preload === undefined ? { ...TMUX_CLIENT_ENV } : { ...TMUX_CLIENT_ENV, LD_PRELOAD: opts.preload },
       cwd: '/',
     });
     const client = new TmuxControlClient(child, opts.commandTimeoutMs ?? TMUX_COMMAND_TIMEOUT_MS);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants as fsc, openSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { noUtmpLibrary } from '@genswarms/procctl';
 import { RunnerError } from '../errors/runner-error';
 import { isProcessAlive } from '../process/process-tree';
 import { ensurePrivateDir, isFdAt, ownUid, removeFileIfPresent } from '../state/state-dir';
@@ -70,6 +71,13 @@ export function tmuxSocketIndexOf(name: string): number | undefined {
 function initialArgv(dockerConfigDir: string): string[] {
   const set = (scope: '-g' | '-s', name: string, value: string): string[] => ['set-option', scope, name, value, ';'];
   return [
+    // The server's own LD_PRELOAD (the no-utmp shim, TmuxServer.open) is not for the panes: tmux builds a pane's
+    // environment from this global one, which starts as a copy of the first client's.
+    'set-environment',
+    '-g',
+    '-u',
+    'LD_PRELOAD',
+    ';',
     // A pane's `docker start -ai` (tmux+docker) must not follow the operator's ~/.docker/config.json
     // (a remote currentContext would redirect the attach): panes get an empty private config dir.
     'set-environment',
@@ -139,10 +147,15 @@ export class TmuxServer {
     await ensurePrivateDir(dockerConfigDir, uid);
     const socketPath = tmuxSocketPath(opts.home, opts.index ?? 0);
     tmuxPath(socketPath); // refuses a home tmux cannot quote
+    // Issue 13: tmux records every pane it creates or destroys in utmp through libutempter, which forks the server and
+    // execs a setgid helper each time: most of the CPU of starting and stopping 1,000 panes. Agent panes are not
+    // login sessions; the shim (its calls doing nothing) is preloaded into a server this client starts, when usable.
+    const noUtmp = noUtmpLibrary();
     const control = await TmuxControlClient.start({
       tmux: opts.tmux,
       socket: socketPath,
       initial: initialArgv(dockerConfigDir),
+      ...(noUtmp.kind === 'ok' ? { preload: noUtmp.path } : {}),
       ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
     });
     const server = new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);

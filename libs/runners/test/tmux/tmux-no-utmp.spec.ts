@@ -1,0 +1,75 @@
+/**
+ * Issue 13: tmux records every pane in utmp through libutempter — a fork of the tmux server and an exec of the setgid
+ * helper per pane created and per pane destroyed, most of the CPU of starting and stopping 1,000 panes. genswarms'
+ * tmux servers preload the no-utmp shim of @genswarms/procctl; a pane never inherits the preload.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { NO_UTMP_LIBRARY_PATH } from '@genswarms/procctl';
+import { TmuxServer } from '../../src/lib/tmux/tmux-server';
+import { tmuxConst, tmuxPath } from '../../src/lib/tmux/tmux-words';
+import { describeIfBinaries, makeTestEnv, type TmuxTestEnv } from './tmux-support';
+
+const TMUX = '/usr/bin/tmux';
+const STRACE = '/usr/bin/strace';
+const canTrace = existsSync(STRACE) && process.geteuid?.() === 0;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The programs `pid` and its children exec while `work` runs (strace -f on the live process). */
+async function execsDuring(pid: number, work: () => Promise<void>): Promise<string> {
+  const log = path.join(path.dirname(NO_UTMP_LIBRARY_PATH), `.strace-${process.pid}-${pid}.log`);
+  const tracer = spawn(STRACE, ['-f', '-qq', '-e', 'trace=execve', '-o', log, '-p', String(pid)], { stdio: 'ignore' });
+  await sleep(300); // attached
+  await work();
+  await sleep(300); // the last pane's teardown
+  tracer.kill('SIGINT');
+  await new Promise((resolve) => tracer.once('exit', resolve));
+  const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+  spawnSync('/bin/rm', ['-f', log]);
+  return text;
+}
+
+describeIfBinaries(['tmux'])('tmux servers run without utmp records', () => {
+  let env: TmuxTestEnv;
+  let server: TmuxServer;
+  beforeAll(async () => {
+    env = await makeTestEnv('noutmp');
+    server = await TmuxServer.open({ home: env.home, tmux: TMUX });
+  });
+  afterAll(async () => {
+    await server.kill();
+    await env.cleanup();
+  });
+
+  it('preloads the shim into the tmux server, and no pane inherits LD_PRELOAD', async () => {
+    const pid = server.serverPid ?? 0;
+    expect(readFileSync(`/proc/${pid}/maps`, 'utf8')).toContain(NO_UTMP_LIBRARY_PATH);
+    const pane = await server.createWindow('nu', 'env', env.workspace, [tmuxPath('/bin/sleep'), tmuxConst('600')]);
+    // until the pane has exec'd its program, /proc shows the forked server's environment
+    for (let i = 0; i < 200 && !readFileSync(`/proc/${pane.panePid}/cmdline`, 'utf8').startsWith('/bin/sleep\0'); i++) await sleep(10);
+    const environ = readFileSync(`/proc/${pane.panePid}/environ`, 'utf8').split('\0');
+    expect(environ.filter((e) => e.startsWith('LD_PRELOAD='))).toEqual([]);
+    expect(environ.some((e) => e.startsWith('DOCKER_CONFIG='))).toBe(true); // the global environment still reaches it
+    await server.killWindow(pane.paneId);
+  });
+
+  (canTrace ? it : it.skip)('creates and destroys panes without running the utmp helper (a bare tmux server does)', async () => {
+    // the control: tmux as installed, same work, same tracing — proves the trace sees the helper on this host
+    const bare = path.join(env.home, 'bare.sock');
+    spawnSync(TMUX, ['-S', bare, '-f', '/dev/null', 'new-session', '-d', '-s', 'b', '/bin/sleep', '600'], { env: { PATH: '/usr/bin:/bin' } });
+    const barePid = Number(spawnSync(TMUX, ['-S', bare, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).stdout.trim());
+    const bareExecs = await execsDuring(barePid, async () => {
+      spawnSync(TMUX, ['-S', bare, 'new-window', '-d', '-t', 'b:', '/bin/sleep', '600']);
+      spawnSync(TMUX, ['-S', bare, 'kill-window', '-t', 'b:1']);
+    });
+    spawnSync(TMUX, ['-S', bare, 'kill-server']);
+    const ours = await execsDuring(server.serverPid ?? 0, async () => {
+      const pane = await server.createWindow('nu', 'traced', env.workspace, [tmuxPath('/bin/sleep'), tmuxConst('600')]);
+      await server.killWindow(pane.paneId);
+    });
+    expect(ours).toContain('/bin/sleep'); // the trace saw our pane start
+    expect(ours).not.toMatch(/utempter/);
+    if (!/utempter/.test(bareExecs)) console.warn('this tmux was built without libutempter: nothing to avoid');
+  });
+});
