@@ -153,6 +153,31 @@ function readPpid(pid: number): number | undefined {
   }
 }
 
+/** Who a live process is: its parent and its start time (clock ticks after boot, `/proc/<pid>/stat` field 22). */
+export interface ProcessIdentity {
+  readonly ppid: number;
+  readonly startTicks: number;
+}
+
+/**
+ * The identity of `pid` if it is a live process (a zombie or a pid without a readable stat is undefined).
+ * A pid and its start time name one process for good: a pid reused later starts at another tick.
+ */
+export function processIdentity(pid: number): ProcessIdentity | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // expected: gone (or not Linux)
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
+  const ppid = Number(fields[1]);
+  const startTicks = Number(fields[19]);
+  return Number.isSafeInteger(ppid) && Number.isSafeInteger(startTicks) ? { ppid, startTicks } : undefined;
+}
+
 function signal(target: number, sig: NodeJS.Signals): void {
   try {
     process.kill(target, sig);

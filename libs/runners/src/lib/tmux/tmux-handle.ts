@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { ExitInfo, OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
 import { OutputHub } from '../process/output-hub';
 import { removeArgvManifest } from '../manifest/argv-manifest';
-import { killProcessTree, STOP_GRACE_MS } from '../process/process-tree';
+import { killProcessTree, processIdentity, STOP_GRACE_MS } from '../process/process-tree';
 import { removeFileIfPresent } from '../state/state-dir';
 import { OutputLineSplitter } from './output-lines';
 import type { PaneDeath } from './pane-state';
@@ -43,8 +43,11 @@ export class TmuxHandle implements RunnerHandle {
   /** Why the pane ended, when the runner knows: `tmux_server_exited` (the server died under it). */
   private exitReason: ExitInfo['reason'];
   private readonly splitter = new OutputLineSplitter((line) => this.hub.emitLine('stdout', line));
+  /** The pane process's start time when the handle was made, if it was then a live child of the tmux server. */
+  private readonly paneStartTicks: number | undefined;
 
   constructor(private readonly init: TmuxHandleInit) {
+    this.paneStartTicks = paneChildStart(init.panePid, init.server.serverPid);
     this.stopOutput = init.server.control.onPaneOutput(init.paneId, (data) => this.splitter.push(data));
     this.stopWatching = init.server.watchPane(init.paneId, (state) => this.onPaneState(state));
     // The tmux server died (kill -9, crash): no pane of it can answer or exit on its own any more. The agent
@@ -74,9 +77,13 @@ export class TmuxHandle implements RunnerHandle {
   }
 
   private async stopNow(graceMs: number): Promise<void> {
+    // Issue 13: asking tmux first (display-message) was one of a stop's two round trips, queued behind every other
+    // stop on that server. The pane's process is known without it while it is still the same live child of the tmux
+    // server, started at the same tick; only otherwise (it exited, or tmux gave no pid) does tmux describe the pane.
+    const verified = this.paneStartTicks !== undefined && paneChildStart(this.init.panePid, this.init.server.serverPid) === this.paneStartTicks;
     // expected: a pane tmux cannot describe is not killed by pid (the pid could be reused); kill-window below still closes it
-    const state = await this.init.server.paneState(this.init.paneId).catch(() => undefined);
-    if (state !== undefined && !state.dead && state.panePid === this.init.panePid) {
+    const state = verified ? undefined : await this.init.server.paneState(this.init.paneId).catch(() => undefined);
+    if (verified || (state !== undefined && !state.dead && state.panePid === this.init.panePid)) {
       await killProcessTree(this.init.panePid, graceMs);
     }
     await this.init.server.killWindow(this.init.paneId);
@@ -161,6 +168,13 @@ export class TmuxHandle implements RunnerHandle {
     this.stopWatching(); // output stays subscribed until stop (the dead pane may still flush)
     this.hub.emitExit(code, signal);
   }
+}
+
+/** The start time of `pid` if it is a live child of the tmux server `serverPid` (unknown server: undefined). */
+function paneChildStart(pid: number, serverPid: number | undefined): number | undefined {
+  if (serverPid === undefined) return undefined;
+  const who = processIdentity(pid);
+  return who !== undefined && who.ppid === serverPid ? who.startTicks : undefined;
 }
 
 /** SIGCHLD makes the tmux server run its waitpid loop now, so it reaps the pane's process (harmless otherwise). */

@@ -220,8 +220,7 @@ async function startTmux(
       release: () => servers.release(spec.swarm, spec.agent),
       ...(cleanup === undefined ? {} : { cleanup }),
     });
-    // runner docker: the container's isolation is docker's (inspect), not read from the pane's /proc here
-    // runner docker: the container's isolation (its init process and the engine's inspect), not the pane's
+    // runner docker: the container's isolation (its init process and the engine's inspect), not the pane's /proc
     if (innerIsolation !== undefined) return Object.assign(handle, { isolation: innerIsolation });
     return spec.runner === 'docker' ? handle : attachIsolation(handle, handle.describe().isolationCheck, pane.panePid);
   } catch (err) {
