@@ -529,6 +529,14 @@ export class AgentSession implements TurnHost, OutboxOwner {
   }
 
   /** Stops the runner; an in-flight turn is cancelled and settled once the process is gone. */
+  /**
+   * The shared resource this agent's stop queues on, so a swarm stop can take turns between them: the tmux server
+   * holding its window (SessionDescription.tmuxServer); undefined for every other backend (or no process).
+   */
+  get stopLane(): number | undefined {
+    return this.handle?.describe().tmuxServer;
+  }
+
   async stop(finalState: 'stopped' | null = 'stopped'): Promise<void> {
     this.closed = true;
     this.stopTimers();

@@ -1,4 +1,4 @@
-import { createLimiter, forEachBounded, mapBounded } from './bounded';
+import { createLimiter, forEachBounded, interleaveByLane, mapBounded } from './bounded';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -84,4 +84,21 @@ test('a limiter runs at most `limit` calls at once across callers, hands a freed
   expect(peak).toBe(2);
   expect(order).toEqual(['a', 'b', 'c', 'd', 'e']);
   expect(limiter.inFlight()).toBe(0);
+});
+
+test.each([
+  ['no items', [], []],
+  ['one lane keeps its order', ['a1', 'a2', 'a3'], ['a1', 'a2', 'a3']],
+  ['lanes take turns', ['a1', 'a2', 'a3', 'b1', 'b2', 'c1'], ['a1', 'b1', 'c1', 'a2', 'b2', 'a3']],
+  ['interleaved input stays interleaved', ['a1', 'b1', 'a2', 'b2'], ['a1', 'b1', 'a2', 'b2']],
+  ['first seen lane first', ['b1', 'a1', 'b2'], ['b1', 'a1', 'b2']],
+])('interleaveByLane: %s', (_what, items: string[], expected: string[]) => {
+  expect(interleaveByLane(items, (x) => x[0])).toEqual(expected);
+});
+
+test('interleaveByLane: an undefined lane is a lane like any other, nothing lost or doubled', () => {
+  const items = Array.from({ length: 1000 }, (_, i) => ({ i, lane: i < 950 ? Math.floor(i / 200) : undefined }));
+  const out = interleaveByLane(items, (x) => x.lane);
+  expect(out.map((x) => x.i).sort((a, b) => a - b)).toEqual(items.map((x) => x.i));
+  expect(out.slice(0, 6).map((x) => x.lane)).toEqual([0, 1, 2, 3, 4, undefined]);
 });

@@ -43,6 +43,25 @@ export async function forEachBounded<T>(items: readonly T[], limit: number, fn: 
 }
 
 /**
+ * `items` reordered so consecutive items take turns between their lanes (`laneOf`), first seen lane first, each
+ * lane's items in their own order: `[a1, a2, b1, b2]` → `[a1, b1, a2, b2]`. A bounded run over the result keeps every
+ * lane busy at once instead of queueing all its slots on one (issue 13: 32 stops in flight all on one tmux server).
+ */
+export function interleaveByLane<T, K>(items: readonly T[], laneOf: (item: T) => K): T[] {
+  const lanes = new Map<K, T[]>();
+  for (const item of items) {
+    const key = laneOf(item);
+    const lane = lanes.get(key);
+    if (lane === undefined) lanes.set(key, [item]);
+    else lane.push(item);
+  }
+  const queues = [...lanes.values()];
+  const out: T[] = [];
+  for (let i = 0; out.length < items.length; i++) for (const q of queues) if (i < q.length) out.push(q[i] as T);
+  return out;
+}
+
+/**
  * Maps `items` through `fn` with at most `limit` calls in flight; the results come back in item order.
  * When calls fail, every started call settles first, then the failure of the lowest item index is
  * rethrown (the same one a one-by-one loop would have met first).

@@ -2,7 +2,7 @@
 import { EngineError } from '../errors/engine-error';
 import type { EngineContext } from './engine-context';
 import { viewBackend } from '@genswarms/ir-gate';
-import { forEachBounded, STOP_CONCURRENCY } from './bounded';
+import { forEachBounded, interleaveByLane, STOP_CONCURRENCY } from './bounded';
 import { assertName } from './helpers';
 import type { SwarmRuntime } from './swarm-runtime';
 
@@ -26,8 +26,10 @@ export async function markRunning(ctx: EngineContext, rt: SwarmRuntime): Promise
 export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise<void> {
   rt.status = 'stopping';
   await ctx.store.setSwarmStatus(rt.swarm, 'stopping', ctx.clock.now().toISOString());
-  // Bounded concurrency: one agent after another made a 1,000-agent stop take minutes (issue 13).
-  await forEachBounded([...rt.agents.values()], STOP_CONCURRENCY, async (s) => {
+  // Bounded concurrency: one agent after another made a 1,000-agent stop take minutes (issue 13). The stops take
+  // turns between the tmux servers holding the windows: in agent order all 32 queued on one server at a time.
+  const order = interleaveByLane([...rt.agents.values()], (s) => s.stopLane);
+  await forEachBounded(order, STOP_CONCURRENCY, async (s) => {
     await s.stop('stopped');
     await ctx.events.emit({ type: 'agent_stopped', swarm: rt.swarm, agent: s.name, message: `Agent ${s.name} stopped.` });
   });
