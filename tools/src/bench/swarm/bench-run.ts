@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { agentName, swarmConfig, TMUX_BACKED, type BenchBackend } from './backends';
 import { cpuTicksOf, fdUsageOf, rssMibOf, type BenchServer } from './bench-server';
-import { agentProcessesPss, leftoverDirs, leftoverProcesses, tmuxServerRunning, tmuxServersCpu } from './leftovers';
+import { agentProcessesPss, leftoverDirs, leftoverProcesses, tmuxServerRunning, tmuxServersCpu, tmuxServerTicks, ticksOf } from './leftovers';
 import { quantile } from './primitives';
 import { measureListSwarms, type ListSwarmsResult } from './list-swarms';
 import { measureRestPaste, type PasteLatency } from './paste-latency';
@@ -47,6 +47,12 @@ export interface RunResult {
   /** ms per agent in each tenth of the launch, from the agents' `agent_ready` event times (decilesOf). */
   readonly decileMsPerAgent?: readonly number[];
   readonly stopMs?: number;
+  /** CPU seconds the server used during the DELETE. */
+  readonly stopServerCpuS?: number;
+  /** The whole box's CPU during the DELETE, % of all cores. */
+  readonly stopBoxCpuPct?: number;
+  /** tmux backends: CPU seconds the tmux servers used during the DELETE (sampled every 100 ms until each exits). */
+  readonly stopTmuxCpuS?: number;
   readonly leftoverProcesses?: readonly string[];
   readonly tmuxServerLeft?: boolean;
   readonly leftoverDirs?: readonly string[];
@@ -203,12 +209,42 @@ async function measureIdle(server: BenchServer, idleMs: number): Promise<{ serve
   return { server: ((s1 - s0) / CLOCK_TICKS_PER_S / seconds) * 100, box: ((b1.busy - b0.busy) / Math.max(1, b1.total - b0.total)) * 100 };
 }
 
-/** DELETE ?purge=true of every swarm at once; ms until the last answered, and the statuses that were not 200. */
-async function deleteAll(server: BenchServer, swarms: readonly string[]): Promise<{ ms: number; failed: string[] }> {
+/** How often the tmux servers' CPU is sampled during a DELETE (a server that exits keeps its last sample). */
+const STOP_SAMPLE_MS = 100;
+
+interface Deleted {
+  readonly ms: number;
+  readonly failed: string[];
+  readonly serverCpuS: number;
+  /** The whole box's CPU during the DELETE, % of all cores. */
+  readonly boxCpuPct: number;
+  /** Only when `tmux` was asked: the tmux servers' CPU seconds during the DELETE. */
+  readonly tmuxCpuS?: number;
+}
+
+/** DELETE ?purge=true of every swarm at once; ms until the last answered, the statuses that were not 200, CPU meanwhile. */
+async function deleteAll(server: BenchServer, swarms: readonly string[], tmux = false): Promise<Deleted> {
+  const first = tmux ? tmuxServerTicks(server.home, server.pid) : new Map<number, number>();
+  const last = new Map(first);
+  const sample = (): void => {
+    for (const [pid, t] of ticksOf(first.keys())) last.set(pid, t);
+  };
+  const sampler = tmux ? setInterval(sample, STOP_SAMPLE_MS) : undefined;
+  const ticks0 = cpuTicksOf(server.pid);
+  const box0 = boxTicks();
   const s0 = performance.now();
   const answers = await Promise.all(swarms.map((s) => server.api('DELETE', `/api/swarms/${s}?purge=true`)));
+  const ms = performance.now() - s0;
+  const serverCpuS = (cpuTicksOf(server.pid) - ticks0) / CLOCK_TICKS_PER_S;
+  const box1 = boxTicks();
+  const boxCpuPct = ((box1.busy - box0.busy) / Math.max(1, box1.total - box0.total)) * 100;
+  clearInterval(sampler);
   const failed = answers.flatMap((a, i) => (a.status === 200 ? [] : [`DELETE ${swarms[i]}: ${a.status}`]));
-  return { ms: performance.now() - s0, failed };
+  if (!tmux) return { ms, failed, serverCpuS, boxCpuPct };
+  sample();
+  let ticks = 0;
+  for (const [pid, t] of last) ticks += t - (first.get(pid) ?? t);
+  return { ms, failed, serverCpuS, boxCpuPct, tmuxCpuS: ticks / CLOCK_TICKS_PER_S };
 }
 
 /** Launch (K swarms at once with `swarms`), measure while up, DELETE ?purge=true, check what is left. */
@@ -270,11 +306,14 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   } catch (err) {
     result = { ...result, error: err instanceof Error ? err.message : String(err) };
   }
-  const del = await deleteAll(server, names);
+  const del = await deleteAll(server, names, TMUX_BACKED.has(backend));
   if (del.failed.length > 0) return { ...result, error: del.failed.join('; ') };
   return {
     ...result,
     stopMs: del.ms,
+    stopServerCpuS: del.serverCpuS,
+    stopBoxCpuPct: del.boxCpuPct,
+    ...(del.tmuxCpuS === undefined ? {} : { stopTmuxCpuS: del.tmuxCpuS }),
     leftoverProcesses: names.flatMap((s) => leftoverProcesses(server.pid, server.home, s)),
     tmuxServerLeft: tmuxServerRunning(server.home),
     leftoverDirs: names.flatMap((s) => leftoverDirs(server.home, s)),

@@ -30,6 +30,7 @@ test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, id
   for (const r of report.runs) {
     expect(r.readyMs).toEqual(expect.any(Number));
     expect(r.stopMs).toEqual(expect.any(Number));
+    expect(r.stopServerCpuS).toEqual(expect.any(Number));
     expect(r.launchServerCpuS).toEqual(expect.any(Number));
     expect(r.idleServerCpuPct).toEqual(expect.any(Number));
     expect(r.listSwarms?.rps).toBeGreaterThan(0);
@@ -48,6 +49,7 @@ test('runs two swarms of 3 at once (mock, local, tmux) through launch, turns, id
     // 2 × 3 tmux agents fit one tmux server (TMUX_PANES_PER_SERVER), whose CPU is read at ready
     expect(report.runs[2]?.tmuxServers).toBe(1);
     expect(report.runs[2]?.launchTmuxCpuS).toEqual(expect.any(Number));
+    expect(report.runs[2]?.stopTmuxCpuS).toEqual(expect.any(Number));
   }
   const md = formatReport(report);
   for (const heading of ['## Launch', '## Stop', '## Idle', '## Latency', '## API', '## Task delivery', '## Memory'])
@@ -107,5 +109,5 @@ test('marks a missed goal and a met one in the tables', () => {
   };
   const md = formatReport(base);
   expect(md).toMatch(/\| bwrap \| 1000 \| 20\.00 \| 20\.00 \| — \| — \| 2\.00 \| — \| MISSED \|/);
-  expect(md).toMatch(/\| bwrap \| 1000 \| 5\.00 \| 0 \| no \| 0 \| MET \|/);
+  expect(md).toMatch(/\| bwrap \| 1000 \| 5\.00 \| — \| — \| 0 \| no \| 0 \| MET \|/);
 });
