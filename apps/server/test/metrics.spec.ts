@@ -76,6 +76,8 @@ describe('GET /metrics (Prometheus text format)', () => {
       expect(sum(m.get('genswarms_socket_clients'))).toBe(1);
       expect(sum(m.get('process_cpu_seconds_total'))).toBeGreaterThan(0);
       expect(m.get('nodejs_heap_size_used_bytes')?.type).toBe('gauge');
+      // sampled every EVENT_LOOP_SAMPLE_MS (100 ms, not prom-client's 10 ms: an idle server woke 100 times a second)
+      expect(m.get('nodejs_eventloop_lag_p99_seconds')?.type).toBe('gauge');
 
       const routes = new Set(m.get('genswarms_http_request_duration_seconds')!.samples.map((x) => x.labels['route']));
       expect(routes).toContain('/api/swarms/:s/agents/:a');
