@@ -14,7 +14,7 @@ const READY_TIMEOUT_MS = 600_000;
 /** How long it waits for one turn to be dispatched or completed. */
 const TURN_TIMEOUT_MS = 30_000;
 const CLOCK_TICKS_PER_S = 100;
-/** Wait before the idle sample: the outbox fallback poll is at 32 s 10.5 s after the last wake-up (120 s from 42.5 s on). */
+/** Wait before the idle sample: the outbox fallback poll is at its 120 s cap 8.5 s after the last wake-up. */
 const IDLE_SETTLE_MS = 12_000;
 
 export interface RunOptions {
@@ -285,7 +285,7 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
     await opts.onUp?.(swarm);
     if (backend !== 'mock' && opts.turns > 0) result = { ...result, receiptToEvent: await measureLatency(server, swarm, n, opts.turns) };
     if (opts.idleMs > 0) {
-      // the last turn's routing, and the outbox poll's backoff (500 ms → 32 s → 120 s), settle; a sample under 1 s (the
+      // the last turn's routing, and the outbox poll's backoff (500 ms → 8 s → 120 s), settle; a sample under 1 s (the
       // correctness smoke) measures nothing worth the wait
       if (opts.idleMs >= 1000) await sleep(IDLE_SETTLE_MS);
       const idle = await measureIdle(server, opts.idleMs);

@@ -16,8 +16,12 @@ import { OUTBOX_DIR } from './outbox';
  * of a core with 120 s, same box, 30 s samples).
  */
 export const OUTBOX_IDLE_POLL_MAX_MS = 120_000;
-/** Growth of that wait per empty drain: 500 ms → 2 s → 8 s → 32 s → 120 s, so a fresh swarm is quiet within seconds. */
-export const OUTBOX_BACKOFF_FACTOR = 4;
+/**
+ * Growth of that wait per empty drain: 500 ms → 8 s → 120 s, so an agent is at the cap 8.5 s after its last wake-up.
+ * Issue 13: with ×4 (… → 8 s → 32 s → 120 s, the cap from 42.5 s on) a 1,000-agent swarm still drained 31 outboxes a
+ * second for the half minute after its last turn.
+ */
+export const OUTBOX_BACKOFF_FACTOR = 16;
 
 export interface OutboxScheduleDeps {
   readonly workspace: string;
