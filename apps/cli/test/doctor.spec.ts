@@ -6,6 +6,7 @@ import { backendPosture } from '../src/doctor/backends';
 import type { Check } from '../src/doctor/probes';
 import { checkPty, isSocatRecentEnough } from '../src/doctor/probes';
 import { checkProcessTracking } from '../src/doctor/tracking';
+import { checkTmuxUtmp } from '../src/doctor/tmux-utmp';
 import { checkAppleContainer, checkLimits } from '../src/doctor/limits';
 import { describeProcessTracking, detectProcessTracking } from '@genswarms/runners';
 import { cli, tempDir } from './support';
@@ -19,6 +20,7 @@ const CHECK_NAMES = [
   'docker image',
   'xargs',
   'nix-store',
+  'tmux utmp',
   'pty',
   'setpriv',
   'tracking',
@@ -85,6 +87,18 @@ describe('genswarms doctor', () => {
   ])('reports tracking %j as %s', (tracking, status, detail) => {
     const check = checkProcessTracking(() => tracking);
     expect(check).toEqual({ name: 'tracking', status, detail: expect.stringMatching(detail) });
+  });
+
+  it.each([
+    [{ kind: 'ok', path: '/opt/gs/genswarms-no-utmp.so' } as const, 'ok', /^no utmp records for agent panes \(\/opt\/gs\/genswarms-no-utmp\.so preloaded/],
+    [{ kind: 'unusable', reason: '/x.so is writable by group or others' } as const, 'missing', /fork and exec per pane.*: \/x\.so is writable by group or others$/],
+  ])('reports the no-utmp shim %j as %s', (shim, status, detail) => {
+    expect(checkTmuxUtmp(() => shim)).toEqual({ name: 'tmux utmp', status, detail: expect.stringMatching(detail) });
+  });
+
+  it('finds the shim npm ci built (tmux utmp ok)', async () => {
+    const d = await doctorJson({ PATH: SYSTEM_PATH });
+    expect(statusOf(d, 'tmux utmp')).toBe('ok');
   });
 
   it('agrees with a trial bwrap sandbox run here', async () => {

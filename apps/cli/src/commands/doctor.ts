@@ -3,6 +3,7 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { backendPosture, formatPosture } from '../doctor/backends';
 import { checkProcessTracking } from '../doctor/tracking';
+import { checkTmuxUtmp } from '../doctor/tmux-utmp';
 import { checkAppleContainer, checkLimits } from '../doctor/limits';
 import { checkAgentImage } from '../doctor/agent-image';
 import { checkInotifyWatches, checkOpenFiles } from '../doctor/scale-limits';
@@ -34,7 +35,7 @@ export const doctorCommand: CommandModule = {
     program
       .command('doctor')
       .description(
-        'Check what isolation this host can give agents (bwrap, socat, tmux, docker and its agent image, xargs, process tracking, limits per backend, apple container, token, bind, open files, inotify watches)',
+        'Check what isolation this host can give agents (bwrap, socat, tmux and its utmp shim, docker and its agent image, xargs, process tracking, limits per backend, apple container, token, bind, open files, inotify watches)',
       )
       .option('--json', 'print {checks, backends} as JSON')
       .option('--ssh <user@host[:port]>', 'also check an ssh host: reachable, host key known/unknown/changed, remote xargs/tmux/bwrap')
@@ -60,6 +61,7 @@ Examples:
               checkXargs(env),
               checkNixStore(env),
             ])),
+            checkTmuxUtmp(),
             checkPty(),
             checkSetpriv(env),
             checkProcessTracking(),
