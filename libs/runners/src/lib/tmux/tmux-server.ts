@@ -357,12 +357,12 @@ export class TmuxServer {
     }
   }
 
-  /** Current state of one pane, or undefined when it no longer exists (one targeted query). */
   /** The pane's scrollback and screen as plain text (`capture-pane -p -J -S -`: joined wrapped lines, no escapes). */
   async capturePane(paneId: string): Promise<readonly string[]> {
     return this.command([...tmuxConsts('capture-pane', '-p', '-J', '-S', '-', '-t'), tmuxPane(paneId)]);
   }
 
+  /** Current state of one pane, or undefined when it no longer exists (one targeted query). */
   async paneState(paneId: string): Promise<PaneState | undefined> {
     const pane = await this.describe(tmuxPane(paneId));
     return pane?.paneId === paneId ? pane : undefined;
