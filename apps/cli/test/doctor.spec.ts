@@ -90,8 +90,16 @@ describe('genswarms doctor', () => {
   });
 
   it.each([
-    [{ kind: 'ok', path: '/opt/gs/genswarms-no-utmp.so' } as const, 'ok', /^no utmp records for agent panes \(\/opt\/gs\/genswarms-no-utmp\.so preloaded/],
-    [{ kind: 'unusable', reason: '/x.so is writable by group or others' } as const, 'missing', /fork and exec per pane.*: \/x\.so is writable by group or others$/],
+    [
+      { kind: 'ok', path: '/opt/gs/genswarms-no-utmp.so' } as const,
+      'ok',
+      /^no utmp records for agent panes \(\/opt\/gs\/genswarms-no-utmp\.so preloaded/,
+    ],
+    [
+      { kind: 'unusable', reason: '/x.so is writable by group or others' } as const,
+      'missing',
+      /fork and exec per pane.*: \/x\.so is writable by group or others$/,
+    ],
   ])('reports the no-utmp shim %j as %s', (shim, status, detail) => {
     expect(checkTmuxUtmp(() => shim)).toEqual({ name: 'tmux utmp', status, detail: expect.stringMatching(detail) });
   });

@@ -17,7 +17,7 @@ describe('noUtmpLibrary', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds the shim npm ci built, exporting libutempter\'s calls', () => {
+  it("finds the shim npm ci built, exporting libutempter's calls", () => {
     const found = noUtmpLibrary();
     expect(found).toEqual({ kind: 'ok', path: NO_UTMP_LIBRARY_PATH });
     const symbols = execFileSync('/usr/bin/nm', ['-D', '--defined-only', NO_UTMP_LIBRARY_PATH], { encoding: 'utf8' });

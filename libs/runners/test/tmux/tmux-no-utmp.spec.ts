@@ -57,7 +57,9 @@ describeIfBinaries(['tmux'])('tmux servers run without utmp records', () => {
   (canTrace ? it : it.skip)('creates and destroys panes without running the utmp helper (a bare tmux server does)', async () => {
     // the control: tmux as installed, same work, same tracing — proves the trace sees the helper on this host
     const bare = path.join(env.home, 'bare.sock');
-    spawnSync(TMUX, ['-S', bare, '-f', '/dev/null', 'new-session', '-d', '-s', 'b', '/bin/sleep', '600'], { env: { PATH: '/usr/bin:/bin' } });
+    spawnSync(TMUX, ['-S', bare, '-f', '/dev/null', 'new-session', '-d', '-s', 'b', '/bin/sleep', '600'], {
+      env: { PATH: '/usr/bin:/bin' },
+    });
     const barePid = Number(spawnSync(TMUX, ['-S', bare, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).stdout.trim());
     const bareExecs = await execsDuring(barePid, async () => {
       spawnSync(TMUX, ['-S', bare, 'new-window', '-d', '-t', 'b:', '/bin/sleep', '600']);

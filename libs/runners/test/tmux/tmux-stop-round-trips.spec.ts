@@ -42,7 +42,10 @@ describeIfBinaries(['tmux'])('tmux stop: the pane process from /proc, tmux asked
     await env.cleanup();
   });
 
-  async function handleFor(agent: string, panePid?: (real: number) => number): Promise<{ handle: TmuxHandle; panePid: number; realPid: number }> {
+  async function handleFor(
+    agent: string,
+    panePid?: (real: number) => number,
+  ): Promise<{ handle: TmuxHandle; panePid: number; realPid: number }> {
     const pane = await server.createWindow('rt', agent, env.workspace, [tmuxPath('/bin/sleep'), tmuxConst('600')]);
     const pid = panePid === undefined ? pane.panePid : panePid(pane.panePid);
     const description: SessionDescription = {
@@ -96,7 +99,7 @@ describeIfBinaries(['tmux'])('tmux stop: the pane process from /proc, tmux asked
     expect(await server.paneState((await server.findPane('rt', kind))?.paneId ?? '%999999')).toBeUndefined();
   });
 
-  it('asks tmux when the pane process already exited (its exit status is tmux\'s to tell)', async () => {
+  it("asks tmux when the pane process already exited (its exit status is tmux's to tell)", async () => {
     const { handle, realPid } = await handleFor('exited');
     process.kill(realPid, 'SIGKILL');
     await until(() => !isProcessAlive(realPid), 'the pane to die');

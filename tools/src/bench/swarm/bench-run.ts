@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { agentName, swarmConfig, TMUX_BACKED, type BenchBackend } from './backends';
 import { cpuTicksOf, fdUsageOf, rssMibOf, type BenchServer } from './bench-server';
-import { agentProcessesPss, leftoverDirs, leftoverProcesses, tmuxServerRunning, tmuxServersCpu, tmuxServerTicks, ticksOf } from './leftovers';
+import {
+  agentProcessesPss,
+  leftoverDirs,
+  leftoverProcesses,
+  tmuxServerRunning,
+  tmuxServersCpu,
+  tmuxServerTicks,
+  ticksOf,
+} from './leftovers';
 import { quantile } from './primitives';
 import { measureListSwarms, type ListSwarmsResult } from './list-swarms';
 import { measureRestPaste, type PasteLatency } from './paste-latency';

@@ -107,7 +107,9 @@ export function tmuxServersCpu(home: string, serverPid: number): { servers: numb
 /** CPU used so far (clock ticks) by each tmux server of `home`, by pid (see tmuxServersCpu). */
 export function tmuxServerTicks(home: string, serverPid: number): Map<number, number> {
   const sockets = socketsOf(home);
-  const pids = snapshotProcs().filter((p) => p.ppid !== serverPid && sockets.test(p.cmdline)).map((p) => p.pid);
+  const pids = snapshotProcs()
+    .filter((p) => p.ppid !== serverPid && sockets.test(p.cmdline))
+    .map((p) => p.pid);
   return ticksOf(pids);
 }
 

@@ -80,7 +80,8 @@ export class TmuxHandle implements RunnerHandle {
     // Issue 13: asking tmux first (display-message) was one of a stop's two round trips, queued behind every other
     // stop on that server. The pane's process is known without it while it is still the same live child of the tmux
     // server, started at the same tick; only otherwise (it exited, or tmux gave no pid) does tmux describe the pane.
-    const verified = this.paneStartTicks !== undefined && paneChildStart(this.init.panePid, this.init.server.serverPid) === this.paneStartTicks;
+    const verified =
+      this.paneStartTicks !== undefined && paneChildStart(this.init.panePid, this.init.server.serverPid) === this.paneStartTicks;
     // expected: a pane tmux cannot describe is not killed by pid (the pid could be reused); kill-window below still closes it
     const state = verified ? undefined : await this.init.server.paneState(this.init.paneId).catch(() => undefined);
     if (verified || (state !== undefined && !state.dead && state.panePid === this.init.panePid)) {
