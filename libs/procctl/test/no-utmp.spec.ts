@@ -37,6 +37,8 @@ describe('noUtmpLibrary', () => {
     ['world-writable', () => copy('ww.so', 0o757), /writable by group or others/],
     ['a space in the path (two LD_PRELOAD entries)', () => copy('a b.so'), /LD_PRELOAD cannot take/],
     ['a colon in the path', () => copy('a:b.so'), /LD_PRELOAD cannot take/],
+    ['a $ in the path (the loader expands $ORIGIN, $LIB, $PLATFORM)', () => copy('$ORIGIN.so'), /LD_PRELOAD cannot take/],
+    ['a newline in the path', () => copy('a\nb.so'), /LD_PRELOAD cannot take/],
     ['a directory', () => (mkdirSync(path.join(dir, 'd.so')), path.join(dir, 'd.so')), /not a regular file/],
     ['missing', () => path.join(dir, 'none.so'), /not built/],
     ['a dangling symlink', () => (symlinkSync(path.join(dir, 'gone.so'), path.join(dir, 'dl.so')), path.join(dir, 'dl.so')), /not built/],
@@ -48,6 +50,18 @@ describe('noUtmpLibrary', () => {
         return path.join(dir, 'ln.so');
       },
       /writable by group or others/,
+    ],
+    [
+      'in a directory others may write (it could be swapped after the check)',
+      () => {
+        const open = path.join(dir, 'open');
+        mkdirSync(open);
+        chmodSync(open, 0o777);
+        copyFileSync(NO_UTMP_LIBRARY_PATH, path.join(open, 'x.so'));
+        chmodSync(path.join(open, 'x.so'), 0o755);
+        return path.join(open, 'x.so');
+      },
+      /open is writable by someone other than root or this user/,
     ],
   ])('refuses a shim that is %s', (_what, make: () => string, reason: RegExp) => {
     const found = noUtmpLibrary(make());
@@ -62,8 +76,10 @@ describe('noUtmpLibrary', () => {
     expect(found.kind === 'unusable' ? found.reason : '').toMatch(/owned by uid 4242/);
   });
 
-  it('accepts a copy owned by this user, 0755, on a plain path', () => {
+  it('accepts a copy owned by this user, 0755, on a plain path (npm scope and tilde characters included)', () => {
     const file = copy('ok.so');
     expect(noUtmpLibrary(file)).toEqual({ kind: 'ok', path: file });
+    const scoped = copy('@scope~1.so');
+    expect(noUtmpLibrary(scoped)).toEqual({ kind: 'ok', path: scoped });
   });
 });
