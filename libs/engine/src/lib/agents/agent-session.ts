@@ -528,7 +528,6 @@ export class AgentSession implements TurnHost, OutboxOwner {
     this.clearAwaiting();
   }
 
-  /** Stops the runner; an in-flight turn is cancelled and settled once the process is gone. */
   /**
    * The shared resource this agent's stop queues on, so a swarm stop can take turns between them: the tmux server
    * holding its window (SessionDescription.tmuxServer); undefined for every other backend (or no process).
@@ -537,6 +536,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
     return this.handle?.describe().tmuxServer;
   }
 
+  /** Stops the runner; an in-flight turn is cancelled and settled once the process is gone. */
   async stop(finalState: 'stopped' | null = 'stopped'): Promise<void> {
     this.closed = true;
     this.stopTimers();

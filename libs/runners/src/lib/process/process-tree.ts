@@ -161,7 +161,8 @@ export interface ProcessIdentity {
 
 /**
  * The identity of `pid` if it is a live process (a zombie or a pid without a readable stat is undefined).
- * A pid and its start time name one process for good: a pid reused later starts at another tick.
+ * A pid and its start time name one process: the same pid with the same start tick would need the kernel to hand the pid
+ * out again within one clock tick (10 ms), i.e. to wrap around the whole pid space in that time.
  */
 export function processIdentity(pid: number): ProcessIdentity | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
