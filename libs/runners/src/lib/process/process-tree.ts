@@ -10,13 +10,22 @@ const EXIT_POLL_MS = 25;
  * but its table entry until its parent reaps it).
  */
 export function isProcessAlive(pid: number): boolean {
+  const fields = statFields(pid);
+  // no readable /proc entry: ask signal 0 instead
+  if (fields === undefined) return signalZero(pid);
+  return fields[0] !== 'Z' && fields[0] !== 'X';
+}
+
+/**
+ * The fields of `/proc/<pid>/stat` after the command name (which may hold spaces and parentheses): `[0]` state,
+ * `[1]` ppid, `[19]` start time in clock ticks after boot. undefined when unreadable (gone, or not Linux).
+ */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    // expected: no readable /proc entry, ask signal 0 instead
-    return signalZero(pid);
+    return undefined; // expected: the process exited (or there is no /proc); each caller says what that means
   }
 }
 
@@ -144,13 +153,8 @@ export function listDescendants(root: number, maxAgeMs = 0): number[] {
 }
 
 function readPpid(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
-  } catch {
-    return undefined; // expected: exited while we looked
-  }
+  const fields = statFields(pid); // undefined: exited while we looked
+  return fields === undefined ? undefined : Number(fields[1]);
 }
 
 /** Who a live process is: its parent and its start time (clock ticks after boot, `/proc/<pid>/stat` field 22). */
@@ -166,14 +170,8 @@ export interface ProcessIdentity {
  */
 export function processIdentity(pid: number): ProcessIdentity | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // expected: gone (or not Linux)
-  }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
+  const fields = statFields(pid);
+  if (fields === undefined || fields[0] === 'Z' || fields[0] === 'X') return undefined;
   const ppid = Number(fields[1]);
   const startTicks = Number(fields[19]);
   return Number.isSafeInteger(ppid) && Number.isSafeInteger(startTicks) ? { ppid, startTicks } : undefined;
