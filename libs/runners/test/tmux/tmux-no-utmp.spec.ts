@@ -4,7 +4,7 @@
  * tmux servers preload the no-utmp shim of @genswarms/procctl; a pane never inherits the preload.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { NO_UTMP_LIBRARY_PATH } from '@genswarms/procctl';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
@@ -17,8 +17,8 @@ const canTrace = existsSync(STRACE) && process.geteuid?.() === 0;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The programs `pid` and its children exec while `work` runs (strace -f on the live process). */
-async function execsDuring(pid: number, work: () => Promise<void>): Promise<string> {
-  const log = path.join(path.dirname(NO_UTMP_LIBRARY_PATH), `.strace-${process.pid}-${pid}.log`);
+async function execsDuring(dir: string, pid: number, work: () => Promise<void>): Promise<string> {
+  const log = path.join(dir, `strace-${pid}.log`);
   const tracer = spawn(STRACE, ['-f', '-qq', '-e', 'trace=execve', '-o', log, '-p', String(pid)], { stdio: 'ignore' });
   await sleep(300); // attached
   await work();
@@ -26,7 +26,7 @@ async function execsDuring(pid: number, work: () => Promise<void>): Promise<stri
   tracer.kill('SIGINT');
   await new Promise((resolve) => tracer.once('exit', resolve));
   const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
-  spawnSync('/bin/rm', ['-f', log]);
+  rmSync(log, { force: true });
   return text;
 }
 
@@ -61,12 +61,12 @@ describeIfBinaries(['tmux'])('tmux servers run without utmp records', () => {
       env: { PATH: '/usr/bin:/bin' },
     });
     const barePid = Number(spawnSync(TMUX, ['-S', bare, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).stdout.trim());
-    const bareExecs = await execsDuring(barePid, async () => {
+    const bareExecs = await execsDuring(env.home, barePid, async () => {
       spawnSync(TMUX, ['-S', bare, 'new-window', '-d', '-t', 'b:', '/bin/sleep', '600']);
       spawnSync(TMUX, ['-S', bare, 'kill-window', '-t', 'b:1']);
     });
     spawnSync(TMUX, ['-S', bare, 'kill-server']);
-    const ours = await execsDuring(server.serverPid ?? 0, async () => {
+    const ours = await execsDuring(env.home, server.serverPid ?? 0, async () => {
       const pane = await server.createWindow('nu', 'traced', env.workspace, [tmuxPath('/bin/sleep'), tmuxConst('600')]);
       await server.killWindow(pane.paneId);
     });
