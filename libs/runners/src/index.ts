@@ -22,6 +22,15 @@ export type { RunnerErrorCode } from './lib/errors/runner-error';
 export { buildRunnerContext, findOnPath } from './lib/context/runner-context';
 export { DEFAULT_AGENT_GID, DEFAULT_AGENT_UID, parseAgentId, resolveAgentIdentity } from './lib/identity/agent-identity';
 export type { AgentIdentity, AgentIdentityResolution } from './lib/identity/agent-identity';
+export {
+  AGENT_ID_RANGE_MAX,
+  DEFAULT_AGENT_ID_RANGE,
+  agentIdRangeConflict,
+  parseAgentIdRange,
+  readHostIdDatabases,
+  uidHasProcesses,
+} from './lib/identity/agent-id-range';
+export type { AgentIdRange, AgentIdRangeParse, HostIdDatabases } from './lib/identity/agent-id-range';
 export type { RunnerContextInput } from './lib/context/runner-context';
 export { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from './lib/launcher/launcher';
 export { assertArgv } from './lib/argv/validate-argv';

@@ -66,7 +66,11 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
     gid: host.gid,
     agentEntry: host.agentEntry,
     llm: config.endpointPolicy,
-    ...(config.agent === undefined ? {} : { agentUid: config.agent.uid, agentGid: config.agent.gid }),
+    ...(config.agentIds?.kind === 'per_agent'
+      ? { agentIdRange: config.agentIds.range }
+      : config.agent === undefined
+        ? {}
+        : { agentUid: config.agent.uid, agentGid: config.agent.gid }),
     ...(host.node === undefined ? {} : { node: host.node }),
     ...(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
     ...(host.userHome === undefined ? {} : { userHome: host.userHome }),

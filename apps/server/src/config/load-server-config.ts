@@ -8,7 +8,7 @@ import {
   resolveConfigDir,
   SecurityError,
 } from '@genswarms/security';
-import { parseAgentId, resolveAgentIdentity } from '@genswarms/runners';
+import { AgentIdRefusal, parseAgentIdMode, traversalGroup, type AgentIdMode } from './agent-ids';
 import { parseLogLevel } from '../logging/log-level';
 import type { LogLevel } from '../logging/log-level';
 import type { ServerConfig, ServerConfigLoad } from './server-config';
@@ -80,29 +80,13 @@ function parseSocketBuffer(raw: string | undefined): number | undefined {
   return n;
 }
 
-/**
- * GENSWARMS_AGENT_UID / GENSWARMS_AGENT_GID → the uid:gid agents run as (docs/security.md §10 "uid rule"):
- * digits 1–2147483647 only, never 0; only a root server may name another id than its own.
- */
-function parseAgentIdentity(env: ServerEnv, server: { uid: number; gid: number }): { uid: number; gid: number } {
-  const ids: { uid?: number; gid?: number } = {};
-  for (const [variable, key] of [
-    ['GENSWARMS_AGENT_UID', 'uid'],
-    ['GENSWARMS_AGENT_GID', 'gid'],
-  ] as const) {
-    const raw = env[variable];
-    if (isUnset(raw)) continue;
-    const value = parseAgentId(raw ?? '');
-    if (value === undefined)
-      throw new Refusal(
-        variable,
-        `${JSON.stringify((raw ?? '').trim())}: expected an integer from 1 to 2147483647 (never 0: agents do not run as root)`,
-      );
-    ids[key] = value;
+function parseAgentIds(env: ServerEnv, server: { uid: number; gid: number }): AgentIdMode {
+  try {
+    return parseAgentIdMode(env, server);
+  } catch (err) {
+    if (err instanceof AgentIdRefusal) throw new Refusal(err.variable, err.reason);
+    throw err;
   }
-  const resolved = resolveAgentIdentity({ serverUid: server.uid, serverGid: server.gid, ...ids });
-  if (resolved.kind === 'invalid') throw new Refusal(resolved.variable, resolved.reason);
-  return resolved.identity;
 }
 
 function parseLevel(raw: string | undefined): LogLevel {
@@ -135,9 +119,9 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
   const configDir = await resolveConfigDir(env['GENSWARMS_SWARM_CONFIG_DIR'], opts.cwd).catch((err: unknown) => {
     throw err instanceof SecurityError ? new Refusal('GENSWARMS_SWARM_CONFIG_DIR', err.message) : err;
   });
-  const agent = parseAgentIdentity(env, { uid: opts.uid, gid: opts.gid ?? opts.uid });
-  // a root server's unsandboxed agents pass through home by name (0710, group = the agent gid): kept across boots
-  const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid, agent.uid === opts.uid ? undefined : agent.gid);
+  const agentIds = parseAgentIds(env, { uid: opts.uid, gid: opts.gid ?? opts.uid });
+  // a root server's agents pass through home by name (0710, group = the agents' traversal group): kept across boots
+  const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid, traversalGroup(agentIds));
   const skillsRaw = env['GENSWARMS_SKILLS_ROOT'];
   return {
     tokens: { fullToken: normalizeToken(env['GENSWARMS_API_TOKEN']), configToken: normalizeToken(env['GENSWARMS_CONFIG_API_TOKEN']) },
@@ -148,7 +132,8 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
     endpointPolicy,
     home,
     maxAgentsPerSwarm,
-    agent,
+    agentIds,
+    ...(agentIds.kind === 'per_agent' ? {} : { agent: { uid: agentIds.uid, gid: agentIds.gid } }),
     skillsRoot: isUnset(skillsRaw) ? path.join(home, 'skills') : path.resolve(opts.cwd, (skillsRaw ?? '').trim()),
     logLevel,
     ...(socketMaxBufferedBytes === undefined ? {} : { socketMaxBufferedBytes }),

@@ -1,5 +1,6 @@
 import type { CorsPolicy, EndpointPolicy, TokenConfig } from '@genswarms/security';
 import type { LogLevel } from '../logging/log-level';
+import type { AgentIdMode } from './agent-ids';
 
 /** Everything the server needs, read once from the environment at boot (README.md (Configuration)). Holds secrets: never log it. */
 export interface ServerConfig {
@@ -20,6 +21,12 @@ export interface ServerConfig {
    * the server's own ids unless it runs as root; never 0. Absent (embedders, tests) → the runners' default rule.
    */
   readonly agent?: { readonly uid: number; readonly gid: number };
+  /**
+   * How agents get their ids (`self`, `shared`, or `per_agent` from a range; apps/server/src/config/agent-ids.ts).
+   * With `per_agent`, `agent` is absent and the engine allocates one uid:gid per agent. Absent (embedders, tests) →
+   * `agent`'s rule.
+   */
+  readonly agentIds?: AgentIdMode;
   readonly skillsRoot: string;
   /**
    * `GENSWARMS_SOCKET_MAX_BUFFER_BYTES`: what one socket.io connection may hold unsent before it is closed as a

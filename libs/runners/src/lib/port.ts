@@ -75,6 +75,14 @@ export interface RunnerContext {
    * Absent → derived from serverUid by `agentIdentityOf` (root → the default pair).
    */
   readonly agent?: { readonly uid: number; readonly gid: number };
+  /**
+   * (additive) A root server that gives each agent its own identity: the agents' shared supplementary group
+   * (the range's first id), the group of the search-only directories on the way to each agent's own. Set on
+   * the server's context; the engine adds `agent` per agent. With it set and no `agent`, nothing starts.
+   */
+  readonly agentGroup?: number;
+  /** (additive) With `agentGroup`: the range agents' ids come from (`agentGroup` = `first`; agents get `first+1..last`). */
+  readonly agentIdRange?: { readonly first: number; readonly last: number };
   /** Absolute paths; undefined when the binary is not installed. */
   readonly binaries: {
     readonly node: string;

@@ -188,7 +188,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
       metadata: { backend: this.spec.backend },
     });
     try {
-      this.handle = reattached ?? (await this.host.runners.get(plan.spec.backend).start(plan, this.host.runnerContext));
+      this.handle = reattached ?? (await this.host.runners.get(plan.spec.backend).start(plan, this.host.contextFor(plan.spec.agent)));
     } catch (e) {
       // The runner's code and sentence (binary_missing, image_missing, start_failed, …), never the error's class name.
       const failure = startFailureOf(e);

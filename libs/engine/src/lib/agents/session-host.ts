@@ -15,7 +15,8 @@ export interface SessionHost {
   readonly clock: Clock;
   readonly routing: RoutingHost;
   readonly runners: RunnerRegistry;
-  readonly runnerContext: RunnerContext;
+  /** The runner context `agent` is planned, started and re-attached with (its own ids on a per-agent-uid server). */
+  contextFor(agent: string): RunnerContext;
   /** The agent's current effective config. */
   agentConfig(agent: string): AgentConfig | undefined;
   /** Watcher poll period (ms) for receipts; default 250. */

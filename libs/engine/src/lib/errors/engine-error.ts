@@ -26,6 +26,7 @@ export type EngineErrorCode =
   | 'endpoint_not_configured'
   | 'egress_unavailable'
   | 'unsafe_workspace'
+  | 'agent_ids_exhausted'
   | 'unsafe_bind'
   | 'invalid_argv'
   | 'launch_too_large'
@@ -98,6 +99,8 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   no_config_schema: 422,
   immutable_keys: 422,
   runner_error: 500,
+  // every id of GENSWARMS_AGENT_UID_RANGE is held (or still has processes): a purge or a larger range frees one
+  agent_ids_exhausted: 503,
   // 507 Insufficient Storage (RFC 4918): the server cannot store what the request needs; retry after space is freed.
   storage_full: 507,
   // Never an HTTP answer: Engine.open refuses a corrupt, foreign or newer genswarms.db (the server exits 3).

@@ -72,4 +72,16 @@ CREATE TABLE object_states (
 ALTER TABLE turns ADD COLUMN reply TEXT;
 `,
   },
+  {
+    // One identity per agent: the uid (= gid) a root server gave (swarm, agent); released at purge, reused only
+    // when `reusable` (its directories were purged) and no process runs as it.
+    version: 5,
+    sql: `
+CREATE TABLE agent_ids (
+  uid INTEGER PRIMARY KEY, swarm TEXT NOT NULL, agent TEXT NOT NULL, assigned_at TEXT NOT NULL,
+  released_at TEXT, reusable INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX agent_ids_held ON agent_ids (swarm, agent) WHERE released_at IS NULL;
+`,
+  },
 ];

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
 import { moveLegacySecrets } from './legacy-secrets';
+import { AgentIdTable } from './agent-ids';
 import { checkStoreFile } from './store-file-check';
 import { SecretFiles } from './secret-files';
 import { externalizeSecrets, resolveSecrets, type SecretPositions } from './secret-refs';
@@ -99,12 +100,16 @@ export class SqliteStore implements Store {
   /** Appends per swarm since its message log was last trimmed (in memory: a restart trims on the first append). */
   private readonly appendsSincePrune = new Map<string, number>();
 
+  /** Each agent's own uid:gid (a root server with an id range; docs/security.md "One identity per agent"). */
+  readonly agentIds: AgentIdTable;
+
   private constructor(db: Db, file: string, version: number, secrets: SecretFiles, where: SecretPositions) {
     this.db = db;
     this.secrets = secrets;
     this.secretPositions = where;
     this.file = file;
     this.schemaVersion = version;
+    this.agentIds = new AgentIdTable(db);
   }
 
   /** The cached statement for `text`; the set is bounded (fixed SQL plus the event query's filter combinations). */

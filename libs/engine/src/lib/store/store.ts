@@ -1,3 +1,4 @@
+import type { AgentIdTable } from './agent-ids';
 /**
  * The persistence port. Every method is atomic on its own; the methods that must change several
  * rows together (dispatch, enqueue with a cap, turn completion) are single methods so that another
@@ -172,6 +173,8 @@ export type TurnFinish = {
 
 export interface Store {
   close(): Promise<void>;
+  /** Each agent's own uid:gid (synchronous: one SQLite transaction per allocation). */
+  readonly agentIds: AgentIdTable;
 
   upsertSwarm(row: SwarmRow): Promise<void>;
   setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void>;

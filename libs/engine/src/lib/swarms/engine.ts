@@ -46,7 +46,7 @@ import { SYSTEM_CLOCK, type Clock } from '../util/clock';
 import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
-import { purgeSwarmFiles } from './purge';
+import { purgeSwarmFiles, releaseAgentIds } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
 import { recordRefusedStart } from './refused-start';
 import {
@@ -181,6 +181,7 @@ export class Engine implements SwarmService {
   async validateConfig(value: unknown, baseDir: string): Promise<ConfigSummary> {
     const gate = await this.gateConfig(value, baseDir);
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
+    rt.previewIdentities();
     for (const agent of gate.effective.agents) await planAgentOnly(rt, this.opts.home, agent);
     return gate.summary;
   }
@@ -223,6 +224,7 @@ export class Engine implements SwarmService {
     if (opts.purge === true) {
       // files first: purge reads the named workspaces from the store, and a failed purge can be retried
       await purgeSwarmFiles({ store: this.store, paths: this.opts }, swarm, rt?.seedConfig);
+      await releaseAgentIds(this.store, this.opts.home, swarm, this.clock.now().toISOString());
       await this.store.deleteSwarmData(swarm, { purge: true });
       return { status: 'purged', swarm_name: swarm };
     }

@@ -18,9 +18,11 @@ export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: Agent
   });
   const spec = buildLaunchSpec(rt.swarm, agent, workspace, targets ?? rt.topology.targets(agent.name));
   const runner = rt.runners.get(spec.backend);
+  await rt.ensureIdentity(agent.name);
+  const ctx = rt.contextFor(agent.name);
   try {
-    const plan = runner.plan(spec, rt.runnerContext);
-    await runner.preflight?.(plan, rt.runnerContext); // engine-side facts (the docker image), still creating nothing
+    const plan = runner.plan(spec, ctx);
+    await runner.preflight?.(plan, ctx); // engine-side facts (the docker image), still creating nothing
     return plan;
   } catch (e) {
     throw toEngineError(e, agent.name);

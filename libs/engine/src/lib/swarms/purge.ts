@@ -70,6 +70,25 @@ async function purgeDir(dir: string, named: readonly string[]): Promise<void> {
   }
 }
 
+/**
+ * After a purge: the swarm's agent ids are released (docs/security.md "One identity per agent"). Only an agent
+ * whose workspace was its default one (now deleted, with its state dir) left no file behind, so only its id may
+ * be given to another agent later; an id whose agent worked in a workspace the operator named stays retired
+ * (files there still belong to it).
+ */
+export async function releaseAgentIds(
+  store: Pick<Store, 'listSessions' | 'agentIds'>,
+  home: string,
+  swarm: string,
+  at: string,
+): Promise<void> {
+  const reusable = new Set<string>();
+  for (const s of await store.listSessions(swarm)) {
+    if (s.workspace === null || s.workspace === defaultWorkspace(home, swarm, s.agent)) reusable.add(s.agent);
+  }
+  store.agentIds.release(swarm, reusable, at);
+}
+
 function stringOrUndefined(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }

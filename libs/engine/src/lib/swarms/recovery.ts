@@ -18,18 +18,18 @@ import { SwarmRuntime } from './swarm-runtime';
 /** Backends whose processes outlive the server and are re-attached at recovery; all others are restarted. */
 export const REATTACHABLE: ReadonlySet<string> = new Set(['tmux', 'docker', 'ssh', 'swarm']);
 
-async function reattach(rt: SwarmRuntime, description: unknown, backend: string): Promise<RunnerHandle | null> {
+async function reattach(rt: SwarmRuntime, agent: string, description: unknown, backend: string): Promise<RunnerHandle | null> {
   if (description === null || typeof description !== 'object' || !rt.runners.has(backend as BackendKind)) return null;
   const runner = rt.runners.get(backend as BackendKind);
   if (runner.reattach === undefined) return null;
   if (!REATTACHABLE.has(backend)) {
     // Never adopted (local: the client died with the server), but its runner kills what escaped the client.
     // expected: a kill that fails here is tried again by the agent's next start, which reports it
-    await runner.reattach(description as SessionDescription, rt.runnerContext).catch(() => null);
+    await runner.reattach(description as SessionDescription, rt.contextFor(agent)).catch(() => null);
     return null;
   }
   // expected: a pane or container that did not survive cannot be re-attached; the agent is restarted instead
-  return runner.reattach(description as SessionDescription, rt.runnerContext).catch(() => null);
+  return runner.reattach(description as SessionDescription, rt.contextFor(agent)).catch(() => null);
 }
 
 async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, openTurn: TurnRow | undefined): Promise<void> {
@@ -41,7 +41,7 @@ async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, 
     plan = await planAgent(rt, ctx.paths.home, config);
   } catch (e) {
     // What outlived the server for this agent (a pane, a container) must not run on unowned.
-    await stopLeftover(rt, row?.description ?? null);
+    await stopLeftover(rt, name, row?.description ?? null);
     const s = new AgentSession(rt, name, { ...placeholderSpec(rt.swarm, name) });
     rt.agents.set(name, s);
     await s.persist(null);
@@ -52,7 +52,7 @@ async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, 
     );
     return;
   }
-  const handle = await reattach(rt, row?.description ?? null, plan.spec.backend);
+  const handle = await reattach(rt, name, row?.description ?? null, plan.spec.backend);
   if (handle === null) await stopUnrecordedPane(rt, plan);
   const session = new AgentSession(rt, name, plan.spec);
   rt.agents.set(name, session);
@@ -72,9 +72,15 @@ async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, 
 }
 
 /** Re-attaches a stored session only to stop it (its runner removes what it owns); absent is fine. */
-async function stopLeftover(rt: SwarmRuntime, description: unknown): Promise<void> {
+async function stopLeftover(rt: SwarmRuntime, agent: string, description: unknown): Promise<void> {
   const desc = isDescription(description) ? description : null;
-  const handle = desc === null ? null : await reattach(rt, desc, desc.backend);
+  // the ids it ran as (held in the store): a leftover is re-attached as what it is, to be stopped
+  await rt
+    .ensureIdentity(agent)
+    .catch((e: unknown) =>
+      rt.events.reportFailure({ where: 'recovery', swarm: rt.swarm, agent, error: e, metadata: { step: 'identity' } }),
+    );
+  const handle = desc === null ? null : await reattach(rt, agent, desc, desc.backend);
   // A leftover that cannot be stopped may run on unowned: reported, recovery goes on.
   await handle
     ?.stop({ graceMs: 2000 })
@@ -92,7 +98,7 @@ async function stopLeftover(rt: SwarmRuntime, description: unknown): Promise<voi
 async function stopUnrecordedPane(rt: SwarmRuntime, plan: LaunchPlan): Promise<void> {
   const { spec } = plan;
   if (spec.backend !== 'tmux') return;
-  await stopLeftover(rt, {
+  await stopLeftover(rt, spec.agent, {
     sessionId: plan.sessionId,
     backend: 'tmux',
     runner: spec.runner ?? 'none',
@@ -209,8 +215,8 @@ async function adoptToStop(
   const config = rt.agentConfig(name);
   // expected: a config that no longer plans is stopped through its stored description instead
   const plan = config === undefined ? null : await planAgent(rt, ctx.paths.home, config).catch(() => null);
-  const handle = desc === null || plan === null ? null : await reattach(rt, desc, desc.backend);
-  if (plan === null) await stopLeftover(rt, desc);
+  const handle = desc === null || plan === null ? null : await reattach(rt, name, desc, desc.backend);
+  if (plan === null) await stopLeftover(rt, name, desc);
   const spec = plan?.spec ?? { ...placeholderSpec(rt.swarm, name), workspace: desc?.workspace ?? '/nonexistent' };
   const session = new AgentSession(rt, name, spec);
   rt.agents.set(name, session);

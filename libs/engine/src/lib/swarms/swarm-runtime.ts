@@ -1,6 +1,7 @@
 /** The in-memory side of one running swarm: effective state, topology, sessions, objects; the routing host. */
 import { stateToConfig, type AgentConfig, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
-import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
+import { uidHasProcesses, type AgentIdentity, type RunnerContext, type RunnerRegistry } from '@genswarms/runners';
+import { EngineError } from '../errors/engine-error';
 import type { AgentSession } from '../agents/agent-session';
 import type { SessionHost } from '../agents/session-host';
 import type { EventBus } from '../events/event-bus';
@@ -39,6 +40,10 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
   status: SwarmStatus = 'starting';
   startedAt: string;
   private readonly ctx: RunnerContext;
+  /** Each agent's context with its own ids (a root server with an id range); empty otherwise. */
+  private readonly agentContexts = new Map<string, RunnerContext>();
+  /** Validate: ids are previewed, never written. */
+  private identitiesPreviewOnly = false;
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -109,6 +114,45 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
   /** The engine's runner context, plus the other agents' directories as protected paths. */
   get runnerContext(): RunnerContext {
     return this.ctx;
+  }
+
+  /**
+   * The context `agent` is planned, started, re-attached and stopped with: with an id range, the base plus the
+   * agent's own ids (`ensureIdentity` first); without one the base. A range with no ids for the agent gives the
+   * base, which every runner refuses (`agentIdentityOf`): nothing runs under a shared id by mistake.
+   */
+  contextFor(agent: string): RunnerContext {
+    return this.agentContexts.get(agent) ?? this.ctx;
+  }
+
+  /** Validate's runtime: `ensureIdentity` previews the ids start would give, writing nothing. */
+  previewIdentities(): void {
+    this.identitiesPreviewOnly = true;
+  }
+
+  /**
+   * Finds or allocates `agent`'s own uid:gid (docs/security.md "One identity per agent"): the pair it held
+   * before (restart, recovery, re-adoption), else a new one from the range → `agent_ids_exhausted` when none is free.
+   */
+  async ensureIdentity(agent: string): Promise<void> {
+    const range = this.ctx.agentIdRange;
+    if (range === undefined || this.agentContexts.has(agent)) return;
+    let ids: AgentIdentity;
+    if (this.identitiesPreviewOnly) ids = this.store.agentIds.preview(this.swarm, agent, range);
+    else {
+      const got = this.store.agentIds.allocate(this.swarm, agent, range, this.clock.now().toISOString(), (uid) => !uidHasProcesses(uid));
+      if (got.kind === 'exhausted') {
+        throw new EngineError(
+          'agent_ids_exhausted',
+          `Every agent id of ${range.first}-${range.last} is in use; purge a swarm or widen GENSWARMS_AGENT_UID_RANGE.`,
+          {
+            agent,
+          },
+        );
+      }
+      ids = got.ids;
+    }
+    this.agentContexts.set(agent, { ...this.ctx, agent: ids });
   }
   get receiptPollMs(): number | undefined {
     return this.deps.receiptPollMs;

@@ -7,6 +7,7 @@ import { DEFAULT_SYSTEM_PATHS } from '../sandbox/mounts';
 import { detectProcessTracking, type ProcessTracking } from '../cgroup/cgroup-detect';
 import { detectLimitSupport, type LimitSupport } from '../cgroup/limit-detect';
 import { resolveAgentIdentity } from '../identity/agent-identity';
+import type { AgentIdRange } from '../identity/agent-id-range';
 
 /** What the app read once at boot; libraries never read process.env themselves. */
 export interface RunnerContextInput {
@@ -19,6 +20,11 @@ export interface RunnerContextInput {
   /** GENSWARMS_AGENT_UID / GENSWARMS_AGENT_GID as parsed by the app (root server only; see `resolveAgentIdentity`). */
   readonly agentUid?: number;
   readonly agentGid?: number;
+  /**
+   * A root server that gives each agent its own ids (`GENSWARMS_AGENT_UID_RANGE`, parsed and checked by the app):
+   * the context gets `agentGroup` = `first` and no `agent`; the engine allocates each agent's pair from the range.
+   */
+  readonly agentIdRange?: AgentIdRange;
   /** Built `genswarms-agent` entry (e.g. apps/agent/dist/main.js). */
   readonly agentEntry: string;
   readonly llm: RunnerContext['llm'];
@@ -60,6 +66,10 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     ...optNum('gid', input.agentGid),
   });
   if (agent.kind === 'invalid') throw new RunnerError('validation_failed', `${agent.variable}: ${agent.reason}`);
+  const range = input.agentIdRange;
+  if (range !== undefined && (input.uid !== 0 || input.agentUid !== undefined || input.agentGid !== undefined)) {
+    throw new RunnerError('validation_failed', 'an agent id range needs a root server and no fixed agent uid/gid');
+  }
   const binaries = {
     node,
     ...opt('xargs', find('xargs')),
@@ -74,7 +84,7 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     home: realpathSync(input.home),
     serverUid: input.uid,
     serverGid: input.gid,
-    agent: agent.identity,
+    ...(range === undefined ? { agent: agent.identity } : { agentGroup: range.first, agentIdRange: range }),
     binaries,
     agentEntry: input.agentEntry,
     llm: input.llm,

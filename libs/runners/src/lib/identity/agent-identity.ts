@@ -66,12 +66,23 @@ function isAgentId(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1 && n <= AGENT_ID_MAX;
 }
 
-/** The context's agent identity; a context built without one still never yields uid 0 for a root server. */
+/**
+ * The context's agent identity; a context built without one still never yields uid 0 for a root server. A
+ * context of a server that gives each agent its own identity (`agentGroup` set) and that names none for this
+ * agent is refused: the agent is never started under some default id instead (fail-closed).
+ */
 export function agentIdentityOf(ctx: RunnerContext): AgentIdentity {
   if (ctx.agent !== undefined) return ctx.agent;
+  if (ctx.agentGroup !== undefined)
+    throw new RunnerError('runner_error', 'no identity was allocated for this agent (refused: it would share an id)');
   const resolved = resolveAgentIdentity({ serverUid: ctx.serverUid, serverGid: ctx.serverGid });
   if (resolved.kind === 'invalid') throw new RunnerError('validation_failed', resolved.reason); // unreachable without configured ids
   return resolved.identity;
+}
+
+/** The group of the search-only directories on the way to an agent's own: the shared agent group, else the agent's gid. */
+export function traversalGroupOf(ctx: RunnerContext): number {
+  return ctx.agentGroup ?? agentIdentityOf(ctx).gid;
 }
 
 /** True when clients must be switched to another uid than the server's (the server runs as root). */
@@ -82,8 +93,10 @@ export function needsPrivilegeDrop(ctx: RunnerContext): boolean {
 /**
  * Unsandboxed clients (local, tmux runner `none`) of a root server: `setpriv --reuid U --regid G
  * --clear-groups --` before the client argv, so the client and everything it starts run as the agent
- * (no supplementary groups, so no root group either). Empty when the server is not root. No setpriv
- * → `binary_missing` (refused, never run as root).
+ * (no supplementary groups, so no root group either). With one identity per agent (`ctx.agentGroup`), the
+ * only supplementary group is the agents' shared traversal group (`--groups=T` instead of `--clear-groups`):
+ * it opens the search-only directories on the way to the agent's own, nothing else. Empty when the server is
+ * not root. No setpriv → `binary_missing` (refused, never run as root).
  */
 export function privilegeDropWords(ctx: RunnerContext, agent: string): readonly string[] {
   if (!needsPrivilegeDrop(ctx)) return [];
@@ -96,7 +109,8 @@ export function privilegeDropWords(ctx: RunnerContext, agent: string): readonly 
     );
   }
   const { uid, gid } = agentIdentityOf(ctx);
-  return [setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
+  const groups = ctx.agentGroup !== undefined && ctx.agentGroup !== gid ? `--groups=${ctx.agentGroup}` : '--clear-groups';
+  return [setpriv, `--reuid=${uid}`, `--regid=${gid}`, groups, '--'];
 }
 
 /** `ensureWorkspaceDir`'s owners for this context: the server uid and the agent identity. */

@@ -2,7 +2,7 @@ import { closeSync, constants as fsc, fchmodSync, fchownSync, fstatSync, openSyn
 import * as path from 'node:path';
 import type { RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
-import { agentIdentityOf, needsPrivilegeDrop } from './agent-identity';
+import { agentIdentityOf, needsPrivilegeDrop, traversalGroupOf } from './agent-identity';
 import { isFdAt } from '../state/state-dir';
 
 /** Mode of a directory on the way down to an agent's own directories: owner rwx, the agent group search only. */
@@ -11,7 +11,8 @@ export const AGENT_TRAVERSAL_MODE = 0o710;
 /**
  * An unsandboxed agent of a root server (local, tmux runner `none`) must reach its state_dir and a
  * default workspace below `$GENSWARMS_HOME` (0700). Every directory strictly between the home and each
- * target (the home included) gets group = the agent gid and mode 0710: the agent may pass through by
+ * target (the home included) gets group = the traversal group (`traversalGroupOf`: the agents' shared
+ * group when each agent has its own identity, else the one agent gid) and mode 0710: the agent may pass through by
  * exact name but never list, and only the agent group gets even that (not "others"). The targets
  * themselves are the agent's (0700, handed over by `ensurePrivateDir`/`ensureWorkspaceDir`); siblings
  * such as the database (0600), `tmux/` and `manifests/` (0700) keep their own modes, so nothing else
@@ -21,14 +22,14 @@ export const AGENT_TRAVERSAL_MODE = 0o710;
  */
 export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly string[]): Promise<void> {
   if (!needsPrivilegeDrop(ctx)) return;
-  const { gid } = agentIdentityOf(ctx);
+  const gid = traversalGroupOf(ctx);
   const dirs = new Set<string>();
   for (const target of targets) for (const dir of dirsBetween(ctx.home, target)) dirs.add(dir);
   // home's own parents are the operator's (e.g. /root, 0700): checked, never re-moded
-  if (dirs.size > 0) assertAgentCanReach(ctx.home, agentIdentityOf(ctx), 'state_dir_unsafe');
+  const who = { ...agentIdentityOf(ctx), group: gid };
+  if (dirs.size > 0) assertAgentCanReach(ctx.home, who, 'state_dir_unsafe');
   for (const dir of [...dirs].sort()) openForAgentGroup(dir, ctx.serverUid, gid);
-  for (const target of targets)
-    if (dirsBetween(ctx.home, target).length === 0) assertAgentCanReach(target, agentIdentityOf(ctx), 'unsafe_workspace');
+  for (const target of targets) if (dirsBetween(ctx.home, target).length === 0) assertAgentCanReach(target, who, 'unsafe_workspace');
 }
 
 /**
@@ -37,7 +38,11 @@ export async function grantAgentTraversal(ctx: RunnerContext, targets: readonly 
  * (`unsafe_workspace` for a workspace, `state_dir_unsafe` for GENSWARMS_HOME) instead of failing inside the
  * client. Mode bits only (an ACL that grants more is not consulted).
  */
-function assertAgentCanReach(target: string, agent: { uid: number; gid: number }, code: 'unsafe_workspace' | 'state_dir_unsafe'): void {
+function assertAgentCanReach(
+  target: string,
+  agent: { uid: number; gid: number; group: number },
+  code: 'unsafe_workspace' | 'state_dir_unsafe',
+): void {
   const parts = path
     .resolve(target)
     .split(path.sep)
@@ -46,7 +51,7 @@ function assertAgentCanReach(target: string, agent: { uid: number; gid: number }
   for (const part of parts.slice(0, -1)) {
     dir = path.join(dir, part);
     const st = statSync(dir);
-    const bit = st.uid === agent.uid ? 0o100 : st.gid === agent.gid ? 0o010 : 0o001;
+    const bit = st.uid === agent.uid ? 0o100 : st.gid === agent.gid || st.gid === agent.group ? 0o010 : 0o001;
     if ((st.mode & bit) === 0) {
       throw new RunnerError(code, `the agent uid ${agent.uid} cannot reach ${target}: ${dir} denies it search (x)`, {
         details: { path: dir },

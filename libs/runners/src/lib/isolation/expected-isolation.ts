@@ -53,6 +53,7 @@ export function compareIsolation(
   const diff = (field: string, e: unknown, a: unknown): void => {
     out.push({ field, expected: String(e), actual: String(a) });
   };
+  if (actual.uid === 0) diff('uid', 'an agent uid (never 0)', 0); // the uid rule: no agent runs as root, whatever the plan
   for (const ns of expected.namespaces) if (!actual.namespaces.includes(ns)) diff(`namespaces.${ns}`, 'own', 'shared with the server');
   if (expected.network !== actual.network) diff('network', expected.network, actual.network);
   if (expected.no_new_privs === true && !actual.no_new_privs) diff('no_new_privs', true, false);

@@ -27,12 +27,23 @@ function isChain(pid: number): boolean {
   return CHAIN_COMMS.includes(comm) || comm.startsWith('genswarms-');
 }
 
+/**
+ * True while `pid` still runs as root: a process of the launch chain before its uid drop (a freshly forked child
+ * still carries the server's comm and ids until it execs). No client ever runs as uid 0, so such a process is
+ * not the client yet; one still root at the deadline is reported as found, and its uid 0 is a difference.
+ */
+function stillRoot(pid: number): boolean {
+  return /^Uid:\s+0\s/m.test(readOrUndefined(`/proc/${pid}/status`) ?? '');
+}
+
 /** The client process under `root`: the first of the tree (breadth first) that is not part of the launch chain. */
 export async function findClientPid(root: number, wantOwnUserNs: boolean, timeoutMs = ISOLATION_FIND_TIMEOUT_MS): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt += 1) {
     // only the user namespace is read per candidate; the full inspection runs once, on the one found
-    const candidate = [root, ...listDescendants(root)].find((pid) => !isChain(pid) && (!wantOwnUserNs || hasOwnNamespace(pid, 'user')));
+    const candidate = [root, ...listDescendants(root)].find(
+      (pid) => !isChain(pid) && !stillRoot(pid) && (!wantOwnUserNs || hasOwnNamespace(pid, 'user')),
+    );
     if (candidate !== undefined || Date.now() > deadline) return candidate ?? root;
     const wait = POLL_STEPS_MS[Math.min(attempt, POLL_STEPS_MS.length - 1)] as number;
     await new Promise((r) => setTimeout(r, wait));
@@ -61,6 +72,8 @@ export function reportFor(actual: ProcIsolation, check: IsolationCheck, now: Dat
   return {
     verified_at: now.toISOString(),
     pid: actual.pid,
+    uid: actual.uid,
+    gid: actual.gid,
     namespaces: actual.namespaces,
     no_new_privs: actual.no_new_privs,
     seccomp: actual.seccomp,

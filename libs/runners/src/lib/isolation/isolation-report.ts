@@ -40,6 +40,9 @@ export interface IsolationReport {
   readonly verified_at: string;
   /** The process inspected: the client inside the boundary (or the host client). */
   readonly pid: number;
+  /** (additive) The process's real uid and gid on the host: the agent's own identity (docs/security.md "One identity per agent"). */
+  readonly uid?: number;
+  readonly gid?: number;
   /** Namespaces it does not share with the server. */
   readonly namespaces: readonly NamespaceKind[];
   readonly no_new_privs: boolean;

@@ -7,6 +7,9 @@ import { NAMESPACE_KINDS, type IsolationLimits, type NamespaceKind, type Network
 /** What /proc shows about one process, before it is compared with a plan. */
 export interface ProcIsolation {
   readonly pid: number;
+  /** Real uid and gid as the server sees them (the host ids, whatever a user namespace maps them to inside). */
+  readonly uid: number;
+  readonly gid: number;
   readonly namespaces: readonly NamespaceKind[];
   readonly no_new_privs: boolean;
   readonly seccomp: SeccompMode;
@@ -119,6 +122,8 @@ export function inspectProc(pid: number): ProcIsolation {
   const theirs = mountsOf(readOrUndefined(`/proc/${pid}/mountinfo`) ?? '');
   return {
     pid,
+    uid: Number(statusField(status, 'Uid') ?? NaN),
+    gid: Number(statusField(status, 'Gid') ?? NaN),
     namespaces,
     no_new_privs: statusField(status, 'NoNewPrivs') === '1',
     seccomp: SECCOMP_MODES[statusField(status, 'Seccomp') ?? '0'] ?? 'disabled',
