@@ -6,6 +6,7 @@ import { backendPosture } from '../src/doctor/backends';
 import type { Check } from '../src/doctor/probes';
 import { checkPty, isSocatRecentEnough } from '../src/doctor/probes';
 import { checkProcessTracking } from '../src/doctor/tracking';
+import { checkAgentIds } from '../src/doctor/agent-ids';
 import { checkTmuxUtmp } from '../src/doctor/tmux-utmp';
 import { checkAppleContainer, checkLimits } from '../src/doctor/limits';
 import { describeProcessTracking, detectProcessTracking } from '@genswarms/runners';
@@ -23,6 +24,7 @@ const CHECK_NAMES = [
   'tmux utmp',
   'pty',
   'setpriv',
+  'agent ids',
   'tracking',
   'limits',
   'apple container',
@@ -70,6 +72,27 @@ describe('genswarms doctor', () => {
     const r = await cli(['doctor'], { PATH: SYSTEM_PATH });
     const here = detectProcessTracking();
     expect(r.stdout.split('\n')).toContain(`${here.kind === 'none' ? 'missing' : 'ok     '}  tracking: ${describeProcessTracking(here)}`);
+  });
+
+  it.each<[string, Record<string, string>, { uid: number; gid: number }, string, RegExp]>([
+    ['a root server with nothing set', {}, { uid: 0, gid: 0 }, 'ok', /^one uid:gid per agent from 200001-299999 \(group 200000/],
+    [
+      'the shared opt-in',
+      { GENSWARMS_SHARED_AGENT_UID: '1' },
+      { uid: 0, gid: 0 },
+      'missing',
+      /^every agent shares uid 65532:65532 .*weaker/,
+    ],
+    ['a non-root server', {}, { uid: 1000, gid: 1000 }, 'missing', /^every agent runs as the server's own uid 1000/],
+    [
+      'a fixed uid without the opt-in',
+      { GENSWARMS_AGENT_UID: '4000' },
+      { uid: 0, gid: 0 },
+      'problem',
+      /^the server would refuse to start: GENSWARMS_AGENT_UID: /,
+    ],
+  ])('says which agent identities %s gets', (_label, env, server, status, detail) => {
+    expect(checkAgentIds(env, server)).toEqual({ name: 'agent ids', status, detail: expect.stringMatching(detail) });
   });
 
   it.each([

@@ -31,6 +31,8 @@ export {
   uidHasProcesses,
 } from './lib/identity/agent-id-range';
 export type { AgentIdRange, AgentIdRangeParse, HostIdDatabases } from './lib/identity/agent-id-range';
+export { AgentIdRefusal, describeAgentIdMode, parseAgentIdMode, traversalGroup } from './lib/identity/agent-id-mode';
+export type { AgentIdMode } from './lib/identity/agent-id-mode';
 export type { RunnerContextInput } from './lib/context/runner-context';
 export { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from './lib/launcher/launcher';
 export { assertArgv } from './lib/argv/validate-argv';

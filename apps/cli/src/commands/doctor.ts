@@ -3,6 +3,7 @@ import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
 import { backendPosture, formatPosture } from '../doctor/backends';
 import { checkProcessTracking } from '../doctor/tracking';
+import { checkAgentIds } from '../doctor/agent-ids';
 import { checkTmuxUtmp } from '../doctor/tmux-utmp';
 import { checkAppleContainer, checkLimits } from '../doctor/limits';
 import { checkAgentImage } from '../doctor/agent-image';
@@ -35,7 +36,7 @@ export const doctorCommand: CommandModule = {
     program
       .command('doctor')
       .description(
-        'Check what isolation this host can give agents (bwrap, socat, tmux and its utmp shim, docker and its agent image, xargs, process tracking, limits per backend, apple container, token, bind, open files, inotify watches)',
+        'Check what isolation this host can give agents (bwrap, socat, tmux and its utmp shim, docker and its agent image, xargs, agent ids, process tracking, limits per backend, apple container, token, bind, open files, inotify watches)',
       )
       .option('--json', 'print {checks, backends} as JSON')
       .option('--ssh <user@host[:port]>', 'also check an ssh host: reachable, host key known/unknown/changed, remote xargs/tmux/bwrap')
@@ -64,6 +65,7 @@ Examples:
             checkTmuxUtmp(),
             checkPty(),
             checkSetpriv(env),
+            checkAgentIds(env, { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }),
             checkProcessTracking(),
             checkLimits(),
             checkAppleContainer(env),

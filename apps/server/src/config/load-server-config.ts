@@ -8,7 +8,7 @@ import {
   resolveConfigDir,
   SecurityError,
 } from '@genswarms/security';
-import { AgentIdRefusal, parseAgentIdMode, traversalGroup, type AgentIdMode } from './agent-ids';
+import { AgentIdRefusal, parseAgentIdMode, traversalGroup, type AgentIdMode } from '@genswarms/runners';
 import { parseLogLevel } from '../logging/log-level';
 import type { LogLevel } from '../logging/log-level';
 import type { ServerConfig, ServerConfigLoad } from './server-config';

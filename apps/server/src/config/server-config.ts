@@ -1,6 +1,6 @@
 import type { CorsPolicy, EndpointPolicy, TokenConfig } from '@genswarms/security';
 import type { LogLevel } from '../logging/log-level';
-import type { AgentIdMode } from './agent-ids';
+import type { AgentIdMode } from '@genswarms/runners';
 
 /** Everything the server needs, read once from the environment at boot (README.md (Configuration)). Holds secrets: never log it. */
 export interface ServerConfig {
@@ -22,7 +22,7 @@ export interface ServerConfig {
    */
   readonly agent?: { readonly uid: number; readonly gid: number };
   /**
-   * How agents get their ids (`self`, `shared`, or `per_agent` from a range; apps/server/src/config/agent-ids.ts).
+   * How agents get their ids (`self`, `shared`, or `per_agent` from a range; `parseAgentIdMode` in @genswarms/runners).
    * With `per_agent`, `agent` is absent and the engine allocates one uid:gid per agent. Absent (embedders, tests) →
    * `agent`'s rule.
    */

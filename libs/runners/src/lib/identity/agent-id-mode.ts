@@ -1,13 +1,12 @@
+import { parseAgentId, resolveAgentIdentity } from './agent-identity';
 import {
   agentIdRangeConflict,
   DEFAULT_AGENT_ID_RANGE,
-  parseAgentId,
   parseAgentIdRange,
   readHostIdDatabases,
-  resolveAgentIdentity,
   type AgentIdRange,
   type HostIdDatabases,
-} from '@genswarms/runners';
+} from './agent-id-range';
 
 /**
  * Which ids agents run as (docs/security.md "One identity per agent"):
@@ -21,15 +20,30 @@ export type AgentIdMode =
   | { readonly kind: 'shared'; readonly uid: number; readonly gid: number }
   | { readonly kind: 'per_agent'; readonly range: AgentIdRange };
 
+/** A refusal of the variables (the app prints `invalid <variable>: <reason>` and exits). */
 export class AgentIdRefusal extends Error {
   constructor(
     readonly variable: string,
     readonly reason: string,
   ) {
     super(`${variable}: ${reason}`);
+    Object.defineProperty(this, 'name', { value: 'AgentIdRefusal', enumerable: false, configurable: true });
   }
 }
 
+/** One line for `genswarms doctor` and the boot log: which mode is in force and what it promises. */
+export function describeAgentIdMode(mode: AgentIdMode): string {
+  switch (mode.kind) {
+    case 'self':
+      return `every agent runs as the server's own uid ${mode.uid} (a non-root server cannot switch): unsandboxed agents can read each other and the server's files; use bwrap or docker`;
+    case 'shared':
+      return `every agent shares uid ${mode.uid}:${mode.gid} (GENSWARMS_SHARED_AGENT_UID=1, weaker): unsandboxed agents can read and signal each other`;
+    case 'per_agent':
+      return `one uid:gid per agent from ${mode.range.first + 1}-${mode.range.last} (group ${mode.range.first} opens the way to their own directories): no agent reads, signals or enters another`;
+  }
+}
+
+/** The variables as the app read them (a library never reads process.env). */
 type Env = Readonly<Record<string, string | undefined>>;
 const isUnset = (v: string | undefined): boolean => v === undefined || v.trim() === '';
 const ID_RANGE_TEXT = 'expected an integer from 1 to 2147483647 (never 0: agents do not run as root)';

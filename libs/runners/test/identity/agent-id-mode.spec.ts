@@ -1,5 +1,5 @@
 /** GENSWARMS_AGENT_UID_RANGE against the host's id databases (docs/security.md "One identity per agent"). */
-import { parseAgentIdMode } from '../src/config/agent-ids';
+import { parseAgentIdMode } from '../../src/index';
 
 const EMPTY = { passwd: '', group: '', subuid: '', subgid: '' };
 const ROOT = { uid: 0, gid: 0 };
