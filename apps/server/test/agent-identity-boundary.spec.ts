@@ -1,6 +1,6 @@
 /**
  * One identity per agent, end to end (docs/security.md "One identity per agent"): a root server with an id
- * range runs a real unsandboxed `local` agent next to a real local peer, a real bwrap agent (`network: none`,
+ * range runs a real unsandboxed `local` agent next to a real local peer, a tmux pane agent, a real bwrap agent (`network: none`,
  * seccomp on) and a real docker agent, each holding a canary in its environment. The local agent tries to read
  * every other agent's `/proc/<pid>/environ`, list its `/proc/<pid>/root`, signal it, and open its state dir and
  * default workspace: every attempt is refused. The same swarm on a shared-uid server (the weaker mode) lets it
@@ -15,6 +15,7 @@ import type { ServerConfig } from '../src/index';
 const isRoot = process.getuid?.() === 0;
 const HAVE = ['/usr/bin/bwrap', '/usr/bin/setpriv'].every((b) => existsSync(b));
 const HAVE_DOCKER = existsSync('/var/run/docker.sock');
+const HAVE_TMUX = existsSync('/usr/bin/tmux');
 if (!isRoot || !HAVE) console.warn('SKIPPING the identity boundary spec: needs root, bwrap and setpriv (CI has them)');
 const describeIf = isRoot && HAVE ? describe : describe.skip;
 const TEST_IMAGE = 'genswarms/test-agent:latest';
@@ -70,6 +71,7 @@ function swarmConfig(name: string, withSandboxes: boolean): Record<string, unkno
     { name: 'spy', backend: { type: 'local' }, client: { command: ['/usr/bin/node', '-e', SPY] } },
     { name: 'peer', backend: { type: 'local' }, client: { command: ['/usr/bin/node', '-e', IDLE] }, ...env },
   ];
+  if (HAVE_TMUX) agents.push({ name: 'paned', backend: { type: 'tmux' }, client: { command: ['/usr/bin/node', '-e', IDLE] }, ...env });
   if (withSandboxes) {
     agents.push({
       name: 'boxed',
@@ -152,7 +154,7 @@ describeIf('one identity per agent: an unsandboxed agent reaches no other agent'
     expect(result.uid).toBe(agents.find((a) => a.name === 'spy')?.isolation?.uid);
 
     const names = Object.keys(result.victims).sort();
-    expect(names).toEqual(HAVE_DOCKER ? ['boxed', 'docked', 'peer'] : ['boxed', 'peer']);
+    expect(names).toEqual(['boxed', ...(HAVE_DOCKER ? ['docked'] : []), ...(HAVE_TMUX ? ['paned'] : []), 'peer']);
     for (const name of names) {
       const v = result.victims[name];
       expect({ name, ...v }).toEqual({
