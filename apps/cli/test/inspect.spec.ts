@@ -5,6 +5,8 @@ import { captureServer, cli } from './support';
 const ISOLATION = {
   verified_at: '2026-12-01T06:00:00.000Z',
   pid: 4242,
+  uid: 200001,
+  gid: 200001,
   namespaces: ['ipc', 'mnt', 'net', 'pid', 'user', 'uts'],
   no_new_privs: true,
   seccomp: 'filter',
@@ -30,7 +32,7 @@ describe('genswarms inspect', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(paths).toEqual(['/api/swarms/demo/agents/w']);
     expect(r.stdout.split('\n').slice(0, 8)).toEqual([
-      'demo/w: isolation of pid 4242, read 2026-12-01T06:00:00.000Z',
+      'demo/w: isolation of pid 4242 (uid 200001, gid 200001), read 2026-12-01T06:00:00.000Z',
       '  namespaces not shared with the server: ipc mnt net pid user uts',
       '  network: loopback (egress pinned to 127.0.0.1:9)',
       '  no_new_privs: yes, seccomp: filter',

@@ -88,6 +88,9 @@ describe('format', () => {
     expect(describeIsolation({ network: 'host', namespaces: [], no_new_privs: false, seccomp: 'disabled', bypass_flags: ['--yolo'] })).toBe(
       'net host · ns none · seccomp disabled · bypass --yolo',
     );
+    expect(describeIsolation({ ...report, uid: 200001 })).toBe(
+      'uid 200001 · net loopback · ns user,pid,net · no_new_privs · seccomp filter',
+    );
   });
 });
 

@@ -7,6 +7,8 @@ import { callOp } from '../client/call';
 interface IsolationView {
   verified_at?: string;
   pid?: number;
+  uid?: number;
+  gid?: number;
   namespaces?: string[];
   no_new_privs?: boolean;
   seccomp?: string;
@@ -39,7 +41,7 @@ export function isolationLines(swarm: string, agent: string, iso: IsolationView 
   const m = iso.mounts ?? {};
   const diffs = iso.differences ?? [];
   return [
-    `${swarm}/${agent}: isolation of pid ${iso.pid ?? '?'}, read ${iso.verified_at ?? '?'}`,
+    `${swarm}/${agent}: isolation of pid ${iso.pid ?? '?'}${iso.uid === undefined ? '' : ` (uid ${iso.uid}, gid ${iso.gid ?? '?'})`}, read ${iso.verified_at ?? '?'}`,
     `  namespaces not shared with the server: ${(iso.namespaces ?? []).join(' ') || 'none'}`,
     `  network: ${iso.network ?? '?'}${iso.egress === undefined ? '' : ` (egress pinned to ${iso.egress})`}`,
     `  no_new_privs: ${iso.no_new_privs === true ? 'yes' : 'no'}, seccomp: ${iso.seccomp ?? '?'}`,

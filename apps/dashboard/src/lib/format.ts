@@ -31,6 +31,7 @@ export function describeIsolation(v: unknown): string {
       .join(', ');
   }
   const parts: string[] = [];
+  if (typeof r['uid'] === 'number') parts.push(`uid ${r['uid']}`);
   if (typeof r['network'] === 'string') parts.push(`net ${r['network']}`);
   if (Array.isArray(r['namespaces'])) parts.push(`ns ${r['namespaces'].length === 0 ? 'none' : r['namespaces'].join(',')}`);
   if (r['no_new_privs'] === true) parts.push('no_new_privs');
