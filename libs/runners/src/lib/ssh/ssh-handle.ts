@@ -9,6 +9,7 @@ import type { TurnReceipt } from '@genswarms/receipts';
 import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { ctlCommand, type RemoteLayout } from './remote-layout';
+import type { RemoteLeader } from './remote-leader';
 import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
 import type { SshConnection } from './ssh-connection';
 import { tailRemoteLog } from './remote-log-tail';
@@ -84,10 +85,17 @@ export class SshSession implements RunnerHandle {
     channel.stderr.resume();
   }
 
+  /** The remote group leader as this host recorded it when it started (or adopted) the client. */
+  private get leader(): RemoteLeader {
+    const r = this.deps.description.remote;
+    if (r === undefined) throw new RunnerError('runner_error', 'an ssh session without its recorded remote process');
+    return r;
+  }
+
   private async reattachWatch(): Promise<void> {
     try {
       const conn = await this.deps.connect();
-      this.follow(await conn.exec(ctlCommand(this.deps.layout, 'wait')), true);
+      this.follow(await conn.exec(ctlCommand(this.deps.layout, 'wait', this.leader)), true);
     } catch {
       // expected: the bounded reconnect gave up; the session ends as disconnected, never hangs
       this.emitExit(null, null, { reason: 'ssh_disconnected' });
@@ -184,7 +192,7 @@ export class SshSession implements RunnerHandle {
     if (this.exitState !== null && this.exitState.info?.reason !== 'ssh_disconnected') return;
     try {
       const conn = await this.deps.connect();
-      const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop'));
+      const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop', this.leader));
       ch.resume();
       ch.stderr.resume();
       await new Promise<void>((resolve) => ch.on('close', () => resolve()));
