@@ -10,6 +10,7 @@ import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, Tur
 import { RunnerError } from '../errors/runner-error';
 import { ctlCommand, type RemoteLayout } from './remote-layout';
 import type { RemoteLeader } from './remote-leader';
+import { removeLaunchFiles } from './remote-setup';
 import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
 import type { SshConnection } from './ssh-connection';
 import { tailRemoteLog } from './remote-log-tail';
@@ -188,14 +189,19 @@ export class SshSession implements RunnerHandle {
   }
 
   private async stopRemote(): Promise<void> {
-    // After a lost link the remote client may still run (we only lost sight of it): try the stop anyway.
-    if (this.exitState !== null && this.exitState.info?.reason !== 'ssh_disconnected') return;
+    // After a lost link the remote client may still run (we only lost sight of it): signal it anyway.
+    const mayRun = this.exitState === null || this.exitState.info?.reason === 'ssh_disconnected';
     try {
       const conn = await this.deps.connect();
-      const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop', this.leader));
-      ch.resume();
-      ch.stderr.resume();
-      await new Promise<void>((resolve) => ch.on('close', () => resolve()));
+      if (mayRun) {
+        const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop', this.leader));
+        ch.resume();
+        ch.stderr.resume();
+        await new Promise<void>((resolve) => ch.on('close', () => resolve()));
+      }
+      // A client that exited by itself skips the ctl (and its removal): the env file may still hold the secrets
+      // (a launcher that failed before reading it), so the launch files are removed over SFTP every time.
+      await removeLaunchFiles(await conn.sftp(), this.deps.layout);
     } catch {
       // best-effort: an unreachable host cannot be told to stop; the session still ends here
     }
