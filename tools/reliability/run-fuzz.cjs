@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run fuzz -- [--seed N] [--count N] [--count <target>=N] [--only <target>[,...]] [--list]`
+// `npm run fuzz -- [--seed N] [--count N] [--count <target>=N] [--only <target>[,...]] [--results-dir DIR] [--list]`
 // (docs/reliability.md "Fuzzing"). Every target is a normal jest spec (the same file `npm test` runs with a
 // small count); here it runs with GENSWARMS_FUZZ_COUNT inputs (default 100,000) and GENSWARMS_FUZZ_SEED,
 // and writes its figures to tools/reliability/results/fuzz/<target>.json. This script prints one table
 // (inputs, seconds, failures, slowest input per target), writes tools/reliability/results/fuzz.json
-// (the battery's format) and exits 1 when a target failed or did not report.
+// (the battery's format) and exits 1 when a target failed or did not report. `--results-dir` writes both
+// elsewhere (the specs of this script). The seed's rule, and the default from the clock: fuzz-seed.cjs.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { FUZZ_SEED_MAX, fuzzSeedFromClock, parseFuzzSeed } = require('./fuzz-seed.cjs');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const RESULTS_DIR = path.join(__dirname, 'results');
-const TARGET_DIR = path.join(RESULTS_DIR, 'fuzz');
+/** Where the rows (`fuzz.json`) and each target's figures (`fuzz/<target>.json`) go unless `--results-dir` says. */
+const DEFAULT_RESULTS_DIR = path.join(__dirname, 'results');
 const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 const DEFAULT_COUNT = 100000;
 /** Per-input CPU-time limit of the full run (a hang; wall limit 10×); the spec reads GENSWARMS_FUZZ_HANG_MS. */
@@ -35,7 +37,7 @@ const TARGETS = [
 
 function usage(message) {
   process.stderr.write(
-    `fuzz: ${message}\nusage: npm run fuzz -- [--seed N] [--count N] [--count <target>=N] [--only <target>[,...]] [--list]\n`,
+    `fuzz: ${message}\nusage: npm run fuzz -- [--seed N] [--count N] [--count <target>=N] [--only <target>[,...]] [--results-dir DIR] [--list]\n`,
   );
   process.exit(2);
 }
@@ -48,11 +50,12 @@ function positiveInt(text, what) {
 function parseArgs(argv) {
   const envCount = process.env.GENSWARMS_FUZZ_COUNT;
   const opts = {
-    seed: Date.now() % 2147483647,
+    seed: fuzzSeedFromClock(Date.now()),
     count: envCount === undefined ? DEFAULT_COUNT : positiveInt(envCount, 'GENSWARMS_FUZZ_COUNT'),
     perTarget: new Map(),
     only: null,
     list: false,
+    resultsDir: DEFAULT_RESULTS_DIR,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -61,10 +64,11 @@ function parseArgs(argv) {
       opts.list = true;
       continue;
     }
-    if (!['--seed', '--count', '--only'].includes(arg)) usage(`unknown argument ${JSON.stringify(arg)}`);
+    if (!['--seed', '--count', '--only', '--results-dir'].includes(arg)) usage(`unknown argument ${JSON.stringify(arg)}`);
     if (value === undefined) usage(`${arg} needs a value`);
     i += 1;
-    if (arg === '--seed') opts.seed = positiveInt(value, '--seed');
+    if (arg === '--seed') opts.seed = parseFuzzSeed(value) ?? usage(`--seed must be an integer 1 … ${FUZZ_SEED_MAX}`);
+    else if (arg === '--results-dir') opts.resultsDir = path.resolve(value);
     else if (arg === '--only') opts.only = (opts.only ?? []).concat(value.split(',').filter((s) => s !== ''));
     else if (value.includes('=')) {
       const [target, n] = value.split('=', 2);
@@ -83,14 +87,14 @@ function gitCommit() {
   return r.status === 0 ? r.stdout.trim() : 'unknown';
 }
 
-/** Runs one target's spec through its project's jest; the spec writes TARGET_DIR/<target>.json. */
-function runTarget(target, count, seed) {
+/** Runs one target's spec through its project's jest; the spec writes `<targetDir>/<target>.json`. */
+function runTarget(target, count, seed, targetDir) {
   const env = {
     ...process.env,
     GENSWARMS_FUZZ_COUNT: String(count),
     GENSWARMS_FUZZ_SEED: String(seed),
     GENSWARMS_FUZZ_HANG_MS: process.env.GENSWARMS_FUZZ_HANG_MS ?? String(HANG_MS),
-    GENSWARMS_FUZZ_RESULTS_DIR: TARGET_DIR,
+    GENSWARMS_FUZZ_RESULTS_DIR: targetDir,
   };
   const args = [JEST, '-c', path.join(target.project, 'jest.config.cjs'), '--runInBand', '--testTimeout=86400000', target.spec];
   const started = Date.now();
@@ -98,8 +102,8 @@ function runTarget(target, count, seed) {
   return { status: r.status, signal: r.signal, seconds: (Date.now() - started) / 1000 };
 }
 
-function readTarget(name, since) {
-  const file = path.join(TARGET_DIR, `${name}.json`);
+function readTarget(name, since, targetDir) {
+  const file = path.join(targetDir, `${name}.json`);
   if (!fs.existsSync(file) || fs.statSync(file).mtimeMs < since) return null;
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -141,8 +145,7 @@ function rowsOf(name, count, report, run) {
  * the rows of their last run (`runs` says which run wrote which targets), so a run of only the slow
  * targets completes the table instead of erasing it.
  */
-function mergeResults(run, rows) {
-  const file = path.join(RESULTS_DIR, 'fuzz.json');
+function mergeResults(run, rows, file) {
   let previous = { rows: [], runs: [] };
   try {
     previous = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -166,7 +169,9 @@ function main() {
     for (const t of TARGETS) process.stdout.write(`${t.name}: ${t.spec}\n`);
     return 0;
   }
-  fs.mkdirSync(TARGET_DIR, { recursive: true });
+  const targetDir = path.join(opts.resultsDir, 'fuzz');
+  const rowsFile = path.join(opts.resultsDir, 'fuzz.json');
+  fs.mkdirSync(targetDir, { recursive: true });
   const chosen = opts.only === null ? TARGETS : TARGETS.filter((t) => opts.only.includes(t.name));
   const rows = [];
   const summary = [];
@@ -174,8 +179,8 @@ function main() {
     const count = opts.perTarget.get(target.name) ?? opts.count;
     process.stdout.write(`\n--- fuzz ${target.name}: ${count} inputs, seed ${opts.seed} ---\n`);
     const since = Date.now();
-    const run = runTarget(target, count, opts.seed);
-    const report = readTarget(target.name, since);
+    const run = runTarget(target, count, opts.seed, targetDir);
+    const report = readTarget(target.name, since, targetDir);
     rows.push(...rowsOf(target.name, count, report, run));
     summary.push({ name: target.name, count, report, run });
   }
@@ -185,8 +190,9 @@ function main() {
   const doc = mergeResults(
     { date: new Date().toISOString(), commit: gitCommit(), seed: opts.seed, loadavg, targets: chosen.map((t) => t.name) },
     rows,
+    rowsFile,
   );
-  fs.writeFileSync(path.join(RESULTS_DIR, 'fuzz.json'), `${JSON.stringify(doc, null, 2)}\n`);
+  fs.writeFileSync(rowsFile, `${JSON.stringify(doc, null, 2)}\n`);
   process.stdout.write(`\n${pad('target', 14)} ${pad('inputs', 9)} ${pad('seconds', 8)} ${pad('failures', 9)} cpu-ms wall-ms\n`);
   for (const s of summary) {
     const r = s.report;
@@ -198,7 +204,7 @@ function main() {
   }
   const bad = rows.filter((r) => !r.ok);
   process.stdout.write(
-    `fuzz: seed ${opts.seed}; load average ${loadavg.join(' ')}; ${bad.length === 0 ? 'every target ok' : `${bad.length} row(s) not ok`}; wrote tools/reliability/results/fuzz.json\n`,
+    `fuzz: seed ${opts.seed}; load average ${loadavg.join(' ')}; ${bad.length === 0 ? 'every target ok' : `${bad.length} row(s) not ok`}; wrote ${rowsFile.startsWith(ROOT + path.sep) ? path.relative(ROOT, rowsFile) : rowsFile}\n`,
   );
   return bad.length === 0 ? 0 : 1;
 }

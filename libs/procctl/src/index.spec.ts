@@ -6,7 +6,9 @@ describe('@genswarms/procctl public surface', () => {
       [
         'EXIT_OUTPUT_GRACE_MS',
         'HandoverPayloadSchema',
+        'NO_UTMP_CHILD_FD',
         'NO_UTMP_LIBRARY_PATH',
+        'NO_UTMP_PRELOAD',
         'PROCCTL_ADDON_PATH',
         'ProcctlError',
         'SECRET_HANDOVER_FD_ENV',
@@ -23,6 +25,7 @@ describe('@genswarms/procctl public surface', () => {
         'isDumpable',
         'liveDetachedChildren',
         'noUtmpLibrary',
+        'openNoUtmpLibrary',
         'procctlStatus',
         'readSecretHandover',
         'setChildSubreaper',

@@ -5,8 +5,8 @@ export { ProcctlError } from './lib/errors/procctl-error';
 export type { ProcctlErrorCode } from './lib/errors/procctl-error';
 export { setDumpable, isDumpable, setChildSubreaper, isChildSubreaper } from './lib/prctl/prctl';
 export { execve } from './lib/exec/execve';
-export { noUtmpLibrary, NO_UTMP_LIBRARY_PATH } from './lib/utmp/no-utmp';
-export type { NoUtmpLibrary } from './lib/utmp/no-utmp';
+export { noUtmpLibrary, openNoUtmpLibrary, NO_UTMP_LIBRARY_PATH, NO_UTMP_CHILD_FD, NO_UTMP_PRELOAD } from './lib/utmp/no-utmp';
+export type { NoUtmpLibrary, OpenedNoUtmpLibrary } from './lib/utmp/no-utmp';
 export { spawnDetached, SpawnFailedError, liveDetachedChildren, SPAWNS_IN_POOL, EXIT_OUTPUT_GRACE_MS } from './lib/spawn/spawn-detached';
 export type { DetachedChild, DetachedSpawnSpec } from './lib/spawn/spawn-detached';
 export {

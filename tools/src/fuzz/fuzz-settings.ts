@@ -1,3 +1,5 @@
+import { FUZZ_SEED_MAX, parseFuzzSeed } from '../../reliability/fuzz-seed.cjs';
+
 /** Inputs per target in `npm test` (the fast subset); `npm run fuzz` sets GENSWARMS_FUZZ_COUNT (default 100,000). */
 export const FUZZ_FAST_COUNT = 300;
 /**
@@ -28,11 +30,20 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number(raw);
 }
 
+/** GENSWARMS_FUZZ_SEED under the rule `npm run fuzz` chooses its seeds by (tools/reliability/fuzz-seed.cjs). */
+function seedFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env['GENSWARMS_FUZZ_SEED'];
+  if (raw === undefined || raw === '') return undefined;
+  const seed = parseFuzzSeed(raw);
+  if (seed === undefined) throw new Error(`GENSWARMS_FUZZ_SEED must be an integer 1 … ${FUZZ_SEED_MAX}`);
+  return seed;
+}
+
 /** Reads GENSWARMS_FUZZ_COUNT, _SEED, _HANG_MS, _WALL_MS and _RESULTS_DIR. The fast subset's seed is fixed (reproducible CI). */
 export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings {
   return {
     count: intFromEnv(env, 'GENSWARMS_FUZZ_COUNT') ?? FUZZ_FAST_COUNT,
-    seed: intFromEnv(env, 'GENSWARMS_FUZZ_SEED') ?? 19,
+    seed: seedFromEnv(env) ?? 19,
     hangMs: intFromEnv(env, 'GENSWARMS_FUZZ_HANG_MS') ?? FUZZ_FAST_HANG_MS,
     wallMs: intFromEnv(env, 'GENSWARMS_FUZZ_WALL_MS') ?? 10 * (intFromEnv(env, 'GENSWARMS_FUZZ_HANG_MS') ?? FUZZ_FAST_HANG_MS),
     resultsDir: env['GENSWARMS_FUZZ_RESULTS_DIR'] || undefined,

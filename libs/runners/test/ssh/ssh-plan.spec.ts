@@ -79,8 +79,23 @@ describe('the remote layout and the constant command lines', () => {
   it('sends only generated paths: the run and ctl command lines, whole', () => {
     const l = remoteLayout('/home/dev', id);
     expect(runCommand(l)).toBe(`/home/dev/.genswarms-ssh/bin/genswarms-ssh-run /home/dev/.genswarms-ssh/agents/${id}/launch.argv`);
-    expect(ctlCommand(l, 'stop')).toBe(
-      `/home/dev/.genswarms-ssh/bin/genswarms-ssh-ctl stop /home/dev/.genswarms-ssh/agents/${id}/launch.argv`,
+    expect(ctlCommand(l, 'stop', { pid: 4242, startTime: '987654' })).toBe(
+      `/home/dev/.genswarms-ssh/bin/genswarms-ssh-ctl stop /home/dev/.genswarms-ssh/agents/${id}/launch.argv 4242 987654`,
+    );
+  });
+  test.each<[string, number, string]>([
+    ["pid 0 (kill -0 would name the ctl's own group)", 0, '1'],
+    ['a negative pid', -1, '1'],
+    ['a fractional pid', 1.5, '1'],
+    ['a pid past 10 digits', 2 ** 40, '1'],
+    ['NaN', Number.NaN, '1'],
+    ['an empty start time', 1, ''],
+    ['a start time with shell syntax', 1, '1;reboot'],
+    ['a start time with a space', 1, '1 2'],
+    ['a negative start time', 1, '-5'],
+  ])('refuses a recorded process with %s in a ctl command line', (_what, pid, startTime) => {
+    expect(() => ctlCommand(remoteLayout('/home/dev', id), 'stop', { pid, startTime })).toThrow(
+      expect.objectContaining({ code: 'validation_failed' }),
     );
   });
   test.each(['/home/dev user', '/home/$(id)', '/home/a;b', 'relative', '/home/dev/../x', '/home/\u00e9'])(

@@ -4,9 +4,9 @@
  * tmux servers preload the no-utmp shim of @genswarms/procctl; a pane never inherits the preload.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { NO_UTMP_LIBRARY_PATH } from '@genswarms/procctl';
+import { NO_UTMP_CHILD_FD, NO_UTMP_LIBRARY_PATH, NO_UTMP_PRELOAD } from '@genswarms/procctl';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import { tmuxConst, tmuxPath } from '../../src/lib/tmux/tmux-words';
 import { describeIfBinaries, makeTestEnv, type TmuxTestEnv } from './tmux-support';
@@ -42,14 +42,20 @@ describeIfBinaries(['tmux'])('tmux servers run without utmp records', () => {
     await env.cleanup();
   });
 
-  it('preloads the shim into the tmux server, and no pane inherits LD_PRELOAD', async () => {
+  it('preloads the shim into the tmux server through the descriptor it checked, and no pane inherits either', async () => {
     const pid = server.serverPid ?? 0;
     expect(readFileSync(`/proc/${pid}/maps`, 'utf8')).toContain(NO_UTMP_LIBRARY_PATH);
+    // the loader was named the descriptor, never the path (which whoever writes an ancestor could re-point)
+    const serverEnv = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    expect(serverEnv.filter((e) => e.startsWith('LD_PRELOAD='))).toEqual([`LD_PRELOAD=${NO_UTMP_PRELOAD}`]);
+    expect(readlinkSync(`/proc/${pid}/fd/${NO_UTMP_CHILD_FD}`)).toBe(NO_UTMP_LIBRARY_PATH);
+    expect(statSync(`/proc/${pid}/fd/${NO_UTMP_CHILD_FD}`).ino).toBe(statSync(NO_UTMP_LIBRARY_PATH).ino);
     const pane = await server.createWindow('nu', 'env', env.workspace, [tmuxPath('/bin/sleep'), tmuxConst('600')]);
     // until the pane has exec'd its program, /proc shows the forked server's environment
     for (let i = 0; i < 200 && !readFileSync(`/proc/${pane.panePid}/cmdline`, 'utf8').startsWith('/bin/sleep\0'); i++) await sleep(10);
     const environ = readFileSync(`/proc/${pane.panePid}/environ`, 'utf8').split('\0');
     expect(environ.filter((e) => e.startsWith('LD_PRELOAD='))).toEqual([]);
+    expect(readdirSync(`/proc/${pane.panePid}/fd`).sort()).toEqual(['0', '1', '2']); // tmux closes the rest for a pane
     expect(environ.some((e) => e.startsWith('DOCKER_CONFIG='))).toBe(true); // the global environment still reaches it
     await server.killWindow(pane.paneId);
   });

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
 import { REMOTE_PATH_RE } from './ssh-options';
+import { leaderWords, type RemoteLeader } from './remote-leader';
 
 /** The state root below the ssh user's home (0700). */
 export const REMOTE_ROOT_NAME = '.genswarms-ssh';
@@ -24,6 +25,7 @@ export interface RemoteLayout {
   readonly manifest: string;
   readonly envFile: string;
   readonly xargsFile: string;
+  /** Where an older genswarms-ssh-run recorded itself (the agent can rewrite it): removed at launch, never read. */
   readonly pidFile: string;
   readonly exitFile: string;
   /** HOME of the client (0700). */
@@ -72,6 +74,8 @@ export function remoteLayout(remoteHome: string, agentId: string): RemoteLayout 
 export function runCommand(l: RemoteLayout): string {
   return `${l.run} ${l.manifest}`;
 }
-export function ctlCommand(l: RemoteLayout, verb: 'status' | 'wait' | 'stop'): string {
-  return `${l.ctl} ${verb} ${l.manifest}`;
+/** `genswarms-ssh-ctl <verb> <manifest> <pid> <starttime>`: the process is the host's record, digits only. */
+export function ctlCommand(l: RemoteLayout, verb: 'status' | 'wait' | 'stop', leader: RemoteLeader): string {
+  const [pid, startTime] = leaderWords(leader);
+  return `${l.ctl} ${verb} ${l.manifest} ${pid} ${startTime}`;
 }

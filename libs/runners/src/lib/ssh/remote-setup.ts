@@ -1,4 +1,4 @@
-/** Remote setup of one ssh agent over SFTP: prerequisites, the constant scripts, the launch files, the recorded pid. */
+/** Remote setup of one ssh agent over SFTP: prerequisites, the constant scripts, the launch files. */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -8,10 +8,8 @@ import { RunnerError } from '../errors/runner-error';
 import { computeManifestBudget } from '../manifest/argv-manifest';
 import { LAUNCHER_PATH } from '../launcher/launcher';
 import { REMOTE_SCRIPTS, type RemoteLayout } from './remote-layout';
-import { sftpEnsurePrivateDir, sftpLstatOrNull, sftpReadSmall, sftpRemoveIfPresent, sftpWriteNewFile } from './sftp-io';
+import { sftpEnsurePrivateDir, sftpLstatOrNull, sftpRemoveIfPresent, sftpWriteNewFile } from './sftp-io';
 
-/** How long the run script may take to record its pid (ms). */
-const PID_WAIT_MS = 10000;
 const ASSETS_DIR = path.dirname(LAUNCHER_PATH);
 
 export async function uploadScripts(s: SFTPWrapper, l: RemoteLayout, uid: number): Promise<void> {
@@ -69,13 +67,10 @@ export async function writeLaunchFiles(
   await sftpWriteNewFile(s, l.xargsFile, Buffer.from(`${count} ${size}\n`), uid);
 }
 
-export async function waitForPid(s: SFTPWrapper, l: RemoteLayout, exited: () => boolean): Promise<{ pid: number; startTime: string }> {
-  const deadline = Date.now() + PID_WAIT_MS;
-  while (Date.now() < deadline && !exited()) {
-    const text = await sftpReadSmall(s, l.pidFile, 128);
-    const m = text === null ? null : /^([0-9]{1,10}) ([0-9]{1,20}) ([0-9]{1,10})\n$/.exec(text);
-    if (m !== null) return { pid: Number(m[1]), startTime: m[2] ?? '' };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new RunnerError('start_failed', 'the remote client did not start (no pid recorded)');
+/**
+ * Removes the launch files — the env file (the agent's secrets, until the launcher deletes it), the manifest and the
+ * xargs counts — whether or not the client ever read them. The rest of the agent directory is the agent's work.
+ */
+export async function removeLaunchFiles(s: SFTPWrapper, l: RemoteLayout): Promise<void> {
+  for (const f of [l.envFile, l.manifest, l.xargsFile]) await sftpRemoveIfPresent(s, f);
 }

@@ -9,6 +9,8 @@ import type { TurnReceipt } from '@genswarms/receipts';
 import type { OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { ctlCommand, type RemoteLayout } from './remote-layout';
+import type { RemoteLeader } from './remote-leader';
+import { removeLaunchFiles } from './remote-setup';
 import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
 import type { SshConnection } from './ssh-connection';
 import { tailRemoteLog } from './remote-log-tail';
@@ -84,10 +86,17 @@ export class SshSession implements RunnerHandle {
     channel.stderr.resume();
   }
 
+  /** The remote group leader as this host recorded it when it started (or adopted) the client. */
+  private get leader(): RemoteLeader {
+    const r = this.deps.description.remote;
+    if (r === undefined) throw new RunnerError('runner_error', 'an ssh session without its recorded remote process');
+    return r;
+  }
+
   private async reattachWatch(): Promise<void> {
     try {
       const conn = await this.deps.connect();
-      this.follow(await conn.exec(ctlCommand(this.deps.layout, 'wait')), true);
+      this.follow(await conn.exec(ctlCommand(this.deps.layout, 'wait', this.leader)), true);
     } catch {
       // expected: the bounded reconnect gave up; the session ends as disconnected, never hangs
       this.emitExit(null, null, { reason: 'ssh_disconnected' });
@@ -180,14 +189,19 @@ export class SshSession implements RunnerHandle {
   }
 
   private async stopRemote(): Promise<void> {
-    // After a lost link the remote client may still run (we only lost sight of it): try the stop anyway.
-    if (this.exitState !== null && this.exitState.info?.reason !== 'ssh_disconnected') return;
+    // After a lost link the remote client may still run (we only lost sight of it): signal it anyway.
+    const mayRun = this.exitState === null || this.exitState.info?.reason === 'ssh_disconnected';
     try {
       const conn = await this.deps.connect();
-      const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop'));
-      ch.resume();
-      ch.stderr.resume();
-      await new Promise<void>((resolve) => ch.on('close', () => resolve()));
+      if (mayRun) {
+        const ch = await conn.exec(ctlCommand(this.deps.layout, 'stop', this.leader));
+        ch.resume();
+        ch.stderr.resume();
+        await new Promise<void>((resolve) => ch.on('close', () => resolve()));
+      }
+      // A client that exited by itself skips the ctl (and its removal): the env file may still hold the secrets
+      // (a launcher that failed before reading it), so the launch files are removed over SFTP every time.
+      await removeLaunchFiles(await conn.sftp(), this.deps.layout);
     } catch {
       // best-effort: an unreachable host cannot be told to stop; the session still ends here
     }

@@ -23,10 +23,12 @@ import { parseSshOptions, type SshOptions } from './ssh-options';
 import { SshPool } from './ssh-pool';
 import type { SshConnection, SshEndpoint } from './ssh-connection';
 import { remoteAgentId, remoteLayout, runCommand, ctlCommand, type RemoteLayout } from './remote-layout';
-import { sftpEnsurePrivateDir, sftpProbeUid, sftpReadSmall, sftpRealpath, sftpRemoveIfPresent } from './sftp-io';
+import { sftpEnsurePrivateDir, sftpProbeUid, sftpRealpath } from './sftp-io';
 import { SshSession } from './ssh-handle';
-import { assertRemotePrerequisites, uploadScripts, waitForPid, writeLaunchFiles } from './remote-setup';
+import { assertRemotePrerequisites, removeLaunchFiles, uploadScripts, writeLaunchFiles } from './remote-setup';
 import type { RemoteWorkspace } from './remote-workspace';
+import { readRemoteLeader, type RemoteLeader } from './remote-leader';
+import { readRemoteRecord, writeRemoteRecord } from './remote-record';
 
 /** The notice recorded at every start that connected with `silently_accept_hosts: true` (docs/security.md). */
 export const SSH_UNVERIFIED_NOTICE = 'ssh_host_key_unverified';
@@ -172,28 +174,49 @@ function workspaceOf(pool: SshPool, ep: SshEndpoint, l: RemoteLayout, local: str
   return { sftp: () => pool.get(ep).then((c) => c.sftp()), remote: l.workspace, local, uid };
 }
 
+/** `<home>/ssh-clients/<agent id>.json`: the host's record of the client it last started for an agent (remote-record.ts). */
+function recordDir(ctx: RunnerContext): string {
+  return path.join(ctx.home, 'ssh-clients');
+}
+
+/**
+ * A client this server started earlier and no longer owns (a failed re-attach) must not share the workspace with the
+ * new one: it is stopped by the host's record of it. Nothing on the remote host (which the agent may have rewritten)
+ * names it; a record this server cannot read refuses the start (fail-closed: an old client may still run).
+ */
+async function stopRecordedClient(conn: SshConnection, ctx: RunnerContext, opts: SshOptions, layout: RemoteLayout): Promise<void> {
+  const load = readRemoteRecord(recordDir(ctx), path.posix.basename(layout.dir), ctx.serverUid);
+  if (load.kind === 'missing') return;
+  if (load.kind === 'invalid') {
+    throw new RunnerError('state_dir_unsafe', `the record of this agent's previous remote client is unusable (${load.reason})`, {
+      details: { dir: recordDir(ctx) },
+    });
+  }
+  const r = load.record;
+  if (r.user === opts.user && r.host === opts.host && r.port === opts.port && r.dir === layout.dir) await runCtl(conn, layout, 'stop', r);
+}
+
 async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool): Promise<RunnerHandle> {
   const ep = await endpointOf(opts, ctx);
   const conn = await pool.get(ep);
   const { s, layout, uid, env } = await prepareRemote(conn, plan, ctx);
-  // A client this server no longer owns (a failed re-attach) must not share the workspace with the new one.
-  if ((await sftpReadSmall(s, layout.pidFile, 128)) !== null) await runCtl(conn, layout, 'stop');
+  await stopRecordedClient(conn, ctx, opts, layout);
   await writeLaunchFiles(s, layout, uid, plan.clientArgv, env);
   await fsp.mkdir(plan.spec.workspace, { recursive: true, mode: 0o700 });
   const channel = await conn.exec(runCommand(layout));
-  let early = false;
-  channel.on('exit', () => (early = true));
-  let recorded: { pid: number; startTime: string };
+  let leader: RemoteLeader | undefined;
   try {
-    recorded = await waitForPid(s, layout, () => early);
+    leader = await readRemoteLeader(channel);
+    writeRemoteRecord(recordDir(ctx), path.posix.basename(layout.dir), ctx.serverUid, { ...pick(opts), dir: layout.dir, ...leader });
   } catch (e) {
     channel.close();
-    await sftpRemoveIfPresent(s, layout.envFile);
+    await abandonStart(conn, s, layout, leader);
+    if (e instanceof RunnerError && e.code !== 'start_failed') throw e;
     throw new RunnerError('start_failed', 'the remote client did not start', { agent: plan.spec.agent, cause: e });
   }
-  const remote: SessionRemote = { ...pick(opts), dir: layout.dir, pid: recorded.pid, startTime: recorded.startTime };
+  const remote: SessionRemote = { ...pick(opts), dir: layout.dir, pid: leader.pid, startTime: leader.startTime };
   const description: SessionDescription = {
-    ...describePlan(plan, { pid: recorded.pid }),
+    ...describePlan(plan, { pid: leader.pid }),
     notices: conn.hostKey.verified
       ? plan.notices.filter((n) => n !== SSH_UNVERIFIED_NOTICE)
       : [...new Set([...plan.notices, SSH_UNVERIFIED_NOTICE])],
@@ -209,6 +232,16 @@ async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, 
   return session;
 }
 
+/** A start that failed after the run command went out: a client that did start (its leader known) is stopped. */
+async function abandonStart(conn: SshConnection, s: SFTPWrapper, layout: RemoteLayout, leader: RemoteLeader | undefined): Promise<void> {
+  try {
+    if (leader !== undefined) await runCtl(conn, layout, 'stop', leader);
+    await removeLaunchFiles(s, layout);
+  } catch {
+    // best-effort: the start fails either way; a client left running is stopped by its record at the next start
+  }
+}
+
 function pick(o: SshOptions): Omit<SessionRemote, 'dir' | 'pid' | 'startTime'> {
   return {
     user: o.user,
@@ -220,9 +253,9 @@ function pick(o: SshOptions): Omit<SessionRemote, 'dir' | 'pid' | 'startTime'> {
   };
 }
 
-/** Runs one constant `genswarms-ssh-ctl` verb and returns its stdout (bounded: the script prints one word). */
-async function runCtl(conn: SshConnection, layout: RemoteLayout, verb: 'status' | 'stop'): Promise<string> {
-  const ch = await conn.exec(ctlCommand(layout, verb));
+/** Runs one constant `genswarms-ssh-ctl` verb about `leader` and returns its stdout (bounded: one word). */
+async function runCtl(conn: SshConnection, layout: RemoteLayout, verb: 'status' | 'stop', leader: RemoteLeader): Promise<string> {
+  const ch = await conn.exec(ctlCommand(layout, verb, leader));
   let out = '';
   ch.on('data', (b: Buffer) => (out = (out + b.toString('utf8')).slice(0, 64)));
   ch.stderr.resume();
@@ -230,7 +263,10 @@ async function runCtl(conn: SshConnection, layout: RemoteLayout, verb: 'status' 
   return out;
 }
 
-/** After a server restart: adopt the remote agent only if the recorded pid still runs with the recorded start time. */
+/**
+ * After a server restart: adopt the remote agent only if the recorded group leader still runs with the recorded
+ * start time (asked of the ctl this server uploads first: an older one knew no recorded process).
+ */
 async function reattachSsh(description: SessionDescription, ctx: RunnerContext, pool: SshPool): Promise<RunnerHandle | null> {
   const r = description.remote;
   if (description.backend !== 'ssh' || r === undefined) return null;
@@ -241,16 +277,16 @@ async function reattachSsh(description: SessionDescription, ctx: RunnerContext, 
   const id = path.posix.basename(r.dir);
   const layout = remoteLayout(home, id);
   if (layout.dir !== r.dir) return null;
-  const text = await sftpReadSmall(s, layout.pidFile, 128);
-  if (text === null || !text.startsWith(`${r.pid} ${r.startTime} `)) return null;
-  if ((await runCtl(conn, layout, 'status')).trim() !== 'running') return null;
   const uid = await sftpProbeUid(s, home);
+  await uploadScripts(s, layout, uid);
+  if ((await runCtl(conn, layout, 'status', r)).trim() !== 'running') return null;
+  writeRemoteRecord(recordDir(ctx), id, ctx.serverUid, r);
   const session = new SshSession({
     description,
     layout,
     workspace: workspaceOf(pool, ep, layout, description.workspace, uid),
     connect: () => pool.get(ep),
   });
-  session.follow(await conn.exec(ctlCommand(layout, 'wait')), true);
+  session.follow(await conn.exec(ctlCommand(layout, 'wait', r)), true);
   return session;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { NO_UTMP_CHILD_FD, NO_UTMP_PRELOAD } from '@genswarms/procctl';
 import { RunnerError } from '../errors/runner-error';
 import { ControlParser, type ControlBlock } from './control-protocol';
 import { buildTmuxCommand, tmuxConsts, tmuxFormat, type TmuxWord } from './tmux-words';
@@ -27,10 +28,13 @@ export interface TmuxControlClientOptions {
   readonly initial: readonly string[];
   readonly commandTimeoutMs?: number;
   /**
-   * A shared library preloaded into the client, hence into a tmux server it starts (the no-utmp shim of
-   * `@genswarms/procctl`); the server's initial commands remove it from the environment panes get.
+   * An open descriptor of a shared library preloaded into the client, hence into a tmux server it starts (the
+   * no-utmp shim, `openNoUtmpLibrary` of `@genswarms/procctl`): the client inherits it as NO_UTMP_CHILD_FD and
+   * LD_PRELOAD names that descriptor, never a path. The caller closes its own copy once `start` settled. The
+   * server's initial commands remove LD_PRELOAD from the environment panes get, and tmux closes every
+   * descriptor above stderr in a pane.
    */
-  readonly preload?: string;
+  readonly preloadFd?: number;
 }
 
 interface Pending {
@@ -89,12 +93,16 @@ export class TmuxControlClient {
 
   /** Spawns the client (argv only, minimal env) and waits until it answers a first command. */
   static async start(opts: TmuxControlClientOptions): Promise<TmuxControlClient> {
+    const preload = opts.preloadFd;
+    const stdio: ('pipe' | number)[] = ['pipe', 'pipe', 'pipe'];
+    if (preload !== undefined) stdio[NO_UTMP_CHILD_FD] = preload;
+    // with a fourth stdio entry node types the child's streams as nullable; the first three are pipes all the same
     const child = spawn(opts.tmux, ['-S', opts.socket, '-f', '/dev/null', '-C', ...opts.initial], {
       shell: false,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: opts.preload === undefined ? { ...TMUX_CLIENT_ENV } : { ...TMUX_CLIENT_ENV, LD_PRELOAD: opts.preload },
+      stdio,
+      env: preload === undefined ? { ...TMUX_CLIENT_ENV } : { ...TMUX_CLIENT_ENV, LD_PRELOAD: NO_UTMP_PRELOAD },
       cwd: '/',
-    });
+    }) as ChildProcessWithoutNullStreams;
     const client = new TmuxControlClient(child, opts.commandTimeoutMs ?? TMUX_COMMAND_TIMEOUT_MS);
     try {
       const pid = Number((await client.command([...tmuxConsts('display-message', '-p'), tmuxFormat('#{pid}')]))[0]);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants as fsc, openSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { noUtmpLibrary } from '@genswarms/procctl';
+import { openNoUtmpLibrary } from '@genswarms/procctl';
 import { RunnerError } from '../errors/runner-error';
 import { isProcessAlive } from '../process/process-tree';
 import { ensurePrivateDir, isFdAt, ownUid, removeFileIfPresent } from '../state/state-dir';
@@ -149,15 +149,21 @@ export class TmuxServer {
     tmuxPath(socketPath); // refuses a home tmux cannot quote
     // Issue 13: tmux records every pane it creates or destroys in utmp through libutempter, which forks the server and
     // execs a setgid helper each time: most of the CPU of starting and stopping 1,000 panes. Agent panes are not
-    // login sessions; the shim (its calls doing nothing) is preloaded into a server this client starts, when usable.
-    const noUtmp = noUtmpLibrary();
-    const control = await TmuxControlClient.start({
-      tmux: opts.tmux,
-      socket: socketPath,
-      initial: initialArgv(dockerConfigDir),
-      ...(noUtmp.kind === 'ok' ? { preload: noUtmp.path } : {}),
-      ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
-    });
+    // login sessions; the shim (its calls doing nothing) is preloaded into a server this client starts, when usable:
+    // by the descriptor that was checked, which the client (and the server it forks) inherit.
+    const noUtmp = openNoUtmpLibrary();
+    let control: TmuxControlClient;
+    try {
+      control = await TmuxControlClient.start({
+        tmux: opts.tmux,
+        socket: socketPath,
+        initial: initialArgv(dockerConfigDir),
+        ...(noUtmp.kind === 'ok' ? { preloadFd: noUtmp.fd } : {}),
+        ...(opts.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: opts.commandTimeoutMs }),
+      });
+    } finally {
+      if (noUtmp.kind === 'ok') closeSync(noUtmp.fd); // the client holds its own copy from the spawn on
+    }
     const server = new TmuxServer(opts.home, opts.tmux, socketPath, buffersDir, control);
     await server.subscribeDeaths();
     return server;
