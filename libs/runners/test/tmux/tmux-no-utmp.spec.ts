@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { NO_UTMP_CHILD_FD, NO_UTMP_LIBRARY_PATH, NO_UTMP_PRELOAD } from '@genswarms/procctl';
+import { NO_UTMP_CHILD_FD, NO_UTMP_LIBRARY_PATH, NO_UTMP_PRELOAD, noUtmpLibrary } from '@genswarms/procctl';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import { tmuxConst, tmuxPath } from '../../src/lib/tmux/tmux-words';
 import { describeIfBinaries, makeTestEnv, type TmuxTestEnv } from './tmux-support';
@@ -30,7 +30,12 @@ async function execsDuring(dir: string, pid: number, work: () => Promise<void>):
   return text;
 }
 
-describeIfBinaries(['tmux'])('tmux servers run without utmp records', () => {
+// A checkout below a group-writable or sticky directory (e.g. /tmp) may not preload the shim: the rule itself, not a defect.
+const shim = noUtmpLibrary();
+if (shim.kind !== 'ok') console.warn(`SKIPPING the no-utmp tmux spec: this checkout's shim is refused (${shim.reason})`);
+const describeIfShim = shim.kind === 'ok' ? describeIfBinaries(['tmux']) : describe.skip;
+
+describeIfShim('tmux servers run without utmp records', () => {
   let env: TmuxTestEnv;
   let server: TmuxServer;
   beforeAll(async () => {
