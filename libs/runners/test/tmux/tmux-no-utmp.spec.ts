@@ -20,7 +20,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 async function execsDuring(dir: string, pid: number, work: () => Promise<void>): Promise<string> {
   const log = path.join(dir, `strace-${pid}.log`);
   const tracer = spawn(STRACE, ['-f', '-qq', '-e', 'trace=execve', '-o', log, '-p', String(pid)], { stdio: 'ignore' });
-  await sleep(300); // attached
+  // attached once the kernel names strace as the tracer (a fixed wait was too short on a loaded box)
+  for (let i = 0; i < 500 && !new RegExp(`^TracerPid:\\s+${tracer.pid ?? -1}$`, 'm').test(readFileSync(`/proc/${pid}/status`, 'utf8')); i++)
+    await sleep(10);
   await work();
   await sleep(300); // the last pane's teardown
   tracer.kill('SIGINT');
