@@ -8,6 +8,12 @@ describe('@genswarms/tools public surface', () => {
         // mock-llm
         'MOCK_LLM_BIN',
         'MOCK_LLM_BODY_MAX_BYTES',
+        'MOCK_LLM_COUNT_PATH',
+        'REDACTED_HEADERS',
+        'redactedHeaderValue',
+        'parseTurnTask',
+        'buildReceiptCommand',
+        'mockReplyText',
         'MOCK_LLM_MODEL',
         'MOCK_LLM_REQUESTS_PATH',
         'MockScriptEntrySchema',

@@ -2,8 +2,18 @@
 export const PACKAGE_NAME = '@genswarms/tools';
 
 // mock-llm: OpenAI-compatible mock server (+ CLI tools/bin/mock-llm.js)
-export { startMockLlm, MOCK_LLM_BODY_MAX_BYTES, MOCK_LLM_MODEL, MOCK_LLM_REQUESTS_PATH } from './mock-llm/mock-llm-server';
-export type { MockLlm, MockLlmOptions, RecordedRequest } from './mock-llm/mock-llm-server';
+export {
+  startMockLlm,
+  MOCK_LLM_BODY_MAX_BYTES,
+  MOCK_LLM_COUNT_PATH,
+  MOCK_LLM_MODEL,
+  MOCK_LLM_REQUESTS_PATH,
+} from './mock-llm/mock-llm-server';
+export type { MockLlm, MockLlmOptions } from './mock-llm/mock-llm-server';
+export { REDACTED_HEADERS, redactedHeaderValue } from './mock-llm/recorded-request';
+export type { RecordedRequest } from './mock-llm/recorded-request';
+export { parseTurnTask, buildReceiptCommand, mockReplyText } from './mock-llm/agent-turn';
+export type { TurnTask } from './mock-llm/agent-turn';
 export { chooseReply, parseMockScript, MockScriptSchema, MockScriptEntrySchema } from './mock-llm/mock-script';
 export type { MockScriptEntry, MockReply } from './mock-llm/mock-script';
 export { MOCK_LLM_BIN } from './mock-llm/mock-llm-bin';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MockLlmProcess, RunningProcess } from './support/harness';
-import { agentEnv, startAgent, startMockLlm, stop, turnFile, waitForDone, writeInboxItem } from './support/harness';
+import { agentEnv, recordedCredential, startAgent, startMockLlm, stop, turnFile, waitForDone, writeInboxItem } from './support/harness';
 
 const SCRIPT = [
   { match: 'plan', response: 'PLAN for {{content}}' },
@@ -70,7 +70,7 @@ describe('genswarms-agent against the mock LLM', () => {
     agent = startAgent(agentEnv(ws, { GENSWARMS_LLM_ENDPOINT: `${llm?.url}/v1/chat/completions`, GENSWARMS_LLM_API_KEY: key }));
     await waitForDone(ws, 'turn-key', agent);
     const [req] = await requestsFor('plan with key');
-    expect(req?.headers['authorization']).toBe(`Bearer ${key}`);
+    expect(req?.headers['authorization']).toBe(recordedCredential(`Bearer ${key}`));
     expect(req?.body.model).toBeUndefined();
     await stop(agent);
     expect(agent.output()).not.toContain(key);

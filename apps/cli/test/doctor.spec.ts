@@ -32,6 +32,9 @@ const CHECK_NAMES = [
   'bind',
   'open files',
   'inotify watches',
+  'client codex',
+  'client claude',
+  'client opencode',
 ];
 
 interface DoctorJson {

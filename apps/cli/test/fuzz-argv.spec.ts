@@ -2,7 +2,7 @@
  * Fuzz target `cli-argv` (docs/reliability.md "Fuzzing"): generated argv for every command of the
  * commander program (the command tree and its flags harvested from COMMANDS), mixed with hostile words,
  * run in-process by `runCli` against an unreachable server (GENSWARMS_URL on a closed loopback port).
- * Commands with local side effects (`up`, `down`, `image build`, `attach`, `ssh`, `doctor`) are parsed
+ * Commands with local side effects (`up`, `down`, `image build`, `attach`, `ssh`, `doctor`, `clients`) are parsed
  * only: their action is not run. Criteria: no throw, no hang, an exit code of docs/cli.md (0–4), never
  * the `internal_error` line of an unexpected exception, never a stack trace.
  */
@@ -18,7 +18,7 @@ import { COMMANDS, runCli } from '../src/index';
 import type { CliContext, CommandDeps } from '../src/index';
 
 /** Top-level commands whose action would start, stop or build something on this host. */
-const PARSE_ONLY = new Set(['up', 'down', 'image', 'attach', 'ssh', 'doctor']);
+const PARSE_ONLY = new Set(['up', 'down', 'image', 'attach', 'ssh', 'doctor', 'clients']);
 
 interface CommandShape {
   readonly words: readonly string[];

@@ -20,7 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildOnce, startMockLlm, startTestSshd, testSshdUnavailable } from '@genswarms/tools';
+import { buildOnce, redactedHeaderValue, startMockLlm, startTestSshd, testSshdUnavailable } from '@genswarms/tools';
 import type { MockLlm, TestSshd } from '@genswarms/tools';
 import { waitFor } from './support/engine-server';
 import { FULL, killTmuxServer, recordFigures, type FigureRow } from './support/fault-kit';
@@ -425,7 +425,7 @@ describe('secrets scan: canaries on every backend reach no process, log, event, 
           });
         }
         const auth = llm.requests.map((r) => String(r.headers['authorization'] ?? ''));
-        expect(auth).toContain(`Bearer ${C['operatorKey']}`);
+        expect(auth).toContain(redactedHeaderValue(`Bearer ${C['operatorKey']}`));
         await collectApiAnswers();
         mark('api answers');
       } finally {

@@ -83,6 +83,18 @@ const EXPORTS: readonly string[] = [
   'readPrivateKey',
   'probeHostKey',
   'HOST_KEY_PROBE_TIMEOUT_MS',
+  // coding clients installed by `genswarms clients install` (docs/clients.md)
+  'CODING_CLIENTS',
+  'CODING_CLIENT_NAMES',
+  'CLIENT_MANIFEST_MAX_BYTES',
+  'clientInstallDir',
+  'defaultClientsDir',
+  'hostClientPlatform',
+  'isClientVersion',
+  'isCodingClientName',
+  'listInstalledVersions',
+  'nativeBinaryCandidates',
+  'resolveInstalledClient',
 ];
 
 describe('@genswarms/runners public surface', () => {

@@ -58,6 +58,18 @@ export { createRunnerRegistry } from './lib/registry/runner-registry';
 export type { RunnerRegistry } from './lib/registry/runner-registry';
 export type { RunnerCloseMode } from './lib/port';
 export { formatTuiDelivery } from './lib/client/tui-delivery';
+export { CODING_CLIENTS, CODING_CLIENT_NAMES, isClientVersion, isCodingClientName } from './lib/client/coding-clients';
+export type { CodingClientName, CodingClientPackage } from './lib/client/coding-clients';
+export {
+  clientInstallDir,
+  defaultClientsDir,
+  listInstalledVersions,
+  resolveInstalledClient,
+  CLIENT_MANIFEST_MAX_BYTES,
+} from './lib/client/installed-client';
+export type { InstalledClient, InstalledClientResolution, ResolveInstalledClientOptions } from './lib/client/installed-client';
+export { hostClientPlatform, nativeBinaryCandidates } from './lib/client/native-binary';
+export type { ClientPlatform } from './lib/client/native-binary';
 export { createDockerRunner } from './lib/docker/docker-runner';
 export type { DockerRunner, DockerRunnerOptions } from './lib/docker/docker-runner';
 export { DEFAULT_DOCKER_IMAGE } from './lib/docker/container-spec';

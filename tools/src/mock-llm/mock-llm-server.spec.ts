@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { MOCK_LLM_BODY_MAX_BYTES, startMockLlm } from './mock-llm-server';
 import type { MockLlm } from './mock-llm-server';
+import { redactedHeaderValue } from './recorded-request';
 
 function chat(url: string, content: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}/v1/chat/completions`, {
@@ -63,13 +64,13 @@ describe('startMockLlm', () => {
     expect(await res.json()).toEqual({ error: { message: 'upstream down', type: 'mock_error' } });
   });
 
-  it('records method, path, headers (Authorization verbatim) and body', async () => {
+  it('records method, path, headers (Authorization as a fingerprint) and body', async () => {
     llm = await startMockLlm();
     await chat(llm.url, 'one', { authorization: 'Bearer sk-test 123' });
     await chat(llm.url, 'two');
     expect(llm.requests).toHaveLength(2);
     expect(llm.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', body: { model: 'm1' } });
-    expect(llm.requests[0]?.headers['authorization']).toBe('Bearer sk-test 123');
+    expect(llm.requests[0]?.headers['authorization']).toBe(redactedHeaderValue('Bearer sk-test 123'));
     expect(llm.requests[1]?.headers['authorization']).toBeUndefined();
   });
 

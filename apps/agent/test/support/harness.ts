@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -8,6 +9,11 @@ const REPO = resolve(__dirname, '..', '..', '..', '..');
 const REGISTER = join(__dirname, '..', '..', '..', '..', 'tools', 'jest', 'ts-register.cjs');
 const AGENT_MAIN = join(REPO, 'apps', 'agent', 'src', 'main.ts');
 const MOCK_LLM_BIN = join(REPO, 'tools', 'bin', 'mock-llm.js');
+
+/** How the mock LLM records a credential header value (tools: `redactedHeaderValue`); the key itself never is. */
+export function recordedCredential(value: string): string {
+  return `[redacted sha256:${createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 16)}]`;
+}
 
 export interface RecordedRequest {
   readonly method: string;

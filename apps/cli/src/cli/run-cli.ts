@@ -15,6 +15,8 @@ function buildProgram(ctx: CliContext, deps: CommandDeps): Command {
   program
     .name('genswarms')
     .description('Run swarms of LLM agents safely.')
+    // Program options only before the command: `clients install codex --version V` is the client's version, not ours.
+    .enablePositionalOptions()
     .version(CLI_VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({

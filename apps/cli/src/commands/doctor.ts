@@ -7,6 +7,7 @@ import { checkAgentIds } from '../doctor/agent-ids';
 import { checkTmuxUtmp } from '../doctor/tmux-utmp';
 import { checkAppleContainer, checkLimits } from '../doctor/limits';
 import { checkAgentImage } from '../doctor/agent-image';
+import { checkCodingClients } from '../doctor/coding-clients';
 import { checkInotifyWatches, checkOpenFiles } from '../doctor/scale-limits';
 import { doctorSshChecks } from '../ssh/doctor-ssh';
 import type { Check, CheckStatus } from '../doctor/probes';
@@ -36,7 +37,7 @@ export const doctorCommand: CommandModule = {
     program
       .command('doctor')
       .description(
-        'Check what isolation this host can give agents (bwrap, socat, tmux and its utmp shim, docker and its agent image, xargs, agent ids, process tracking, limits per backend, apple container, token, bind, open files, inotify watches)',
+        'Check what isolation this host can give agents (bwrap, socat, tmux and its utmp shim, docker and its agent image, xargs, agent ids, process tracking, limits per backend, apple container, token, bind, open files, inotify watches, the coding clients installed by genswarms)',
       )
       .option('--json', 'print {checks, backends} as JSON')
       .option('--ssh <user@host[:port]>', 'also check an ssh host: reachable, host key known/unknown/changed, remote xargs/tmux/bwrap')
@@ -73,6 +74,7 @@ Examples:
             checkBind(env),
             checkOpenFiles(),
             checkInotifyWatches(),
+            ...(await checkCodingClients(env, deps.ctx.cwd)),
             ...(await doctorSshChecks(env, deps.ctx.cwd, opts)),
           ];
           const backends = backendPosture(checks);

@@ -9,6 +9,7 @@ import { skillsCommand } from './skills';
 import { topologyCommand } from './topology';
 import { watchCommand } from './watch';
 import { attachCommand } from './attach';
+import { clientsCommand } from './clients';
 import { configCommand } from './config';
 import { doctorCommand } from './doctor';
 import { imageCommand } from './image';
@@ -59,6 +60,7 @@ export const COMMANDS: readonly CommandModule[] = [
   attachCommand,
   doctorCommand,
   imageCommand,
+  clientsCommand,
   inspectCommand,
   sshCommand,
   completionCommand,

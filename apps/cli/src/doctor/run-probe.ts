@@ -6,15 +6,23 @@ const PROBE_MAX_BYTES = 65536;
 
 export type ProbeRun = { kind: 'exited'; code: number | null; output: string } | { kind: 'error'; reason: string };
 
-/** Runs `file argv…` (no shell, minimal environment, stdin closed), capturing ≤ 64 KiB of stdout+stderr. */
-export function runProbe(file: string, argv: readonly string[], timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeRun> {
+/** The environment a probe gets unless the caller builds another: a fixed PATH and the C locale. */
+const PROBE_ENV: Readonly<Record<string, string>> = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C' };
+
+/** Runs `file argv…` (no shell, `env` only — default PROBE_ENV, stdin closed), capturing ≤ 64 KiB of stdout+stderr. */
+export function runProbe(
+  file: string,
+  argv: readonly string[],
+  timeoutMs = PROBE_TIMEOUT_MS,
+  env: Readonly<Record<string, string>> = PROBE_ENV,
+): Promise<ProbeRun> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const child = spawn(file, [...argv], {
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C' },
+      env: { ...env },
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const collect = (chunk: Buffer): void => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { newTurnId, prepareTurnDir, watchTurn, writeFileSafely } from '@genswarms/receipts';
 import type { TurnReceipt } from '@genswarms/receipts';
-import { buildOnce, startMockLlm } from '@genswarms/tools';
+import { buildOnce, redactedHeaderValue, startMockLlm } from '@genswarms/tools';
 import type { MockLlm } from '@genswarms/tools';
 import type { AgentLaunchSpec, BackendConfig, LaunchPlan, NetworkMode, Runner, RunnerHandle } from '../../src/index';
 import { createBwrapRunner, createLocalRunner } from '../../src/index';
@@ -182,7 +182,7 @@ suite('genswarms-agent end to end through the real runners', () => {
     const [request] = llm.requests;
     expect(request?.method).toBe('POST');
     expect(request?.path).toBe('/v1/chat/completions');
-    expect(request?.headers['authorization']).toBe(c.authorization);
+    expect(request?.headers['authorization']).toBe(c.authorization === undefined ? undefined : redactedHeaderValue(c.authorization));
     // Isolated: the agent talked to its own loopback bridge; the Host header names the pinned upstream.
     expect(request?.headers['host']).toBe(`127.0.0.1:${llm.port}`);
     const body = request?.body as { messages: Array<{ role: string; content: string }> };
