@@ -69,6 +69,7 @@ const EXPORTS: readonly string[] = [
   'SSH_UNVERIFIED_NOTICE',
   'createSwarmRunner',
   'SWARM_TASK_START_TIMEOUT_MS',
+  'SWARM_UNFILTERED_NOTICE',
   'loadSwarmNodes',
   'parseSwarmNodes',
   'parseKnownHosts',

@@ -88,6 +88,7 @@ export const PACKAGE_NAME = '@genswarms/runners';
 export { createSshRunner, SSH_UNVERIFIED_NOTICE } from './lib/ssh/ssh-runner';
 export type { SshRunnerOptions } from './lib/ssh/ssh-runner';
 export { createSwarmRunner, SWARM_TASK_START_TIMEOUT_MS } from './lib/swarm/swarm-runner';
+export { SWARM_UNFILTERED_NOTICE } from './lib/swarm/swarm-plan';
 export type { SwarmRunnerOptions } from './lib/swarm/swarm-runner';
 export { loadSwarmNodes, parseSwarmNodes } from './lib/swarm/swarm-engine';
 export type { EngineEndpoint, EngineTls, SwarmNodesLoad } from './lib/swarm/swarm-engine';

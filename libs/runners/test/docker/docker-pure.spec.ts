@@ -2,6 +2,7 @@ import type { LaunchPlan, RunnerContext } from '../../src/index';
 import { RunnerError } from '../../src/index';
 import { buildContainerSpec, networkModeFor, parseCpuLimit, parseMemoryLimit } from '../../src/lib/docker/container-spec';
 import { localEngineSocket } from '../../src/lib/docker/engine-host';
+import { dockerNetworkSecurityOpt } from '../../src/lib/docker/docker-seccomp';
 import { LAUNCHER_PATH } from '../../src/lib/launcher/launcher';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import { makeCtx, makeDirs, makeDockerSpec } from './docker-support';
@@ -112,7 +113,8 @@ describe('docker plan and container spec', () => {
       HostConfig: {
         NetworkMode: 'none',
         CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges:true'],
+        // isolated: the engine's default seccomp profile plus the network denies (docs/runners.md "Seccomp")
+        SecurityOpt: ['no-new-privileges:true', dockerNetworkSecurityOpt('a1').opt],
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': 'rw,nosuid,size=256m' },
         Init: true,

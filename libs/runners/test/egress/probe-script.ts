@@ -43,7 +43,14 @@ function connect(host, port) {
     r.blocked.push({ host, port, ...(await connect(host, port)) });
   }
   r.dns = await new Promise((resolve) => dns.lookup('evil.example', (e, a) => resolve(e ? { ok: false, code: e.code } : { ok: true, address: a })));
-  r.interfaces = Object.keys(require('os').networkInterfaces());
+  // the interfaces from /proc/net/dev (this process's network namespace): getifaddrs needs a netlink socket,
+  // which the network filter of none/isolated refuses (EPERM), so os.networkInterfaces() throws there
+  r.interfaces = fs.readFileSync('/proc/net/dev', 'utf8').split('\\n').slice(2).map((l) => l.split(':')[0].trim()).filter(Boolean);
+  try {
+    r.netlink = Object.keys(require('os').networkInterfaces());
+  } catch (e) {
+    r.netlink = e.code || e.message;
+  }
   fs.writeFileSync('/workspace/probe.json', JSON.stringify(r));
 })();
 `;
@@ -56,4 +63,6 @@ export interface ProbeResult {
   blocked: Array<{ host: string; port: number; ok: boolean; code?: string }>;
   dns: { ok: boolean; code?: string; address?: string };
   interfaces: string[];
+  /** os.networkInterfaces() (netlink): its names, or the error when the filter refuses the socket. */
+  netlink: string[] | string;
 }

@@ -5,7 +5,13 @@
  */
 import type { AgentLaunchSpec, RunnerHandle } from '../../src/index';
 import { createDockerRunner } from '../../src/index';
-import { dockerDifferences } from '../../src/lib/isolation/docker-isolation';
+import {
+  dockerDifferences,
+  dockerIsolationCheckFrom,
+  dockerIsolationCheckOf,
+  summarizeSecurityOpt,
+} from '../../src/lib/isolation/docker-isolation';
+import { dockerNetworkSecurityOpt } from '../../src/lib/docker/docker-seccomp';
 import { describeIfEngine, makeCtx, makeDirs, makeDockerSpec, TEST_IMAGE, type TestDirs } from '../docker/docker-support';
 import { createTmuxDockerRunner } from '../../src/lib/docker/tmux-docker';
 import { createTmuxRunner } from '../../src/lib/tmux/tmux-runner';
@@ -43,6 +49,11 @@ describeIfEngine('docker isolation from the live container', () => {
       docker: { network_mode: mode, cap_drop: ['ALL'], readonly_rootfs: true },
     });
     expect(report?.differences).toEqual([]);
+    // none/isolated: the engine's default profile plus the network denies, checked by its digest
+    const profile = `seccomp=sha256:${dockerNetworkSecurityOpt('a1').sha256}`;
+    if (network === 'none')
+      expect(report).toMatchObject({ seccomp: 'filter', docker: { security_opt: ['no-new-privileges:true', profile] } });
+    else expect(report?.docker?.security_opt).toEqual(['no-new-privileges:true']);
   });
 
   it('re-attached by a new runner (a server restart): the stored check is read again', async () => {
@@ -90,5 +101,32 @@ describe('docker engine facts against the plan', () => {
     expect(
       dockerDifferences('none', { networkMode: 'none', capDrop: ['ALL'], securityOpt: ['no-new-privileges:true'], readonlyRootfs: true }),
     ).toEqual([]);
+  });
+
+  it('none/isolated: a container without the planned seccomp profile is a difference', () => {
+    const { opt, sha256 } = dockerNetworkSecurityOpt('a1');
+    const host = (securityOpt: string[]) => ({ networkMode: 'none', capDrop: ['ALL'], securityOpt, readonlyRootfs: true });
+    expect(dockerDifferences('none', host(['no-new-privileges:true', opt]), sha256)).toEqual([]);
+    expect(dockerDifferences('none', host(['no-new-privileges:true']), sha256)).toEqual([
+      { field: 'docker.seccomp', expected: `sha256:${sha256}`, actual: 'the engine default' },
+    ]);
+    expect(dockerDifferences('none', host(['no-new-privileges:true', 'seccomp={}']), sha256).map((d) => d.field)).toEqual([
+      'docker.seccomp',
+    ]);
+    expect(summarizeSecurityOpt(['no-new-privileges:true', opt])).toEqual(['no-new-privileges:true', `seccomp=sha256:${sha256}`]);
+  });
+
+  it('a stored check from before the profile digest existed is still read back (and one with a non-string digest is not)', () => {
+    const dirs = makeDirs();
+    const plan = createDockerRunner().plan(
+      makeDockerSpec({ workspace: dirs.workspace, client: HOLD, network: 'none' }),
+      makeCtx(dirs.home),
+    );
+    dirs.cleanup();
+    const check = JSON.parse(JSON.stringify(dockerIsolationCheckOf(plan))) as Record<string, unknown>;
+    expect(check['seccompProfile']).toMatch(/^[0-9a-f]{64}$/);
+    const { seccompProfile: _dropped, ...older } = check;
+    expect(dockerIsolationCheckFrom(older)).toEqual(older);
+    expect(dockerIsolationCheckFrom({ ...check, seccompProfile: 1 })).toBeUndefined();
   });
 });

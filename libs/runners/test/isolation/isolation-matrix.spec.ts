@@ -36,13 +36,13 @@ const CASES: readonly Case[] = [
     name: 'bwrap, open: own user/pid/mnt/uts/ipc, host network, no new privs, host root hidden',
     runner: createBwrapRunner,
     spec: { backend: 'bwrap', network: 'open' },
-    expect: { network: 'host', no_new_privs: true, namespaces: [...SANDBOX_NS, 'cgroup'].sort() },
+    expect: { network: 'host', no_new_privs: true, seccomp: 'disabled', namespaces: [...SANDBOX_NS, 'cgroup'].sort() },
   },
   {
-    name: 'bwrap, none: own network namespace with loopback only',
+    name: 'bwrap, none: own network namespace with loopback only, the network filter',
     runner: createBwrapRunner,
     spec: { backend: 'bwrap', network: 'none' },
-    expect: { network: 'loopback', namespaces: [...SANDBOX_NS, 'cgroup', 'net'].sort() },
+    expect: { network: 'loopback', seccomp: 'filter', namespaces: [...SANDBOX_NS, 'cgroup', 'net'].sort() },
   },
   {
     name: 'bwrap, isolated, seccomp default: loopback only, the egress pin, the seccomp filter',
@@ -57,10 +57,10 @@ const CASES: readonly Case[] = [
     expect: { namespaces: [], network: 'host' },
   },
   {
-    name: 'tmux runner bwrap, none: the pane client inside bwrap',
+    name: 'tmux runner bwrap, none: the pane client inside bwrap, under the network filter',
     runner: () => createTmuxRunner(),
     spec: { backend: 'tmux', runner: 'bwrap', network: 'none' },
-    expect: { network: 'loopback', no_new_privs: true },
+    expect: { network: 'loopback', no_new_privs: true, seccomp: 'filter' },
   },
 ];
 
@@ -90,7 +90,9 @@ suite('isolation from the live process (real runners)', () => {
   }
 
   test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const { report } = await start(c);
+    const { plan, report } = await start(c);
+    // the plan expects the filter exactly where the live process has one, so re-attach/inspect never reports a false mismatch
+    expect(isolationCheckOf(plan).expected.seccomp).toBe(c.expect.seccomp === 'filter' ? 'filter' : undefined);
     expect(report).toMatchObject(c.expect);
     expect(report.differences).toEqual([]);
     const sandboxed = c.spec.backend === 'bwrap' || c.spec.runner === 'bwrap';

@@ -1,15 +1,18 @@
 /**
  * `config.seccomp: "default"` on a bwrap agent: a C probe compiled here runs inside the real sandbox and sees
  * EPERM for every denied call (ENOSYS for clone3, SIGSYS for another ABI or architecture), while the same probe
- * without the filter is not stopped by it. Needs bwrap and gcc; skipped with a reason otherwise.
+ * without any filter (network open: none/isolated always carry the network filter) is not stopped by it. Needs
+ * bwrap and gcc; skipped with a reason otherwise. The io_uring, socket-family and ptrace-like rows per network
+ * mode: bwrap-filter-matrix.spec.ts.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { RunnerHandle } from '../../src/index';
 import { createBwrapRunner } from '../../src/index';
 import { haveBinary, makeContext, makeSandboxDirs, makeSpec, readJsonIfWritten, waitForFile } from '../support';
+import { hostRunsI386Syscalls } from './filter-rows';
 
 const missing = ['bwrap', 'gcc', 'socat'].filter((b) => !haveBinary(b));
 const suite = missing.length === 0 ? describe : describe.skip;
@@ -37,18 +40,17 @@ const DENIED = [
   'unshare_newuser',
   'clone_newuser',
   'socket_netlink',
+  'io_uring_setup',
+  'process_vm_readv',
+  'process_vm_writev',
+  'pidfd_getfd',
+  'kcmp',
+  'personality_read_implies_exec',
 ] as const;
 
 type Report = Record<string, number | string>;
 
 const SIGSEGV = 11;
-/** Whether this kernel runs i386 system calls (`int 0x80`): a compiled probe outside any sandbox, no filter. */
-function hostRunsI386Syscalls(dir: string): boolean {
-  const src = path.join(dir, 'ia32.c');
-  writeFileSync(src, 'int main(void){long r;__asm__ volatile("int $0x80":"=a"(r):"a"(20L):"memory");return r>0?0:1;}\n');
-  execFileSync('gcc', ['-O0', '-o', path.join(dir, 'ia32'), src], { stdio: 'pipe' });
-  return spawnSync(path.join(dir, 'ia32'), [], { stdio: 'ignore' }).signal === null;
-}
 let HOST_HAS_IA32 = true;
 
 suite('bwrap seccomp filter, from inside the sandbox (real bubblewrap, compiled probe)', () => {
@@ -71,13 +73,13 @@ suite('bwrap seccomp filter, from inside the sandbox (real bubblewrap, compiled 
     dirs.cleanup();
   });
 
-  /** The probe's report from an isolated bwrap agent (isolated: the socket-family rule applies too). */
+  /** The probe's report: isolated with the filter (the socket-family rule applies too), open without any. */
   async function probe(seccomp: boolean): Promise<Report> {
     const ctx = makeContext(dirs.home, { llm: { defaultEndpoint: 'http://127.0.0.1:9/v1', allowedHosts: [] } });
     const runner = createBwrapRunner();
     const spec = makeSpec({
       backend: 'bwrap',
-      network: 'isolated',
+      network: seccomp ? 'isolated' : 'open',
       workspace: dirs.workspace,
       client: { command: ['/opt/probe/probe', '/workspace/report.json'] },
       config: { extra_ro_binds: [[probeDir, '/opt/probe']], ...(seccomp ? { seccomp: 'default' as const } : {}) },
@@ -105,11 +107,13 @@ suite('bwrap seccomp filter, from inside the sandbox (real bubblewrap, compiled 
 
   it('without the filter the same probe is not stopped by it (the filter, not the sandbox, denies those calls)', async () => {
     const report = await probe(false);
-    console.log(`no seccomp, inside bwrap: ${JSON.stringify(report)}`);
+    console.log(`no seccomp, network open, inside bwrap: ${JSON.stringify(report)}`);
     // each of these differs from the filtered run: the denial above is the filter's
     expect(report['ptrace']).not.toBe(EPERM);
     expect(report['setns']).not.toBe(EPERM);
     expect(report['socket_netlink']).toBe(0);
+    expect(report['io_uring_setup']).toBe(0);
+    expect(report['process_vm_readv']).toBe(0);
     expect(report['clone3']).not.toBe(ENOSYS);
     expect(report['x32_getpid']).not.toBe(`signal:${SIGSYS}`);
   });

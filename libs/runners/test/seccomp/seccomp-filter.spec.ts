@@ -4,13 +4,13 @@
  */
 import { assembleBpf, NEXT, SOCK_FILTER_BYTES, type Insn } from '../../src/lib/seccomp/bpf';
 import {
-  buildDefaultSeccompFilter,
+  buildSeccompFilter,
   CLONE_NEWUSER,
   SECCOMP_RET_ALLOW,
   SECCOMP_RET_ERRNO,
   SECCOMP_RET_KILL_PROCESS,
 } from '../../src/lib/seccomp/default-filter';
-import { DENIED_SYSCALLS, SYSCALL_TABLES, seccompArchOf, type SeccompArch } from '../../src/lib/seccomp/syscall-tables';
+import { DENIED_SYSCALLS, SYSCALL_TABLES, URING_SYSCALLS, seccompArchOf, type SeccompArch } from '../../src/lib/seccomp/syscall-tables';
 import { assertSeccompSupported } from '../../src/lib/seccomp/seccomp-plan';
 import { isRunnerError } from '../../src/index';
 import { makeSpec } from '../support';
@@ -41,48 +41,82 @@ function run(filter: Buffer, data: { nr: number; arch: number; arg0?: number }):
 const EPERM = SECCOMP_RET_ERRNO | 1;
 const ENOSYS = SECCOMP_RET_ERRNO | 38;
 
-describe.each(['x86_64', 'aarch64'] as const)('default filter on %s', (arch: SeccompArch) => {
+describe.each(['x86_64', 'aarch64'] as const)('filters on %s', (arch: SeccompArch) => {
   const t = SYSCALL_TABLES[arch];
-  const filter = (isolated: boolean): Buffer => buildDefaultSeccompFilter({ arch, isolated });
+  /** hardening = config.seccomp "default"; families = network none/isolated. */
+  const filter = (hardening: boolean, families = false): Buffer =>
+    buildSeccompFilter({ arch, hardening, restrictSocketFamilies: families });
   const call = (f: Buffer, nr: number, arg0 = 0): number => run(f, { nr, arch: t.auditArch, arg0 });
+  const FILTERS = [
+    ['default, open', filter(true, false)],
+    ['default, none/isolated', filter(true, true)],
+    ['network only (none/isolated)', filter(false, true)],
+  ] as const;
 
-  test.each(DENIED_SYSCALLS.map((s) => [s]))('%s → EPERM', (name) => {
-    expect(call(filter(false), t.numbers[name])).toBe(EPERM);
+  test.each(DENIED_SYSCALLS.map((s) => [s]))('default: %s → EPERM', (name) => {
+    expect(call(filter(true), t.numbers[name])).toBe(EPERM);
+  });
+
+  test.each(FILTERS)('%s: the io_uring calls → EPERM', (_name, f) => {
+    for (const name of URING_SYSCALLS) expect(call(f, t.numbers[name])).toBe(EPERM);
+  });
+
+  it('network only: the ptrace-like calls, mounts and personality are not its business', () => {
+    for (const name of ['ptrace', 'process_vm_readv', 'process_vm_writev', 'pidfd_getfd', 'kcmp', 'mount', 'setns'] as const)
+      expect(call(filter(false, true), t.numbers[name])).toBe(SECCOMP_RET_ALLOW);
+    expect(call(filter(false, true), t.numbers.personality, 0x0400000)).toBe(SECCOMP_RET_ALLOW);
+    expect(call(filter(false, true), t.numbers.unshare, CLONE_NEWUSER)).toBe(SECCOMP_RET_ALLOW);
   });
 
   it('unshare and clone with CLONE_NEWUSER → EPERM; without it they pass', () => {
     for (const nr of [t.numbers.unshare, t.numbers.clone]) {
-      expect(call(filter(false), nr, CLONE_NEWUSER | 0x11)).toBe(EPERM);
-      expect(call(filter(false), nr, 0x11)).toBe(SECCOMP_RET_ALLOW);
+      expect(call(filter(true), nr, CLONE_NEWUSER | 0x11)).toBe(EPERM);
+      expect(call(filter(true), nr, 0x11)).toBe(SECCOMP_RET_ALLOW);
     }
+  });
+
+  it.each([
+    ['PER_LINUX', 0, SECCOMP_RET_ALLOW],
+    ['the query 0xffffffff', 0xffffffff, SECCOMP_RET_ALLOW],
+    ['READ_IMPLIES_EXEC', 0x0400000, EPERM],
+    ['ADDR_NO_RANDOMIZE', 0x0040000, EPERM],
+    ['PER_LINUX32', 0x0008, EPERM],
+    ['PER_LINUX | READ_IMPLIES_EXEC | ADDR_NO_RANDOMIZE', 0x0440000, EPERM],
+    ['0xfffffffe (one bit short of the query)', 0xfffffffe, EPERM],
+  ])('default: personality(%s) → %s', (_name, persona, action) => {
+    expect(call(filter(true), t.numbers.personality, persona)).toBe(action);
   });
 
   it('clone3 → ENOSYS (libc falls back to the inspected clone)', () => {
-    expect(call(filter(false), t.numbers.clone3)).toBe(ENOSYS);
+    expect(call(filter(true), t.numbers.clone3)).toBe(ENOSYS);
   });
 
-  it('another architecture is killed', () => {
+  test.each(FILTERS)('%s: another architecture is killed', (_name, f) => {
     const other = arch === 'x86_64' ? SYSCALL_TABLES.aarch64.auditArch : SYSCALL_TABLES.x86_64.auditArch;
-    expect(run(filter(false), { nr: 0, arch: other })).toBe(SECCOMP_RET_KILL_PROCESS);
-    expect(run(filter(false), { nr: 0, arch: 0x40000003 /* i386 */ })).toBe(SECCOMP_RET_KILL_PROCESS);
+    expect(run(f, { nr: 0, arch: other })).toBe(SECCOMP_RET_KILL_PROCESS);
+    expect(run(f, { nr: 0, arch: 0x40000003 /* i386 */ })).toBe(SECCOMP_RET_KILL_PROCESS);
   });
 
-  it('isolated: socket families other than AF_UNIX/AF_INET/AF_INET6 → EPERM; not isolated: allowed', () => {
-    for (const family of [1, 2, 10]) expect(call(filter(true), t.numbers.socket, family)).toBe(SECCOMP_RET_ALLOW);
-    for (const family of [16, 17, 38, 40]) {
-      expect(call(filter(true), t.numbers.socket, family)).toBe(EPERM);
-      expect(call(filter(false), t.numbers.socket, family)).toBe(SECCOMP_RET_ALLOW);
+  it.each([
+    ['socket', t.numbers.socket],
+    ['socketpair', t.numbers.socketpair],
+  ])('none/isolated: %s keeps AF_UNIX/AF_INET/AF_INET6, every other family → EPERM; open: any family', (_name, nr) => {
+    for (const f of [filter(true, true), filter(false, true)]) {
+      for (const family of [1, 2, 10]) expect(call(f, nr, family)).toBe(SECCOMP_RET_ALLOW);
+      for (const family of [0, 3, 16, 17, 38, 40, 44, 45, 255]) expect(call(f, nr, family)).toBe(EPERM);
     }
+    for (const family of [16, 17, 38, 40]) expect(call(filter(true, false), nr, family)).toBe(SECCOMP_RET_ALLOW);
   });
 
-  it('ordinary calls pass (read, write, openat, execve numbers of this table are not in the deny list)', () => {
+  test.each(FILTERS)('%s: ordinary calls pass (read, write, openat, execve of this table)', (_name, f) => {
     const ordinary = arch === 'x86_64' ? [0, 1, 257, 59] : [63, 64, 56, 221];
-    for (const nr of ordinary) expect(call(filter(true), nr)).toBe(SECCOMP_RET_ALLOW);
+    for (const nr of ordinary) expect(call(f, nr)).toBe(SECCOMP_RET_ALLOW);
   });
 
   if (arch === 'x86_64') {
-    it('the x32 ABI (nr | 0x40000000) is killed', () => {
-      expect(call(filter(false), 0x40000000 | 39)).toBe(SECCOMP_RET_KILL_PROCESS);
+    test.each(FILTERS)('%s: the x32 ABI (nr | 0x40000000) is killed, its socket call too', (_name, f) => {
+      expect(call(f, 0x40000000 | 39)).toBe(SECCOMP_RET_KILL_PROCESS);
+      expect(call(f, 0x40000000 | t.numbers.socket, 40)).toBe(SECCOMP_RET_KILL_PROCESS);
     });
   }
 });
@@ -133,6 +167,15 @@ describe('where seccomp is accepted', () => {
     ['a backend without a filter', spec('default'), false, 'x64', 'seccomp_unsupported'],
     ['an unknown filter name', spec('strict'), true, 'x64', 'seccomp_unsupported'],
     ['not requested, any backend', makeSpec({ workspace: '/w' }), false, 'riscv64', 'ok'],
+    [
+      'bwrap, network none, riscv64 (the network filter has no table)',
+      makeSpec({ workspace: '/w', network: 'none' }),
+      true,
+      'riscv64',
+      'seccomp_unsupported',
+    ],
+    ['bwrap, network isolated, arm64', makeSpec({ workspace: '/w', network: 'isolated' }), true, 'arm64', 'ok'],
+    ['a backend without a filter, network none, riscv64', makeSpec({ workspace: '/w', network: 'none' }), false, 'riscv64', 'ok'],
   ])('%s → %s', (_name, s, canFilter, nodeArch, expected) => {
     expect(code(() => assertSeccompSupported(s, 'b', canFilter, nodeArch))).toBe(expected);
   });

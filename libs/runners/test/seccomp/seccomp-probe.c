@@ -1,16 +1,20 @@
 /*
- * Runs inside a bwrap sandbox (compiled by the spec with gcc): tries each call the default seccomp filter
- * denies, and a few it allows, and writes {"name": errno-or-0-or-"signal:N", ...} as JSON to argv[1].
- * Calls that change the probe itself (unshare, clone) run in a forked child.
+ * Runs inside a sandbox (bwrap or a container; compiled by the spec with gcc, static for containers): tries each
+ * call a genswarms seccomp filter denies, and a few it allows, and writes {"name": errno-or-0-or-"signal:N", ...}
+ * as JSON to argv[1]. Calls that change the probe itself (unshare, clone) run in a forked child.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/io_uring.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +25,9 @@ static void report(const char *name, long rc) {
   fprintf(out, "%s\"%s\": %d", first ? "" : ", ", name, rc < 0 ? errno : 0);
   first = 0;
 }
+
+#include "probe-uring.h"
+#include "probe-ptrace-like.h"
 
 /* In a child: 0 on a clean exit, the errno it exited with, or "signal:N" when killed. */
 static void in_child(const char *name, int what) {
@@ -38,6 +45,16 @@ static void in_child(const char *name, int what) {
     if (what == 3) {
       long r;
       __asm__ volatile("int $0x80" : "=a"(r) : "a"(20) : "memory"); /* i386 getpid: another architecture */
+      rc = r < 0 ? (errno = (int)-r, -1) : 0;
+    }
+    if (what == 4 || what == 5) { /* an AF_VSOCK socket through the i386 ABI: socket (359), or socketcall (102) */
+      unsigned *args = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+      long r = -ENOMEM;
+      if (args != MAP_FAILED) {
+        args[0] = 40; args[1] = SOCK_STREAM; args[2] = 0;
+        if (what == 4) __asm__ volatile("int $0x80" : "=a"(r) : "a"(359), "b"(40), "c"(SOCK_STREAM), "d"(0) : "memory");
+        else __asm__ volatile("int $0x80" : "=a"(r) : "a"(102), "b"(1 /* SYS_SOCKET */), "c"(args) : "memory");
+      }
       rc = r < 0 ? (errno = (int)-r, -1) : 0;
     }
 #endif
@@ -74,11 +91,17 @@ int main(int argc, char **argv) {
   errno = 0; report("socket_unix", syscall(SYS_socket, AF_UNIX, SOCK_STREAM, 0));
   errno = 0; report("socket_inet", syscall(SYS_socket, AF_INET, SOCK_STREAM, 0));
   errno = 0; report("socket_inet6", syscall(SYS_socket, AF_INET6, SOCK_STREAM, 0));
+  errno = 0; report("socket_vsock", syscall(SYS_socket, 40 /* AF_VSOCK */, SOCK_STREAM, 0));
+  report_socketpairs();
+  report_uring();
+  report_ptrace_like();
   in_child("unshare_newuser", 0);
   in_child("clone_newuser", 1);
   in_child("x32_getpid", 2);
 #if defined(__x86_64__)
   in_child("i386_getpid", 3);
+  in_child("i386_socket_vsock", 4);
+  in_child("i386_socketcall_vsock", 5);
 #endif
   errno = 0; report("fork", (long)fork() == 0 ? (_exit(0), 0) : (wait(NULL), 0));
   fputs("}\n", out);

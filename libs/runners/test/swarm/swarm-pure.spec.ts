@@ -112,6 +112,18 @@ describe('swarm plan', () => {
     expect(codeOf(() => planSwarmLaunch(spec(o), ctx, manager))).toBe(code);
   });
 
+  it.each([
+    ['none', ['network_unfiltered']],
+    ['isolated', ['network_unfiltered']],
+    ['open', []],
+  ] as const)(
+    "network %s records %j: a task gets the node daemon's default seccomp profile (Engine API 1.41 drops Privileges.Seccomp)",
+    (network, notices) => {
+      const plan = planSwarmLaunch(spec({ network, config: {} }), ctx, undefined);
+      expect(plan.notices).toEqual(notices);
+    },
+  );
+
   it('a TLS manager plans; isolated points the client at the forwarder service, never at the endpoint itself', () => {
     const plan = planSwarmLaunch(spec({ network: 'isolated' }), ctx, { host: 'tcp://10.0.0.1:2376', tls: TLS });
     expect(plan.env['GENSWARMS_LLM_ENDPOINT']).toBe('http://gs-sw-a1-egress:17080/v1');

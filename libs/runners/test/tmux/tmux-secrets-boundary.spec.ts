@@ -137,7 +137,8 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: secrets and the san
       for (const file of await fsp.readdir(path.join(manifestRoot, agent))) {
         const body = await fsp.readFile(path.join(manifestRoot, agent, file), 'utf8');
         expect(body).not.toContain(SECRET);
-        expect(body).toContain('visible-arg');
+        // beside a none/isolated pane's manifest sits its seccomp filter (<session>.bpf): no argv in it
+        if (!file.endsWith('.bpf')) expect(body).toContain('visible-arg');
       }
     }
   });

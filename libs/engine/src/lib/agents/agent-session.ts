@@ -209,8 +209,14 @@ export class AgentSession implements TurnHost, OutboxOwner {
   }
 
   private async emitNotice(notice: string): Promise<void> {
-    // ssh_host_key_unverified: an ssh agent connected with silently_accept_hosts (docs/security.md "ssh trust model")
-    if (notice === 'api_key_withheld' || notice === 'unsafe_bypass_enabled' || notice === 'ssh_host_key_unverified') {
+    // ssh_host_key_unverified: an ssh agent connected with silently_accept_hosts (docs/security.md "ssh trust model");
+    // network_unfiltered: a none/isolated swarm task without the network filter (docs/runners.md "swarm")
+    if (
+      notice === 'api_key_withheld' ||
+      notice === 'unsafe_bypass_enabled' ||
+      notice === 'ssh_host_key_unverified' ||
+      notice === 'network_unfiltered'
+    ) {
       await this.host.events.emit({
         type: notice,
         swarm: this.host.swarm,

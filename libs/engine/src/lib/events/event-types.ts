@@ -22,6 +22,7 @@ export const EVENT_CATEGORIES = {
   api_key_withheld: 'agent',
   unsafe_bypass_enabled: 'agent',
   ssh_host_key_unverified: 'agent',
+  network_unfiltered: 'agent',
   turn_started: 'agent',
   turn_completed: 'agent',
   turn_failed: 'agent',
@@ -71,6 +72,7 @@ const WARNING_WORDS = [
   'dropped',
   'unsafe',
   'unverified',
+  'unfiltered',
 ];
 
 /** Level from the event type, first match wins: error words, then warning words, else info. */

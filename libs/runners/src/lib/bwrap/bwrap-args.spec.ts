@@ -67,8 +67,16 @@ describe('buildBwrapArgs', () => {
     expect(buildBwrapArgs(plan('open'), ctx, { headless: true })).toEqual([...BASE, '--new-session', ...BINDS, ...TAIL]);
   });
 
-  it.each(['none', 'isolated'] as const)('adds --unshare-net for %s', (network) => {
-    expect(buildBwrapArgs(plan(network), ctx, { headless: true })).toEqual([...BASE, '--new-session', '--unshare-net', ...BINDS, ...TAIL]);
+  it.each(['none', 'isolated'] as const)('adds --unshare-net and the network filter (--seccomp 3) for %s', (network) => {
+    expect(buildBwrapArgs(plan(network), ctx, { headless: true })).toEqual([
+      ...BASE,
+      '--new-session',
+      '--unshare-net',
+      '--seccomp',
+      '3',
+      ...BINDS,
+      ...TAIL,
+    ]);
   });
 
   it('omits --new-session for a TUI client', () => {
@@ -94,6 +102,12 @@ describe('buildBwrapArgs', () => {
       ...BINDS,
       ...TAIL,
     ]);
+  });
+
+  it('open gets --seccomp 3 only with config.seccomp default', () => {
+    const p = plan('open');
+    const withFilter = { ...p, spec: { ...p.spec, config: { seccomp: 'default' as const } } };
+    expect(buildBwrapArgs(withFilter, ctx, { headless: true })).toEqual([...BASE, '--new-session', '--seccomp', '3', ...BINDS, ...TAIL]);
   });
 
   it('never carries an env value', () => {

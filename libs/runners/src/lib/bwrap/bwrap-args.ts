@@ -1,6 +1,6 @@
 import type { LaunchPlan, RunnerContext } from '../port';
 import { SANDBOX_ENV_FILE, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
-import { isSeccompRequested, SECCOMP_FD } from '../seccomp/seccomp-plan';
+import { seccompFilterOf, SECCOMP_FD } from '../seccomp/seccomp-plan';
 
 /** The sandbox identity: an unprivileged uid/gid inside the user namespace (docs/runners.md). */
 export const SANDBOX_UID = 1000;
@@ -31,7 +31,8 @@ const BASE_FLAGS: readonly string[] = [
 
 /**
  * Pure: the bwrap argv (without the bwrap binary) for a plan — base flags, `--new-session` for
- * headless clients, `--unshare-net` for none/isolated, `--seccomp 3` with `config.seccomp`, the plan's binds in order, then
+ * headless clients, `--unshare-net` for none/isolated, `--seccomp 3` with a filter (`config.seccomp`, or none/isolated:
+ * the network filter), the plan's binds in order, then
  * `-- /run/genswarms/launch /root/.genswarms/env <client argv…>`.
  */
 export function buildBwrapArgs(plan: LaunchPlan, _ctx: RunnerContext, opts: { headless: boolean }): readonly string[] {
@@ -39,7 +40,7 @@ export function buildBwrapArgs(plan: LaunchPlan, _ctx: RunnerContext, opts: { he
   if (opts.headless) args.push('--new-session');
   if (plan.spec.network === 'none' || plan.spec.network === 'isolated') args.push('--unshare-net');
   // the filter is on fd 3, opened by genswarms-seccomp-exec; bwrap loads it right before it execs the launcher
-  if (isSeccompRequested(plan.spec)) args.push('--seccomp', String(SECCOMP_FD));
+  if (seccompFilterOf(plan.spec) !== undefined) args.push('--seccomp', String(SECCOMP_FD));
   for (const mount of plan.mounts) {
     args.push(mount.access === 'rw' ? '--bind' : '--ro-bind', mount.host, mount.sandbox);
   }

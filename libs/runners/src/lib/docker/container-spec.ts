@@ -3,6 +3,8 @@ import { RunnerError } from '../errors/runner-error';
 import type { LaunchPlan, NetworkMode, RunnerContext } from '../port';
 import type { ContainerCreateSpec, DockerBindMount } from './docker-port';
 import { agentIdentityOf } from '../identity/agent-identity';
+import { isNetworkClosed } from '../seccomp/seccomp-plan';
+import { dockerNetworkSecurityOpt } from './docker-seccomp';
 
 /** Label keys on every container we create (ids only, never env values). */
 export const LABEL_SWARM = 'genswarms.swarm';
@@ -72,9 +74,15 @@ export interface ContainerSpecOptions {
   readonly tty?: boolean;
 }
 
+/** `no-new-privileges`, and for none/isolated the engine's default seccomp profile plus the network denies. */
+export function securityOptsFor(spec: LaunchPlan['spec']): string[] {
+  return ['no-new-privileges:true', ...(isNetworkClosed(spec) ? [dockerNetworkSecurityOpt(spec.agent).opt] : [])];
+}
+
 /**
- * Pure: the Engine API create body of docs/runners.md for a docker plan. `Env` is always empty:
- * values reach the client only through the 0600 env file the launcher reads and deletes.
+ * The Engine API create body of docs/runners.md for a docker plan (pure but for reading the constant captured
+ * seccomp profile of none/isolated). `Env` is always empty: values reach the client only through the 0600 env
+ * file the launcher reads and deletes.
  */
 export function buildContainerSpec(
   plan: LaunchPlan,
@@ -110,7 +118,7 @@ export function buildContainerSpec(
     HostConfig: {
       NetworkMode: networkModeFor(spec.network),
       CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges:true'],
+      SecurityOpt: securityOptsFor(spec),
       ReadonlyRootfs: true,
       Tmpfs: { '/tmp': CONTAINER_TMPFS },
       Init: true,

@@ -46,10 +46,13 @@ function expectedOf(v: unknown): ExpectedIsolation | undefined {
   return ok ? (v as unknown as ExpectedIsolation) : undefined;
 }
 
-/** The check's fields, validated; `extra` names the additional string keys a runner stores (docker: networkMode). */
-export function checkShapeOf<T>(v: unknown, extra: readonly string[] = []): T | undefined {
-  if (!isObj(v) || !onlyKeys(v, ['expected', 'workspace', 'stateDir', 'egress', ...extra])) return undefined;
+/**
+ * The check's fields, validated; `extra` names the additional string keys a runner stores (docker: networkMode),
+ * `optional` those it may store (docker: seccompProfile, absent from checks stored before it existed).
+ */
+export function checkShapeOf<T>(v: unknown, extra: readonly string[] = [], optional: readonly string[] = []): T | undefined {
+  if (!isObj(v) || !onlyKeys(v, ['expected', 'workspace', 'stateDir', 'egress', ...extra, ...optional])) return undefined;
   if (expectedOf(v['expected']) === undefined || typeof v['workspace'] !== 'string' || typeof v['stateDir'] !== 'string') return undefined;
-  if (!optStr(v['egress']) || !extra.every((k) => typeof v[k] === 'string')) return undefined;
+  if (!optStr(v['egress']) || !extra.every((k) => typeof v[k] === 'string') || !optional.every((k) => optStr(v[k]))) return undefined;
   return v as T;
 }

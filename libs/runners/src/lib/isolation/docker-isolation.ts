@@ -1,6 +1,9 @@
 import type { LaunchPlan, RunnerHandle } from '../port';
 import type { ContainerHostFacts, DockerPort } from '../docker/docker-port';
+import { createHash } from 'node:crypto';
 import { DEFAULT_PIDS_LIMIT, networkModeFor } from '../docker/container-spec';
+import { dockerNetworkSecurityOpt } from '../docker/docker-seccomp';
+import { isNetworkClosed } from '../seccomp/seccomp-plan';
 import type { IsolationDifference, IsolationReport } from './isolation-report';
 import { expectedIsolation, type ExpectedIsolation } from './expected-isolation';
 import { ISOLATION_FIND_TIMEOUT_MS, isolationCheckOf, reportFor, type IsolationCheck } from './inspect-isolation';
@@ -12,7 +15,8 @@ const INSPECT_POLL_MS = 100;
 
 /**
  * Pure: what a docker plan promises about the container's init process — own ipc/mnt/net/pid/uts namespaces,
- * `loopback` for none/isolated and `own` (a bridge or named network) otherwise, NoNewPrivs, the pids limit
+ * `loopback` for none/isolated and `own` (a bridge or named network) otherwise, NoNewPrivs, a seccomp filter for
+ * none/isolated (the engine's profile plus the network denies; open keeps whatever the engine applies), the pids limit
  * (512 unless set) with the requested memory and cpu, workspace and `/root` rw, the host root hidden.
  */
 export function expectedDockerIsolation(plan: LaunchPlan): ExpectedIsolation {
@@ -29,25 +33,50 @@ export function expectedDockerIsolation(plan: LaunchPlan): ExpectedIsolation {
   };
 }
 
-/** A docker session's check: the process promises plus the NetworkMode the engine must have applied. */
+/** A docker session's check: the process promises plus the NetworkMode (and none/isolated: the seccomp profile) the engine must have applied. */
 export interface DockerIsolationCheck extends IsolationCheck {
   readonly networkMode: string;
+  /** none/isolated: sha256 of the profile JSON in `seccomp=<json>` (absent in checks stored before it existed). */
+  readonly seccompProfile?: string;
 }
 
-/** Pure: the check of a docker plan (stored in its session description for re-attach). */
+/** Pure but for reading the constant captured profile: the check of a docker plan (stored in its session description for re-attach). */
 export function dockerIsolationCheckOf(plan: LaunchPlan): DockerIsolationCheck {
-  return { ...isolationCheckOf(plan, expectedDockerIsolation(plan)), networkMode: networkModeFor(plan.spec.network) };
+  return {
+    ...isolationCheckOf(plan, expectedDockerIsolation(plan)),
+    networkMode: networkModeFor(plan.spec.network),
+    ...(isNetworkClosed(plan.spec) ? { seccompProfile: dockerNetworkSecurityOpt(plan.spec.agent).sha256 } : {}),
+  };
 }
 
 /** A stored docker check read back (re-attach): the exact shape this build writes, else undefined. */
 export function dockerIsolationCheckFrom(stored: unknown): DockerIsolationCheck | undefined {
-  return checkShapeOf<DockerIsolationCheck>(stored, ['networkMode']);
+  return checkShapeOf<DockerIsolationCheck>(stored, ['networkMode'], ['seccompProfile']);
 }
 
-/** The engine's own settings against the check (docs/runners.md docker). */
-export function dockerDifferences(want: string, host: ContainerHostFacts): IsolationDifference[] {
+const SECCOMP_OPT = 'seccomp=';
+/** `seccomp=<json>` → `seccomp=sha256:<hex>` (the report shows which profile, not 15 KB of it). */
+export function summarizeSecurityOpt(opts: readonly string[]): string[] {
+  return opts.map((o) => (o.startsWith(SECCOMP_OPT) ? `${SECCOMP_OPT}sha256:${sha256Of(o.slice(SECCOMP_OPT.length))}` : o));
+}
+
+function sha256Of(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The engine's own settings against the check (docs/runners.md docker); `seccompProfile` as in the check. */
+export function dockerDifferences(want: string, host: ContainerHostFacts, seccompProfile?: string): IsolationDifference[] {
   const out: IsolationDifference[] = [];
   if (host.networkMode !== want) out.push({ field: 'docker.network_mode', expected: want, actual: host.networkMode || 'unset' });
+  if (seccompProfile !== undefined) {
+    const applied = host.securityOpt.filter((o) => o.startsWith(SECCOMP_OPT)).map((o) => sha256Of(o.slice(SECCOMP_OPT.length)));
+    if (!applied.includes(seccompProfile))
+      out.push({
+        field: 'docker.seccomp',
+        expected: `sha256:${seccompProfile}`,
+        actual: applied.map((h) => `sha256:${h}`).join(',') || 'the engine default',
+      });
+  }
   if (!host.capDrop.map((c) => c.toUpperCase()).includes('ALL'))
     out.push({ field: 'docker.cap_drop', expected: 'ALL', actual: host.capDrop.join(',') || 'none' });
   if (!host.securityOpt.some((o) => /^no-new-privileges(:true|=true)?$/.test(o)))
@@ -73,8 +102,13 @@ export function dockerIsolationReader(check: DockerIsolationCheck, port: DockerP
     const h = state.host;
     return {
       ...report,
-      docker: { network_mode: h.networkMode, cap_drop: h.capDrop, security_opt: h.securityOpt, readonly_rootfs: h.readonlyRootfs },
-      differences: [...report.differences, ...dockerDifferences(check.networkMode, h)],
+      docker: {
+        network_mode: h.networkMode,
+        cap_drop: h.capDrop,
+        security_opt: summarizeSecurityOpt(h.securityOpt),
+        readonly_rootfs: h.readonlyRootfs,
+      },
+      differences: [...report.differences, ...dockerDifferences(check.networkMode, h, check.seccompProfile)],
     };
   };
 }

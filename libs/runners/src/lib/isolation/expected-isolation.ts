@@ -1,5 +1,6 @@
 import type { LaunchPlan, NetworkMode } from '../port';
 import { parseAgentLimits } from '../cgroup/agent-limits';
+import { seccompFilterOf } from '../seccomp/seccomp-plan';
 import type { ExpectedIsolation, IsolationDifference, NamespaceKind } from './isolation-report';
 import type { ProcIsolation } from './proc-isolation';
 
@@ -36,7 +37,8 @@ export function expectedIsolation(plan: LaunchPlan): ExpectedIsolation {
     namespaces: net ? ([...SANDBOX_NAMESPACES, 'net'] as NamespaceKind[]).sort() : SANDBOX_NAMESPACES,
     network: net ? 'loopback' : 'host',
     no_new_privs: true,
-    ...(plan.spec.config.seccomp === undefined ? {} : { seccomp: 'filter' as const }),
+    // config.seccomp, and none/isolated (the network filter): docs/runners.md "Seccomp"
+    ...(seccompFilterOf(plan.spec) === undefined ? {} : { seccomp: 'filter' as const }),
     workspace: '/workspace',
     stateDir: '/root',
     host_root_visible: false,

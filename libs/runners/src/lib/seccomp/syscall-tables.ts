@@ -28,10 +28,21 @@ export const DENIED_SYSCALLS = [
   'finit_module',
   'delete_module',
   'setns',
+  // a ring runs socket/connect/openat… as its own operations, which no filter on those syscalls sees
+  'io_uring_setup',
+  'io_uring_enter',
+  'io_uring_register',
+  // reach into another process as ptrace does
+  'process_vm_readv',
+  'process_vm_writev',
+  'pidfd_getfd',
+  'kcmp',
 ] as const;
 export type DeniedSyscall = (typeof DENIED_SYSCALLS)[number];
+/** The io_uring calls: refused by every genswarms filter (the network filter too). */
+export const URING_SYSCALLS = ['io_uring_setup', 'io_uring_enter', 'io_uring_register'] as const satisfies readonly DeniedSyscall[];
 /** Syscalls the filter inspects by argument (or answers ENOSYS: clone3 passes its flags by pointer). */
-export type InspectedSyscall = 'unshare' | 'clone' | 'clone3' | 'socket';
+export type InspectedSyscall = 'unshare' | 'clone' | 'clone3' | 'socket' | 'socketpair' | 'personality';
 
 export interface SyscallTable {
   /** `AUDIT_ARCH_*` from linux/audit.h: seccomp_data.arch. */
@@ -69,10 +80,19 @@ export const SYSCALL_TABLES: Readonly<Record<SeccompArch, SyscallTable>> = {
       finit_module: 313,
       delete_module: 176,
       setns: 308,
+      io_uring_setup: 425,
+      io_uring_enter: 426,
+      io_uring_register: 427,
+      process_vm_readv: 310,
+      process_vm_writev: 311,
+      pidfd_getfd: 438,
+      kcmp: 312,
       unshare: 272,
       clone: 56,
       clone3: 435,
       socket: 41,
+      socketpair: 53,
+      personality: 135,
     },
   },
   aarch64: {
@@ -101,10 +121,19 @@ export const SYSCALL_TABLES: Readonly<Record<SeccompArch, SyscallTable>> = {
       finit_module: 273,
       delete_module: 106,
       setns: 268,
+      io_uring_setup: 425,
+      io_uring_enter: 426,
+      io_uring_register: 427,
+      process_vm_readv: 270,
+      process_vm_writev: 271,
+      pidfd_getfd: 438,
+      kcmp: 272,
       unshare: 97,
       clone: 220,
       clone3: 435,
       socket: 198,
+      socketpair: 199,
+      personality: 92,
     },
   },
 };

@@ -8,7 +8,7 @@ import { buildHostSocatArgs, planEgress, type EgressTarget } from '@genswarms/eg
 import type { AgentLaunchSpec, LaunchPlan, RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
-import { assertSeccompSupported } from '../seccomp/seccomp-plan';
+import { assertSeccompSupported, isNetworkClosed } from '../seccomp/seccomp-plan';
 import { assertArgv } from '../argv/validate-argv';
 import { buildClientEnv, endpointPolicyOf } from '../env/client-env';
 import { assertEnvEntries, stateDirFor } from '../state/state-dir';
@@ -17,6 +17,13 @@ import { hasBypassFlag } from '../client/clients';
 import { toRunnerError } from '../bwrap/egress-plan';
 import { buildServiceSpec, SWARM_FORWARDER_PORT, swarmNamesFor } from './service-spec';
 import { parseEngineEndpoint, type EngineEndpoint } from './swarm-engine';
+
+/**
+ * Recorded (a warning event at each start and re-attach) for a none/isolated swarm agent: Engine API 1.41
+ * (Docker 20.10) drops a service's `Privileges.Seccomp` without an error, so its tasks run under the node
+ * daemon's default profile, which lets AF_VSOCK and io_uring through (docs/runners.md "swarm", measured).
+ */
+export const SWARM_UNFILTERED_NOTICE = 'network_unfiltered';
 
 /** `backend.opts` of a swarm agent, checked again here (the config gate checked the shape). */
 export interface SwarmOptions {
@@ -132,7 +139,7 @@ export function planSwarmLaunch(spec: AgentLaunchSpec, ctx: RunnerContext, manag
             upstreamHost: egress.target.upstreamHost,
           },
         }),
-    notices: [...built.notices, ...bypassNotices(clientArgv)],
+    notices: [...built.notices, ...bypassNotices(clientArgv), ...(isNetworkClosed(spec) ? [SWARM_UNFILTERED_NOTICE] : [])],
   };
   // limits and the uid rule, at plan
   buildServiceSpec(
