@@ -2,8 +2,8 @@
  * One identity per agent, end to end (docs/security.md "One identity per agent"): a root server with an id
  * range runs a real unsandboxed `local` agent next to a real local peer, a tmux pane agent, a real bwrap agent (`network: none`,
  * seccomp on) and a real docker agent, each holding a canary in its environment. The local agent tries to read
- * every other agent's `/proc/<pid>/environ`, list its `/proc/<pid>/root`, signal it, and open its state dir and
- * default workspace: every attempt is refused. The same swarm on a shared-uid server (the weaker mode) lets it
+ * every other agent's `/proc/<pid>/environ`, list its `/proc/<pid>/root`, signal and ptrace it, enter its user
+ * namespace, and open its state dir and default workspace: every attempt is refused. The same swarm on a shared-uid server (the weaker mode) lets it
  * read its local peer's canary — so this spec fails when agents share an identity.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,9 @@ const SPY = `
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const attempt = (fn) => { try { return { ok: true, value: String(fn()).slice(0, 4000) }; } catch (e) { return { ok: false, code: e.code || String(e.status) }; } };
+// a child that fails on 'Operation not permitted' is EPERM; one still running at the timeout got in (attached)
+const run = (file, args) => { try { execFileSync(file, args, { timeout: 1500, stdio: ['ignore', 'ignore', 'pipe'] }); return { ok: true }; }
+  catch (e) { return { ok: false, code: e.code === 'ETIMEDOUT' ? 'ATTACHED' : /Operation not permitted/.test(String(e.stderr)) ? 'EPERM' : /Permission denied/.test(String(e.stderr)) ? 'EACCES' : String(e.status) }; } };
 const tick = setInterval(() => {
   if (!fs.existsSync('targets.json')) return;
   clearInterval(tick);
@@ -39,6 +42,8 @@ const tick = setInterval(() => {
       signal: attempt(() => process.kill(v.pid, 0) || 'signalled'),
       stateDir: attempt(() => fs.readdirSync(v.stateDir).join(',')),
       workspace: attempt(() => fs.readdirSync(v.workspace).join(',')),
+      ptrace: run('/usr/bin/strace', ['-p', String(v.pid), '-o', '/dev/null']),
+      setns: run('/usr/bin/nsenter', ['-t', String(v.pid), '-U', '/bin/true']),
     };
   }
   out.db = attempt(() => fs.readFileSync(t.db).length);
@@ -56,7 +61,7 @@ interface Attempt {
 }
 interface SpyResult {
   uid: number;
-  victims: Record<string, Record<'environ' | 'root' | 'signal' | 'stateDir' | 'workspace', Attempt>>;
+  victims: Record<string, Record<'environ' | 'root' | 'signal' | 'stateDir' | 'workspace' | 'ptrace' | 'setns', Attempt>>;
   db: Attempt;
 }
 interface AgentView {
@@ -156,7 +161,7 @@ describeIf('one identity per agent: an unsandboxed agent reaches no other agent'
     const names = Object.keys(result.victims).sort();
     expect(names).toEqual(['boxed', ...(HAVE_DOCKER ? ['docked'] : []), ...(HAVE_TMUX ? ['paned'] : []), 'peer']);
     for (const name of names) {
-      const v = result.victims[name];
+      const { setns, ...v } = result.victims[name] ?? { setns: undefined };
       expect({ name, ...v }).toEqual({
         name,
         environ: { ok: false, code: 'EACCES' },
@@ -164,8 +169,12 @@ describeIf('one identity per agent: an unsandboxed agent reaches no other agent'
         signal: { ok: false, code: 'EPERM' },
         stateDir: { ok: false, code: 'EACCES' },
         workspace: { ok: false, code: 'EACCES' },
+        ptrace: { ok: false, code: 'EPERM' },
       });
+      expect(setns?.ok).toBe(false);
     }
+    // the sandbox's user namespace belongs to the bwrap agent's own uid: not even its ns file opens
+    expect(result.victims['boxed']?.setns).toEqual({ ok: false, code: 'EACCES' });
     expect(result.db).toEqual({ ok: false, code: 'EACCES' });
     expect(JSON.stringify(result)).not.toContain(CANARY);
   }, 120_000);
@@ -201,5 +210,6 @@ describeIf('the shared-uid mode (the control: what one identity per agent preven
     const { result } = await runSpy(s, 'shd', false);
     expect(result.victims['peer']?.environ.ok).toBe(true);
     expect(result.victims['peer']?.environ.value).toContain(CANARY);
+    expect(result.victims['peer']?.ptrace).toEqual({ ok: false, code: 'ATTACHED' });
   }, 120_000);
 });
