@@ -97,13 +97,10 @@ function swarmConfig(name: string, withSandboxes: boolean): Record<string, unkno
   return { name, agents };
 }
 
-async function runSpy(s: EngineServer, swarm: string, withSandboxes: boolean): Promise<{ result: SpyResult; agents: AgentView[] }> {
-  await request(s.url)
-    .post('/api/swarms')
-    .send({ config: swarmConfig(swarm, withSandboxes) })
-    .expect(201);
+/** Every agent of `swarm` once all are idle with their isolation read (the last answer in the error otherwise). */
+async function idleAgents(s: EngineServer, swarm: string): Promise<AgentView[]> {
   let last: unknown;
-  const agents = await waitFor(
+  return waitFor(
     async () => {
       const body = (await request(s.url).get(`/api/swarms/${swarm}`)).body as { agents: AgentView[] };
       last = body;
@@ -114,6 +111,14 @@ async function runSpy(s: EngineServer, swarm: string, withSandboxes: boolean): P
   ).catch((e: unknown) => {
     throw new Error(`${String(e)}: ${JSON.stringify(last)}`);
   });
+}
+
+async function runSpy(s: EngineServer, swarm: string, withSandboxes: boolean): Promise<{ result: SpyResult; agents: AgentView[] }> {
+  await request(s.url)
+    .post('/api/swarms')
+    .send({ config: swarmConfig(swarm, withSandboxes) })
+    .expect(201);
+  const agents = await idleAgents(s, swarm);
   const victims: Record<string, { pid: number; stateDir: string; workspace: string }> = {};
   for (const a of agents) {
     if (a.name === 'spy' || a.isolation === null) continue;
@@ -182,14 +187,7 @@ describeIf('one identity per agent: an unsandboxed agent reaches no other agent'
   it('a restart of the swarm keeps each agent its ids', async () => {
     const before = ((await request(s.url).get('/api/swarms/idb')).body as { agents: AgentView[] }).agents;
     await request(s.url).post('/api/swarms/idb/restart').send({}).expect(200);
-    const after = await waitFor(
-      async () => {
-        const body = (await request(s.url).get('/api/swarms/idb')).body as { agents: AgentView[] };
-        return body.agents.every((a) => a.isolation !== null && a.state === 'idle') ? body.agents : undefined;
-      },
-      'the restarted agents',
-      60_000,
-    );
+    const after = await idleAgents(s, 'idb');
     const uidOf = (list: AgentView[]): Record<string, number | undefined> =>
       Object.fromEntries(list.map((a) => [a.name, a.isolation?.uid]));
     expect(uidOf(after)).toEqual(uidOf(before));
