@@ -25,6 +25,7 @@ describe('the CLI against the real server', () => {
     const port = await closedPort();
     env = {
       GENSWARMS_HOME: join(dir.path, 'home'),
+      GENSWARMS_WORKSPACE_ROOTS: dir.path, // writer's workspace is ws/writer beside the config file
       GENSWARMS_API_TOKEN: TOKEN,
       GENSWARMS_URL: `http://127.0.0.1:${port}`,
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',

@@ -51,7 +51,9 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
   ['binary_missing', () => one({ name: 'a', backend: 'local', client: { command: ['no-such-client-gs'] } })],
   ['endpoint_not_allowed', () => one({ name: 'a', backend: 'bwrap', network: 'isolated', endpoint: 'http://untrusted.example:8080/v1' })],
   ['endpoint_not_configured', () => one({ name: 'a', backend: 'bwrap', network: 'isolated' })],
-  ['unsafe_workspace', () => one({ name: 'a', backend: 'bwrap', workspace: '/' })],
+  ['workspace_outside_roots', () => one({ name: 'a', backend: 'bwrap', workspace: '/' })],
+  // below the default root <home>/workspaces, but another agent's directory inside GENSWARMS_HOME
+  ['unsafe_workspace', (home) => one({ name: 'a', backend: 'bwrap', workspace: join(home, 'workspaces', 'other') })],
   ['unsafe_bind', (home) => one({ name: 'a', backend: 'bwrap', config: { extra_ro_binds: [[home, '/data']] } })],
   [
     'bypass_requires_opt_in',

@@ -60,13 +60,13 @@ describeIf('the skills mount escape (real server, real tmux and bwrap)', () => {
     expect(existsSync(sentinel)).toBe(false);
   });
 
-  it('POST /api/swarms/<s>/agents with a workspace inside GENSWARMS_HOME is refused (unsafe_workspace)', async () => {
+  it('POST /api/swarms/<s>/agents with a workspace inside GENSWARMS_HOME is refused (outside the workspace roots)', async () => {
     const { skills: _skills, ...rest } = hostileAgent;
     const res = await request(s.url)
       .post('/api/swarms/s3/agents')
       .send({ ...rest, name: 'esc2', workspace: join(s.home, 'tmux') });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'unsafe_workspace', agent: 'esc2' });
+    expect(res.body).toMatchObject({ error: 'workspace_outside_roots', agent: 'esc2', roots: [join(s.home, 'workspaces')] });
     expect(existsSync(sentinel)).toBe(false);
   });
 });

@@ -48,7 +48,7 @@ beforeAll(async () => {
   mkdirSync(home, { mode: 0o700 });
   const work = join(base, 'work');
   mkdirSync(work, { mode: 0o711 });
-  const config: ServerConfig = testConfig(base, { home, configDir: base, skillsRoot: join(base, 'skills') });
+  const config: ServerConfig = testConfig(base, { home, configDir: base, skillsRoot: join(base, 'skills'), workspaceRoots: [work] });
   opened = await openEngine(
     config,
     {

@@ -91,6 +91,10 @@ const VALUES: Record<string, fc.Arbitrary<string>> = {
   GENSWARMS_AGENT_GID: fc.oneof(fc.constantFrom('1000', '0', '2147483647', 'x'), str),
   GENSWARMS_HOME: pathInside,
   GENSWARMS_SKILLS_ROOT: fc.oneof(fc.constantFrom('skills', root), str),
+  GENSWARMS_WORKSPACE_ROOTS: fc.oneof(
+    fc.constantFrom(root, `${root},${files.dir}`, '/', '/etc', 'rel', ',', `${root}\0x`, files.token),
+    str,
+  ),
 };
 
 const env: fc.Arbitrary<Record<string, string>> = fc

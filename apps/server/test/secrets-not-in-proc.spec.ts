@@ -127,10 +127,12 @@ afterAll(() => {
       const tag = mode.replace(/[^a-z]+/g, '-');
       const cwd = privateDir(tag);
       const home = privateDir(tag, 'home');
+      const roots = privateDir(tag, 'workspaces');
       const env: NodeJS.ProcessEnv = {
         PATH: '/usr/local/bin:/usr/bin:/bin',
         HOME: cwd,
         GENSWARMS_HOME: home,
+        GENSWARMS_WORKSPACE_ROOTS: roots,
         GENSWARMS_SWARM_CONFIG_DIR: cwd,
         GENSWARMS_LLM_ENDPOINT: 'http://127.0.0.1:9/v1',
         ...NEEDLES,
@@ -164,7 +166,11 @@ afterAll(() => {
         decoys.push(decoy);
 
         // 5. The reproduction: a local and a tmux (runner none) agent scan every /proc/*/environ, cmdline and fd.
-        const ws = { loc: privateDir(tag, 'ws-loc'), tmx: privateDir(tag, 'ws-tmx'), key: privateDir(tag, 'ws-key') };
+        const ws = {
+          loc: privateDir(tag, 'workspaces', 'loc'),
+          tmx: privateDir(tag, 'workspaces', 'tmx'),
+          key: privateDir(tag, 'workspaces', 'key'),
+        };
         const untrusted = 'http://untrusted.invalid/v1'; // the scanners get no key, so any hit came from us
         const scanners = [
           {

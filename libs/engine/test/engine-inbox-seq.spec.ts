@@ -60,7 +60,7 @@ describe('inbox seq order (what the agent relies on)', () => {
   });
 
   it('after a purge, a named workspace that keeps old inbox files and agent state gets seqs above them', async () => {
-    const ws = path.join(h.home, 'named-ws');
+    const ws = path.join(h.named, 'named-ws');
     const config = { name: 'pg', agents: [{ name: 'a', workspace: ws, backend: { type: 'mock', opts: {} } }] };
     await h.engine.startSwarm({ config });
     for (const t of ['one', 'two']) {
@@ -90,7 +90,7 @@ describe('inbox seq order (what the agent relies on)', () => {
     ['a non-numeric name', 'abcd_x.json'],
     ['a directory', '0050_dir.json'],
   ])('leftover inbox entries that are not inbox files (%s) do not move the counter', async (_what, name) => {
-    const ws = path.join(h.home, 'ws-hostile');
+    const ws = path.join(h.named, 'ws-hostile');
     fs.mkdirSync(path.join(ws, '.inbox'), { recursive: true });
     if (name.startsWith('0050')) fs.mkdirSync(path.join(ws, '.inbox', name));
     else fs.writeFileSync(path.join(ws, '.inbox', name), '{}');

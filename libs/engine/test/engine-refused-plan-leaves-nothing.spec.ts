@@ -40,11 +40,11 @@ describe('a refused plan leaves no directory behind', () => {
     ['a fine agent planned before the refused one', (ws: string) => [mockAgent('a'), untrusted('b', { workspace: ws })]],
     ['default workspaces only', () => [mockAgent('a'), untrusted('b')]],
   ])('start: %s', async (_what, agents) => {
-    const named = path.join(h.home, 'operator-ws', 'b');
+    const named = path.join(h.named, 'operator-ws', 'b');
     const e = await refusal(h.engine.startSwarm({ config: { name: 's', agents: agents(named) } }));
     expect(e.code).toBe('endpoint_not_allowed');
     expect(fs.existsSync(path.join(h.home, 'workspaces', 's'))).toBe(false);
-    expect(fs.existsSync(path.join(h.home, 'operator-ws'))).toBe(false);
+    expect(fs.existsSync(path.join(h.named, 'operator-ws'))).toBe(false);
   });
 
   it('add agent: the refused agent gets no workspace', async () => {

@@ -13,6 +13,8 @@ import type { Store } from '../src/lib/store/store';
 export interface Harness {
   home: string;
   configDir: string;
+  /** A directory outside GENSWARMS_HOME, below the workspace roots, for named workspaces (removed by cleanup). */
+  named: string;
   engine: Engine;
   open(): Promise<Engine>;
   cleanup(): Promise<void>;
@@ -33,6 +35,8 @@ export interface HarnessOptions {
   log?: EngineLog;
   /** Wraps the runner registry (a test makes one runner misbehave). */
   runners?: (real: RunnerRegistry) => RunnerRegistry;
+  /** GENSWARMS_WORKSPACE_ROOTS as resolved (default: the temp directory, where the specs make named workspaces). */
+  workspaceRoots?: readonly string[];
 }
 
 export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -40,6 +44,7 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   fs.chmodSync(home, 0o700);
   const configDir = path.join(home, 'configs');
   fs.mkdirSync(configDir, { mode: 0o700 });
+  const named = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'gs-engine-ws-')));
   const ctx = buildRunnerContext({
     path: process.env['PATH'] ?? '/usr/bin:/bin',
     home,
@@ -47,6 +52,7 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
     gid: process.getgid?.() ?? 0,
     agentEntry: opts.agentEntry ?? path.join(home, 'agent-main.js'),
     llm: { allowedHosts: [], ...(opts.llmEndpoint === undefined ? {} : { defaultEndpoint: opts.llmEndpoint }) },
+    workspaceRoots: opts.workspaceRoots ?? [fs.realpathSync(os.tmpdir())],
   });
   const open = (): Promise<Engine> =>
     Engine.open({
@@ -64,11 +70,13 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const h: Harness = {
     home,
     configDir,
+    named,
     engine: await open(),
     open,
     cleanup: async () => {
       await h.engine.shutdown().catch(() => undefined);
       fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(named, { recursive: true, force: true });
     },
   };
   return h;

@@ -34,6 +34,10 @@ export type { AgentIdRange, AgentIdRangeParse, HostIdDatabases } from './lib/ide
 export { AgentIdRefusal, describeAgentIdMode, parseAgentIdMode, traversalGroup } from './lib/identity/agent-id-mode';
 export type { AgentIdMode } from './lib/identity/agent-id-mode';
 export type { RunnerContextInput } from './lib/context/runner-context';
+export { resolveWorkspaceRoots, WORKSPACE_ROOTS_MAX } from './lib/workspace/workspace-roots';
+export type { WorkspaceRootsInput, WorkspaceRootsResolution } from './lib/workspace/workspace-roots';
+export { planNamedWorkspace } from './lib/workspace/named-workspace';
+export { createWorkspaceDir } from './lib/workspace/workspace-walk';
 export { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from './lib/launcher/launcher';
 export { assertArgv } from './lib/argv/validate-argv';
 export { XARGS_MAX_BYTES, computeManifestBudget, writeArgvManifest, buildXargsArgv } from './lib/manifest/argv-manifest';

@@ -157,6 +157,14 @@ describe('mount safety: every host path × every hostile target is refused at pl
     ['a FIFO', (d) => path.join(d.root, 'fifo')],
     ['/proc', () => '/proc'],
     ['/run', () => '/run'],
+    // system directories: never a workspace, whatever GENSWARMS_WORKSPACE_ROOTS says
+    ['/etc', () => '/etc'],
+    ['/usr/local/bin', () => '/usr/local/bin'],
+    ['/boot', () => '/boot'],
+    ['/root/.ssh', () => '/root/.ssh'],
+    ['/var/spool/cron', () => '/var/spool/cron'],
+    ['/var', () => '/var'],
+    ['/tmp', () => '/tmp'],
   ];
   const wsCases = RUNNERS.flatMap(([rname, rc]) => WORKSPACES.map(([wname, ws]) => [rname, wname, rc, ws] as const));
   it.each(wsCases)('%s refuses a workspace that is %s (unsafe_workspace)', (_r, _w, rc, ws) => {

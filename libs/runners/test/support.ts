@@ -25,8 +25,13 @@ export function makeSandboxDirs(prefix = 'gs-runners-'): { root: string; home: s
   return { root, home, workspace, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/**
+ * A runner context on `home`. The workspace root is the directory holding `home` (makeSandboxDirs' temp
+ * root, whose `ws` is the named workspace), unless `overrides.workspaceRoots` names others.
+ */
 export function makeContext(home: string, overrides: Partial<Parameters<typeof buildRunnerContext>[0]> = {}): RunnerContext {
   return buildRunnerContext({
+    workspaceRoots: [path.dirname(realpathSync(home))],
     path: TEST_PATH,
     home,
     uid: process.getuid?.() ?? 0,

@@ -71,6 +71,7 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
       : config.agent === undefined
         ? {}
         : { agentUid: config.agent.uid, agentGid: config.agent.gid }),
+    ...(config.workspaceRoots === undefined ? {} : { workspaceRoots: config.workspaceRoots }),
     ...(host.node === undefined ? {} : { node: host.node }),
     ...(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
     ...(host.userHome === undefined ? {} : { userHome: host.userHome }),

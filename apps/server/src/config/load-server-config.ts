@@ -8,7 +8,7 @@ import {
   resolveConfigDir,
   SecurityError,
 } from '@genswarms/security';
-import { AgentIdRefusal, parseAgentIdMode, traversalGroup, type AgentIdMode } from '@genswarms/runners';
+import { AgentIdRefusal, parseAgentIdMode, resolveWorkspaceRoots, traversalGroup, type AgentIdMode } from '@genswarms/runners';
 import { parseLogLevel } from '../logging/log-level';
 import type { LogLevel } from '../logging/log-level';
 import type { ServerConfig, ServerConfigLoad } from './server-config';
@@ -103,6 +103,18 @@ async function resolveHome(raw: string | undefined, cwd: string, uid: number, tr
   return home.path;
 }
 
+/** GENSWARMS_WORKSPACE_ROOTS → real paths fixed at boot (docs/security.md "Workspace roots"); default `<home>/workspaces`. */
+function parseWorkspaceRoots(env: ServerEnv, home: string): readonly string[] {
+  const userHome = env['HOME']?.trim();
+  const resolved = resolveWorkspaceRoots({
+    raw: env['GENSWARMS_WORKSPACE_ROOTS'],
+    home,
+    ...(userHome === undefined || userHome === '' ? {} : { userHome }),
+  });
+  if (resolved.kind === 'invalid') throw new Refusal('GENSWARMS_WORKSPACE_ROOTS', resolved.reason);
+  return resolved.roots;
+}
+
 async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid?: number }): Promise<ServerConfig> {
   const bindAddress = parseBind(env['GENSWARMS_HTTP_IP']);
   const port = guard('PORT', () => parsePort(env['PORT']));
@@ -122,6 +134,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
   const agentIds = parseAgentIds(env, { uid: opts.uid, gid: opts.gid ?? opts.uid });
   // a root server's agents pass through home by name (0710, group = the agents' traversal group): kept across boots
   const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid, traversalGroup(agentIds));
+  const workspaceRoots = parseWorkspaceRoots(env, home);
   const skillsRaw = env['GENSWARMS_SKILLS_ROOT'];
   return {
     tokens: { fullToken: normalizeToken(env['GENSWARMS_API_TOKEN']), configToken: normalizeToken(env['GENSWARMS_CONFIG_API_TOKEN']) },
@@ -134,6 +147,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
     maxAgentsPerSwarm,
     agentIds,
     ...(agentIds.kind === 'per_agent' ? {} : { agent: { uid: agentIds.uid, gid: agentIds.gid } }),
+    workspaceRoots,
     skillsRoot: isUnset(skillsRaw) ? path.join(home, 'skills') : path.resolve(opts.cwd, (skillsRaw ?? '').trim()),
     logLevel,
     ...(socketMaxBufferedBytes === undefined ? {} : { socketMaxBufferedBytes }),

@@ -29,6 +29,11 @@ export interface ServerConfig {
   readonly agentIds?: AgentIdMode;
   readonly skillsRoot: string;
   /**
+   * `GENSWARMS_WORKSPACE_ROOTS` as real paths: a workspace the operator names must lie below one
+   * (docs/security.md "Workspace roots"). Absent (embedders, tests) → `[<home>/workspaces]`.
+   */
+  readonly workspaceRoots?: readonly string[];
+  /**
    * `GENSWARMS_SOCKET_MAX_BUFFER_BYTES`: what one socket.io connection may hold unsent before it is closed as a
    * slow consumer (docs/websocket.md); absent → 8 MiB.
    */

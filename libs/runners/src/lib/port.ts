@@ -110,6 +110,12 @@ export interface RunnerContext {
   /** (additive) The server user's home directory: never usable as a workspace (docs/runners.md). */
   readonly userHome?: string;
   /**
+   * (additive) Real paths a workspace the operator names must lie strictly below (`GENSWARMS_WORKSPACE_ROOTS`,
+   * resolved and checked at boot by `resolveWorkspaceRoots`; docs/security.md "Workspace roots"). Absent →
+   * `[<home>/workspaces]`. Default workspaces live below `<home>/workspaces` whatever this says.
+   */
+  readonly workspaceRoots?: readonly string[];
+  /**
    * (additive) Host system paths that exist, bound read-only into bwrap sandboxes (`/usr`, `/bin`,
    * `/lib*`, `/etc/ssl`, …). Resolved once by `buildRunnerContext`; default: `DEFAULT_SYSTEM_PATHS`.
    */

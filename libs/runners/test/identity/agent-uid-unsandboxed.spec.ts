@@ -146,7 +146,9 @@ async function reachOf(workspace: string): Promise<Reach> {
     mkdirSync(path.join(real, 'ws'), { recursive: true, mode: 0o700 }); // root's, like any root-owned directory a link could aim at
     symlinkSync(real, path.join(dirs.root, 'link'));
     const owners = { serverUid: 0, agent: AGENT };
-    await expect(ensureWorkspaceDir(path.join(dirs.root, 'link', 'ws'), owners)).rejects.toMatchObject({ code: 'unsafe_workspace' });
+    await expect(ensureWorkspaceDir(path.join(dirs.root, 'link', 'ws'), owners, [dirs.root])).rejects.toMatchObject({
+      code: 'unsafe_workspace',
+    });
     expect(statSync(path.join(real, 'ws')).uid).toBe(0);
     await expect(ensurePrivateDir(path.join(dirs.root, 'link', 'ws'), 0, AGENT)).rejects.toMatchObject({ code: 'state_dir_unsafe' });
     expect(statSync(path.join(real, 'ws')).uid).toBe(0);

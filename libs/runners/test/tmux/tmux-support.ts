@@ -49,6 +49,7 @@ export async function makeTestEnv(prefix: string): Promise<TmuxTestEnv> {
     llm: { allowedHosts: [] },
     node: NODE,
     userHome: '/root',
+    workspaceRoots: [await fsp.realpath(tmpdir())], // the workspace is a temp dir of its own
   });
   return {
     home: ctx.home,

@@ -939,7 +939,8 @@ export interface Operations {
       | 'unsupported_format'
       | 'unsupported_media_type'
       | 'unsupported_network'
-      | 'validation_failed';
+      | 'validation_failed'
+      | 'workspace_outside_roots';
   };
   /** Swarm detail */
   getSwarm: {
@@ -1029,7 +1030,8 @@ export interface Operations {
       | 'unsafe_workspace'
       | 'unsupported_format'
       | 'unsupported_network'
-      | 'validation_failed';
+      | 'validation_failed'
+      | 'workspace_outside_roots';
   };
   /** Pause docker-backed agents */
   pauseSwarm: {
@@ -1208,7 +1210,8 @@ export interface Operations {
       | 'unsafe_workspace'
       | 'unsupported_media_type'
       | 'unsupported_network'
-      | 'validation_failed';
+      | 'validation_failed'
+      | 'workspace_outside_roots';
   };
   /** Agent status */
   getAgent: {
@@ -1327,7 +1330,8 @@ export interface Operations {
       | 'unauthorized'
       | 'unsafe_bind'
       | 'unsafe_workspace'
-      | 'unsupported_network';
+      | 'unsupported_network'
+      | 'workspace_outside_roots';
   };
   /** Resume an agent that needs attention */
   resumeAgent: {
@@ -1398,7 +1402,8 @@ export interface Operations {
       | 'unsafe_bind'
       | 'unsafe_workspace'
       | 'unsupported_media_type'
-      | 'unsupported_network';
+      | 'unsupported_network'
+      | 'workspace_outside_roots';
   };
   /** Turns of an agent, newest first */
   listTurns: {
@@ -1870,7 +1875,8 @@ export interface Operations {
       | 'unsupported_format'
       | 'unsupported_media_type'
       | 'unsupported_network'
-      | 'validation_failed';
+      | 'validation_failed'
+      | 'workspace_outside_roots';
   };
 }
 
@@ -1976,7 +1982,8 @@ export type ApiErrorCode =
   | 'unsupported_format'
   | 'unsupported_media_type'
   | 'unsupported_network'
-  | 'validation_failed';
+  | 'validation_failed'
+  | 'workspace_outside_roots';
 
 /** Client → server socket.io events on `/swarm`: payload and ack. */
 export interface SocketEvents {

@@ -1,12 +1,15 @@
 /** Builds the runner's AgentLaunchSpec from one agent of the effective (§13) config. */
 import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
 import {
+  createWorkspaceDir,
   isRunnerError,
   parseNetworkMode,
+  planNamedWorkspace,
   type AgentLaunchSpec,
   type BackendConfig,
   type BackendKind,
   type InnerRunner,
+  type RunnerContext,
 } from '@genswarms/runners';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -36,8 +39,17 @@ export function defaultWorkspace(home: string, swarm: string, agent: string): st
  * The real path the workspace has, or will have once created, fixed for the session: the deepest
  * existing ancestor resolved, the missing rest appended. Creates nothing, so a refused plan leaves no
  * directory behind (`createWorkspace` runs only after every agent of the start or mutation planned).
+ * A workspace the operator named must lie below the workspace roots (`planNamedWorkspace`, docs/security.md
+ * "Workspace roots"): `workspace_outside_roots` or `unsafe_workspace` otherwise.
  */
-export async function planWorkspace(home: string, swarm: string, agent: AgentConfig): Promise<string> {
+export async function planWorkspace(home: string, swarm: string, agent: AgentConfig, ctx: RunnerContext): Promise<string> {
+  if (agent.workspace !== undefined) {
+    try {
+      return planNamedWorkspace(agent.workspace, { swarm, agent: agent.name }, ctx);
+    } catch (e) {
+      throw toEngineError(e, agent.name);
+    }
+  }
   const dir = path.resolve(agent.workspace ?? defaultWorkspace(home, swarm, agent.name));
   const missing: string[] = [];
   for (let at = dir; ; at = path.dirname(at)) {
@@ -50,12 +62,17 @@ export async function planWorkspace(home: string, swarm: string, agent: AgentCon
   }
 }
 
-/** Creates a planned workspace (0700) when missing; it must resolve to the real path the plan was made for. */
-export async function createWorkspace(planned: string, agent: string): Promise<void> {
-  await fsp.mkdir(planned, { recursive: true, mode: 0o700 });
-  const real = await fsp.realpath(planned);
-  if (real !== planned)
-    throw new EngineError('unsafe_workspace', 'The workspace changed between planning and creation (a link appeared).', { agent });
+/**
+ * Creates a planned workspace (0700) when missing, by the runners' no-follow walk from the workspace roots
+ * (or GENSWARMS_HOME for a default one); an existing one must still pass the ownership rule. Hands nothing
+ * to the agent (the runner's start does).
+ */
+export function createWorkspace(ctx: RunnerContext, planned: string, agent: string): void {
+  try {
+    createWorkspaceDir(ctx, planned);
+  } catch (e) {
+    throw toEngineError(e, agent);
+  }
 }
 
 export function backendConfigOf(config: Readonly<Record<string, unknown>> | undefined): BackendConfig {

@@ -27,6 +27,7 @@ export type EngineErrorCode =
   | 'egress_unavailable'
   | 'unsafe_workspace'
   | 'agent_ids_exhausted'
+  | 'workspace_outside_roots'
   | 'unsafe_bind'
   | 'invalid_argv'
   | 'launch_too_large'
@@ -77,6 +78,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   endpoint_not_configured: 400,
   egress_unavailable: 400,
   unsafe_workspace: 400,
+  workspace_outside_roots: 400,
   unsafe_bind: 400,
   invalid_argv: 400,
   launch_too_large: 400,
@@ -115,6 +117,7 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'endpoint_not_configured',
   'egress_unavailable',
   'unsafe_workspace',
+  'workspace_outside_roots',
   'unsafe_bind',
   'invalid_argv',
   'launch_too_large',

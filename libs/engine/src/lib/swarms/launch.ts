@@ -13,13 +13,15 @@ import type { SwarmRuntime } from './swarm-runtime';
 
 /** Plans one agent without touching the disk: the runner plan reads metadata only. */
 export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: AgentConfig, targets?: readonly string[]): Promise<LaunchPlan> {
-  const workspace = await planWorkspace(home, rt.swarm, agent).catch((e: unknown) => {
-    throw new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
+  await rt.ensureIdentity(agent.name); // its own ids (a root server with a range) own what its plan checks and creates
+  const ctx = rt.contextFor(agent.name);
+  const workspace = await planWorkspace(home, rt.swarm, agent, ctx).catch((e: unknown) => {
+    throw e instanceof EngineError
+      ? e
+      : new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
   });
   const spec = buildLaunchSpec(rt.swarm, agent, workspace, targets ?? rt.topology.targets(agent.name));
   const runner = rt.runners.get(spec.backend);
-  await rt.ensureIdentity(agent.name);
-  const ctx = rt.contextFor(agent.name);
   try {
     const plan = runner.plan(spec, ctx);
     await runner.preflight?.(plan, ctx); // engine-side facts (the docker image), still creating nothing
@@ -30,18 +32,14 @@ export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: Agent
 }
 
 /** Creates the workspace a plan was made for; only after the plan (and its siblings') passed. */
-export async function prepareWorkspace(plan: LaunchPlan): Promise<void> {
-  await createWorkspace(plan.spec.workspace, plan.spec.agent).catch((e: unknown) => {
-    throw e instanceof EngineError
-      ? e
-      : new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: plan.spec.agent }, { cause: e });
-  });
+export async function prepareWorkspace(rt: SwarmRuntime, plan: LaunchPlan): Promise<void> {
+  createWorkspace(rt.contextFor(plan.spec.agent), plan.spec.workspace, plan.spec.agent); // synchronous walk: a few metadata calls
 }
 
 /** Plans one agent, then creates its workspace: a refused plan creates nothing. */
 export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConfig, targets?: readonly string[]): Promise<LaunchPlan> {
   const plan = await planAgentOnly(rt, home, agent, targets);
-  await prepareWorkspace(plan);
+  await prepareWorkspace(rt, plan);
   return plan;
 }
 
@@ -52,7 +50,7 @@ export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConf
  */
 export async function planAll(rt: SwarmRuntime, home: string, agents: readonly AgentConfig[]): Promise<Map<string, LaunchPlan>> {
   const planned = await mapBounded(agents, PLAN_CONCURRENCY, (a) => planAgentOnly(rt, home, a));
-  await mapBounded(planned, PLAN_CONCURRENCY, prepareWorkspace);
+  await mapBounded(planned, PLAN_CONCURRENCY, (plan) => prepareWorkspace(rt, plan));
   return new Map(planned.map((plan) => [plan.spec.agent, plan]));
 }
 

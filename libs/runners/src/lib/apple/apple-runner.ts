@@ -9,6 +9,7 @@ import { planMounts } from '../sandbox/mounts';
 import { recheckMounts } from '../sandbox/mount-safety';
 import { ensurePrivateDir, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { ensureWorkspaceDir } from '../state/skills-links';
+import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { attachChild, waitSpawned } from '../process/child-handle';
 import { STOP_GRACE_MS } from '../process/process-tree';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
@@ -95,7 +96,7 @@ async function startAppleContainer(plan: LaunchPlan, ctx: RunnerContext, cli: st
   const name = containerNameFor(plan.spec.swarm, plan.spec.agent);
   const owner = agentIdentityOf(ctx);
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
-  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
+  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
   const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
   const cleanup = async (): Promise<void> => {
     await runCli(cli, ['delete', '--force', name]);

@@ -8,6 +8,7 @@ import { planMounts } from '../sandbox/mounts';
 import { recheckMounts } from '../sandbox/mount-safety';
 import { ensurePrivateDir, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
 import { ensureWorkspaceDir } from '../state/skills-links';
+import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { attachChild } from '../process/child-handle';
 import { spawnClient } from '../process/spawn-client';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
@@ -75,7 +76,7 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     if (plan.spec.network === 'isolated') forwarder = await startIsolatedEgress(plan, ctx);
     const owner = agentIdentityOf(ctx);
     await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
-    await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
+    await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
     // bwrap runs as the agent (the uid rule): it must reach every bind source it opens below home
     await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace, ...(plan.egress === undefined ? [] : [plan.egress.dir])]);
     envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);

@@ -33,6 +33,8 @@ export interface RunnerContextInput {
   readonly dockerHost?: string;
   /** The server user's home directory (refused as a workspace). */
   readonly userHome?: string;
+  /** GENSWARMS_WORKSPACE_ROOTS as `resolveWorkspaceRoots` returned it; default `[<home>/workspaces]`. */
+  readonly workspaceRoots?: readonly string[];
   /** Override of the bwrap system binds (tests); default: the existing DEFAULT_SYSTEM_PATHS. */
   readonly systemPaths?: readonly string[];
   /** Override of the detected process tracking (tests force `none`); default: `detectProcessTracking()`. */
@@ -94,6 +96,7 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     limitSupport: input.limitSupport ?? detectLimitSupport(),
     ...(input.dockerHost === undefined ? {} : { dockerHost: input.dockerHost }),
     ...(input.userHome === undefined ? {} : { userHome: input.userHome }),
+    ...(input.workspaceRoots === undefined ? {} : { workspaceRoots: [...input.workspaceRoots] }),
   };
 }
 

@@ -4,6 +4,7 @@ import { startIsolatedEgress } from '../bwrap/egress-plan';
 import { RunnerError } from '../errors/runner-error';
 import { describePlan } from '../plan/describe';
 import { ensureWorkspaceDir } from '../state/skills-links';
+import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { recheckMounts } from '../sandbox/mount-safety';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { pinOfPlan } from '../network/egress-pin';
@@ -91,7 +92,7 @@ async function startContainer(
   let containerId: string | undefined;
   try {
     await ensurePrivateDir(plan.stateDir, ctx.serverUid, agentIdentityOf(ctx));
-    await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
+    await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
     await removeByName(port, create.name);
     await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, agentIdentityOf(ctx));
     const envId = await lstat(envFile, { bigint: true });

@@ -4,6 +4,7 @@ import { assertNetworkSupported } from '../network/network-policy';
 import { planMounts } from '../sandbox/mounts';
 import { recheckMounts } from '../sandbox/mount-safety';
 import { ensureWorkspaceDir } from '../state/skills-links';
+import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { envFilePath, removeFileIfPresent } from '../state/state-dir';
 import type { PaneLaunch } from '../tmux/pane-command';
 import type { TmuxInnerRunner } from '../tmux/tmux-runner';
@@ -93,7 +94,7 @@ async function createPaneContainer(port: DockerPort, plan: LaunchPlan, ctx: Runn
   const old = await port.inspect(create.name);
   if (old?.running === true) throw new RunnerError('start_failed', `container ${create.name} is already running; stop it first`, { agent });
   if (old !== undefined) await port.remove(old.id);
-  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
+  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
   try {
     return await port.create(create);
   } catch (err) {

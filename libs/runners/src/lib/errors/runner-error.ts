@@ -5,6 +5,7 @@ export type RunnerErrorCode =
   | 'endpoint_not_configured'
   | 'egress_unavailable'
   | 'unsafe_workspace'
+  | 'workspace_outside_roots'
   | 'unsafe_bind'
   | 'invalid_argv'
   | 'launch_too_large'

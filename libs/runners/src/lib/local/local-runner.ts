@@ -5,6 +5,7 @@ import { buildClientArgv, isTuiClient } from '../client/clients';
 import { buildClientEnv } from '../env/client-env';
 import { ensurePrivateDir, stateDirFor } from '../state/state-dir';
 import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
+import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { attachChild } from '../process/child-handle';
 import { spawnClient } from '../process/spawn-client';
 import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
@@ -83,7 +84,7 @@ function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
 async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerCgroups): Promise<RunnerHandle> {
   const owner = agentIdentityOf(ctx);
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
-  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
+  await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
   await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid, owner);
   await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace]);
   if (plan.clientArgv.length === 0) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });

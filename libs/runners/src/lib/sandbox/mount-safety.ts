@@ -5,6 +5,7 @@ import type { AgentLaunchSpec, HostPathKind, LaunchPlan, MountSpec, RunnerContex
 import { RunnerError } from '../errors/runner-error';
 import { localEngineSocket } from '../docker/engine-host';
 import { isSameOrInside, overlaps, overlapsNormalized } from './path-rules';
+import { systemDirOf } from '../workspace/system-dirs';
 
 /**
  * Real paths no host path may equal, contain or lie in (kernel and runtime trees; `/var/run` is `/run`).
@@ -21,6 +22,8 @@ type Who = Pick<AgentLaunchSpec, 'swarm' | 'agent' | 'workspace'>;
  * with `path` = `written`, never the resolved path, when the real path:
  * - does not exist, or is a socket, FIFO or device (a read-only bind does not stop `connect()`);
  * - is `/`, or overlaps `/proc`, `/sys`, `/dev`, `/run`;
+ * - (the workspace) is or lies in a system directory (`WORKSPACE_SYSTEM_TREES`, `WORKSPACE_SYSTEM_PARENTS`,
+ *   the server user's home), whatever the workspace roots say, unless it is the agent's own default;
  * - overlaps GENSWARMS_HOME (database, tmux and egress sockets, every agent's state dir), except the
  *   workspace itself inside the agent's OWN default workspace `<home>/workspaces/<swarm>/<agent>`;
  * - overlaps a path of another agent or of the server (`ctx.protectedPaths`) or the Docker socket;
@@ -38,8 +41,11 @@ export function assertSafeHostPath(written: string, kind: HostPathKind, who: Who
   if (real === '/') throw refuse('is /');
   if (SYSTEM_ROOTS.some((root) => overlaps(real, root))) throw refuse('overlaps /proc, /sys, /dev or /run');
   const home = realOrResolved(ctx.home);
-  if (overlaps(real, home) && !(kind === 'workspace' && isSameOrInside(real, ownDefaultWorkspace(home, who)))) {
-    throw refuse('overlaps GENSWARMS_HOME');
+  const isOwnDefault = kind === 'workspace' && isSameOrInside(real, ownDefaultWorkspace(home, who));
+  if (overlaps(real, home) && !isOwnDefault) throw refuse('overlaps GENSWARMS_HOME');
+  if (kind === 'workspace' && !isOwnDefault) {
+    const system = systemDirOf(real, ctx.userHome === undefined ? undefined : realOrResolved(ctx.userHome));
+    if (system !== undefined) throw refuse(`is or lies in the system directory ${system}`);
   }
   if (overlapsProtected(real, ctx, who)) throw refuse("overlaps another agent's or the server's directory");
   if (kind !== 'workspace' && overlaps(real, realOrResolved(who.workspace))) throw refuse("overlaps the agent's own workspace");

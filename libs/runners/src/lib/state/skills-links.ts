@@ -1,7 +1,7 @@
-import { closeSync, constants as fsc, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { RunnerError } from '../errors/runner-error';
-import { ensurePrivateDir, isFdAt, type DirOwner } from './state-dir';
+import { walkWorkspace } from '../workspace/workspace-walk';
+import { ensurePrivateDir, ownUid, type DirOwner } from './state-dir';
 
 /**
  * Host clients (no sandbox): `<state_dir>/skills/<basename>` symlinks to each skill path
@@ -30,33 +30,19 @@ export interface WorkspaceOwners {
 }
 
 /**
- * Create the workspace (0700) if it is missing; it must be a real directory. With `owners` whose agent
- * is not the server (a root server), the workspace directory itself (not its contents) is handed to the
- * agent uid by fchown when the server owns it, so the client can write there; a workspace owned by any
- * third uid is refused (`unsafe_workspace`): the agent could not use it, and we never take it over.
+ * Creates the workspace (0700) or adopts an existing one, by a no-follow walk down from the deepest of
+ * `roots` that holds it (`walkWorkspace`, docs/security.md "Workspace roots"): every directory on the way
+ * must be a real directory of the server user or root, the workspace one of the server user or the agent
+ * uid. With `owners` whose agent is not the server (a root server), a workspace of the server's (created
+ * now or adopted) is handed to the agent by fchown — the directory itself, never its contents. A third
+ * uid, a link or a non-directory → `unsafe_workspace`; no roots, or none holding it → `workspace_outside_roots`.
+ * Without `owners` nothing is handed over and a workspace owned by anyone but the server user is refused.
  */
-export async function ensureWorkspaceDir(workspace: string, owners?: WorkspaceOwners): Promise<void> {
+export async function ensureWorkspaceDir(workspace: string, owners?: WorkspaceOwners, roots: readonly string[] = []): Promise<void> {
   // synchronous calls inside: a few µs each on the launch's critical path (see ensurePrivateDirSync)
-  mkdirSync(workspace, { recursive: true, mode: 0o700 });
-  const st = lstatSync(workspace);
-  if (!st.isDirectory()) throw new RunnerError('unsafe_workspace', 'workspace is not a directory (or is a symlink)');
-  if (owners === undefined || owners.agent.uid === owners.serverUid) return;
-  let fd: number;
-  try {
-    fd = openSync(workspace, fsc.O_RDONLY | fsc.O_DIRECTORY | fsc.O_NOFOLLOW);
-  } catch (err) {
-    throw new RunnerError('unsafe_workspace', 'workspace is not a directory (or is a symlink)', { cause: err });
-  }
-  try {
-    const fst = fstatSync(fd);
-    if (fst.ino !== st.ino || fst.dev !== st.dev) throw new RunnerError('unsafe_workspace', 'workspace changed while being checked');
-    // a parent swapped for a link since plan must not make us chown some other root-owned directory
-    if (!isFdAt(fd, workspace))
-      throw new RunnerError('unsafe_workspace', 'workspace was moved or reached through a link while being checked');
-    if (fst.uid === owners.serverUid) fchownSync(fd, owners.agent.uid, owners.agent.gid);
-    else if (fst.uid !== owners.agent.uid)
-      throw new RunnerError('unsafe_workspace', 'workspace is owned by another user than the server or the agent uid');
-  } finally {
-    closeSync(fd);
-  }
+  walkWorkspace(
+    workspace,
+    roots,
+    owners === undefined ? { serverUid: ownUid(), handOver: false } : { serverUid: owners.serverUid, agent: owners.agent, handOver: true },
+  );
 }

@@ -14,6 +14,7 @@ import { paneLaunchFor, xargsArgvToTmuxWords, type PaneLaunch } from './pane-com
 import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
 import { ensureWorkspaceDir } from '../state/skills-links';
+import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { TmuxHandle } from './tmux-handle';
 import { RunnerCgroups } from '../cgroup/runner-cgroups';
 import { killAgentCgroup } from '../cgroup/cgroup-ops';
@@ -188,7 +189,7 @@ async function startTmux(
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
   if ((spec.runner ?? 'none') !== 'docker') {
     // runner none reaches its directories itself, bwrap binds them as the agent: both walk down from home
-    await ensureWorkspaceDir(spec.workspace, workspaceOwners(ctx));
+    await ensureWorkspaceDir(spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
     await grantAgentTraversal(ctx, [plan.stateDir, spec.workspace]);
   }
   const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
