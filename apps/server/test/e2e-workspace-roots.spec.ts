@@ -18,7 +18,6 @@ const IS_ROOT = process.getuid?.() === 0;
 if (!IS_ROOT) console.warn('SKIPPING the workspace roots e2e: the adoption and third-uid cases need a root server');
 const describeRoot = IS_ROOT ? describe : describe.skip;
 
-const AGENT_UID = 65532;
 const dir = tempDir('gs-ws-roots-');
 const base = dir.path;
 const root = join(base, 'srv', 'ws');
@@ -161,9 +160,13 @@ describeRoot('GENSWARMS_WORKSPACE_ROOTS through the real server', () => {
       .send({ config: { name: 'adopt', agents: [agent] } })
       .expect(201);
     await waitFor(async () => existsSync(join(ws, 'hello')), 'the agent writing in its workspace');
-    expect(statSync(ws)).toMatchObject({ uid: AGENT_UID, gid: AGENT_UID });
+    // the agent's own identity (a root server gives each agent its uid:gid), as its live process shows it
+    const iso = await waitFor(async () => (await request(s.url).get('/api/swarms/adopt/agents/a')).body.isolation, 'the isolation');
+    const agentUid = (iso as { uid: number }).uid;
+    expect(agentUid).not.toBe(0);
+    expect(statSync(ws)).toMatchObject({ uid: agentUid, gid: agentUid });
     expect(statSync(ws).mode & 0o7777).toBe(0o755);
-    expect(statSync(join(ws, 'hello')).uid).toBe(AGENT_UID);
+    expect(statSync(join(ws, 'hello')).uid).toBe(agentUid);
     expect(readFileSync(join(ws, 'hello'), 'utf8')).toBe('agent');
     expect(files.map((f) => snapshotTree(f, false))).toEqual(before);
     expect(statSync(join(outside, 'passwd')).nlink).toBe(2);
