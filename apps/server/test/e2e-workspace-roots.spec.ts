@@ -159,7 +159,11 @@ describeRoot('GENSWARMS_WORKSPACE_ROOTS through the real server', () => {
       .post('/api/swarms')
       .send({ config: { name: 'adopt', agents: [agent] } })
       .expect(201);
-    await waitFor(async () => existsSync(join(ws, 'hello')), 'the agent writing in its workspace');
+    // the content, not the name: the file exists a moment before the agent's write lands in it
+    await waitFor(
+      async () => existsSync(join(ws, 'hello')) && readFileSync(join(ws, 'hello'), 'utf8') === 'agent',
+      'the agent writing in its workspace',
+    );
     // the agent's own identity (a root server gives each agent its uid:gid), as its live process shows it
     const iso = await waitFor(async () => (await request(s.url).get('/api/swarms/adopt/agents/a')).body.isolation, 'the isolation');
     const agentUid = (iso as { uid: number }).uid;
