@@ -120,6 +120,11 @@ export class RelayConnection {
         client: this.client,
         onDone: (how) => this.exchangeDone(how),
       });
+      // corked until the end of this tick: the head and the body bytes already here leave in one write (two
+      // writes become two TCP segments at socat, and Nagle holds the second for the upstream's delayed ACK)
+      const up = this.upstream as Socket;
+      up.cork();
+      process.nextTick(() => up.uncork());
       this.exchange.sendRequestBytes(serializeRequestHead(head, this.deps.upstreamHost));
     }
     if (this.framer.done) this.requestEnded();
