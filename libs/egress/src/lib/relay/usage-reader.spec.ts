@@ -91,6 +91,21 @@ describe('usage from the wire shapes', () => {
       u(25, 15, 40),
     ],
     [
+      'a long OpenAI stream (usage: null in every chunk) with its usage at the end',
+      'sse',
+      sse(...Array.from({ length: 40 }, () => ({ choices: [{ delta: { content: 'tok' } }], usage: null })), {
+        choices: [],
+        usage: { prompt_tokens: 2, completion_tokens: 40 },
+      }),
+      u(2, 40, 42),
+    ],
+    [
+      'an event whose text ends in _tokens is scanned and holds no count',
+      'sse',
+      sse({ choices: [{ delta: { content: 'max_tokens' } }] }, { usage: { output_tokens: 3 } }),
+      u(0, 3, 3),
+    ],
+    [
       'SSE with CR line ends and a multi-line data event',
       'sse',
       'data: {"usage":\rdata: {"prompt_tokens":1,"completion_tokens":2}}\r\r',
