@@ -16,7 +16,7 @@ describe('a budget needs the metering egress relay (budget_unenforceable)', () =
     ['a budget on a named docker network', { backend: 'docker', network: 'net1', ...budget }, 'docker', 'net1'],
     [
       'a budget on a Docker Swarm isolated agent (its forwarder is a service)',
-      { backend: { type: 'swarm', image: 'img:1' }, client: 'codex', network: 'isolated', ...budget },
+      { backend: { type: 'swarm', image: 'img:1' }, client: { command: ['/bin/agent'] }, network: 'isolated', ...budget },
       'swarm',
       'isolated',
     ],
