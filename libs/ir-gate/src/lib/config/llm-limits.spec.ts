@@ -1,3 +1,6 @@
+import { configToState } from '../convert/config-to-state';
+import { stateToConfig } from '../convert/state-to-config';
+import { applyOverlay } from '../policy/apply-op';
 import { SwarmConfigSchema } from './swarm-schema';
 import { BUDGET_WINDOW_MAX_MS, llmLimitsOf, parseIsoDuration } from './llm-limits';
 
@@ -63,5 +66,24 @@ describe('budget and rate_limit in the config', () => {
     expect(llmLimitsOf({ budget: { requests: 2 }, rate_limit: { requests_per_minute: 0 } })).toEqual({ budget: { requests: 2 } });
     expect(llmLimitsOf(Object.create({ budget: { requests: 2 } }) as unknown)).toEqual({});
     expect(llmLimitsOf(null)).toEqual({});
+  });
+});
+
+describe('a limit removed at run time (null in the overlay)', () => {
+  test('is left out of the effective config, which the schema accepts again', () => {
+    const state = configToState({
+      name: 's',
+      agents: [{ name: 'a', network: 'isolated', budget: { requests: 1 } }],
+      options: { budget: { tokens: 5 } },
+    });
+    const patched = applyOverlay(state, [
+      { seq: 1, op: 'update_config', payload: { target: 'a', config: { budget: null } } },
+      { seq: 2, op: 'set_options', payload: { options: { budget: null, max_agents: 3 } } },
+    ]);
+    if (patched.kind !== 'ok') throw new Error('overlay refused');
+    const config = stateToConfig(patched.state);
+    expect(config.agents[0]).not.toHaveProperty('budget');
+    expect(config.options).toEqual({ max_agents: 3 });
+    expect(SwarmConfigSchema.safeParse(config).success).toBe(true);
   });
 });
