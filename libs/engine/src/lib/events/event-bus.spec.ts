@@ -28,6 +28,8 @@ describe('levelForEventType', () => {
     ['unsafe_bypass_enabled', 'warning'],
     ['ssh_host_key_unverified', 'warning'],
     ['outbox_rejected', 'warning'],
+    ['budget_exhausted', 'warning'],
+    ['rate_limited', 'warning'],
     ['swarm_started', 'info'],
     ['message_routed', 'info'],
     ['auto_deliver_failed', 'error'],
@@ -38,7 +40,7 @@ describe('levelForEventType', () => {
   });
 
   it('puts every documented type in one category', () => {
-    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(49);
+    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(51);
   });
 });
 
