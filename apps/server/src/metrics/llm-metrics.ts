@@ -49,5 +49,6 @@ export function createLlmInstruments(registers: Registry[]): LlmInstruments {
 export function observeLlmCalls(engine: SwarmService, m: LlmInstruments): () => void {
   // edge specs pass a partial service without the meter: nothing to observe then
   if (typeof engine.onLlmCall !== 'function') return () => undefined;
-  return engine.onLlmCall((call) => m.observe(call));
+  const off: unknown = engine.onLlmCall((call) => m.observe(call));
+  return typeof off === 'function' ? (off as () => void) : () => undefined;
 }
