@@ -1,11 +1,11 @@
 /** The REST operations of the metering egress (budgets at run time, the audit trail), spread into OPERATIONS. */
 import { z } from 'zod';
 import { ANSWER_SCHEMAS, COMMAND_SCHEMAS } from '@genswarms/engine';
-import type { Operation } from './operations';
 
 const BUDGET_ERRORS = ['swarm_not_found', 'validation_failed', 'budget_unenforceable'] as const;
 
-export const LLM_OPERATIONS: readonly Operation[] = [
+/** Operations of operations.ts (`as const` instead of its type: operations.ts imports this file). */
+export const LLM_OPERATIONS = [
   {
     method: 'patch',
     path: '/api/swarms/:s/agents/:a/budget',
@@ -42,4 +42,4 @@ export const LLM_OPERATIONS: readonly Operation[] = [
     success: { status: 200, name: 'LlmRequestList', schema: ANSWER_SCHEMAS.LlmRequestList },
     errors: ['swarm_not_found', 'agent_not_found', 'invalid_query'],
   },
-];
+] as const;

@@ -1,11 +1,9 @@
-import type { Migration } from './schema';
-
 /**
  * Version 6: LLM calls through the metering egress relay. `llm_usage` holds each agent's running totals,
  * `llm_budget_scopes` the counts a budget is checked against (one row per agent group and one for the swarm,
  * reset when their window rolls over), `llm_requests` the audit trail (no prompt, completion, header or key).
  */
-export const LLM_USAGE_MIGRATION: Migration = {
+export const LLM_USAGE_MIGRATION = {
   version: 6,
   sql: `
 CREATE TABLE llm_usage (
@@ -25,4 +23,4 @@ CREATE TABLE llm_requests (
 );
 CREATE INDEX llm_requests_by_agent ON llm_requests (swarm, agent, id);
 `,
-};
+} as const; // a Migration of schema.ts (not imported: schema.ts imports this file)
