@@ -5,8 +5,9 @@
 // process) answers `/small` (a chat completion with usage, ~400 B) and `/stream` (an SSE stream of M MiB in
 // OpenAI chunk shape, then a usage chunk). Two forwarders pinned to it, built from libs/egress/dist: `socat`
 // (the pipe, as before) and `relay` (the relay in this process in front of socat, with an in-memory meter).
-// A client process runs N sequential keep-alive calls of `/small` and R streams of `/stream` through each, in
-// alternating rounds. Prints p50/p90/p99 latency per call, stream throughput, the CPU per small call and per
+// A third forwarder, `relay+store`, meters with the engine's own LlmMeter over a real SQLite store (libs/engine/dist;
+// two transactions per call: admit, settle). A client process runs N sequential keep-alive calls of `/small` and R
+// streams of `/stream` through each, in rotating rounds. Prints p50/p90/p99 latency per call, stream throughput, the CPU per small call and per
 // streamed MiB of this process (`server`: where the relay runs) and of socat (parent + forks), then the
 // added p50 and the throughput loss.
 const { spawn } = require('node:child_process');
@@ -23,6 +24,7 @@ const STREAM_MIB = arg('stream-mib', 64);
 const ROUNDS = arg('rounds', 3);
 const ROOT = path.resolve(__dirname, '../..');
 const egress = require(path.join(ROOT, 'libs/egress/dist/index.js'));
+const engine = require(path.join(ROOT, 'libs/engine/dist/index.js'));
 const SOCAT = ['/usr/bin/socat', '/bin/socat', '/usr/local/bin/socat'].find((p) => fs.existsSync(p));
 if (SOCAT === undefined) {
   process.stderr.write('egress-relay: socat is not installed\n');
@@ -110,12 +112,23 @@ async function main() {
   const port = await new Promise((resolve) => up.stdout.once('data', (c) => resolve(Number(String(c).trim()))));
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-bench-relay-'));
   const target = egress.planEgress({ policy: { defaultEndpoint: `http://127.0.0.1:${port}/`, allowedHosts: ['127.0.0.1'] } });
+  const store = engine.SqliteStore.open(root);
+  const clock = { now: () => new Date(), setTimer: () => ({ cancel() {} }) };
+  const llm = new engine.LlmMeter(store.llmUsage, clock, new engine.EventBus(store, clock));
+  const host = { swarm: 's', agentConfig: (name) => ({ name }), swarmOptions: () => ({}), scaleBases: new Set() };
   const fwd = {
     socat: await egress.startForwarder({ socat: SOCAT, dir: path.join(root, 'e', 's', 'pipe'), target }),
     relay: await egress.startForwarder({ socat: SOCAT, dir: path.join(root, 'e', 's', 'relay'), target, meter }),
+    'relay+store': await egress.startForwarder({
+      socat: SOCAT,
+      dir: path.join(root, 'e', 's', 'store'),
+      target,
+      meter: llm.forAgent(host, 'a'),
+    }),
   };
+  const KINDS = Object.keys(fwd);
   const fresh = () => ({ lat: [], mbps: [], cpu: { small: { self: 0, socat: 0, client: 0 }, stream: { self: 0, socat: 0, client: 0 } } });
-  const acc = { socat: fresh(), relay: fresh() };
+  const acc = Object.fromEntries(KINDS.map((k) => [k, fresh()]));
   /** One client run (`small` calls or `stream`s) through `kind`, its CPU split by process. */
   const phase = async (kind, which, n, streams) => {
     const self0 = process.cpuUsage();
@@ -130,17 +143,18 @@ async function main() {
     return res;
   };
   for (let r = 0; r < ROUNDS; r++) {
-    for (const kind of r % 2 === 0 ? ['socat', 'relay'] : ['relay', 'socat']) {
+    for (const kind of [...KINDS.slice(r % KINDS.length), ...KINDS.slice(0, r % KINDS.length)]) {
       acc[kind].lat.push(...(await phase(kind, 'small', Math.ceil(REQUESTS / ROUNDS), 0)).lat);
       acc[kind].mbps.push(...(await phase(kind, 'stream', 0, 1)).mbps);
     }
   }
-  await fwd.socat.stop();
-  await fwd.relay.stop();
+  for (const f of Object.values(fwd)) await f.stop();
+  const stored = store.llmUsage.usage('s', 'a');
+  await store.close();
   up.kill('SIGKILL');
   fs.rmSync(root, { recursive: true, force: true });
   const report = {};
-  for (const kind of ['socat', 'relay']) {
+  for (const kind of KINDS) {
     const lat = acc[kind].lat.sort((a, b) => a - b).map((ns) => ns / 1000);
     const { small, stream } = acc[kind].cpu;
     const mib = STREAM_MIB * acc[kind].mbps.length;
@@ -157,8 +171,13 @@ async function main() {
       cpu_ms_per_stream_mib: { server: Math.round(stream.self / mib) / 1000, socat: Math.round(stream.socat / mib) / 1000 },
     };
   }
-  report.added_p50_us = report.relay.p50_us - report.socat.p50_us;
-  report.stream_throughput_loss_pct = Math.round((1 - report.relay.stream_mib_s / report.socat.stream_mib_s) * 1000) / 10;
+  report.added_p50_us = {
+    relay: report.relay.p50_us - report.socat.p50_us,
+    'relay+store': report['relay+store'].p50_us - report.socat.p50_us,
+  };
+  const loss = (k) => Math.round((1 - report[k].stream_mib_s / report.socat.stream_mib_s) * 1000) / 10;
+  report.stream_throughput_loss_pct = { relay: loss('relay'), 'relay+store': loss('relay+store') };
+  report.store_usage = stored;
   report.meter = { calls: meter.calls, tokens: meter.tokens };
   report.setup = { requests: REQUESTS, stream_mib: STREAM_MIB, rounds: ROUNDS, node: process.version, cpus: os.cpus().length };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
