@@ -7,9 +7,10 @@
 // (the pipe, as before) and `relay` (the relay in this process in front of socat, with an in-memory meter).
 // A third forwarder, `relay+store`, meters with the engine's own LlmMeter over a real SQLite store (libs/engine/dist;
 // two transactions per call: admit, settle). A client process runs N sequential keep-alive calls of `/small` and R
-// streams of `/stream` through each, in rotating rounds. Prints p50/p90/p99 latency per call, stream throughput, the CPU per small call and per
-// streamed MiB of this process (`server`: where the relay runs) and of socat (parent + forks), then the
-// added p50 and the throughput loss.
+// streams of `/stream` through each, in rotating rounds, then one LLM-paced stream (500 events, one every 2 ms,
+// each stamped with the upstream's clock). Prints p50/p90/p99 latency per call, stream throughput at saturation,
+// the paced events' delay (upstream write → agent read), the CPU per small call and per streamed MiB of this
+// process (`server`: where the relay runs) and of socat (parent + forks), then what the relay adds.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -41,6 +42,16 @@ http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     if (req.url === '/small') { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(small) }); return res.end(small); }
+    if (req.url === '/paced') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const t = setInterval(() => {
+        const now = performance.timeOrigin + performance.now();
+        res.write('data: ' + JSON.stringify({ t: now, choices: [{ index: 0, delta: { content: 'token ' } }], usage: null }) + '\\n\\n');
+        if (++n === 500) { clearInterval(t); res.end('data: {"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":500}}\\n\\ndata: [DONE]\\n\\n'); }
+      }, 2);
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     let sent = 0;
     const pump = () => { while (sent < total) { sent += block.length; if (!res.write(block)) return res.once('drain', pump); } res.end('data: {"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2}}\\n\\ndata: [DONE]\\n\\n'); };
@@ -70,8 +81,27 @@ const call = (path) => new Promise((resolve, reject) => {
   for (let i = 0; i < n; i++) { const r = await call('/small'); if (r.status !== 200) throw new Error('status ' + r.status); lat.push(r.ns); }
   const mbps = [];
   for (let i = 0; i < streams; i++) { const r = await call('/stream'); mbps.push(r.bytes / (r.ns / 1e9) / (1024 * 1024)); }
+  const delays = [];
+  if (streams > 0) await new Promise((resolve, reject) => {
+    const req = http.request({ socketPath, agent, method: 'POST', path: '/paced', headers: { host: 'x', 'content-length': 2 } }, (res) => {
+      let buf = '';
+      res.on('data', (c) => {
+        const at = performance.timeOrigin + performance.now();
+        buf += c;
+        let i;
+        while ((i = buf.indexOf('\\n\\n')) !== -1) {
+          const m = /"t":([0-9.]+)/.exec(buf.slice(0, i));
+          if (m !== null) delays.push((at - Number(m[1])) * 1000);
+          buf = buf.slice(i + 2);
+        }
+      });
+      res.on('end', resolve);
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
   const cpu = process.cpuUsage(c0);
-  process.stdout.write(JSON.stringify({ lat, mbps, cpuUs: cpu.user + cpu.system }) + '\\n');
+  process.stdout.write(JSON.stringify({ lat, mbps, delays, cpuUs: cpu.user + cpu.system }) + '\\n');
   agent.destroy();
 })().catch((e) => { process.stderr.write(String(e) + '\\n'); process.exit(1); });
 `;
@@ -127,7 +157,12 @@ async function main() {
     }),
   };
   const KINDS = Object.keys(fwd);
-  const fresh = () => ({ lat: [], mbps: [], cpu: { small: { self: 0, socat: 0, client: 0 }, stream: { self: 0, socat: 0, client: 0 } } });
+  const fresh = () => ({
+    lat: [],
+    mbps: [],
+    delays: [],
+    cpu: { small: { self: 0, socat: 0, client: 0 }, stream: { self: 0, socat: 0, client: 0 } },
+  });
   const acc = Object.fromEntries(KINDS.map((k) => [k, fresh()]));
   /** One client run (`small` calls or `stream`s) through `kind`, its CPU split by process. */
   const phase = async (kind, which, n, streams) => {
@@ -145,7 +180,9 @@ async function main() {
   for (let r = 0; r < ROUNDS; r++) {
     for (const kind of [...KINDS.slice(r % KINDS.length), ...KINDS.slice(0, r % KINDS.length)]) {
       acc[kind].lat.push(...(await phase(kind, 'small', Math.ceil(REQUESTS / ROUNDS), 0)).lat);
-      acc[kind].mbps.push(...(await phase(kind, 'stream', 0, 1)).mbps);
+      const streamed = await phase(kind, 'stream', 0, 1);
+      acc[kind].mbps.push(...streamed.mbps);
+      acc[kind].delays.push(...streamed.delays);
     }
   }
   for (const f of Object.values(fwd)) await f.stop();
@@ -163,6 +200,11 @@ async function main() {
       p90_us: Math.round(q(lat, 90)),
       p99_us: Math.round(q(lat, 99)),
       stream_mib_s: Math.round(acc[kind].mbps.reduce((a, b) => a + b, 0) / acc[kind].mbps.length),
+      // an LLM-paced stream (an event every 2 ms): from the upstream's write to the agent's read, µs
+      paced_event_delay_us: (() => {
+        const d = acc[kind].delays.sort((a, b) => a - b);
+        return { p50: Math.round(q(d, 50)), p99: Math.round(q(d, 99)), events: d.length };
+      })(),
       // each client run also makes 50 warm-up calls
       cpu_us_per_call: {
         server: Math.round(small.self / (lat.length + 50 * ROUNDS)),
@@ -174,6 +216,10 @@ async function main() {
   report.added_p50_us = {
     relay: report.relay.p50_us - report.socat.p50_us,
     'relay+store': report['relay+store'].p50_us - report.socat.p50_us,
+  };
+  report.added_paced_event_delay_p50_us = {
+    relay: report.relay.paced_event_delay_us.p50 - report.socat.paced_event_delay_us.p50,
+    'relay+store': report['relay+store'].paced_event_delay_us.p50 - report.socat.paced_event_delay_us.p50,
   };
   const loss = (k) => Math.round((1 - report[k].stream_mib_s / report.socat.stream_mib_s) * 1000) / 10;
   report.stream_throughput_loss_pct = { relay: loss('relay'), 'relay+store': loss('relay+store') };
