@@ -61,11 +61,6 @@ export class LlmMeter {
     };
   }
 
-  /** Drops the in-memory rate state of a swarm that stopped. */
-  forgetSwarm(swarm: string): void {
-    this.rates.forget(`${swarm}\0`);
-  }
-
   private admit(host: MeterHost, agent: string, request: RelayRequest): Admission {
     const now = this.clock.now().getTime();
     const swarm = host.swarm;

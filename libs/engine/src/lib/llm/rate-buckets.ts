@@ -58,11 +58,6 @@ export class RateBuckets {
     b.level -= tokens;
   }
 
-  /** Forgets every bucket of `prefix` (a stopped swarm). */
-  forget(prefix: string): void {
-    for (const map of [this.calls, this.tokens]) for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
-  }
-
   private bucket(map: Map<string, Bucket>, key: string, capacity: number, now: number): Bucket {
     let b = map.get(key);
     if (b === undefined) {

@@ -203,13 +203,6 @@ export class LlmUsageTable {
     return rows.map(toEntry);
   }
 
-  /** Everything of the swarm (its purge). */
-  purge(swarm: string): void {
-    this.db.transaction(() => {
-      for (const table of ['llm_usage', 'llm_budget_scopes', 'llm_requests']) this.sql(`DELETE FROM ${table} WHERE swarm = ?`).run(swarm);
-    })();
-  }
-
   private bumpUsage(swarm: string, agent: string, d: Partial<LlmUsageTotals>): void {
     this.sql(
       `INSERT INTO llm_usage (swarm, agent, requests, refused, prompt_tokens, completion_tokens, total_tokens) VALUES (?, ?, ?, ?, ?, ?, ?)
