@@ -21,6 +21,10 @@ describe('@genswarms/tools public surface', () => {
         'chooseReply',
         'parseMockScript',
         'startMockLlm',
+        'startUsageLlm',
+        'USAGE_LLM_BODY_MAX_BYTES',
+        'usageJson',
+        'usageSse',
         // echo-argv
         'ECHO_ARGV_BIN',
         'EchoArgvOutputSchema',

@@ -17,6 +17,10 @@ export type { TurnTask } from './mock-llm/agent-turn';
 export { chooseReply, parseMockScript, MockScriptSchema, MockScriptEntrySchema } from './mock-llm/mock-script';
 export type { MockScriptEntry, MockReply } from './mock-llm/mock-script';
 export { MOCK_LLM_BIN } from './mock-llm/mock-llm-bin';
+export { startUsageLlm, USAGE_LLM_BODY_MAX_BYTES } from './mock-llm/usage-llm-server';
+export type { UsageLlm, UsageLlmOptions, UsageLlmRequest } from './mock-llm/usage-llm-server';
+export { usageJson, usageSse } from './mock-llm/usage-shapes';
+export type { MockUsage, UsageProtocol } from './mock-llm/usage-shapes';
 
 // echo-argv: argv/env fidelity fixture (tools/bin/echo-argv.js)
 export { ECHO_ARGV_BIN, parseEchoArgvOutput, EchoArgvOutputSchema } from './echo-argv/echo-argv';

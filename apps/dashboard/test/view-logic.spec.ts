@@ -1,4 +1,4 @@
-import { ageOf, countByState, describeIsolation, detectFormat } from '../src/lib/format';
+import { ageOf, countByState, describeIsolation, describeLlmCalls, describeLlmTokens, detectFormat } from '../src/lib/format';
 import { hrefOf, parseRoute } from '../src/lib/router';
 import { filterEvents, SwarmModel } from '../src/lib/swarm-model';
 import type { AgentStatus, EventRow, SwarmDetail } from '../src/lib/types';
@@ -31,6 +31,27 @@ describe('visibleRows keeps only the viewport (plus overscan) of 1,000 agents in
     [0, 480, 32, 0, { start: 0, end: 0, before: 0, after: 0 }],
   ])('scrollTop %d, viewport %d, row %d, %d rows', (top, vp, row, count, expected) => {
     expect(visibleRows(top, vp, row, count)).toEqual(expected);
+  });
+});
+
+describe('LLM usage cells', () => {
+  const u = (requests: number, refused: number, prompt: number, completion: number) => ({
+    requests,
+    refused,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  });
+  test.each([
+    [undefined, '—', '—'],
+    [null, '—', '—'],
+    [u(0, 0, 0, 0), '—', '—'],
+    [u(1, 0, 10, 5), '1 call', '15 (10 in / 5 out)'],
+    [u(3, 2, 30000, 1500), '3 calls, 2 refused', '31,500 (30,000 in / 1,500 out)'],
+    [u(0, 4, 0, 0), '0 calls, 4 refused', '—'],
+  ])('%j → %s, %s', (usage, calls, tokens) => {
+    expect(describeLlmCalls(usage)).toBe(calls);
+    expect(describeLlmTokens(usage)).toBe(tokens);
   });
 });
 

@@ -20,6 +20,7 @@ const detail = {
   agents: [],
   objects: [],
   topology: [],
+  llm_usage: { requests: 0, refused: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
 };
 let dir: ReturnType<typeof tempDir>;
 let s: TestServer;

@@ -44,6 +44,8 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
     () => one({ name: 'a', backend: 'bwrap', config: { client_source: 'host_nix', nix_package: '/nix/store/abc-pkg' } }),
   ],
   ['unsupported_network', () => one({ name: 'a', backend: 'local', network: 'isolated' })],
+  // a budget on an agent that reaches its LLM past the metering egress relay (network open)
+  ['budget_unenforceable', () => one({ name: 'a', backend: 'bwrap', budget: { requests: 1 } })],
   // local has no boundary to hold a limit on any host; bwrap refuses only where the host's cgroups cannot enforce it
   ['limits_unsupported', () => one({ name: 'a', backend: 'local', config: { memory_limit: '64m' } })],
   ['seccomp_unsupported', () => one({ name: 'a', backend: 'local', config: { seccomp: 'default' } })],

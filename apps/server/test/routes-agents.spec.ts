@@ -28,6 +28,7 @@ describe('agents', () => {
         'inbox_size',
         'isolation',
         'last_activity',
+        'llm_usage',
         'name',
         'needs_attention',
         'network',

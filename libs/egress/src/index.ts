@@ -9,5 +9,16 @@ export { buildHostSocatArgs, UNIX_SOCKET_PATH_MAX_BYTES } from './lib/socat/soca
 export { isVersionAtLeast, parseSocatVersion, probeSocat, SOCAT_MIN_VERSION, SOCAT_PROBE_TIMEOUT_MS } from './lib/socat/probe-socat';
 export type { SocatProbe } from './lib/socat/probe-socat';
 export { FORWARDER_READY_TIMEOUT_MS, startForwarder } from './lib/forwarder/forwarder';
-export type { Forwarder } from './lib/forwarder/forwarder';
+export type { Forwarder, ForwarderOptions } from './lib/forwarder/forwarder';
+export { UPSTREAM_SOCKET_SUFFIX } from './lib/forwarder/metered';
+export type { Admission, EgressMeter, RefusalKind, RelayFailure, RelayOutcome, RelayRejection, RelayRequest } from './lib/relay/meter';
+export type { LlmUsage } from './lib/relay/usage-tally';
+export {
+  DEFAULT_RELAY_TIMEOUTS,
+  RELAY_CONNECTIONS_MAX,
+  REQUEST_HEAD_MAX_BYTES,
+  RESPONSE_HEAD_MAX_BYTES,
+  USAGE_TOKENS_MAX,
+} from './lib/relay/relay-limits';
+export type { RelayTimeouts } from './lib/relay/relay-limits';
 export const PACKAGE_NAME = '@genswarms/egress';

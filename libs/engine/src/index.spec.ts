@@ -1,6 +1,14 @@
 import * as lib from './index';
 
 const PINNED = [
+  'BudgetPatchCommandSchema',
+  'LlmRequestEntrySchema',
+  'LlmUsageSchema',
+  'parseBudgetPatchCommand',
+  'ESTIMATED_BYTES_PER_TOKEN',
+  'LlmMeter',
+  'RATE_LIMITED_EVENT_EVERY_MS',
+  'LLM_AUDIT_KEEP',
   'BUILTIN_HANDLERS',
   'CORRELATION_ID_RE',
   'DB_FILE_NAME',

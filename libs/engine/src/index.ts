@@ -65,6 +65,13 @@ export {
   parseWith,
 } from './lib/commands/parse-command';
 export type { CommandIssue, SnapshotFormat } from './lib/commands/parse-command';
+export { BudgetPatchCommandSchema, LlmRequestEntrySchema, LlmUsageSchema, parseBudgetPatchCommand } from './lib/commands/llm-schemas';
+export type { BudgetPatchCommand, BudgetUpdated, LlmRequestList } from './lib/commands/llm-schemas';
+export { ESTIMATED_BYTES_PER_TOKEN, LlmMeter } from './lib/llm/llm-meter';
+export type { LlmCallListener, LlmCallRecord } from './lib/llm/llm-meter';
+export { RATE_LIMITED_EVENT_EVERY_MS } from './lib/llm/llm-events';
+export { LLM_AUDIT_KEEP } from './lib/store/llm-usage';
+export type { LlmRequestEntry, LlmUsageTotals } from './lib/store/llm-usage';
 export type { EngineOptions } from './lib/swarms/engine-deps';
 export type { EngineLog, FailureSite } from './lib/events/failure-report';
 export type { StartInput } from './lib/swarms/config-input';

@@ -9,7 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EGRESS_SOCKET_NAME } from '@genswarms/egress';
+import { EGRESS_SOCKET_NAME, UPSTREAM_SOCKET_SUFFIX } from '@genswarms/egress';
 import { eventsOf, makeHarness, waitEvent, waitFor, type Harness } from './harness';
 
 const haveBinary = (name: string): boolean => ['/usr/local/bin', '/usr/bin', '/bin'].some((d) => fs.existsSync(path.join(d, name)));
@@ -92,7 +92,8 @@ suite('egress_started / egress_stopped for an isolated bwrap agent', () => {
     const engine = h!.engine;
     await engine.startSwarm({ config: { name: 's', agents: [isolated] } });
     await waitEvent(engine, 's', (e) => e.event_type === 'egress_started', 'egress_started');
-    const socket = path.join(h!.home, 'egress', 's', 'a', EGRESS_SOCKET_NAME);
+    // the pinned socat listens on its private socket behind the metering relay (which holds llm.sock)
+    const socket = path.join(h!.home, 'egress', 's', `a${UPSTREAM_SOCKET_SUFFIX}`);
     const [pid] = processesWithArgv(socket);
     expect(pid).toBeDefined();
     process.kill(pid as number, 'SIGKILL');
@@ -123,7 +124,7 @@ suite('egress_started / egress_stopped for an isolated bwrap agent', () => {
   });
 });
 
-/** Pids whose argv contains `needle` (the forwarder's socat names its socket path). */
+/** Pids whose argv contains `needle` (the forwarder's socat names its listening socket path). */
 function processesWithArgv(needle: string): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {

@@ -81,6 +81,20 @@ const PINNED = [
   'validateRef',
   'validateState',
   'viewBackend',
+  'scaleGroupOf',
+  'isBudgetEnforceable',
+  'findUnenforceableBudget',
+  'RATE_TOKENS_MAX',
+  'RATE_REQUESTS_MAX',
+  'BUDGET_WINDOW_MAX_MS',
+  'BUDGET_WINDOW_MIN_MS',
+  'BUDGET_TOKENS_MAX',
+  'BUDGET_REQUESTS_MAX',
+  'hasLlmLimits',
+  'llmLimitsOf',
+  'parseIsoDuration',
+  'RateLimitSchema',
+  'BudgetSchema',
 ].sort();
 
 describe('@genswarms/ir-gate public surface', () => {

@@ -20,6 +20,20 @@ export type { ClientInput } from './lib/config/client-schema';
 export { NetworkSchema, NETWORK_KEYWORDS, NAMED_NETWORK_RE, normalizeNetwork, isNetworkSupported } from './lib/config/network';
 export type { NetworkKeyword, NetworkPlacement } from './lib/config/network';
 export { NAME_RE, NameSchema, isName } from './lib/config/names';
+export {
+  BudgetSchema,
+  RateLimitSchema,
+  parseIsoDuration,
+  llmLimitsOf,
+  hasLlmLimits,
+  BUDGET_REQUESTS_MAX,
+  BUDGET_TOKENS_MAX,
+  BUDGET_WINDOW_MIN_MS,
+  BUDGET_WINDOW_MAX_MS,
+  RATE_REQUESTS_MAX,
+  RATE_TOKENS_MAX,
+} from './lib/config/llm-limits';
+export type { BudgetConfig, RateLimitConfig, LlmLimits } from './lib/config/llm-limits';
 export { FORBIDDEN_OBJECT_KEYS, scanUntrusted } from './lib/config/forbidden-keys';
 export {
   CONFIG_MAX_BYTES,
@@ -56,7 +70,7 @@ export { validateAgent, validateObject } from './lib/state/validate-node';
 export { validateOverlay, validateEvent, isOpName } from './lib/overlay/validate-overlay';
 export { fold, materialize, compact } from './lib/fold/fold';
 export type { CompactResult } from './lib/fold/fold';
-export { scaledInstanceNames } from './lib/fold/scale';
+export { scaledInstanceNames, scaleGroupOf } from './lib/fold/scale';
 export { configToState, backendToRef } from './lib/convert/config-to-state';
 export { stateToConfig } from './lib/convert/state-to-config';
 
@@ -68,6 +82,8 @@ export type { ReconcileAction } from './lib/reconcile/plan';
 export { executeReconcile } from './lib/reconcile/execute';
 export type { ReconcilePort, ReconcileOutcome } from './lib/reconcile/execute';
 export { gateStart, findUnsupportedNetwork } from './lib/gate/gate-start';
+export { findUnenforceableBudget, isBudgetEnforceable } from './lib/gate/budget-enforceable';
+export type { UnenforceableBudget } from './lib/gate/budget-enforceable';
 export type { GateResult, GateRefusal, GateStartOptions } from './lib/gate/gate-start';
 export { mapIrErrorToHttp } from './lib/gate/http-map';
 export type { HttpError, HttpErrorBody } from './lib/gate/http-map';

@@ -30,6 +30,7 @@ import { stopCommand } from './stop';
 import { taskCommand } from './task';
 import { turnsCommand } from './turns';
 import { upCommand } from './up';
+import { usageCommand } from './usage';
 
 /** Every command, one file each. Add a file and list it here. */
 export const COMMANDS: readonly CommandModule[] = [
@@ -49,6 +50,7 @@ export const COMMANDS: readonly CommandModule[] = [
   messagesCommand,
   logsCommand,
   eventsCommand,
+  usageCommand,
   agentsCommand,
   objectsCommand,
   topologyCommand,

@@ -40,6 +40,29 @@ export function describeIsolation(v: unknown): string {
   return parts.join(' · ');
 }
 
+/** LLM usage through the metering egress (`llm_usage` on an agent or a swarm); null from an older server. */
+export interface LlmUsageView {
+  readonly requests: number;
+  readonly refused: number;
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  readonly total_tokens: number;
+}
+
+/** `3 calls` or `3 calls, 2 refused`; `—` when none were made or the server reports no usage. */
+export function describeLlmCalls(u: LlmUsageView | null | undefined): string {
+  if (u === null || u === undefined || (u.requests === 0 && u.refused === 0)) return '—';
+  const calls = `${u.requests} call${u.requests === 1 ? '' : 's'}`;
+  return u.refused === 0 ? calls : `${calls}, ${u.refused} refused`;
+}
+
+/** `45 (30 in / 15 out)`, thousands grouped; `—` without tokens. */
+export function describeLlmTokens(u: LlmUsageView | null | undefined): string {
+  if (u === null || u === undefined || u.total_tokens === 0) return '—';
+  const n = (x: number): string => x.toLocaleString('en-US');
+  return `${n(u.total_tokens)} (${n(u.prompt_tokens)} in / ${n(u.completion_tokens)} out)`;
+}
+
 /** `json` or `yaml` from a file name, else by the first non-blank character. */
 export function detectFormat(text: string, fileName?: string): 'json' | 'yaml' {
   if (fileName !== undefined) {

@@ -4,7 +4,11 @@ import type { Schemas } from '@genswarms/client';
  * The API's shapes, from `@genswarms/client` (generated from the server's OpenAPI document). `isolation`
  * is read when a server reports it (newer servers), and shown whatever its shape.
  */
-export type AgentStatus = Schemas['AgentStatus'] & { readonly isolation?: unknown };
+export type AgentStatus = Omit<Schemas['AgentStatus'], 'llm_usage'> & {
+  readonly isolation?: unknown;
+  /** Absent from an older server. */
+  readonly llm_usage?: Schemas['LlmUsage'];
+};
 export type SwarmSummary = Schemas['SwarmSummary'];
 export type Edge = Schemas['TopologyEntry'];
 export type SwarmDetail = Omit<Schemas['SwarmDetail'], 'agents'> & { readonly agents: readonly AgentStatus[] };

@@ -2,7 +2,7 @@ import { h } from 'preact';
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../lib/api';
-import { ageOf, describeIsolation } from '../lib/format';
+import { ageOf, describeIsolation, describeLlmCalls, describeLlmTokens } from '../lib/format';
 import type { HistoryItem, Turn } from '../lib/types';
 import { ActionForm, Field } from './action-form';
 import { EventStream } from './event-stream';
@@ -103,6 +103,8 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
             ['Inbox', String(a.inbox_size)],
             ['Needs attention', a.needs_attention?.reason ?? '—'],
             ['Failure', a.failure === null || a.failure === undefined ? '—' : `${a.failure.code}: ${a.failure.message}`],
+            ['LLM calls', describeLlmCalls(a.llm_usage)],
+            ['LLM tokens', describeLlmTokens(a.llm_usage)],
             ['Last activity', ageOf(a.last_activity, Date.now())],
           ].flatMap(([k, v]) => [h('dt', { key: `${k}-k` }, k), h('dd', { key: `${k}-v` }, v)]),
         ),

@@ -1,14 +1,28 @@
 import { h } from 'preact';
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ageOf, describeIsolation } from '../lib/format';
+import { ageOf, describeIsolation, describeLlmCalls, describeLlmTokens } from '../lib/format';
 import type { AgentStatus } from '../lib/types';
 import { visibleRows } from '../lib/virtual-rows';
 
 /** Row height in px; fixed so the table can draw only the visible rows. Matches `.agents tr` in app.css. */
 export const AGENT_ROW_PX = 32;
 const VIEWPORT_PX = 480;
-const COLUMNS = ['Agent', 'State', 'Backend', 'Client', 'Network', 'Isolation', 'Turn', 'Turn age', 'Inbox', 'Attention', 'Last activity'];
+const COLUMNS = [
+  'Agent',
+  'State',
+  'Backend',
+  'Client',
+  'Network',
+  'Isolation',
+  'Turn',
+  'Turn age',
+  'Inbox',
+  'Attention',
+  'LLM calls',
+  'LLM tokens',
+  'Last activity',
+];
 
 function row(swarm: string, a: AgentStatus, now: number): JSX.Element {
   return h(
@@ -24,6 +38,8 @@ function row(swarm: string, a: AgentStatus, now: number): JSX.Element {
     h('td', {}, a.turn === null ? '—' : ageOf(a.turn_started_at, now)),
     h('td', {}, String(a.inbox_size)),
     h('td', { title: a.failure?.message }, a.needs_attention?.reason ?? a.failure?.code ?? '—'),
+    h('td', {}, describeLlmCalls(a.llm_usage)),
+    h('td', {}, describeLlmTokens(a.llm_usage)),
     h('td', {}, ageOf(a.last_activity, now)),
   );
 }

@@ -4,6 +4,7 @@ import type { EventSink } from '../events/event-sink';
 import { observeEnginePushes } from './engine-metrics';
 import type { EngineInstruments } from './engine-metrics';
 import { collectAgentGauges } from './agent-gauges';
+import { createLlmInstruments, observeLlmCalls } from './llm-metrics';
 
 /** Seconds; turns run from a second to many minutes (turn_timeout_ms is often 5–30 min). */
 const TURN_BUCKETS_S = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
@@ -86,12 +87,20 @@ export function createServerMetrics(opts: { engine?: SwarmService } = {}): Serve
     registers,
   });
   if (opts.engine !== undefined) collectAgentGauges(opts.engine, registers);
+  const llm = createLlmInstruments(registers);
   return {
     registry,
     contentType: registry.contentType,
     observeHttp: (method, route, status, seconds) => http.observe({ method, route, status: String(status) }, seconds),
     countEdgeEvent: (category, eventType) => engineInstruments.events.inc({ category, event_type: eventType }),
-    attachEngine: (engine) => observeEnginePushes(engine, engineInstruments),
+    attachEngine: (engine) => {
+      const unpush = observeEnginePushes(engine, engineInstruments);
+      const uncall = observeLlmCalls(engine, llm);
+      return () => {
+        unpush();
+        uncall();
+      };
+    },
     countSlowConsumer: () => slowConsumers.inc(),
     setSocketClients(read): void {
       readSockets = read;

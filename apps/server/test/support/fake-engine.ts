@@ -6,7 +6,7 @@ export function fakeEngine(partial: Partial<SwarmService>): SwarmService {
     get(target, prop: string) {
       const own = (target as unknown as Record<string, unknown>)[prop];
       if (own !== undefined) return own;
-      if (prop === 'onPush') return () => () => undefined;
+      if (prop === 'onPush' || prop === 'onLlmCall') return () => () => undefined;
       if (prop === 'then') return undefined;
       return () => Promise.reject(new Error(`fake engine: ${prop} not provided`));
     },

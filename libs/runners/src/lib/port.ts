@@ -3,6 +3,7 @@
  * `plan` is pure (no I/O beyond what the context already resolved) and refuses with a
  * `RunnerError` whose code is one of docs/rest-api.md "runner plan" codes; `start` performs side effects.
  */
+import type { EgressMeter } from '@genswarms/egress';
 import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
 import type { LimitSupport } from './cgroup/limit-detect';
@@ -132,6 +133,12 @@ export interface RunnerContext {
    * absent = `none`. See docs/runners.md "Lifecycle".
    */
   readonly processTracking?: ProcessTracking;
+  /**
+   * (additive) The meter of an isolated agent's LLM calls (budgets, rate limits, usage, audit trail): with one,
+   * the forwarder runs the metering relay on the agent's socket in front of the pinned socat. Asked at start and
+   * at re-adoption; absent, or undefined for the agent = the plain socat pipe (nothing counted).
+   */
+  readonly egressMeter?: (swarm: string, agent: string) => EgressMeter | undefined;
   /**
    * (additive) Which of memory_limit, pids_limit, cpu_limit this host's cgroups can enforce on bwrap agents
    * (docs/runners.md "Limits"). Detected once by `buildRunnerContext`; absent = none (a requested limit is refused).

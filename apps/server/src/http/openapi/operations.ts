@@ -9,6 +9,7 @@ import type { EngineErrorCode } from '@genswarms/engine';
 import { NameSchema } from '@genswarms/ir-gate';
 import { TURN_ID_RE } from '@genswarms/receipts';
 import { ValidateConfigCommandSchema } from '../routes/config-validate';
+import { LLM_OPERATIONS } from './llm-operations';
 
 /** An error code and, when it differs from the engine's table, the status it is answered with. */
 export type ErrorSpec = EngineErrorCode | readonly [code: string, status: number];
@@ -573,4 +574,5 @@ export const OPERATIONS: readonly Operation[] = [
     errors: [...CONFIG_SOURCE, 'agent_cap_exceeded', 'invalid_handler', ...PLAN_ERROR_CODES],
     badRequestBody: { name: 'ConfigInvalid', schema: ANSWER_SCHEMAS.ConfigInvalid },
   },
+  ...LLM_OPERATIONS,
 ];

@@ -3,6 +3,7 @@ import { agentReadsRoute } from './agent-reads';
 import { agentsRoute } from './agents';
 import { configValidateRoute } from './config-validate';
 import { eventsRoute } from './events';
+import { llmRoute } from './llm';
 import { messagesRoute } from './messages';
 import { objectsRoute } from './objects';
 import { openapiRoute } from './openapi';
@@ -21,6 +22,7 @@ export const DEFAULT_ROUTE_MODULES: readonly RouteModule[] = [
   messagesRoute,
   agentsRoute,
   agentReadsRoute,
+  llmRoute,
   topologyRoute,
   objectsRoute,
   overlayRoute,

@@ -97,6 +97,8 @@ export interface Schemas {
     last_activity: string | null;
     /** Read from the live process (not the config); null when not checked */
     isolation: Schemas['Isolation'] | null;
+    /** LLM usage through the metering egress (network: isolated agents), kept across restarts until the swarm is purged */
+    llm_usage: Schemas['LlmUsage'];
     /** ssh agents only: false when backend.opts.silently_accept_hosts is true (the host key is not verified) */
     host_key_verified?: boolean;
   };
@@ -118,6 +120,48 @@ export interface Schemas {
     reason: string;
     /** Turn id, if any */
     turn: string | null;
+  };
+  BudgetPatchCommand: {
+    /** The new budget (replaces the old one); null removes it */
+    budget?: {
+      /** LLM calls allowed per window (positive integer) */
+      requests?: number;
+      /** Tokens (prompt + completion) allowed per window */
+      tokens?: number;
+      /** Budget window: an ISO-8601 duration (PT1H, P1D, P2W); absent = for the life of the agent (or swarm) */
+      window?: string;
+    } | null;
+    /** The new rate limit (replaces the old one); null removes it */
+    rate_limit?: {
+      /** LLM calls per minute (positive integer) */
+      requests_per_minute?: number;
+      /** Tokens per minute (positive integer) */
+      tokens_per_minute?: number;
+    } | null;
+  };
+  /** The LLM limits were changed */
+  BudgetUpdated: {
+    /** Outcome */
+    status: 'updated';
+    swarm: string;
+    /** Agents whose limits changed (a scaled group changes together); empty for the swarm */
+    agents: string[];
+    /** The budget in force now */
+    budget: {
+      /** LLM calls allowed per window (positive integer) */
+      requests?: number;
+      /** Tokens (prompt + completion) allowed per window */
+      tokens?: number;
+      /** Budget window: an ISO-8601 duration (PT1H, P1D, P2W); absent = for the life of the agent (or swarm) */
+      window?: string;
+    } | null;
+    /** The rate limit in force now */
+    rate_limit: {
+      /** LLM calls per minute (positive integer) */
+      requests_per_minute?: number;
+      /** Tokens per minute (positive integer) */
+      tokens_per_minute?: number;
+    } | null;
   };
   /** The config would be refused: an error body with valid:false */
   ConfigInvalid: {
@@ -289,6 +333,54 @@ export interface Schemas {
   JoinCommand: {
     /** Swarm name */
     swarm: string;
+  };
+  LlmRequestEntry: {
+    /** Entry id (page back with ?before=<id>) */
+    id: number;
+    /** When the call arrived (ISO 8601) */
+    at: string;
+    /** HTTP method ("-" when the request line was unreadable) */
+    method: string;
+    /** Request path without its query ("-" when unreadable) */
+    path: string;
+    /** The LLM's status, the egress's own (429, 400…), or null when no answer came */
+    status: number | null;
+    /** From the request to the last byte of the answer */
+    duration_ms: number;
+    /** Request bytes sent to the LLM */
+    bytes_in: number;
+    /** Response bytes relayed to the agent */
+    bytes_out: number;
+    /** Prompt tokens */
+    prompt_tokens?: number;
+    /** Completion tokens */
+    completion_tokens?: number;
+    /** Total tokens */
+    total_tokens?: number;
+    /** How the tokens were known */
+    usage?: 'reported' | 'estimated' | 'untrusted';
+    /** Why the egress answered itself */
+    refused_by?: 'budget' | 'rate_limit' | 'protocol';
+    /** How the call failed or why it was malformed */
+    failure?: string;
+  };
+  /** An agent's LLM calls, newest first */
+  LlmRequestList: {
+    requests: Schemas['LlmRequestEntry'][];
+    /** The `before` of the next (older) page; null on the last */
+    next_before: number | null;
+  };
+  LlmUsage: {
+    /** Calls forwarded to the LLM */
+    requests: number;
+    /** Calls the egress answered itself (over budget or rate, malformed) */
+    refused: number;
+    /** Prompt (input) tokens */
+    prompt_tokens: number;
+    /** Completion (output) tokens */
+    completion_tokens: number;
+    /** Total tokens */
+    total_tokens: number;
   };
   LogEntry: {
     /** Event id (increasing) */
@@ -681,6 +773,8 @@ export interface Schemas {
     objects: Schemas['ObjectStatus'][];
     /** Topology */
     topology: Schemas['TopologyEntry'][];
+    /** The LLM usage of every agent the swarm had, summed */
+    llm_usage: Schemas['LlmUsage'];
   };
   /** Every swarm */
   SwarmList: {
@@ -907,6 +1001,7 @@ export interface Operations {
       | 'agent_cap_exceeded'
       | 'already_exists'
       | 'binary_missing'
+      | 'budget_unenforceable'
       | 'bypass_requires_opt_in'
       | 'config_parse_error'
       | 'config_too_large'
@@ -999,6 +1094,7 @@ export interface Operations {
       | 'agent_cap_exceeded'
       | 'already_exists'
       | 'binary_missing'
+      | 'budget_unenforceable'
       | 'bypass_requires_opt_in'
       | 'config_parse_error'
       | 'config_too_large'
@@ -1180,6 +1276,7 @@ export interface Operations {
       | 'agent_cap_exceeded'
       | 'already_exists'
       | 'binary_missing'
+      | 'budget_unenforceable'
       | 'bypass_requires_opt_in'
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
@@ -1307,6 +1404,7 @@ export interface Operations {
     errorCode:
       | 'agent_not_found'
       | 'binary_missing'
+      | 'budget_unenforceable'
       | 'bypass_requires_opt_in'
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
@@ -1375,6 +1473,7 @@ export interface Operations {
       | 'agent_cap_exceeded'
       | 'agent_not_found'
       | 'binary_missing'
+      | 'budget_unenforceable'
       | 'bypass_requires_opt_in'
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
@@ -1843,6 +1942,7 @@ export interface Operations {
     errorCode:
       | 'agent_cap_exceeded'
       | 'binary_missing'
+      | 'budget_unenforceable'
       | 'bypass_requires_opt_in'
       | 'config_parse_error'
       | 'config_too_large'
@@ -1877,6 +1977,90 @@ export interface Operations {
       | 'unsupported_network'
       | 'validation_failed'
       | 'workspace_outside_roots';
+  };
+  /** Raise, lower or remove an agent's LLM budget or rate limit (its scaled group changes together) */
+  patchAgentBudget: {
+    method: 'PATCH';
+    path: '/api/swarms/{s}/agents/{a}/budget';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['BudgetPatchCommand'];
+    response: Schemas['BudgetUpdated'];
+    errorCode:
+      | 'agent_not_found'
+      | 'budget_unenforceable'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_json'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'storage_full'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsupported_media_type'
+      | 'validation_failed';
+  };
+  /** Raise, lower or remove the swarm's shared LLM budget or rate limit */
+  patchSwarmBudget: {
+    method: 'PATCH';
+    path: '/api/swarms/{s}/budget';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['BudgetPatchCommand'];
+    response: Schemas['BudgetUpdated'];
+    errorCode:
+      | 'budget_unenforceable'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_json'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'storage_full'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsupported_media_type'
+      | 'validation_failed';
+  };
+  /** An agent's LLM calls through the metering egress, newest first (never a prompt, completion, header or key) */
+  listLlmRequests: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/llm-requests';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: {
+      /** At most this many entries, 1-500 (default 100) */
+      limit?: number;
+      /** Only entries older than this id (the `next_before` of the previous page) */
+      before?: number;
+    };
+    body: undefined;
+    response: Schemas['LlmRequestList'];
+    errorCode:
+      | 'agent_not_found'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_query'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized';
   };
 }
 
@@ -1925,6 +2109,9 @@ export const OPERATION_ROUTES = {
   listSkills: { method: 'GET', path: '/api/skills', text: false },
   readSkill: { method: 'GET', path: '/api/skills/{name}', text: false },
   validateConfig: { method: 'POST', path: '/api/config/validate', text: false },
+  patchAgentBudget: { method: 'PATCH', path: '/api/swarms/{s}/agents/{a}/budget', text: false },
+  patchSwarmBudget: { method: 'PATCH', path: '/api/swarms/{s}/budget', text: false },
+  listLlmRequests: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/llm-requests', text: false },
 } as const;
 
 /** Every error code an operation may answer. */
@@ -1934,6 +2121,7 @@ export type ApiErrorCode =
   | 'agent_not_ready'
   | 'already_exists'
   | 'binary_missing'
+  | 'budget_unenforceable'
   | 'bypass_requires_opt_in'
   | 'config_parse_error'
   | 'config_too_large'

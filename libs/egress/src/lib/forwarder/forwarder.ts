@@ -4,16 +4,23 @@ import { isAbsolute, join } from 'node:path';
 import { EgressError } from '../errors/egress-error';
 import type { EgressTarget } from '../plan/target';
 import { EGRESS_SOCKET_NAME } from '../plan/target';
-import { buildHostSocatArgs, type SocketClient } from '../socat/socat-args';
+import type { EgressMeter } from '../relay/meter';
+import type { RelayTimeouts } from '../relay/relay-limits';
+import type { RelayServer } from '../relay/relay-server';
+import { assertSafeSocketPath, buildHostSocatArgs, type SocketClient } from '../socat/socat-args';
+import { startMeteredRelay, upstreamSocketPath } from './metered';
 import type { FileIdentity } from './private-dir';
-import { ensureEgressDir, identityOf, isSocket, releaseEgressDir, removeEgressDir, removeStaleSocket } from './private-dir';
+import { ensureEgressDir, identityOf, isSocket, releaseEgressDir, releaseSocket, removeEgressDir, removeStaleSocket } from './private-dir';
 
 /** How long socat may take to create its listening socket. */
 export const FORWARDER_READY_TIMEOUT_MS = 5000;
 const READY_POLL_MS = 20;
 const STDERR_MAX_BYTES = 4096;
 
-/** A running host-side forwarder: one socat (and its per-connection forks) in its own process group. */
+/**
+ * A running host-side forwarder: one socat (and its per-connection forks) in its own process group, and —
+ * when metered — the relay in this process on the agent's socket, in front of socat's private one.
+ */
 export interface Forwarder {
   readonly dir: string;
   readonly socketPath: string;
@@ -81,43 +88,72 @@ async function waitForSocket(run: Running, socketPath: string): Promise<void> {
   throw new EgressError('forwarder_failed', 'socat did not create the egress socket in time');
 }
 
+export interface ForwarderOptions {
+  readonly socat: string;
+  readonly dir: string;
+  readonly target: EgressTarget;
+  /** Absolute: socat then runs under `setpriv --pdeathsig KILL`, so a crashed orchestrator leaves no forwarder behind. */
+  readonly setpriv?: string;
+  /** The uid:gid that connects (a root server's agent identity): the agent's socket is chowned to it, the directory 0710. */
+  readonly client?: SocketClient;
+  /**
+   * Meter every call (budgets, rate limits, usage, audit): the relay listens on `llm.sock` and socat, pinned as
+   * ever, listens on a private socket beside the directory (`<dir>.up.sock`, never bound into a sandbox).
+   */
+  readonly meter?: EgressMeter;
+  /** The relay's timeouts (tests shorten them). */
+  readonly relayTimeouts?: Partial<RelayTimeouts>;
+}
+
 /**
- * Starts the host side of docs/security.md: `<dir>` 0700, stale `llm.sock` removed, one socat (argv only,
- * empty env) listening on `<dir>/llm.sock` and connecting to the pinned target. Resolves once the
- * socket exists; on any failure nothing is left behind (process killed, directory removed).
+ * Starts the host side of docs/security.md: `<dir>` 0700, stale sockets removed, one socat (argv only,
+ * empty env) connecting to the pinned target, listening on `<dir>/llm.sock` — or, metered, on its private
+ * socket behind the relay. Resolves once the agent's socket exists; on any failure nothing is left behind
+ * (relay closed, process killed, sockets and directory removed).
  */
-/**
- * `setpriv` (optional, absolute): socat then runs under `setpriv --pdeathsig KILL`, so a crashed
- * orchestrator leaves no forwarder behind (its sandbox dies with it too). `client` (optional): the
- * uid:gid that connects (a root server's agent identity): the socket is chowned to it, the directory 0710.
- */
-export async function startForwarder(opts: {
-  socat: string;
-  dir: string;
-  target: EgressTarget;
-  setpriv?: string;
-  client?: SocketClient;
-}): Promise<Forwarder> {
+export async function startForwarder(opts: ForwarderOptions): Promise<Forwarder> {
   if (!isAbsolute(opts.socat)) throw new EgressError('egress_unavailable', 'socat path must be absolute');
   if (opts.setpriv !== undefined && !isAbsolute(opts.setpriv)) throw new EgressError('egress_unavailable', 'setpriv path must be absolute');
   const socketPath = join(opts.dir, EGRESS_SOCKET_NAME);
-  const args = buildHostSocatArgs(socketPath, opts.target, opts.client); // validates before anything is created
+  const upstreamPath = opts.meter === undefined ? undefined : upstreamSocketPath(opts.dir);
+  assertSafeSocketPath(socketPath);
+  // validates before anything is created; metered, socat's socket is the server's own (no client chown)
+  const args = buildHostSocatArgs(upstreamPath ?? socketPath, opts.target, upstreamPath === undefined ? opts.client : undefined);
   await ensureEgressDir(opts.dir, opts.client?.gid);
   let run: Running | undefined;
+  let relay: RelayServer | undefined;
   try {
     await removeStaleSocket(socketPath);
+    if (upstreamPath !== undefined) await removeStaleSocket(upstreamPath);
     run = opts.setpriv === undefined ? launch(opts.socat, args) : launch(opts.setpriv, ['--pdeathsig', 'KILL', '--', opts.socat, ...args]);
-    await waitForSocket(run, socketPath);
+    await waitForSocket(run, upstreamPath ?? socketPath);
+    if (upstreamPath !== undefined && opts.meter !== undefined)
+      relay = await startMeteredRelay({ ...opts, meter: opts.meter, socketPath, upstreamPath });
   } catch (err) {
+    await relay?.close();
     if (run !== undefined) await terminate(run);
+    if (upstreamPath !== undefined) await releaseSocket(upstreamPath, undefined);
     await removeEgressDir(opts.dir);
     if (err instanceof EgressError) throw err;
     throw new EgressError('forwarder_failed', 'the egress forwarder could not start', { cause: err });
   }
-  return makeForwarder(opts.dir, socketPath, run, await identityOf(socketPath));
+  const sockets = {
+    agent: socketPath,
+    agentId: await identityOf(socketPath),
+    upstream: upstreamPath,
+    upstreamId: upstreamPath === undefined ? undefined : await identityOf(upstreamPath),
+  };
+  return makeForwarder(opts.dir, sockets, run, relay);
 }
 
-function makeForwarder(dir: string, socketPath: string, run: Running, socketId: FileIdentity | undefined): Forwarder {
+interface ForwarderSockets {
+  readonly agent: string;
+  readonly agentId: FileIdentity | undefined;
+  readonly upstream: string | undefined;
+  readonly upstreamId: FileIdentity | undefined;
+}
+
+function makeForwarder(dir: string, sockets: ForwarderSockets, run: Running, relay: RelayServer | undefined): Forwarder {
   let stopping: Promise<void> | undefined;
   const listeners: Array<(detail: string) => void> = [];
   void run.exited.then(() => {
@@ -126,12 +162,18 @@ function makeForwarder(dir: string, socketPath: string, run: Running, socketId: 
     const detail = `socat ${how}${run.stderr() === '' ? '' : `: ${run.stderr().split('\n')[0] ?? ''}`}`;
     for (const l of listeners.splice(0)) l(detail);
   });
+  const stopAll = async (): Promise<void> => {
+    await relay?.close();
+    await terminate(run);
+    if (sockets.upstream !== undefined) await releaseSocket(sockets.upstream, sockets.upstreamId);
+    await releaseEgressDir(dir, sockets.agent, sockets.agentId);
+  };
   return {
     dir,
-    socketPath,
+    socketPath: sockets.agent,
     pid: run.child.pid ?? -1,
     stop(): Promise<void> {
-      stopping ??= terminate(run).then(() => releaseEgressDir(dir, socketPath, socketId));
+      stopping ??= stopAll();
       return stopping;
     },
     onUnexpectedExit(listener: (detail: string) => void): void {

@@ -67,6 +67,16 @@ function isSameFile(a: FileIdentity, b: FileIdentity): boolean {
 }
 
 /**
+ * Removes the socket at `path` only if it is still `ours` (undefined: whatever socket is there — for a start
+ * that failed, when nothing else can have taken the path yet). Never a directory.
+ */
+export async function releaseSocket(path: string, ours: FileIdentity | undefined): Promise<void> {
+  const now = await identityOf(path);
+  if (now === undefined) return;
+  if (ours === undefined ? await isSocket(path) : isSameFile(now, ours)) await rm(path, { force: true });
+}
+
+/**
  * Removes the socket only if it is still the one our socat created (a successor forwarder may have
  * replaced it), then the directory only if it is empty. Never touches a successor's socket.
  */

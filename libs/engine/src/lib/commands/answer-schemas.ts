@@ -17,6 +17,7 @@ import type { TurnDetail, TurnView } from '../swarms/agent-ops';
 import type { PauseResult } from '../swarms/swarm-pause';
 import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from '../swarms/status';
 import type * as Service from '../service/swarm-service';
+import { LLM_ANSWER_SCHEMAS, LlmUsageSchema } from './llm-schemas';
 
 const ts = (what: string) => z.string().describe(`${what} (ISO 8601)`);
 const nullableTs = (what: string) => z.string().nullable().describe(`${what} (ISO 8601), null when unknown`);
@@ -124,6 +125,7 @@ export const AgentStatusSchema = z
     started_at: nullableTs('Session start'),
     last_activity: nullableTs('Last activity'),
     isolation: IsolationSchema.nullable().describe('Read from the live process (not the config); null when not checked'),
+    llm_usage: LlmUsageSchema,
     host_key_verified: z
       .boolean()
       .optional()
@@ -154,6 +156,7 @@ export const SwarmDetailSchema = SwarmSummarySchema.omit({ agents_by_state: true
     agents: z.array(AgentStatusSchema).readonly().describe('Agents'),
     objects: z.array(ObjectStatusSchema).readonly().describe('Objects'),
     topology: z.array(TopologyEntrySchema).readonly().describe('Topology'),
+    llm_usage: LlmUsageSchema.describe('The LLM usage of every agent the swarm had, summed'),
   })
   .meta({ id: 'SwarmDetail' })
   .describe('One swarm with its agents, objects and topology (redacted)');
@@ -371,6 +374,7 @@ export const ANSWER_SCHEMAS = {
   ConfigInvalid: ErrorBodySchema.extend({ valid: z.literal(false) }).describe(
     'The config would be refused: an error body with valid:false',
   ),
+  ...LLM_ANSWER_SCHEMAS,
 } as const;
 
 /** The fields every routed-message push carries (`to` and `type` differ between direct and broadcast). */

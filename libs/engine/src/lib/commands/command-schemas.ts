@@ -5,6 +5,7 @@
  */
 import { NAME_RE, NameSchema } from '@genswarms/ir-gate';
 import { z } from 'zod';
+import { LLM_COMMAND_SCHEMAS } from './llm-schemas';
 import { EVENT_CATEGORY_NAMES, EVENT_LEVELS } from '../events/event-types';
 import type { EventCategory, EventLevel } from '../store/store';
 
@@ -194,4 +195,5 @@ export const COMMAND_SCHEMAS = {
   LogsCommand: LogsCommandSchema,
   EventsCommand: EventsCommandSchema,
   EventQueryCommand: EventQueryCommandSchema,
+  ...LLM_COMMAND_SCHEMAS,
 } as const;

@@ -22,6 +22,7 @@ export type EngineErrorCode =
   | 'object_init_failed'
   | 'invalid_query'
   | 'unsupported_network'
+  | 'budget_unenforceable'
   | 'endpoint_not_allowed'
   | 'endpoint_not_configured'
   | 'egress_unavailable'
@@ -74,6 +75,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   object_init_failed: 400,
   invalid_query: 400,
   unsupported_network: 400,
+  budget_unenforceable: 400,
   endpoint_not_allowed: 400,
   endpoint_not_configured: 400,
   egress_unavailable: 400,
@@ -113,6 +115,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
 /** The plan codes a runner may refuse with (docs/rest-api.md "runner plan"); each carries `agent`. */
 export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'unsupported_network',
+  'budget_unenforceable',
   'endpoint_not_allowed',
   'endpoint_not_configured',
   'egress_unavailable',

@@ -29,6 +29,8 @@ describe('levelForEventType', () => {
     ['ssh_host_key_unverified', 'warning'],
     ['network_unfiltered', 'warning'],
     ['outbox_rejected', 'warning'],
+    ['budget_exhausted', 'warning'],
+    ['rate_limited', 'warning'],
     ['swarm_started', 'info'],
     ['message_routed', 'info'],
     ['auto_deliver_failed', 'error'],
@@ -39,7 +41,7 @@ describe('levelForEventType', () => {
   });
 
   it('puts every documented type in one category', () => {
-    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(50);
+    expect(Object.keys(EVENT_CATEGORIES)).toHaveLength(52);
   });
 });
 

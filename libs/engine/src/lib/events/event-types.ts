@@ -45,6 +45,8 @@ export const EVENT_CATEGORIES = {
   egress_started: 'backend',
   egress_stopped: 'backend',
   egress_failed: 'backend',
+  budget_exhausted: 'agent',
+  rate_limited: 'agent',
   runner_error: 'backend',
   auth_denied: 'system',
   server_started: 'system',
@@ -73,6 +75,8 @@ const WARNING_WORDS = [
   'unsafe',
   'unverified',
   'unfiltered',
+  'exhausted',
+  'rate_limited',
 ];
 
 /** Level from the event type, first match wins: error words, then warning words, else info. */

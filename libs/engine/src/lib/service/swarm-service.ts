@@ -25,6 +25,8 @@ import type { StartInput } from '../swarms/config-input';
 import type { Snapshot } from '../swarms/object-ops';
 import type { PauseResult } from '../swarms/swarm-pause';
 import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from '../swarms/status';
+import type { BudgetUpdated, LlmRequestList } from '../commands/llm-schemas';
+import type { LlmCallListener } from '../llm/llm-meter';
 
 export interface SwarmCreated {
   readonly status: 'created';
@@ -135,6 +137,10 @@ export interface SwarmService {
   /** One turn of the agent with its full reply; `turn_not_found` for an unknown id or a turn of another agent. */
   getTurn(swarm: string, agent: string, turn: string): Promise<TurnDetail>;
   agentHistory(swarm: string, agent: string, limit: number): Promise<{ history: HistoryEntry[] }>;
+  /** The body is parsed here (BudgetPatchCommand); a scaled group changes together. */
+  patchAgentBudget(swarm: string, agent: string, body: unknown): Promise<BudgetUpdated>;
+  patchSwarmBudget(swarm: string, body: unknown): Promise<BudgetUpdated>;
+  listLlmRequests(swarm: string, agent: string, page: { limit: number; before?: number }): Promise<LlmRequestList>;
   agentLogs(swarm: string, agent: string): Promise<{ logs: LogLine[] }>;
   /** A TUI agent's pane text now (scrollback + screen), `null` for headless or stopped agents. */
   agentScreen(swarm: string, agent: string): Promise<{ screen: string[] | null }>;
@@ -168,4 +174,6 @@ export interface SwarmService {
   recentEvents(swarm: string, filters: readonly EventFilterSet[], limit: number): Promise<StoredEvent[]>;
   /** Every push of every swarm; returns the unsubscribe function. */
   onPush(listener: PushListener): () => void;
+  /** Every LLM call the egress metered (for the metrics). */
+  onLlmCall(listener: LlmCallListener): () => void;
 }

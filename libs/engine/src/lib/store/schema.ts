@@ -1,3 +1,5 @@
+import { LLM_USAGE_MIGRATION } from './llm-usage-schema';
+
 /** Schema migrations of the SQLite store, applied in order; `schema_migrations` records each version. */
 export interface Migration {
   readonly version: number;
@@ -84,4 +86,5 @@ CREATE TABLE agent_ids (
 CREATE UNIQUE INDEX agent_ids_held ON agent_ids (swarm, agent) WHERE released_at IS NULL;
 `,
   },
+  LLM_USAGE_MIGRATION,
 ];

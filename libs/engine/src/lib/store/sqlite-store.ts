@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { MIGRATIONS } from './schema';
 import { moveLegacySecrets } from './legacy-secrets';
 import { AgentIdTable } from './agent-ids';
+import { LlmUsageTable } from './llm-usage';
 import { checkStoreFile } from './store-file-check';
 import { SecretFiles } from './secret-files';
 import { externalizeSecrets, resolveSecrets, type SecretPositions } from './secret-refs';
@@ -103,6 +104,9 @@ export class SqliteStore implements Store {
   /** Each agent's own uid:gid (a root server with an id range; docs/security.md "One identity per agent"). */
   readonly agentIds: AgentIdTable;
 
+  /** LLM usage, budget counts and the audit trail of the metering egress (llm-usage.ts). */
+  readonly llmUsage: LlmUsageTable;
+
   private constructor(db: Db, file: string, version: number, secrets: SecretFiles, where: SecretPositions) {
     this.db = db;
     this.secrets = secrets;
@@ -110,6 +114,7 @@ export class SqliteStore implements Store {
     this.file = file;
     this.schemaVersion = version;
     this.agentIds = new AgentIdTable(db);
+    this.llmUsage = new LlmUsageTable(db);
   }
 
   /** The cached statement for `text`; the set is bounded (fixed SQL plus the event query's filter combinations). */
@@ -217,7 +222,16 @@ export class SqliteStore implements Store {
         this.sql(`DELETE FROM ${table} WHERE swarm = ?`).run(name);
       }
       if (!opts.purge) return;
-      for (const table of ['overlay_events', 'sessions', 'inbox_items', 'inbox_seq', 'swarms']) {
+      for (const table of [
+        'overlay_events',
+        'sessions',
+        'inbox_items',
+        'inbox_seq',
+        'swarms',
+        'llm_usage',
+        'llm_budget_scopes',
+        'llm_requests',
+      ]) {
         const col = table === 'swarms' ? 'name' : 'swarm';
         this.sql(`DELETE FROM ${table} WHERE ${col} = ?`).run(name);
       }

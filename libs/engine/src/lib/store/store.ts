@@ -1,4 +1,5 @@
 import type { AgentIdTable } from './agent-ids';
+import type { LlmUsageTable } from './llm-usage';
 /**
  * The persistence port. Every method is atomic on its own; the methods that must change several
  * rows together (dispatch, enqueue with a cap, turn completion) are single methods so that another
@@ -175,6 +176,8 @@ export interface Store {
   close(): Promise<void>;
   /** Each agent's own uid:gid (synchronous: one SQLite transaction per allocation). */
   readonly agentIds: AgentIdTable;
+  /** LLM usage, budget counts and the audit trail of the metering egress (synchronous: the relay asks before it forwards). */
+  readonly llmUsage: LlmUsageTable;
 
   upsertSwarm(row: SwarmRow): Promise<void>;
   setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void>;

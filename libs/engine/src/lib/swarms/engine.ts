@@ -43,6 +43,9 @@ import { storageWatch } from '../events/storage-events';
 import { isAnyHandlerSecretKey } from '../objects/secret-config';
 import type { MessageRow, Store, StoredEvent } from '../store/store';
 import { SYSTEM_CLOCK, type Clock } from '../util/clock';
+import { LlmMeter, type LlmCallListener } from '../llm/llm-meter';
+import * as llmOps from './llm-ops';
+import { parseBudgetPatchCommand, type BudgetUpdated, type LlmRequestList } from '../commands/llm-schemas';
 import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
@@ -86,6 +89,8 @@ export class Engine implements SwarmService {
   readonly ctx: EngineContext;
   /** Launch slots shared by every swarm starting at once (bounded.ts). */
   readonly launchSlots = createLimiter(LAUNCH_CONCURRENCY);
+  /** Budgets, rate limits, usage and audit of isolated agents' LLM calls (llm/llm-meter.ts). */
+  readonly llm: LlmMeter;
 
   private constructor(readonly opts: EngineOptions) {
     this.handlers = opts.handlers ?? createHandlerRegistry();
@@ -98,6 +103,7 @@ export class Engine implements SwarmService {
       storageWatch(() => this.events, this.clock),
     );
     this.events = new EventBus(this.store, this.clock, opts.log);
+    this.llm = new LlmMeter(this.store.llmUsage, this.clock, this.events);
     this.ctx = {
       store: this.store,
       events: this.events,
@@ -132,6 +138,7 @@ export class Engine implements SwarmService {
       clock: this.clock,
       runners: this.opts.runners,
       runnerContext: this.opts.runnerContext,
+      llmMeter: this.llm,
       agentPathsOutside: (swarm) => [...this.swarms.values()].filter((rt) => rt.swarm !== swarm).flatMap((rt) => rt.agentPaths()),
       outboxPollMs: this.opts.outboxPollMs ?? OUTBOX_POLL_MS,
       awaitingMs: this.opts.awaitingMs ?? AWAITING_MS,
@@ -153,6 +160,7 @@ export class Engine implements SwarmService {
     const gate = await this.gateConfig(value, baseDir);
     if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
+    rt.noteScaleBases(await this.store.listOverlay(rt.swarm));
     const plans = await planAll(rt, this.opts.home, gate.effective.agents).catch(async (e: unknown) => {
       await recordRefusedStart(this.events, rt.swarm, e);
       throw e;
@@ -369,6 +377,20 @@ export class Engine implements SwarmService {
   }
   agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> {
     return agentHistory(this.ctx, swarm, agent, limit);
+  }
+  // ---- LLM budgets and the audit trail of the metering egress ----
+  async patchAgentBudget(swarm: string, agent: string, body: unknown): Promise<BudgetUpdated> {
+    return llmOps.patchAgentBudget(this.ctx, swarm, agent, parseBudgetPatchCommand(body));
+  }
+  async patchSwarmBudget(swarm: string, body: unknown): Promise<BudgetUpdated> {
+    return llmOps.patchSwarmBudget(this.ctx, swarm, parseBudgetPatchCommand(body));
+  }
+  listLlmRequests(swarm: string, agent: string, page: { limit: number; before?: number }): Promise<LlmRequestList> {
+    return llmOps.listLlmRequests(this.ctx, swarm, agent, page);
+  }
+  /** Every LLM call metered (the metrics count them). */
+  onLlmCall(listener: LlmCallListener): () => void {
+    return this.llm.onCall(listener);
   }
   addAgent(swarm: string, body: AddAgentCommand): Promise<NodeAdded> {
     return nodeOps.addAgent(this.ctx, swarm, body);

@@ -1,5 +1,5 @@
 /** Planning and launching agents and objects of a runtime (plan everything first; only then spawn). */
-import type { AgentConfig, ObjectConfig } from '@genswarms/ir-gate';
+import { findUnenforceableBudget, type AgentConfig, type ObjectConfig } from '@genswarms/ir-gate';
 import type { LaunchPlan } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import { buildLaunchSpec, createWorkspace, planWorkspace, toEngineError } from '../agents/launch-spec';
@@ -20,6 +20,14 @@ export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: Agent
       ? e
       : new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
   });
+  const unmetered = findUnenforceableBudget([agent], rt.swarmOptions());
+  if (unmetered !== null) {
+    throw new EngineError(
+      'budget_unenforceable',
+      `Agent ${agent.name} can reach its LLM past the egress relay (backend ${unmetered.backend}, network ${unmetered.network}); a budget or rate limit there cannot be enforced.`,
+      { ...unmetered },
+    );
+  }
   const spec = buildLaunchSpec(rt.swarm, agent, workspace, targets ?? rt.topology.targets(agent.name));
   const runner = rt.runners.get(spec.backend);
   try {

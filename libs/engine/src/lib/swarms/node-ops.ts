@@ -79,6 +79,7 @@ export async function scaleAgents(
   const rt = ctx.runtimes.running(swarm);
   const before = new Set(rt.state.agents.map((a) => a.name));
   const applied = await applyRuntimeOps(ctx, rt, [{ op: 'scale_agent_group', payload: { base_name: base, target_count: count } }]);
+  rt.scaleBases.add(base); // the instances share the base's LLM budget from their first call
   const after = new Set(applied.state.agents.map((a) => a.name));
   const added = [...after].filter((n) => !before.has(n));
   const removed = [...before].filter((n) => !after.has(n));

@@ -162,6 +162,7 @@ export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<v
     return;
   }
   const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, gate.state, row.config, row.baseDir);
+  rt.noteScaleBases(await ctx.store.listOverlay(row.name));
   if (row.startedAt !== null) rt.startedAt = row.startedAt;
   ctx.runtimes.add(rt);
   await startObjects(rt, ctx.handlers, gate.effective.objects ?? []);

@@ -7,6 +7,7 @@ import type { AgentSession } from '../agents/agent-session';
 import { stateEpoch } from '../agents/state-epoch';
 import type { TopologyEntry } from '../events/pushes';
 import type { AttentionInfo, SessionRow, Store, SwarmHead, SwarmStatus } from '../store/store';
+import type { LlmUsageTotals } from '../store/llm-usage';
 import type { StoredSwarm } from './stored-view';
 import type { SwarmRuntime } from './swarm-runtime';
 
@@ -31,6 +32,8 @@ export interface AgentStatus {
   readonly isolation: IsolationReport | null;
   /** ssh agents only: false with `silently_accept_hosts: true` (docs/security.md "ssh trust model"). */
   readonly host_key_verified?: boolean;
+  /** LLM calls through the metering egress (zeros for an agent that made none, or is not isolated). */
+  readonly llm_usage: LlmUsageTotals;
 }
 
 export interface ObjectStatus {
@@ -48,6 +51,8 @@ export interface SwarmDetail {
   readonly agents: readonly AgentStatus[];
   readonly objects: readonly ObjectStatus[];
   readonly topology: readonly TopologyEntry[];
+  /** The LLM usage of every agent the swarm had, summed. */
+  readonly llm_usage: LlmUsageTotals;
 }
 
 export interface SwarmSummary {
@@ -97,6 +102,7 @@ export async function agentStatus(
     last_activity: s?.lastActivity ?? row?.lastActivity ?? null,
     isolation: s?.isolation ?? null,
     ...sshHostKeyField(config),
+    llm_usage: store.llmUsage.usage(swarm, name),
   };
 }
 
@@ -117,6 +123,7 @@ export async function runtimeDetail(rt: SwarmRuntime): Promise<SwarmDetail> {
     agents,
     objects,
     topology: rt.topology.entries(),
+    llm_usage: rt.store.llmUsage.swarmUsage(rt.swarm),
   };
 }
 
@@ -135,6 +142,7 @@ export async function storedDetail(store: Store, stored: StoredSwarm): Promise<S
     agents,
     objects,
     topology: stored.topology,
+    llm_usage: store.llmUsage.swarmUsage(stored.name),
   };
 }
 

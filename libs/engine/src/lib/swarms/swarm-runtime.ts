@@ -11,6 +11,8 @@ import type { EnqueueOutcome, RoutingHost } from '../routing/router';
 import { Topology, type NodeKind } from '../routing/topology';
 import { INBOX_LIMIT, type EnqueueResult, type EventAlong, type Store, type SwarmStatus } from '../store/store';
 import type { Clock } from '../util/clock';
+import type { LlmMeter } from '../llm/llm-meter';
+import type { MeterHost } from '../llm/llm-scopes';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
@@ -26,13 +28,15 @@ export interface RuntimeDeps {
   readonly awaitingMs: number;
   /** Workspaces and state dirs of every agent of the OTHER running swarms (the mount-safety protected set). */
   readonly agentPathsOutside?: (swarm: string) => readonly string[];
+  /** Meters the LLM calls of isolated agents (budgets, usage, audit); absent = plain socat forwarders. */
+  readonly llmMeter?: LlmMeter;
 }
 
 export function newItemId(): string {
   return `item_${randomUUID().replace(/-/g, '')}`;
 }
 
-export class SwarmRuntime implements RoutingHost, SessionHost {
+export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
   readonly agents = new Map<string, AgentSession>();
   readonly objects = new Map<string, ObjectInstance>();
   topology: Topology;
@@ -44,6 +48,8 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
   private readonly agentContexts = new Map<string, RunnerContext>();
   /** Validate: ids are previewed, never written. */
   private identitiesPreviewOnly = false;
+  /** Bases a `scale_agent_group` named (from the overlay, and each scale since): their instances share an LLM budget. */
+  readonly scaleBases = new Set<string>();
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -64,7 +70,21 @@ export class SwarmRuntime implements RoutingHost, SessionHost {
         ...(deps.agentPathsOutside?.(this.swarm) ?? []),
         ...this.agentPaths(self.swarm === this.swarm ? self.agent : undefined),
       ],
+      ...(deps.llmMeter === undefined ? {} : { egressMeter: (_swarm: string, agent: string) => deps.llmMeter?.forAgent(this, agent) }),
     };
+  }
+
+  /** Notes the scale bases of stored overlay events (a start or a recovery replays them). */
+  noteScaleBases(events: readonly { readonly op: string; readonly payload: Readonly<Record<string, unknown>> }[]): void {
+    for (const e of events) {
+      const base = e.payload['base_name'];
+      if (e.op === 'scale_agent_group' && typeof base === 'string') this.scaleBases.add(base);
+    }
+  }
+
+  /** The effective `options` (seed ⊕ overlay): where the swarm's LLM budget and rate limit live. */
+  swarmOptions(): unknown {
+    return this.effective.options;
   }
 
   /**

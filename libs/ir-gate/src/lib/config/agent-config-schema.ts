@@ -12,6 +12,8 @@ export const AGENT_FIELDS_IN_CONFIG = [
   'unsafe_bypass',
   'reply_to',
   'turn_timeout_ms',
+  'budget',
+  'rate_limit',
 ] as const;
 
 function isReservedEnvKey(key: string): boolean {

@@ -4,6 +4,7 @@ import { AgentConfigSchema } from './agent-config-schema';
 import { BackendSchema, backendProblems, viewBackend } from './backend-schema';
 import { ClientSchema, clientProblem } from './client-schema';
 import { TURN_TIMEOUT_MAX_MS } from './limits';
+import { BudgetSchema, RateLimitSchema } from './llm-limits';
 import { NameSchema } from './names';
 import { NetworkSchema } from './network';
 
@@ -84,6 +85,8 @@ export const AgentSchema = z
     unsafe_bypass: z.boolean().optional().describe('Add the client bypass flags (JSON boolean, default false)'),
     reply_to: NameSchema.optional().describe('Object that receives this agent’s replies'),
     turn_timeout_ms: z.number().int().min(1).max(TURN_TIMEOUT_MAX_MS).optional().describe('Turn timeout in ms'),
+    budget: BudgetSchema.optional(),
+    rate_limit: RateLimitSchema.optional(),
     config: AgentConfigSchema.optional(),
   })
   .superRefine((agent, ctx) => {

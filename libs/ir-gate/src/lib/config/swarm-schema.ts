@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentSchema } from './agent-schema';
 import { MAX_AGENTS_LIMIT } from './limits';
+import { BudgetSchema, RateLimitSchema } from './llm-limits';
 import { NameSchema } from './names';
 
 export const ObjectSchema = z
@@ -26,8 +27,10 @@ export const EdgeSchema = z
 export const OptionsSchema = z
   .looseObject({
     max_agents: z.number().int().min(1).max(MAX_AGENTS_LIMIT).optional().describe('Agent cap for dynamic mutations'),
+    budget: BudgetSchema.optional().describe('LLM budget shared by every agent of the swarm'),
+    rate_limit: RateLimitSchema.optional().describe('LLM rate limit shared by every agent of the swarm'),
   })
-  .describe('Swarm options (free-form besides max_agents)');
+  .describe('Swarm options (free-form besides max_agents, budget and rate_limit)');
 
 type Ctx = z.RefinementCtx;
 type Draft = {

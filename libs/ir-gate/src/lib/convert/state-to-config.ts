@@ -39,7 +39,8 @@ function agentToConfig(a: IrAgent): AgentConfig {
   if (Array.isArray(skills)) out['skills'] = [...(skills as string[])];
   const config: Record<string, unknown> = structuredClone(isRecord(a.config) ? a.config : {});
   for (const key of AGENT_FIELDS_IN_CONFIG) {
-    if (Object.prototype.hasOwnProperty.call(config, key)) out[key] = config[key];
+    // null: a field a run-time PATCH removed (`budget: null`); no agent field is ever null in a config
+    if (Object.prototype.hasOwnProperty.call(config, key) && config[key] !== null) out[key] = config[key];
     delete config[key];
   }
   if (Object.keys(config).length > 0) out['config'] = config;
@@ -56,6 +57,14 @@ export function stateToConfig(state: SwarmState): SwarmConfig {
   const out: SwarmConfig = { name: state.name, agents: state.agents.map(agentToConfig) };
   if (state.objects.length > 0) out.objects = state.objects.map(objectToConfig);
   if (state.topology.length > 0) out.topology = state.topology.map(([f, t]) => [f, t] as [string, string]);
-  if (isRecord(state.options) && Object.keys(state.options).length > 0) out.options = structuredClone(state.options);
+  const options = isRecord(state.options) ? withoutRemovedLimits(state.options) : {};
+  if (Object.keys(options).length > 0) out.options = options;
+  return out;
+}
+
+/** The options with the LLM limits a run-time PATCH removed (`budget: null`, `rate_limit: null`) left out. */
+function withoutRemovedLimits(options: Record<string, unknown>): Record<string, unknown> {
+  const out = structuredClone(options);
+  for (const key of ['budget', 'rate_limit']) if (out[key] === null) delete out[key];
   return out;
 }

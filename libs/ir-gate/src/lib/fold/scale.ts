@@ -69,3 +69,13 @@ export function scaleGroup(state: SwarmState, base: string, n: number): IrError 
   state.topology = rewriteEdges(state.topology, base, names);
   return null;
 }
+
+/**
+ * The group `name` belongs to: the longest of `bases` (bases a `scale_agent_group` named) whose instance it
+ * is (`<base>_<n>`), else `name` itself. Scaled instances share their base's LLM budget under this name.
+ */
+export function scaleGroupOf(name: string, bases: Iterable<string>): string {
+  let group = name;
+  for (const base of bases) if (instanceNumber(base, name) !== null && (group === name || base.length > group.length)) group = base;
+  return group;
+}

@@ -7,15 +7,19 @@ import type { ConfigSummary, ValidateOptions } from '../config/validate-config';
 import { validateConfig } from '../config/validate-config';
 import { stateToConfig } from '../convert/state-to-config';
 import { materialize } from '../fold/fold';
+import { findUnenforceableBudget } from './budget-enforceable';
 import type { IrError, OverlayEvent, SwarmState } from '../state/types';
 
 export type GateRefusal = {
   kind: 'refused';
-  error: 'validation_failed' | 'ir_validation_failed' | 'unsupported_network';
+  error: 'validation_failed' | 'ir_validation_failed' | 'unsupported_network' | 'budget_unenforceable';
   message: string;
   issues?: Array<ConfigIssue | IrError>;
   agent?: string;
   network?: string;
+  /** budget_unenforceable: where the limit comes from, and the agent's backend. */
+  scope?: 'agent' | 'swarm';
+  backend?: string;
 };
 
 export type GateResult =
@@ -50,7 +54,7 @@ export function findUnsupportedNetwork(agents: readonly AgentConfig[]): { agent:
 
 /**
  * The start gate (docs/ir.md) without the runner plan: schema → IR → validate → overlay replay,
- * plus the §9 network matrix. Nothing here spawns; the engine runs its plan only on `ok`.
+ * plus the §9 network matrix and the rule that a budget needs the metering relay. Nothing here spawns; the engine runs its plan only on `ok`.
  */
 export function gateStart(input: unknown, opts: GateStartOptions = {}): GateResult {
   const checked = validateConfig(input, opts);
@@ -64,6 +68,12 @@ export function gateStart(input: unknown, opts: GateStartOptions = {}): GateResu
   const bad = findUnsupportedNetwork(effective.agents);
   if (bad !== null) {
     return { kind: 'refused', error: 'unsupported_network', message: 'the backend cannot enforce this network mode', ...bad };
+  }
+  const unmetered = findUnenforceableBudget(effective.agents, effective.options);
+  if (unmetered !== null) {
+    const message =
+      'an LLM budget or rate limit applies to an agent that can reach its LLM past the egress relay (use network: isolated on bwrap or docker)';
+    return { kind: 'refused', error: 'budget_unenforceable', message, ...unmetered };
   }
   return { kind: 'ok', config: checked.config, seed: checked.state, state: folded.state, effective, summary: checked.summary };
 }

@@ -57,12 +57,14 @@ export async function startIsolatedEgress(plan: LaunchPlan, ctx: RunnerContext):
   };
   try {
     // docker and bwrap both run the client as the agent identity: the socket is handed to it
+    const meter = ctx.egressMeter?.(plan.spec.swarm, plan.spec.agent);
     return await startForwarder({
       socat,
       dir: egress.dir,
       target,
       ...egressClientOf(ctx),
       ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }),
+      ...(meter === undefined ? {} : { meter }),
     });
   } catch (err) {
     throw toRunnerError(err, plan.spec.agent);

@@ -42,12 +42,14 @@ export async function readoptEgress(input: ReadoptInput): Promise<EgressReadopt>
   const socat = ctx.binaries.socat;
   if (socat === undefined || !(await probeSocat(socat)).ok) return { kind: 'refused', reason: 'egress_unavailable' };
   try {
+    const meter = ctx.egressMeter?.(swarm, agent);
     const forwarder = await startForwarder({
       socat,
       dir,
       target: pin.target,
       ...egressClientOf(ctx),
       ...(ctx.binaries.setpriv === undefined ? {} : { setpriv: ctx.binaries.setpriv }),
+      ...(meter === undefined ? {} : { meter }),
     });
     return { kind: 'ok', forwarder, pin: pin.pin };
   } catch {

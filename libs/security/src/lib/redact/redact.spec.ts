@@ -52,6 +52,21 @@ describe('redactSecrets', () => {
     expect(JSON.stringify(out)).toBe('{"__proto__":{"token":"[REDACTED]","x":1}}');
   });
 
+  test.each<[string, unknown, unknown]>([
+    ['a prompt token count', { prompt_tokens: 12 }, { prompt_tokens: 12 }],
+    ['a zero count', { total_tokens: 0 }, { total_tokens: 0 }],
+    ['max_tokens in a config', { config: { max_tokens: 4096 } }, { config: { max_tokens: 4096 } }],
+    ['a string under a *_tokens key', { prompt_tokens: 'sk-abc' }, { prompt_tokens: REDACTED }],
+    ['a negative number', { prompt_tokens: -1 }, { prompt_tokens: REDACTED }],
+    ['a fraction', { prompt_tokens: 1.5 }, { prompt_tokens: REDACTED }],
+    ['a list', { access_tokens: ['t1'] }, { access_tokens: REDACTED }],
+    ['an object', { refresh_tokens: { a: 'b' } }, { refresh_tokens: REDACTED }],
+    ['a number under token itself', { token: 1234 }, { token: REDACTED }],
+    ['a number under a *_token key', { github_token: 1234 }, { github_token: REDACTED }],
+  ])('%s: a *_tokens count is shown, anything else there is redacted', (_name, input, want) => {
+    expect(redactSecrets(input)).toEqual(want);
+  });
+
   it('passes primitives through and survives cycles', () => {
     expect(redactSecrets(5)).toBe(5);
     expect(redactSecrets(null)).toBeNull();

@@ -9,6 +9,14 @@ export function isSecretKey(key: string): boolean {
   return lower === 'api_key' || lower === 'apikey' || SECRET_PARTS.some((part) => lower.includes(part));
 }
 
+/**
+ * A token *count* (`prompt_tokens: 12`, `max_tokens: 4096`): a `*_tokens` key holding a non-negative safe
+ * integer. It names no credential and carries none (a number), so it is shown; any other value there is redacted.
+ */
+function isTokenCount(key: string, value: unknown): boolean {
+  return key.toLowerCase().endsWith('_tokens') && typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // defineProperty: a JSON key "__proto__" stays a plain own property instead of swapping the prototype.
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
@@ -35,7 +43,7 @@ function redactNode(value: unknown, ancestors: WeakSet<object>): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(src)) {
       const child = src[key];
-      if (isSecretKey(key)) setOwn(out, key, REDACTED);
+      if (isSecretKey(key) && !isTokenCount(key, child)) setOwn(out, key, REDACTED);
       else if (key === 'config' && child !== null && typeof child === 'object' && !Array.isArray(child)) {
         setOwn(out, key, redactConfig(child as Record<string, unknown>, ancestors));
       } else setOwn(out, key, redactNode(child, ancestors));
