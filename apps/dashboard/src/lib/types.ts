@@ -11,7 +11,11 @@ export type AgentStatus = Omit<Schemas['AgentStatus'], 'llm_usage'> & {
 };
 export type SwarmSummary = Schemas['SwarmSummary'];
 export type Edge = Schemas['TopologyEntry'];
-export type SwarmDetail = Omit<Schemas['SwarmDetail'], 'agents'> & { readonly agents: readonly AgentStatus[] };
+export type SwarmDetail = Omit<Schemas['SwarmDetail'], 'agents' | 'llm_usage'> & {
+  readonly agents: readonly AgentStatus[];
+  /** Absent from an older server. */
+  readonly llm_usage?: Schemas['LlmUsage'];
+};
 export type Turn = Schemas['TurnView'];
 export type HistoryItem = Schemas['HistoryEntry'];
 export type EventRow = Schemas['StoredEvent'];
