@@ -1,0 +1,40 @@
+import { REDACTED, isSecretKey } from '@genswarms/security';
+import { neutralizeControls } from '../tmux/turn-text';
+
+/** Lines of a client's screen kept in attention and failure details (the newest). */
+export const SCREEN_TAIL_LINES = 20;
+/** Characters kept of each of those lines. */
+export const SCREEN_TAIL_LINE_CHARS = 240;
+/** Secret values shorter than this are not searched for (a 1-character "key" would blank the screen). */
+const SECRET_MIN_CHARS = 8;
+
+/**
+ * The values of the client's environment that are secrets (by name: `*_API_KEY`, `*TOKEN*`, …). A client can
+ * print one (OpenCode shows its resolved config, key included, when that config does not parse): every screen
+ * read by the host has them replaced before it is stored, shown or put into details.
+ */
+export function secretValuesOf(env: Readonly<Record<string, string>>): readonly string[] {
+  return Object.keys(env)
+    .filter((name) => isSecretKey(name))
+    .map((name) => env[name] ?? '')
+    .filter((value) => value.length >= SECRET_MIN_CHARS);
+}
+
+/** `lines` with every secret value replaced by `[redacted]`. */
+export function redactScreen(lines: readonly string[], secrets: readonly string[]): readonly string[] {
+  if (secrets.length === 0) return lines;
+  return lines.map((line) => secrets.reduce((text, secret) => text.split(secret).join(REDACTED), line));
+}
+
+/**
+ * The newest non-blank-trailing lines of a screen for details: at most SCREEN_TAIL_LINES lines of
+ * SCREEN_TAIL_LINE_CHARS characters, trailing spaces dropped, terminal controls replaced (U+FFFD).
+ */
+export function tailScreenLines(lines: readonly string[]): string[] {
+  const trimmed = lines.map((l) => l.trimEnd());
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === '') end -= 1;
+  return trimmed
+    .slice(Math.max(0, end - SCREEN_TAIL_LINES), end)
+    .map((line) => neutralizeControls([...line].slice(0, SCREEN_TAIL_LINE_CHARS).join('')));
+}
