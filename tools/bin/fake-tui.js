@@ -43,7 +43,7 @@ const promptMode = [
   '--ignore-enter',
   '--enter-in-burst-is-newline',
 ].some((f) => argv.includes(f));
-const screen = { promptUp: false, busy: false, dialog: false, pastedLines: 0, burst: false };
+const screen = { promptUp: false, busy: false, dialog: false, pastedLines: 0, burst: false, drawn: '', drawnRows: 0 };
 if (promptMode) Object.assign(state, { dialogAnswers: 0, discarded: 0 });
 const DIALOG_TEXT = 'Allow this action? [1. Yes / 2. No]';
 
@@ -89,23 +89,37 @@ function submit(text) {
   return turn;
 }
 
-/** The prompt line, redrawn in place: `fake-tui> ` and the input so far (a folded paste as a placeholder). */
+/**
+ * The prompt, redrawn in place when its text changed: `fake-tui> ` and the input so far (a folded paste as a
+ * placeholder). A long input wraps: the rows it took last time are cleared first.
+ */
 function drawPrompt() {
   const shown =
     argv.includes('--fold-paste') && screen.pastedLines > 0 ? `[Pasted ${screen.pastedLines} lines]` : line.replace(/\n/g, ' / ');
-  process.stdout.write(`\r\x1b[Kfake-tui> ${shown}`);
+  const text = `fake-tui> ${shown}`;
+  if (screen.drawnRows > 0 && text === screen.drawn) return;
+  const up = screen.drawnRows > 1 ? `\x1b[${screen.drawnRows - 1}A` : '';
+  process.stdout.write(`${up}\r\x1b[J${text}`);
+  screen.drawn = text;
+  screen.drawnRows = Math.max(1, Math.ceil([...text].length / (process.stdout.columns || 80)));
+}
+
+/** Output that starts a new line below the prompt: the next prompt is drawn from scratch. */
+function leavePrompt(text) {
+  process.stdout.write(text);
+  screen.drawnRows = 0;
 }
 
 function showDialog() {
   screen.dialog = true;
-  process.stdout.write(`\r\x1b[K${DIALOG_TEXT}`);
+  leavePrompt(`\r\x1b[K${DIALOG_TEXT}`);
 }
 
 /** Prompt mode: a submission ends the prompt line, shows the busy line for --busy-ms, then answers. */
 function submitInPrompt(text) {
   screen.busy = true;
   screen.pastedLines = 0;
-  process.stdout.write('\r\n');
+  leavePrompt('\r\n');
   if (busyMs > 0) process.stdout.write('fake-tui: working (esc to interrupt)');
   setTimeout(() => {
     if (busyMs > 0) process.stdout.write('\r\x1b[K');
@@ -123,7 +137,7 @@ function promptInput(chunk) {
     screen.promptUp = true;
     state.dialogAnswers += 1;
     saveReport();
-    process.stdout.write('\r\x1b[Kfake-tui: dialog answered\r\n');
+    leavePrompt('\r\x1b[Kfake-tui: dialog answered\r\n');
     drawPrompt();
     return;
   }

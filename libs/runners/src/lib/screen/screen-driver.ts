@@ -15,6 +15,11 @@ import { watchScreen } from './screen-wait';
 export const READY_POLL_MS = 200;
 /** How often the screen is read while a paste is on its way (ms): the echo and the Enter are on the turn's path. */
 export const DELIVERY_POLL_MS = 50;
+/**
+ * How long the screen must stay unchanged once it shows the paste before Enter is pressed (ms): a long paste is
+ * drawn in pieces, and a screen still changing from the paste would read as the Enter taken.
+ */
+export const PASTE_SETTLE_MS = 150;
 /** Quiet time after the client's output before its screen is looked at for a dialog (ms). */
 export const DIALOG_CHECK_DELAY_MS = 500;
 

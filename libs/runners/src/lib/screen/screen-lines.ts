@@ -8,6 +8,14 @@ export const SCREEN_TAIL_LINE_CHARS = 240;
 /** Secret values shorter than this are not searched for (a 1-character "key" would blank the screen). */
 const SECRET_MIN_CHARS = 8;
 
+/** `…_KEY` / `…_APIKEY` names (GENSWARMS_LLM_API_KEY, OPENAI_API_KEY): secrets, besides isSecretKey's words. */
+const KEY_NAME_RE = /(^|_)(API_?)?KEY$/i;
+
+/** True for an env name whose value is a secret. */
+export function isSecretEnvName(name: string): boolean {
+  return isSecretKey(name) || KEY_NAME_RE.test(name);
+}
+
 /**
  * The values of the client's environment that are secrets (by name: `*_API_KEY`, `*TOKEN*`, …). A client can
  * print one (OpenCode shows its resolved config, key included, when that config does not parse): every screen
@@ -15,7 +23,7 @@ const SECRET_MIN_CHARS = 8;
  */
 export function secretValuesOf(env: Readonly<Record<string, string>>): readonly string[] {
   return Object.keys(env)
-    .filter((name) => isSecretKey(name))
+    .filter((name) => isSecretEnvName(name))
     .map((name) => env[name] ?? '')
     .filter((value) => value.length >= SECRET_MIN_CHARS);
 }
@@ -27,14 +35,16 @@ export function redactScreen(lines: readonly string[], secrets: readonly string[
 }
 
 /**
- * The newest non-blank-trailing lines of a screen for details: at most SCREEN_TAIL_LINES lines of
- * SCREEN_TAIL_LINE_CHARS characters, trailing spaces dropped, terminal controls replaced (U+FFFD).
+ * The newest lines of a screen for details: trailing spaces dropped, a run of blank lines kept as one (a TUI's
+ * screen is mostly empty rows), leading and trailing blank lines dropped, then at most SCREEN_TAIL_LINES lines of
+ * SCREEN_TAIL_LINE_CHARS characters with terminal controls replaced (U+FFFD).
  */
 export function tailScreenLines(lines: readonly string[]): string[] {
-  const trimmed = lines.map((l) => l.trimEnd());
-  let end = trimmed.length;
-  while (end > 0 && trimmed[end - 1] === '') end -= 1;
-  return trimmed
-    .slice(Math.max(0, end - SCREEN_TAIL_LINES), end)
-    .map((line) => neutralizeControls([...line].slice(0, SCREEN_TAIL_LINE_CHARS).join('')));
+  const kept: string[] = [];
+  for (const line of lines.map((l) => l.trimEnd())) {
+    if (line === '' && (kept.length === 0 || kept[kept.length - 1] === '')) continue;
+    kept.push(line);
+  }
+  if (kept[kept.length - 1] === '') kept.pop();
+  return kept.slice(-SCREEN_TAIL_LINES).map((line) => neutralizeControls([...line].slice(0, SCREEN_TAIL_LINE_CHARS).join('')));
 }

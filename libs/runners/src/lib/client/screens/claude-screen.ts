@@ -7,7 +7,8 @@ import type { ClientScreenRules } from './screen-rules';
  */
 export const CLAUDE_SCREEN: ClientScreenRules = {
   client: 'claude',
-  ready: [/^❯[ \t]*\n─{3}/m, /\(shift\+tab to cycle\)|\? for shortcuts/],
+  // the empty prompt line holds a no-break space: `[^\S\n]` is any blank but the newline
+  ready: [/^❯[^\S\n]*\n─{3}/m, /\(shift\+tab to cycle\)|\? for shortcuts/],
   busy: [/esc to interrupt/],
   dialogs: [
     { name: 'claude_trust_folder', pattern: /Yes, I trust this folder/ },

@@ -7,7 +7,8 @@ import type { ClientScreenRules } from './screen-rules';
 export const CODEX_SCREEN: ClientScreenRules = {
   client: 'codex',
   ready: [/^› /m, /\? for shortcuts/],
-  busy: [/esc to interrupt/, /Waiting for startup/],
+  // `loading` under its banner: the composer is drawn before the session is (not ready yet)
+  busy: [/esc to interrupt/, /Waiting for startup/, /^ +loading *$/m],
   dialogs: [
     { name: 'codex_sign_in', pattern: /Sign in with ChatGPT|Choose how you want to use Codex/ },
     // CLI `--disable` feature flags that differ from its background server's settings (set them in config.toml)
