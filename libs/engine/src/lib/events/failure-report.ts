@@ -15,7 +15,8 @@ export type FailureSite =
   | 'agent_exit'
   | 'agent_stop'
   | 'recovery'
-  | 'isolation_check';
+  | 'isolation_check'
+  | 'client_screen';
 
 /** The sink of engine log lines; a winston logger fits (`logger.error(message, meta)`). */
 export interface EngineLog {
