@@ -223,8 +223,11 @@ export async function agentScreen(ctx: EngineContext, swarm: string, agent: stri
   return { screen: lines === null ? null : lines.slice(-SCREEN_MAX_LINES) };
 }
 
-/** The last 500 lines of the running process; `[]` for TUI agents and agents of a stopped swarm. */
+/**
+ * The last 500 lines of the running process; `[]` for TUI agents (a tmux pane, a local pty: their screen is
+ * `agentScreen`, the raw terminal output is no use as lines) and agents of a stopped swarm.
+ */
 export async function agentLogs(ctx: EngineContext, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
   const s = await assertKnownAgent(ctx, swarm, agent);
-  return { logs: s === undefined || s.isTui ? [] : s.logs.slice(-500) };
+  return { logs: s === undefined || s.isTui || s.handle?.captureScreen !== undefined ? [] : s.logs.slice(-500) };
 }
