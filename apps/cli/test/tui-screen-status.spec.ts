@@ -1,6 +1,6 @@
 import { attentionLines, screenTail } from '../src/view/attention-lines';
 import type { AgentStatusView } from '../src/view/agent-table';
-import { cli } from './support';
+import { cli, cliLive } from './support';
 import type { FixtureServer, RecordedRequest, Reply } from './fixture-server';
 import { startFixtureServer } from './fixture-server';
 
@@ -58,6 +58,7 @@ describe('genswarms logs and status for a TUI agent', () => {
     if (path.endsWith('/logs')) return { status: 200, body: { logs: [] } };
     if (path.endsWith('/screen'))
       return { status: 200, body: { screen: ['>_ OpenAI Codex (v0.169.0)', 'Pane is dead (status 123)\u001b[2J'] } };
+    if (path === '/api/swarms/demo/agents/coder') return { status: 200, body: { ...HELD, backend: 'local', client: 'codex' } };
     if (path === '/api/swarms/demo')
       return {
         status: 200,
@@ -85,6 +86,17 @@ describe('genswarms logs and status for a TUI agent', () => {
     expect(r.stdout).toBe(
       'the screen of coder (a TUI agent; follow it with genswarms attach):\n>_ OpenAI Codex (v0.169.0)\nPane is dead (status 123)?[2J\n',
     );
+  });
+
+  it('attach: a local TUI agent (a pty) shows its screen until interrupted, read-only', async () => {
+    const run = cliLive(['attach', 'demo', 'coder'], { GENSWARMS_URL: server.url });
+    await run.waitForStdout(/Pane is dead/);
+    run.interrupt();
+    const r = await run.done;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('>_ OpenAI Codex (v0.169.0)\nPane is dead (status 123)?[2J\n');
+    expect(r.stderr).toContain('the screen of demo/coder (local TUI agent, read-only; Ctrl-C to stop)');
+    expect((await cli(['attach', 'demo', 'coder', '--write'], { GENSWARMS_URL: server.url })).code).toBe(2);
   });
 
   it('status <swarm>: the held agent with its dialog and last lines under the table', async () => {
