@@ -1,4 +1,12 @@
-import { ageOf, countByState, describeIsolation, describeLlmCalls, describeLlmTokens, detectFormat } from '../src/lib/format';
+import {
+  ageOf,
+  clientScreenFacts,
+  countByState,
+  describeIsolation,
+  describeLlmCalls,
+  describeLlmTokens,
+  detectFormat,
+} from '../src/lib/format';
 import { hrefOf, parseRoute } from '../src/lib/router';
 import { filterEvents, SwarmModel } from '../src/lib/swarm-model';
 import type { AgentStatus, EventRow, SwarmDetail } from '../src/lib/types';
@@ -192,5 +200,42 @@ describe('SwarmModel applies pushes without a reload', () => {
     expect(filterEvents(m.events, { level: '', category: 'agent', agent: 'a' }, 10).map((e) => e.id)).toEqual([2, 1]);
     m.addEvents(Array.from({ length: 2000 }, (_, i) => ev(10 + i)));
     expect(m.events.length).toBe(1000);
+  });
+});
+
+describe('clientScreenFacts: what a stuck TUI client showed', () => {
+  const held = (details: unknown): unknown => ({ reason: 'client_prompt_blocked', turn: null, details });
+  test.each<[string, unknown, unknown, ReturnType<typeof clientScreenFacts>]>([
+    [
+      'a dialog',
+      held({ dialog: 'codex_sign_in', stage: 'not_ready', last_lines: ['Sign in with ChatGPT'] }),
+      null,
+      {
+        title: 'The client shows a dialog (codex_sign_in): answer it in its pane (genswarms attach --write), then resume.',
+        lines: ['Sign in with ChatGPT'],
+      },
+    ],
+    [
+      'no ready prompt',
+      held({ stage: 'not_ready', last_lines: [] }),
+      null,
+      { title: 'The client never showed its ready prompt.', lines: [] },
+    ],
+    [
+      'a paste not taken',
+      held({ stage: 'enter_not_taken' }),
+      null,
+      { title: 'The client did not take the pasted turn (enter_not_taken).', lines: [] },
+    ],
+    [
+      'a dead client',
+      null,
+      { code: 'process_exited', details: { last_lines: ['bye', 3, null] } },
+      { title: 'The last screen of its client:', lines: ['bye'] },
+    ],
+    ['another attention reason', { reason: 'receipt_symlink', turn: 't' }, null, null],
+    ['hostile shapes', { details: 'x' }, { details: ['__proto__'] }, null],
+  ])('%s', (_label, attention, failure, expected) => {
+    expect(clientScreenFacts(attention, failure)).toEqual(expected);
   });
 });

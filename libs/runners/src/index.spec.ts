@@ -40,6 +40,8 @@ const EXPORTS: readonly string[] = [
   'buildXargsArgv',
   'computeManifestBudget',
   'formatTuiDelivery',
+  'CLIENT_SCREENS',
+  'tailScreenLines',
   'createRunnerRegistry',
   'createMockRunner',
   'createAppleContainerRunner',

@@ -13,6 +13,8 @@ export type {
   Runner,
   RunnerContext,
   RunnerHandle,
+  ClientBlocked,
+  ClientReadiness,
   SessionDescription,
   SessionHealth,
   TurnDelivery,
@@ -64,6 +66,10 @@ export type { RunnerCloseMode } from './lib/port';
 export { formatTuiDelivery } from './lib/client/tui-delivery';
 export { CODING_CLIENTS, CODING_CLIENT_NAMES, isClientVersion, isCodingClientName } from './lib/client/coding-clients';
 export type { CodingClientName, CodingClientPackage } from './lib/client/coding-clients';
+export { CLIENT_SCREENS } from './lib/client/screens/client-screens';
+export type { ScreenRulesResolver } from './lib/client/screens/client-screens';
+export type { ClientScreenRules, DialogRule } from './lib/client/screens/screen-rules';
+export { tailScreenLines } from './lib/screen/screen-lines';
 export {
   clientInstallDir,
   defaultClientsDir,

@@ -164,7 +164,8 @@ describe('local runner', () => {
         `process.stdin.setRawMode(true);let b='';process.stdin.on('data',d=>{b+=d;if(b.includes('\\r')){fs.writeFileSync(${JSON.stringify(got)},b);}});\n`,
       { mode: 0o755 },
     );
-    const runner = createLocalRunner();
+    // this stand-in draws none of Codex's screens: without screen rules the turn is written at once
+    const runner = createLocalRunner({ screens: () => undefined });
     const ctx = makeContext(dirs.home);
     const spec = makeSpec({ workspace: dirs.workspace, client: 'codex', model: 'gpt-x', config: { agent_binary_path: fake } });
     const plan = runner.plan(spec, ctx);

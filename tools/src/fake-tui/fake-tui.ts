@@ -13,6 +13,8 @@ export const FakeTuiReportSchema = z
     argv: z.array(z.string()).describe('process.argv.slice(2), verbatim'),
     envNames: z.array(z.string()).describe('sorted names of the environment variables it received'),
     submissions: z.array(z.string()).describe('each text submitted with Enter (pasted CR read as LF)'),
+    dialogAnswers: z.number().int().nonnegative().optional().describe('prompt mode: how often its dialog was answered'),
+    discarded: z.number().int().nonnegative().optional().describe('prompt mode: characters of input lost (before the prompt, while busy)'),
   })
   .strict();
 export type FakeTuiReport = z.infer<typeof FakeTuiReportSchema>;

@@ -5,6 +5,7 @@ import { EXIT } from '../cli/exit-codes';
 import { callOp } from '../client/call';
 import { resolveConfigPaths } from '../config/config-file';
 import { agentTable, failureLines } from '../view/agent-table';
+import { attentionLines } from '../view/attention-lines';
 import { terminalOf } from '../view/terminal';
 import { registerAddNode, registerRemoveNode } from './node-commands';
 import type { NodeKind } from './node-commands';
@@ -24,7 +25,7 @@ function registerList(agents: Command, deps: CommandDeps): void {
         if (opts.json === true) return EXIT.ok;
         const list = body.agents;
         const table = list.length === 0 ? ['no agents'] : agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), list, Date.now());
-        const failures = failureLines(list);
+        const failures = [...failureLines(list), ...attentionLines(list)];
         const lines = failures.length === 0 ? table : [...table, '', ...failures];
         for (const line of lines) writeLine(deps.ctx.stdout, line);
         return EXIT.ok;
@@ -45,7 +46,11 @@ function registerShow(agents: Command, deps: CommandDeps): void {
         const body = await callOp(deps, 'getAgent', { params: { s: swarm, a: agent } }, { json: opts.json === true });
         if (opts.json === true) return EXIT.ok;
         const one = [body];
-        for (const line of [...agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), one, Date.now()), ...failureLines(one)])
+        for (const line of [
+          ...agentTable(terminalOf(deps.ctx.stdout, deps.ctx.env), one, Date.now()),
+          ...failureLines(one),
+          ...attentionLines(one),
+        ])
           writeLine(deps.ctx.stdout, line);
         return EXIT.ok;
       }),

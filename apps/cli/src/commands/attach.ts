@@ -12,6 +12,7 @@ import { callOp } from '../client/call';
 import { homePath } from '../daemon/home';
 import { tmuxSocketIndexOf } from '@genswarms/runners';
 import { followUntilInterrupted, joinSwarm } from '../stream/swarm-socket';
+import { attachScreen, isLocalTuiAgent } from './attach-screen';
 
 /** Variables a tmux client needs from the operator's terminal; nothing else is passed on. */
 const TMUX_CLIENT_ENV: readonly string[] = ['TERM', 'LANG', 'LC_ALL', 'LC_CTYPE', 'HOME', 'USER', 'PATH', 'TMPDIR'];
@@ -107,7 +108,7 @@ export const attachCommand: CommandModule = {
   register(program, deps): void {
     program
       .command('attach')
-      .description("Watch an agent: a tmux agent's pane (read-only), or a headless agent's output stream")
+      .description("Watch an agent: a tmux agent's pane (read-only), a local TUI agent's screen, or a headless agent's output stream")
       .addHelpText(
         'after',
         '\nExamples:\n  genswarms attach demo coder            read-only view of its tmux pane (detach: C-b d)\n  genswarms attach demo coder --write    type into the pane',
@@ -120,6 +121,7 @@ export const attachCommand: CommandModule = {
           const status = await callOp(deps, 'getAgent', { params: { s: swarm, a: agent } }, { json: false });
           if (status.backend.startsWith('tmux')) return attachTmux(deps.ctx, swarm, agent, opts.write === true);
           if (opts.write === true) throw new CliError('usage', '--write applies to tmux agents only', EXIT.usage);
+          if (isLocalTuiAgent(status)) return attachScreen(deps, swarm, agent);
           return attachHeadless(deps, swarm, agent);
         }),
       );

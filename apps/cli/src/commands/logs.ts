@@ -27,9 +27,24 @@ async function showLogs(deps: CommandDeps, swarm: string, agent: string | undefi
   const body = await callOp(deps, 'agentLogs', { params: { s: swarm, a: agent } }, { json });
   if (json) return EXIT.ok;
   const logs: readonly LogLine[] = body.logs;
-  if (logs.length === 0) writeLine(out, 'no output lines (TUI agents: genswarms attach)');
+  // a TUI agent (tmux pane, local pty) has a screen instead of output lines, also once its client exited
+  if (logs.length === 0) return showScreen(deps, swarm, agent);
   for (const l of logs)
     writeLine(out, `${String(l.timestamp)}  ${String(l.stream)}  ${typeof l.line === 'string' ? oneLine(l.line, 4000) : ''}`);
+  return EXIT.ok;
+}
+
+/** A TUI agent's screen now (scrollback and screen, plain text), or the sentence that there is nothing to show. */
+async function showScreen(deps: CommandDeps, swarm: string, agent: string): Promise<ExitCode> {
+  const out = deps.ctx.stdout;
+  // expected: a server without the screen route, or an agent gone since its logs were read, has no screen to show
+  const { screen } = await callOp(deps, 'agentScreen', { params: { s: swarm, a: agent } }, { json: false }).catch(() => ({ screen: null }));
+  if (screen === null || screen.length === 0) {
+    writeLine(out, 'no output lines (TUI agents: genswarms attach)');
+    return EXIT.ok;
+  }
+  writeLine(out, `the screen of ${oneLine(agent, 64)} (a TUI agent; follow it with genswarms attach):`);
+  for (const line of screen) writeLine(out, typeof line === 'string' ? oneLine(line, 4000) : '');
   return EXIT.ok;
 }
 

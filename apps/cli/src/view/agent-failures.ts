@@ -3,13 +3,14 @@ import { oneLine } from '../cli/format';
 import { callOp } from '../client/call';
 import { detailValue } from '../client/respond';
 import type { AgentStatusView } from './agent-table';
+import { screenTail } from './attention-lines';
 
 /** States in which an agent will not become ready by waiting. */
 export const STUCK_STATES: ReadonlySet<string> = new Set(['failed', 'stopped', 'needs_attention']);
 /** How many `agent_failed` events one lookup reads (newest first): enough for the agents of one start. */
 const FAILURE_EVENTS_LIMIT = 1000;
-/** Metadata fields that are not detail lines of a failure. */
-const NOT_DETAILS: ReadonlySet<string> = new Set(['code', 'reason', 'message']);
+/** Metadata fields that are not detail lines of a failure (`last_lines`: printed as the client's screen). */
+const NOT_DETAILS: ReadonlySet<string> = new Set(['code', 'reason', 'message', 'last_lines']);
 
 interface FailedEvent {
   agent?: unknown;
@@ -34,7 +35,7 @@ function failureLines(name: string, e: FailedEvent | undefined): string[] {
   const details = Object.entries(meta)
     .filter(([k, v]) => !NOT_DETAILS.has(k) && v !== undefined && v !== null)
     .map(([k, v]) => `      ${oneLine(k, 64)}: ${detailValue(v)}`);
-  return [`  ${name}: ${code}${message}`, ...details];
+  return [`  ${name}: ${code}${message}`, ...details, ...screenTail(meta['last_lines'])];
 }
 
 function statusFailureLines(name: string, f: NonNullable<AgentStatusView['failure']>): string[] {
@@ -43,8 +44,9 @@ function statusFailureLines(name: string, f: NonNullable<AgentStatusView['failur
   return [
     `  ${name}: ${oneLine(String(f.code), 64)}${message}`,
     ...Object.entries(details)
-      .filter(([, v]) => v !== undefined && v !== null)
+      .filter(([k, v]) => !NOT_DETAILS.has(k) && v !== undefined && v !== null)
       .map(([k, v]) => `      ${oneLine(k, 64)}: ${detailValue(v)}`),
+    ...screenTail(details['last_lines']),
   ];
 }
 
@@ -62,6 +64,8 @@ export async function stuckAgentLines(deps: CommandDeps, swarm: string, agents: 
     if (a.state === 'failed' && typeof a.failure?.code === 'string') return statusFailureLines(name, a.failure);
     if (a.state === 'failed') return failureLines(name, failures.get(String(a.name)));
     const reason = a.needs_attention?.reason;
-    return [`  ${name}: ${String(a.state)}${typeof reason === 'string' ? `: ${oneLine(reason, 200)}` : ''}`];
+    const details = a.needs_attention?.details;
+    const screen = typeof details === 'object' && details !== null ? screenTail((details as Record<string, unknown>)['last_lines']) : [];
+    return [`  ${name}: ${String(a.state)}${typeof reason === 'string' ? `: ${oneLine(reason, 200)}` : ''}`, ...screen];
   });
 }

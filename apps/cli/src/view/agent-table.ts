@@ -1,5 +1,6 @@
 import { oneLine } from '../cli/format';
 import { formatAge } from './age';
+import { attentionLines } from './attention-lines';
 import type { Cell, Column } from './table';
 import { renderTable } from './table';
 import type { Colour, Terminal } from './terminal';
@@ -16,7 +17,8 @@ export interface AgentStatusView {
   awaiting?: unknown;
   turn?: unknown;
   turn_started_at?: unknown;
-  needs_attention?: { reason?: unknown; turn?: unknown } | null;
+  /** `details` (client_prompt_blocked): `dialog`, `stage`, `last_lines` of the client's screen. */
+  needs_attention?: { reason?: unknown; turn?: unknown; details?: unknown } | null;
   /** Why a `failed` agent failed (docs/rest-api.md): the server's code, sentence and detail fields. */
   failure?: { code?: unknown; message?: unknown; details?: Readonly<Record<string, unknown>> | null } | null;
   last_activity?: unknown;
@@ -151,6 +153,6 @@ export function swarmDetailLines(term: Terminal, detail: SwarmDetailView, nowMs:
   const objects = typeof detail.object_count === 'number' ? detail.object_count : 0;
   const status = stateCell(detail.status);
   const summary = `${text(detail.name)}: ${paint(term, status.colour, status.text)}, ${agents.length} agents (${statesText(byState)}), ${objects} objects`;
-  const failures = failureLines(agents);
+  const failures = [...failureLines(agents), ...attentionLines(agents)];
   return [summary, ...(agents.length === 0 ? [] : agentTable(term, agents, nowMs)), ...(failures.length === 0 ? [] : ['', ...failures])];
 }

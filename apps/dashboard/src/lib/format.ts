@@ -72,3 +72,41 @@ export function detectFormat(text: string, fileName?: string): 'json' | 'yaml' {
   const first = text.trimStart()[0];
   return first === '{' ? 'json' : 'yaml';
 }
+
+/** What a stuck TUI client showed (docs/clients.md "Pane mode"), from an agent's `needs_attention` or `failure`. */
+export interface ClientScreenFacts {
+  readonly title: string;
+  readonly lines: readonly string[];
+}
+
+/** Lines of a client's screen shown (the server sends at most 20). */
+const SCREEN_LINES_SHOWN = 20;
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((l): l is string => typeof l === 'string').slice(-SCREEN_LINES_SHOWN) : [];
+}
+
+/**
+ * The dialog or stage a `client_prompt_blocked` agent is held by, or a failed client's last screen, with the
+ * screen's last lines; null when the status carries none. Rendered as text nodes (never HTML).
+ */
+export function clientScreenFacts(attention: unknown, failure: unknown): ClientScreenFacts | null {
+  const held = typeof attention === 'object' && attention !== null ? (attention as Record<string, unknown>) : {};
+  const details =
+    typeof held['details'] === 'object' && held['details'] !== null ? (held['details'] as Record<string, unknown>) : undefined;
+  if (details !== undefined) {
+    const dialog = typeof details['dialog'] === 'string' ? details['dialog'] : undefined;
+    const stage = typeof details['stage'] === 'string' ? details['stage'] : undefined;
+    const title =
+      dialog !== undefined
+        ? `The client shows a dialog (${dialog}): answer it in its pane (genswarms attach --write), then resume.`
+        : stage === 'not_ready'
+          ? 'The client never showed its ready prompt.'
+          : `The client did not take the pasted turn (${stage ?? 'unknown'}).`;
+    return { title, lines: stringsOf(details['last_lines']) };
+  }
+  const f = typeof failure === 'object' && failure !== null ? (failure as Record<string, unknown>) : {};
+  const fd = typeof f['details'] === 'object' && f['details'] !== null ? (f['details'] as Record<string, unknown>) : {};
+  const lines = stringsOf(fd['last_lines']);
+  return lines.length === 0 ? null : { title: 'The last screen of its client:', lines };
+}

@@ -2,7 +2,7 @@ import { h } from 'preact';
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../lib/api';
-import { ageOf, describeIsolation, describeLlmCalls, describeLlmTokens } from '../lib/format';
+import { ageOf, clientScreenFacts, describeIsolation, describeLlmCalls, describeLlmTokens } from '../lib/format';
 import type { HistoryItem, Turn } from '../lib/types';
 import { ActionForm, Field } from './action-form';
 import { EventStream } from './event-stream';
@@ -75,6 +75,13 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
       });
   }, []);
   const a = model.agents.get(props.agent);
+  // a live needs_attention push carries the reason only: the agent's status has what its client showed
+  const [held, setHeld] = useState<unknown>(undefined);
+  useEffect(() => {
+    if (a?.state !== 'needs_attention') return;
+    call('getAgent', { params: { s: props.swarm, a: props.agent } }).then((st) => setHeld(st.needs_attention), setError);
+  }, [a?.state, a?.needs_attention?.reason]);
+  const screen = clientScreenFacts(a?.state === 'needs_attention' ? (held ?? a.needs_attention) : null, a?.failure);
   return h(
     'section',
     {},
@@ -108,6 +115,9 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
             ['Last activity', ageOf(a.last_activity, Date.now())],
           ].flatMap(([k, v]) => [h('dt', { key: `${k}-k` }, k), h('dd', { key: `${k}-v` }, v)]),
         ),
+    screen === null
+      ? null
+      : h('div', { class: 'client-screen', id: 'client-screen' }, h('p', {}, screen.title), h('pre', {}, screen.lines.join('\n'))),
     h(AgentActions, { swarm: props.swarm, agent: props.agent, needsAttention: a?.state === 'needs_attention' }),
     h('h2', {}, 'Terminal (read-only)'),
     h(TerminalView, { sink, label: `Output of ${props.agent}` }),

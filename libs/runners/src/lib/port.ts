@@ -246,7 +246,32 @@ export interface RunnerHandle {
    * one string per line. Absent for headless runners (their output is the stored log lines).
    */
   captureScreen?(): Promise<readonly string[]>;
+  /**
+   * (additive) TUI clients with screen rules (docs/clients.md "Pane mode"): resolves once the client is ready for a
+   * task — its input prompt up and its screen settled — or with why it is not. Never rejects. `deliver` waits for
+   * the same before every paste.
+   */
+  waitUntilReady?(signal: AbortSignal): Promise<ClientReadiness>;
+  /**
+   * (additive) TUI clients with screen rules: called when the client shows a screen that waits for a person (a
+   * dialog) outside a delivery, once per showing. Returns an unsubscribe function.
+   */
+  onClientBlocked?(listener: (blocked: ClientBlocked) => void): () => void;
 }
+
+/** A client's screen that waits for a person: the dialog's name and the screen's last lines (bounded, redacted). */
+export interface ClientBlocked {
+  readonly dialog: string;
+  readonly lastLines: readonly string[];
+}
+
+/** How a TUI client's start ended (RunnerHandle.waitUntilReady); `lastLines` as in ClientBlocked. */
+export type ClientReadiness =
+  | { readonly kind: 'ready'; readonly waitedMs: number }
+  | ({ readonly kind: 'blocked' } & ClientBlocked)
+  | { readonly kind: 'exited'; readonly lastLines: readonly string[] }
+  | { readonly kind: 'timeout'; readonly waitedMs: number; readonly lastLines: readonly string[] }
+  | { readonly kind: 'aborted' };
 
 /**
  * (additive) What a runner learned about an exit: `oom_killed` when the agent's memory cgroup's OOM killer fired;

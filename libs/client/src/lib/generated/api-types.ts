@@ -62,7 +62,8 @@ export interface Schemas {
     /** Outcome */
     status: 'resumed';
     agent: string;
-    state: 'idle';
+    /** busy: the agent goes on with the turn that was open when it was held */
+    state: 'idle' | 'busy';
   };
   /** A TUI agent's pane text now (scrollback and screen, plain text, one string per line); null for a headless or stopped agent */
   AgentScreen: {
@@ -120,6 +121,15 @@ export interface Schemas {
     reason: string;
     /** Turn id, if any */
     turn: string | null;
+    /** What a stuck TUI client showed (docs/clients.md "Pane mode"); absent after a server restart */
+    details?: {
+      /** client_prompt_blocked: the name of the dialog the client shows */
+      dialog?: string;
+      /** client_prompt_blocked: not_ready, paste_not_shown or enter_not_taken */
+      stage?: string;
+      /** The client screen's last lines (at most 20, secrets replaced) */
+      last_lines?: string[];
+    };
   };
   BudgetPatchCommand: {
     /** The new budget (replaces the old one); null removes it */

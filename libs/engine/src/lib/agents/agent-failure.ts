@@ -3,7 +3,7 @@
  * what was missing, where it was looked for and what to do, and the detail fields. The same record goes
  * into the `agent_failed` event, the server log line and the agent status (`failure`).
  */
-import { isRunnerError } from '@genswarms/runners';
+import { isRunnerError, tailScreenLines, type RunnerHandle } from '@genswarms/runners';
 import { failureCode } from '../events/failure-report';
 
 export interface AgentFailure {
@@ -27,8 +27,32 @@ export function startFailureOf(error: unknown): AgentFailure {
   };
 }
 
+/** How long an exit waits for a TUI client's last screen before it is reported without it (ms). */
+export const EXIT_SCREEN_WAIT_MS = 1000;
+
+/**
+ * A TUI client's last screen lines (bounded, controls neutralised; the runner already replaced secrets), read
+ * when it exited; [] for a headless client, or a screen that cannot be read within EXIT_SCREEN_WAIT_MS.
+ */
+export async function lastScreenLines(handle: RunnerHandle): Promise<readonly string[]> {
+  if (handle.captureScreen === undefined) return [];
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), EXIT_SCREEN_WAIT_MS);
+  });
+  // expected: a pane that went with its tmux server cannot be read; the exit is reported without its screen
+  const lines = await Promise.race([handle.captureScreen().catch(() => undefined), late]);
+  clearTimeout(timer);
+  return lines === undefined ? [] : tailScreenLines(lines);
+}
+
 /** The client process ended on its own (or was killed): no turn can run until the agent is restarted. */
-export function exitFailureOf(reason: string, code: number | null, signal: string | null): AgentFailure {
+export function exitFailureOf(reason: string, code: number | null, signal: string | null, lastLines: readonly string[] = []): AgentFailure {
+  const failure = exitFailureWithout(reason, code, signal);
+  return lastLines.length === 0 ? failure : { ...failure, details: { ...failure.details, last_lines: lastLines } };
+}
+
+function exitFailureWithout(reason: string, code: number | null, signal: string | null): AgentFailure {
   if (reason === 'tmux_server_exited')
     return {
       code: reason,

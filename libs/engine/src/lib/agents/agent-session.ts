@@ -22,7 +22,8 @@ import type { OutboxOwner, TurnHost, TurnSends } from './session-ports';
 import { TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
 import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
 import { OutboxSchedule } from '../routing/outbox-schedule';
-import { exitFailureOf, startFailureOf, type AgentFailure } from './agent-failure';
+import { exitFailureOf, lastScreenLines, startFailureOf, type AgentFailure } from './agent-failure';
+import { blocked, ClientReadyWait, holdForAttention } from './client-attention';
 import {
   egressFactsOf,
   emitEgressFailed,
@@ -76,6 +77,8 @@ export class AgentSession implements TurnHost, OutboxOwner {
   private unsubs: (() => void)[] = [];
   /** The isolated agent's forwarder while it runs (recorded by egress_started, ended by egress_stopped). */
   private egress: EgressFacts | null = null;
+  /** becomeReady's wait for a TUI client's ready screen; a stop aborts it. */
+  private readonly readyWait = new ClientReadyWait();
   readonly turns: TurnRunner;
 
   get state(): SessionState {
@@ -255,13 +258,18 @@ export class AgentSession implements TurnHost, OutboxOwner {
     return { reason: 'isolation_mismatch', turn: null };
   }
 
-  /** After launch: the session goes idle (or keeps a persisted needs_attention) and the scheduler runs. */
+  /**
+   * After launch: the session goes idle (or keeps a persisted needs_attention) and the scheduler runs. A TUI client
+   * with screen rules is idle only once it is ready for a task (client-attention.ts); until then it is `starting`.
+   */
   async becomeReady(keep: AttentionInfo | null = null): Promise<void> {
     keep = (await this.verifyIsolation()) ?? keep;
+    const stuck = keep === null && !this.closed ? await this.readyWait.run(this.handle, (e) => this.report('client_screen', e)) : null;
     // Its client may have exited during the start (a fork loop dying at its pids limit): that made it `failed`, and
     // it stays so — issue 19 found it `idle` after its `agent_failed`, with no process behind it.
-    if (this.state === 'failed' || this.state === 'stopped') return;
-    if (keep !== null) await this.setState('needs_attention', keep);
+    if (this.state === 'failed' || this.state === 'stopped' || this.closed) return;
+    if (stuck !== null) await holdForAttention(this, stuck);
+    else if (keep !== null) await this.setState('needs_attention', keep);
     else await this.setState('idle');
     await this.host.events.emit({ type: 'agent_ready', swarm: this.host.swarm, agent: this.name, message: `Agent ${this.name} is ready.` });
     this.startOutboxPoll();
@@ -285,6 +293,15 @@ export class AgentSession implements TurnHost, OutboxOwner {
   }
 
   private attachHandle(handle: RunnerHandle): void {
+    // a dialog between turns or during one: the agent waits for its operator (an open turn stays open)
+    if (handle.onClientBlocked !== undefined)
+      this.unsubs.push(
+        handle.onClientBlocked((b) => {
+          if (this.closed || (this.state !== 'idle' && this.state !== 'busy')) return;
+          const attention = blocked(this.turns.currentId(), { dialog: b.dialog, last_lines: b.lastLines });
+          void holdForAttention(this, attention).catch((e: unknown) => this.report('client_screen', e));
+        }),
+      );
     this.unsubs.push(
       handle.onOutput((stream, line) => {
         this.keepLog({ timestamp: this.now(), stream, line });
@@ -292,11 +309,12 @@ export class AgentSession implements TurnHost, OutboxOwner {
       }),
       handle.onExit((code, signal, info) => {
         if (this.closed) return;
-        // `oom_killed`: the agent's memory cgroup killed it (memory_limit); otherwise a plain exit
-        const failure = exitFailureOf(info?.reason ?? 'process_exited', code, signal);
-        void this.fail(failure)
+        // `oom_killed`: the agent's memory cgroup killed it (memory_limit); otherwise a plain exit. A TUI client's
+        // last screen goes into the details.
+        void lastScreenLines(handle)
+          .then((lines) => this.fail(exitFailureOf(info?.reason ?? 'process_exited', code, signal, lines)))
           .then(() => this.endEgress('process_exited')) // the runner stops the forwarder when its client exits
-          .then(() => this.turns.failOnExit(failure.code, EXIT_RECEIPT_GRACE_MS)) // its open turn fails, never hangs
+          .then(() => this.turns.failOnExit(this.failure?.code ?? 'process_exited', EXIT_RECEIPT_GRACE_MS)) // its open turn fails, never hangs
           .catch((e: unknown) => this.report('agent_exit', e));
       }),
     );
@@ -545,6 +563,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   /** Stops the runner; an in-flight turn is cancelled and settled once the process is gone. */
   async stop(finalState: 'stopped' | null = 'stopped'): Promise<void> {
     this.closed = true;
+    this.readyWait.abort();
     this.stopTimers();
     const cancelled = await this.turns.cancel();
     for (const u of this.unsubs.splice(0)) u();
@@ -601,6 +620,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   /** Drops the instance without stopping anything (tests simulate a crash with it). */
   abandon(): void {
     this.closed = true;
+    this.readyWait.abort();
     this.stopTimers();
     this.turns.abandon();
     for (const u of this.unsubs.splice(0)) u();

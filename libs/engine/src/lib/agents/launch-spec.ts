@@ -14,6 +14,7 @@ import {
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { EngineError, PLAN_ERROR_CODES, isEngineErrorCode } from '../errors/engine-error';
+import { turnTimeoutOf } from './turn-timeout';
 
 const RUNNER_BACKENDS: readonly BackendKind[] = ['local', 'bwrap', 'docker', 'tmux', 'mock', 'ssh', 'apple_container', 'swarm'];
 const BACKEND_KEYS = [
@@ -133,10 +134,14 @@ export function buildLaunchSpec(swarm: string, agent: AgentConfig, workspaceReal
     skills: agent.skills ?? [],
     unsafeBypass: agent.unsafe_bypass === true,
     topologyTargets: targets,
-    ...(agent.turn_timeout_ms === undefined ? {} : { turnTimeoutMs: agent.turn_timeout_ms }),
+    ...optTurnTimeout(turnTimeoutOf(agent, agent.client ?? 'genswarms-agent')),
     config: backendConfigOf(agent.config as Record<string, unknown> | undefined),
     backendOpts: b.opts ?? {},
   };
+}
+
+function optTurnTimeout(ms: number | undefined): { turnTimeoutMs?: number } {
+  return ms === undefined ? {} : { turnTimeoutMs: ms };
 }
 
 /** Where the client sees the turns directory. */

@@ -3,7 +3,7 @@
  * the §11 outcome, honour `turn_timeout_ms` (§14.8) and route at completion (§14.5).
  */
 import { prepareTurnDir, watchTurn, type TurnReceipt } from '@genswarms/receipts';
-import type { TurnFinish, TurnRow } from '../store/store';
+import type { AttentionInfo, TurnFinish, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { failureCode } from '../events/failure-report';
@@ -12,6 +12,8 @@ import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir } from './launch-spec';
 import type { TurnHost } from './session-ports';
 import { isStorageFullError } from '../store/storage-full';
+import { attentionOfDeliveryError, holdForAttention } from './client-attention';
+import { turnTimeoutOf } from './turn-timeout';
 
 /** How a turn is run: `fresh` = delivered now; `startRecorded` = its `turn_started` was written with its dispatch. */
 export interface RunOptions {
@@ -141,7 +143,8 @@ export class TurnRunner {
         clientTurnsDir: clientTurnsDir(this.host.spec),
       });
     } catch (e) {
-      if (this.current === cur) await this.finish(turn, DELIVERY_FAILED_ERROR, failureCode(e));
+      // a TUI client that would not take the paste (a dialog, no prompt, the Enter not taken) holds the agent
+      if (this.current === cur) await this.finish(turn, DELIVERY_FAILED_ERROR, failureCode(e), attentionOfDeliveryError(e, turn.id));
       return false;
     }
     if (this.current !== cur) return false;
@@ -175,7 +178,7 @@ export class TurnRunner {
   }
 
   private armTimeout(turn: TurnRow, cur: Current): void {
-    const limit = this.host.agentConfig()?.turn_timeout_ms;
+    const limit = turnTimeoutOf(this.host.agentConfig(), this.host.spec.client);
     if (limit === undefined || cur.expired) return;
     const elapsed = this.host.clock.now().getTime() - Date.parse(turn.startedAt);
     cur.timer = this.host.clock.setTimer(Math.max(0, limit - elapsed), () => {
@@ -269,15 +272,19 @@ export class TurnRunner {
     this.host.kick();
   }
 
-  /** The runner could not deliver: the turn fails with `delivery_failed` and the runner's code. */
-  private async finish(turn: TurnRow, error: string, code: string): Promise<void> {
+  /**
+   * The runner could not deliver: the turn fails with `delivery_failed` and the runner's code; with `attention`
+   * (client_prompt_blocked) the agent then waits for its operator instead of taking the next item.
+   */
+  private async finish(turn: TurnRow, error: string, code: string, attention: AttentionInfo | null = null): Promise<void> {
     this.current = null;
     // The inbox file may be written already: the host receipt keeps the next client process off it.
     // Receipt first, store second (host-receipt.ts): a crash in between is settled by recovery.
     await writeHostReceipt(this.host.workspace, turn.id, error);
     await this.host.store.finishTurn(turn.id, { status: 'error', error, replyPreview: null, completedAt: this.host.now() });
     await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error, code });
-    await this.becomeIdle();
+    if (attention !== null && (this.host.state === 'busy' || this.host.state === 'idle')) await holdForAttention(this.host, attention);
+    else await this.becomeIdle();
   }
 
   /**

@@ -36,7 +36,18 @@ export const ErrorBodySchema = z
   .describe('Error answer: {error, message, ...details}');
 
 export const AttentionInfoSchema = z
-  .object({ reason: z.string().describe('Why the agent needs attention'), turn: z.string().nullable().describe('Turn id, if any') })
+  .object({
+    reason: z.string().describe('Why the agent needs attention'),
+    turn: z.string().nullable().describe('Turn id, if any'),
+    details: z
+      .object({
+        dialog: z.string().optional().describe('client_prompt_blocked: the name of the dialog the client shows'),
+        stage: z.string().optional().describe('client_prompt_blocked: not_ready, paste_not_shown or enter_not_taken'),
+        last_lines: z.array(z.string()).readonly().optional().describe("The client screen's last lines (at most 20, secrets replaced)"),
+      })
+      .optional()
+      .describe('What a stuck TUI client showed (docs/clients.md "Pane mode"); absent after a server restart'),
+  })
   .meta({ id: 'AttentionInfo' })
   .describe('Why an agent waits for an operator');
 
@@ -312,7 +323,13 @@ export const ANSWER_SCHEMAS = {
     })
     .describe('A task was queued'),
   AgentRestarted: z.object({ status: status('restarted'), agent: z.string() }).describe('An agent restarted'),
-  AgentResumed: z.object({ status: status('resumed'), agent: z.string(), state: z.literal('idle') }).describe('An agent resumed'),
+  AgentResumed: z
+    .object({
+      status: status('resumed'),
+      agent: z.string(),
+      state: z.enum(['idle', 'busy']).describe('busy: the agent goes on with the turn that was open when it was held'),
+    })
+    .describe('An agent resumed'),
   ScaleResult: z
     .object({
       status: status('ok'),

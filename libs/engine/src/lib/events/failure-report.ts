@@ -16,7 +16,8 @@ export type FailureSite =
   | 'agent_stop'
   | 'recovery'
   | 'isolation_check'
-  | 'llm_meter';
+  | 'llm_meter'
+  | 'client_screen';
 
 /** The sink of engine log lines; a winston logger fits (`logger.error(message, meta)`). */
 export interface EngineLog {

@@ -64,7 +64,8 @@ export interface NodeRemoved {
 export interface AgentResumed {
   readonly status: 'resumed';
   readonly agent: string;
-  readonly state: 'idle';
+  /** `busy`: the agent goes on with the turn that was open when it was held (a dialog mid-turn). */
+  readonly state: 'idle' | 'busy';
 }
 export interface AgentRestarted {
   readonly status: 'restarted';

@@ -28,6 +28,18 @@ export type SwarmHead = Pick<SwarmRow, 'name' | 'status' | 'startedAt' | 'stoppe
 export interface AttentionInfo {
   readonly reason: string;
   readonly turn: string | null;
+  /**
+   * (additive) `client_prompt_blocked`: what the client's screen showed (docs/clients.md "Pane mode"). Kept while the
+   * server runs (status, the `agent_needs_attention` event); not stored: a restarted server shows the reason alone.
+   */
+  readonly details?: AttentionDetails;
+}
+
+/** What a stuck TUI client showed: its dialog's name, where the delivery stopped, its screen's last lines (bounded). */
+export interface AttentionDetails {
+  readonly dialog?: string;
+  readonly stage?: string;
+  readonly last_lines?: readonly string[];
 }
 
 export interface SessionRow {

@@ -131,14 +131,16 @@ export async function resumeAgent(
   ctx: EngineContext,
   swarm: string,
   agent: string,
-): Promise<{ status: 'resumed'; agent: string; state: 'idle' }> {
+): Promise<{ status: 'resumed'; agent: string; state: 'idle' | 'busy' }> {
   const s = sessionOf(ctx.runtimes.running(swarm), agent);
   if (s.state !== 'needs_attention')
     throw new EngineError('invalid_state', `Agent ${agent} is ${s.state}, not needs_attention.`, { agent, state: s.state });
-  await s.setState('idle');
+  // a client that showed a dialog mid-turn (client_prompt_blocked) still has that turn open: it goes on with it
+  const state = s.turns.currentId() === null ? 'idle' : 'busy';
+  await s.setState(state);
   await ctx.events.emit({ type: 'agent_resumed', swarm, agent, message: `Agent ${agent} resumed by the operator.` });
   s.kick();
-  return { status: 'resumed', agent, state: 'idle' };
+  return { status: 'resumed', agent, state };
 }
 
 export async function restartAgent(ctx: EngineContext, swarm: string, agent: string): Promise<{ status: 'restarted'; agent: string }> {
@@ -221,8 +223,11 @@ export async function agentScreen(ctx: EngineContext, swarm: string, agent: stri
   return { screen: lines === null ? null : lines.slice(-SCREEN_MAX_LINES) };
 }
 
-/** The last 500 lines of the running process; `[]` for TUI agents and agents of a stopped swarm. */
+/**
+ * The last 500 lines of the running process; `[]` for TUI agents (a tmux pane, a local pty: their screen is
+ * `agentScreen`, the raw terminal output is no use as lines) and agents of a stopped swarm.
+ */
 export async function agentLogs(ctx: EngineContext, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
   const s = await assertKnownAgent(ctx, swarm, agent);
-  return { logs: s === undefined || s.isTui ? [] : s.logs.slice(-500) };
+  return { logs: s === undefined || s.isTui || s.handle?.captureScreen !== undefined ? [] : s.logs.slice(-500) };
 }

@@ -16,6 +16,13 @@ export const STOP_CONCURRENCY = 32;
 export const LAUNCH_CONCURRENCY = Math.max(4, 2 * availableParallelism());
 
 /**
+ * Agents of one swarm start in flight at once, a launch slot each while they spawn (LAUNCH_CONCURRENCY), none while
+ * a TUI client is waited for to show its ready screen (mostly seconds of polling its screen): eight ready waits
+ * per launch slot overlap those waits without holding the slots.
+ */
+export const STARTING_CONCURRENCY = 8 * LAUNCH_CONCURRENCY;
+
+/**
  * Agents planned (and their workspaces created) at once by a swarm start: a plan is a few realpath and
  * mkdir round trips to the thread pool plus in-memory checks, so a few in flight hide the round trips.
  */

@@ -66,7 +66,7 @@ import { storedSwarm } from './stored-view';
 import { SwarmRuntime } from './swarm-runtime';
 import type { EngineContext } from './engine-context';
 import { assertKnownSwarm, markRunning, stopRuntime } from './lifecycle';
-import { createLimiter, forEachBounded, LAUNCH_CONCURRENCY } from './bounded';
+import { createLimiter, forEachBounded, LAUNCH_CONCURRENCY, STARTING_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
 import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
@@ -175,8 +175,8 @@ export class Engine implements SwarmService {
       stoppedAt: null,
     });
     await startObjects(rt, this.handlers, gate.effective.objects ?? []);
-    const launch = (plan: Parameters<typeof launchAgent>[1]): Promise<unknown> => this.launchSlots.run(() => launchAgent(rt, plan));
-    await forEachBounded([...plans.values()], LAUNCH_CONCURRENCY, async (plan) => void (await launch(plan)));
+    const launch = (plan: Parameters<typeof launchAgent>[1]): Promise<unknown> => launchAgent(rt, plan, null, this.launchSlots);
+    await forEachBounded([...plans.values()], STARTING_CONCURRENCY, async (plan) => void (await launch(plan)));
     await markRunning(this.ctx, rt);
     return { status: 'created', swarm_name: rt.swarm };
   }

@@ -4,7 +4,7 @@ import type { LaunchPlan } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import { buildLaunchSpec, createWorkspace, planWorkspace, toEngineError } from '../agents/launch-spec';
 import { EngineError } from '../errors/engine-error';
-import { mapBounded, PLAN_CONCURRENCY } from './bounded';
+import { mapBounded, PLAN_CONCURRENCY, type Limiter } from './bounded';
 import type { HandlerRegistry } from '../objects/handler';
 import { ObjectInstance } from '../objects/object-instance';
 import type { AttentionInfo } from '../store/store';
@@ -62,10 +62,20 @@ export async function planAll(rt: SwarmRuntime, home: string, agents: readonly A
   return new Map(planned.map((plan) => [plan.spec.agent, plan]));
 }
 
-export async function launchAgent(rt: SwarmRuntime, plan: LaunchPlan, keep: AttentionInfo | null = null): Promise<AgentSession> {
+/**
+ * Starts one agent and waits until it is ready. With `slots` only the start takes a launch slot: a TUI client's
+ * wait for its ready screen (seconds; up to its ready timeout when it is stuck) holds none.
+ */
+export async function launchAgent(
+  rt: SwarmRuntime,
+  plan: LaunchPlan,
+  keep: AttentionInfo | null = null,
+  slots?: Limiter,
+): Promise<AgentSession> {
   const session = new AgentSession(rt, plan.spec.agent, plan.spec);
   rt.agents.set(plan.spec.agent, session);
-  if (await session.launch(plan)) await session.becomeReady(keep);
+  const launched = slots === undefined ? await session.launch(plan) : await slots.run(() => session.launch(plan));
+  if (launched) await session.becomeReady(keep);
   return session;
 }
 

@@ -34,6 +34,7 @@ export type RunnerErrorCode =
   | 'remote_engine_insecure'
   | 'swarm_node_unreachable'
   | 'agent_rescheduled'
+  | 'client_prompt_blocked'
   | 'runner_error';
 
 export interface RunnerErrorOptions {

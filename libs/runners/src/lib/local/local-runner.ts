@@ -1,7 +1,8 @@
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
-import { buildClientArgv, isTuiClient } from '../client/clients';
+import { buildClientArgv, clientName, isTuiClient } from '../client/clients';
+import { defaultScreenRules, type ScreenRulesResolver } from '../client/screens/client-screens';
 import { buildClientEnv } from '../env/client-env';
 import { ensurePrivateDir, stateDirFor } from '../state/state-dir';
 import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
@@ -24,12 +25,13 @@ import { grantAgentTraversal } from '../identity/agent-traversal';
  * The one runner without an env file: the env goes in spawn's `env` (docs/runners.md).
  * Headless clients run with pipes; codex/claude/opencode run in a pty (node-pty).
  */
-export function createLocalRunner(): Runner {
+export function createLocalRunner(opts: { readonly screens?: ScreenRulesResolver } = {}): Runner {
   const cgroups = new RunnerCgroups('local');
+  const screens = opts.screens ?? defaultScreenRules;
   return {
     kind: 'local',
     plan: planLocal,
-    start: (plan, ctx) => startLocal(plan, ctx, cgroups),
+    start: (plan, ctx) => startLocal(plan, ctx, cgroups, screens),
     // Nothing local is ever adopted (the client died with the server); what escaped it is killed here.
     reattach: async (description, ctx) => {
       await cgroups.reapLeftovers(description, ctx);
@@ -81,7 +83,12 @@ function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   return { spec, sessionId: newSessionId(), stateDir, clientArgv, env, mounts: [], notices: [...notices, ...bypassNotices(clientArgv)] };
 }
 
-async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerCgroups): Promise<RunnerHandle> {
+async function startLocal(
+  plan: LaunchPlan,
+  ctx: RunnerContext,
+  cgroups: RunnerCgroups,
+  screens: ScreenRulesResolver,
+): Promise<RunnerHandle> {
   const owner = agentIdentityOf(ctx);
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
   await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
@@ -94,7 +101,13 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
   const release = group === undefined ? undefined : (): Promise<void> => killAgentCgroup(group);
   const [file, ...args] = buildLocalLaunchArgv(ctx, group, plan.clientArgv, plan.spec.agent) as [string, ...string[]];
   // A failed spawn leaves an empty group: the next start reuses it, a later runner's first start sweeps it.
-  if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args, release);
+  if (isTuiClient(plan.spec.client)) {
+    const screen = screens(clientName(plan.spec.client));
+    return startPtyClient(plan, file, args, {
+      ...(screen === undefined ? {} : { screen }),
+      ...(release === undefined ? {} : { cleanup: release }),
+    });
+  }
   // own process group (detached): stop kills the whole tree
   const child = await spawnClient({ file, args, cwd: plan.spec.workspace, env: plan.env, agent: plan.spec.agent });
   const handle = attachChild(child, {

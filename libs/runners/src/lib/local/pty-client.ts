@@ -1,11 +1,15 @@
 import { constants as osc } from 'node:os';
 import type * as Pty from 'node-pty';
-import type { LaunchPlan, RunnerHandle } from '../port';
+import type { ClientBlocked, ClientReadiness, LaunchPlan, RunnerHandle, TurnDelivery } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { makeHandle } from '../process/child-handle';
 import { LineBuffer, OutputHub } from '../process/output-hub';
 import { describePlan } from '../plan/describe';
-import { formatTuiDelivery } from '../client/tui-delivery';
+import { buildTuiTurnText } from '../tmux/turn-text';
+import type { ClientScreenRules } from '../client/screens/screen-rules';
+import { ScreenDriver } from '../screen/screen-driver';
+import { redactScreen, secretValuesOf } from '../screen/screen-lines';
+import { PtyScreen } from './pty-screen';
 
 /** Terminal size given to TUI clients. */
 export const PTY_COLS = 160;
@@ -31,12 +35,19 @@ export function loadPty(
   }
 }
 
+/** What a pty client is started with besides its argv: its screen rules (none: text and Enter are written at once). */
+export interface PtyClientOptions {
+  readonly screen?: ClientScreenRules;
+  /** The agent's cgroup kill, run after the tree kill for what left the tree. */
+  readonly cleanup?: () => Promise<void>;
+}
+
 /**
- * A TUI client in a pseudo-terminal (argv only: node-pty execs `file` with `args`, no shell).
- * The pty child is a session leader, so its pid is also its process group for the tree kill;
- * `cleanup` (the agent's cgroup kill) runs after it, for what left the tree.
+ * A TUI client in a pseudo-terminal (argv only: node-pty execs `file` with `args`, no shell), its screen kept by a
+ * headless terminal (pty-screen.ts) for `captureScreen` and the screen rules. The pty child is a session leader,
+ * so its pid is also its process group for the tree kill.
  */
-export function startPtyClient(plan: LaunchPlan, file: string, args: readonly string[], cleanup?: () => Promise<void>): RunnerHandle {
+export function startPtyClient(plan: LaunchPlan, file: string, args: readonly string[], opts: PtyClientOptions = {}): RunnerHandle {
   const pty = loadPty(plan.spec.agent);
   let term: Pty.IPty;
   try {
@@ -52,24 +63,59 @@ export function startPtyClient(plan: LaunchPlan, file: string, args: readonly st
   }
   const hub = new OutputHub();
   const lines = new LineBuffer();
+  const secrets = secretValuesOf(plan.env);
+  const screen = new PtyScreen(PTY_COLS, PTY_ROWS, (reply) => {
+    if (!hub.exited) term.write(reply);
+  });
+  const driver =
+    opts.screen === undefined
+      ? undefined
+      : new ScreenDriver(
+          {
+            capture: async () => redactScreen(await screen.visible(), secrets),
+            paste: async (text) => term.write(screen.pasteBytes(text)),
+            pressEnter: async () => term.write('\r'),
+            exited: () => hub.exited,
+          },
+          opts.screen,
+        );
   term.onData((data) => {
+    screen.write(data);
+    driver?.noteOutput();
     for (const line of lines.push(data)) hub.emitLine('stdout', line);
   });
   term.onExit(({ exitCode, signal }) => {
+    driver?.close();
     const rest = lines.flush();
     if (rest !== undefined) hub.emitLine('stdout', rest);
     hub.emitExit(signal ? null : exitCode, signal ? signalName(signal) : null);
   });
-  const deliver = (turn: Parameters<typeof formatTuiDelivery>[0]): Promise<void> => {
-    term.write(formatTuiDelivery(turn));
+  const deliver = async (turn: TurnDelivery): Promise<void> => {
+    if (driver !== undefined) return driver.deliver(turn, buildTuiTurnText(turn));
+    term.write(screen.pasteBytes(buildTuiTurnText(turn)));
     term.write('\r');
-    return Promise.resolve();
   };
-  return makeHandle(
+  const handle = makeHandle(
     hub,
-    { description: describePlan(plan, { pid: term.pid }), deliver, ...(cleanup === undefined ? {} : { cleanup }) },
+    { description: describePlan(plan, { pid: term.pid }), deliver, ...(opts.cleanup === undefined ? {} : { cleanup: opts.cleanup }) },
     term.pid,
   );
+  const screenParts: Pick<RunnerHandle, 'captureScreen' | 'waitUntilReady' | 'onClientBlocked'> = {
+    captureScreen: async () => trimTrailingBlank(redactScreen(await screen.all(), secrets)),
+    ...(driver === undefined
+      ? {}
+      : {
+          waitUntilReady: (signal: AbortSignal): Promise<ClientReadiness> => driver.waitUntilReady(signal),
+          onClientBlocked: (listener: (blocked: ClientBlocked) => void) => driver.onBlocked(listener),
+        }),
+  };
+  return Object.assign(handle, screenParts);
+}
+
+function trimTrailingBlank(lines: readonly string[]): readonly string[] {
+  let end = lines.length;
+  while (end > 0 && (lines[end - 1] ?? '').trim() === '') end -= 1;
+  return lines.slice(0, end);
 }
 
 function signalName(num: number): string {

@@ -1,6 +1,18 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { ExitInfo, OutputStream, RunnerHandle, SessionDescription, SessionHealth, TurnDelivery } from '../port';
+import type {
+  ClientBlocked,
+  ClientReadiness,
+  ExitInfo,
+  OutputStream,
+  RunnerHandle,
+  SessionDescription,
+  SessionHealth,
+  TurnDelivery,
+} from '../port';
+import type { ClientScreenRules } from '../client/screens/screen-rules';
+import { ScreenDriver } from '../screen/screen-driver';
+import { redactScreen } from '../screen/screen-lines';
 import { OutputHub } from '../process/output-hub';
 import { removeArgvManifest } from '../manifest/argv-manifest';
 import { killProcessTree, processIdentity, STOP_GRACE_MS } from '../process/process-tree';
@@ -23,6 +35,10 @@ export interface TmuxHandleInit {
   readonly cleanup?: () => Promise<void>;
   /** Frees the window's place on its tmux server (TmuxServers) once the window is gone. */
   readonly release?: () => void;
+  /** The client's screen rules (docs/clients.md "Pane mode"); absent: text and Enter are pasted at once. */
+  readonly screen?: ClientScreenRules;
+  /** Secret values of the client's environment, replaced in every screen read (screen-lines.ts). */
+  readonly secrets?: readonly string[];
 }
 
 /** Polls (500 ms apart) to wait for `pane_dead_status` after `pane_dead`, when the process is neither reaped nor a zombie, before reporting an unknown exit. */
@@ -45,10 +61,32 @@ export class TmuxHandle implements RunnerHandle {
   private readonly splitter = new OutputLineSplitter((line) => this.hub.emitLine('stdout', line));
   /** The pane process's start time when the handle was made, if it was then a live child of the tmux server. */
   private readonly paneStartTicks: number | undefined;
+  /** Set for clients with screen rules: readiness, paste-then-Enter, dialogs (screen/screen-driver.ts). */
+  private readonly driver: ScreenDriver | undefined;
+  readonly waitUntilReady?: (signal: AbortSignal) => Promise<ClientReadiness>;
+  readonly onClientBlocked?: (listener: (blocked: ClientBlocked) => void) => () => void;
 
   constructor(private readonly init: TmuxHandleInit) {
     this.paneStartTicks = paneChildStart(init.panePid, init.server.serverPid);
-    this.stopOutput = init.server.control.onPaneOutput(init.paneId, (data) => this.splitter.push(data));
+    if (init.screen !== undefined) {
+      const { server, paneId } = init;
+      const driver = new ScreenDriver(
+        {
+          capture: async () => redactScreen(await server.captureVisible(paneId), init.secrets ?? []),
+          paste: (text) => server.pasteText(paneId, text),
+          pressEnter: () => server.pressEnter(paneId),
+          exited: () => this.hub.exited,
+        },
+        init.screen,
+      );
+      this.driver = driver;
+      this.waitUntilReady = (signal) => driver.waitUntilReady(signal);
+      this.onClientBlocked = (listener) => driver.onBlocked(listener);
+    }
+    this.stopOutput = init.server.control.onPaneOutput(init.paneId, (data) => {
+      this.splitter.push(data);
+      this.driver?.noteOutput();
+    });
     this.stopWatching = init.server.watchPane(init.paneId, (state) => this.onPaneState(state));
     // The tmux server died (kill -9, crash): no pane of it can answer or exit on its own any more. The agent
     // exits with `tmux_server_exited` and what the pane left (cgroup, tmux+docker container, files) is cleaned
@@ -65,8 +103,12 @@ export class TmuxHandle implements RunnerHandle {
     return this.init.description;
   }
 
-  /** Pastes docs/messaging.md's TUI text through a 0600 buffer file, then presses Enter. */
+  /**
+   * Pastes docs/messaging.md's TUI text through a 0600 buffer file, then presses Enter: with screen rules, once
+   * the client is ready and only after its screen shows the paste (`client_prompt_blocked` otherwise).
+   */
   async deliver(turn: TurnDelivery): Promise<void> {
+    if (this.driver !== undefined) return this.driver.deliver(turn, buildTuiTurnText(turn));
     await this.init.server.paste(this.init.paneId, buildTuiTurnText(turn));
   }
 
@@ -87,6 +129,7 @@ export class TmuxHandle implements RunnerHandle {
     if (verified || (state !== undefined && !state.dead && state.panePid === this.init.panePid)) {
       await killProcessTree(this.init.panePid, graceMs);
     }
+    this.driver?.close();
     await this.init.server.killWindow(this.init.paneId);
     this.stopWatching();
     this.stopLost();
@@ -105,9 +148,9 @@ export class TmuxHandle implements RunnerHandle {
     return state !== undefined && !state.dead ? 'running' : 'exited';
   }
 
-  /** The pane's text now (the dashboard's terminal starts from it); trailing blank lines dropped. */
+  /** The pane's text now (the dashboard's terminal starts from it); trailing blank lines dropped, secrets replaced. */
   async captureScreen(): Promise<readonly string[]> {
-    const lines = [...(await this.init.server.capturePane(this.init.paneId))];
+    const lines = [...redactScreen(await this.init.server.capturePane(this.init.paneId), this.init.secrets ?? [])];
     while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
     return lines;
   }

@@ -28,6 +28,9 @@ import type { IsolationReport } from '../isolation/isolation-report';
 /** Reads a session's isolation now (RunnerHandle.isolation). */
 type IsolationReader = () => Promise<IsolationReport>;
 import { TmuxServer } from './tmux-server';
+import { defaultScreenRules, type ScreenRulesResolver } from '../client/screens/client-screens';
+import type { ClientScreenRules } from '../client/screens/screen-rules';
+import { secretValuesOf } from '../screen/screen-lines';
 import { TmuxServers, type TmuxPlacement } from './tmux-servers';
 import { NAME_RE, tmuxPath, tmuxWindowTarget } from './tmux-words';
 
@@ -38,6 +41,8 @@ export interface TmuxRunnerOptions {
   readonly panesPerServer?: number;
   /** Runner `docker` (supplied by the docker runner); without it tmux+docker is refused at plan. */
   readonly docker?: TmuxInnerRunner;
+  /** Which screen rules a client gets (default: the published clients' table; tests add their own TUI). */
+  readonly screens?: ScreenRulesResolver;
 }
 
 /** An inner runner plugged into the tmux runner (tmux+docker): plan-time work and the pane's launch. */
@@ -67,6 +72,7 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & {
   close(mode: RunnerCloseMode): Promise<void>;
 } {
   const cgroups = new RunnerCgroups('tmux');
+  const screens = opts.screens ?? defaultScreenRules;
   let given = opts.server;
   let pool: TmuxServers | undefined;
   // One pool per runner (ctx carries the same home and tmux on every call); server 0 may be supplied.
@@ -98,13 +104,13 @@ export function createTmuxRunner(opts: TmuxRunnerOptions = {}): Runner & {
       const { swarm, agent } = plan.spec;
       const placement = await servers.place(swarm, agent);
       try {
-        return await startTmux(plan, ctx, placement, servers, opts.docker, cgroups);
+        return await startTmux(plan, ctx, placement, servers, opts.docker, cgroups, screens);
       } catch (err) {
         servers.release(swarm, agent);
         throw err;
       }
     },
-    reattach: async (description, ctx) => reattachTmux(description, ctx, serversFor(ctx), opts.docker, cgroups),
+    reattach: async (description, ctx) => reattachTmux(description, ctx, serversFor(ctx), opts.docker, cgroups, screens),
     server: (ctx) => {
       try {
         return serversFor(ctx).serverAt(0);
@@ -180,6 +186,7 @@ async function startTmux(
   servers: TmuxServers,
   docker: TmuxInnerRunner | undefined,
   cgroups: RunnerCgroups,
+  screens: ScreenRulesResolver,
 ): Promise<RunnerHandle> {
   const { spec } = plan;
   const { server } = placement;
@@ -220,6 +227,8 @@ async function startTmux(
       manifest: { file: manifest },
       release: () => servers.release(spec.swarm, spec.agent),
       ...(cleanup === undefined ? {} : { cleanup }),
+      ...screenOf(screens, clientName(spec.client)),
+      secrets: secretValuesOf(plan.env),
     });
     // runner docker: the container's isolation (its init process and the engine's inspect), not the pane's /proc
     if (innerIsolation !== undefined) return Object.assign(handle, { isolation: innerIsolation });
@@ -277,6 +286,7 @@ async function reattachTmux(
   servers: TmuxServers,
   docker: TmuxInnerRunner | undefined,
   cgroups: RunnerCgroups,
+  screens: ScreenRulesResolver,
 ): Promise<RunnerHandle | null> {
   const m = /^=([^:]+):=(.+)$/.exec(description.tmuxTarget ?? '');
   if (description.backend !== 'tmux' || m === null) return null;
@@ -284,7 +294,8 @@ async function reattachTmux(
   if (!NAME_RE.test(swarm) || !NAME_RE.test(agent)) return null;
   const placement = await servers.locate(swarm, agent, description.tmuxServer);
   try {
-    const handle = placement === undefined ? null : await reattachOn(description, ctx, placement, servers, docker, cgroups, swarm, agent);
+    const handle =
+      placement === undefined ? null : await reattachOn(description, ctx, placement, servers, docker, cgroups, screens, swarm, agent);
     if (placement === undefined) await forgetGonePane(ctx, cgroups, description, swarm, agent);
     if (handle === null) servers.release(swarm, agent);
     return handle;
@@ -315,6 +326,7 @@ async function reattachOn(
   servers: TmuxServers,
   docker: TmuxInnerRunner | undefined,
   cgroups: RunnerCgroups,
+  screens: ScreenRulesResolver,
   swarm: string,
   agent: string,
 ): Promise<RunnerHandle | null> {
@@ -345,6 +357,9 @@ async function reattachOn(
     envFile: envFilePath(stateDirFor(ctx.home, swarm, agent)),
     manifest: { dir: manifestDirFor(ctx.home, swarm, agent) },
     release: () => servers.release(swarm, agent),
+    // re-attached: the client's env is gone (the launcher deleted its file); the server's own key is still replaced
+    ...screenOf(screens, description.client),
+    secrets: secretValuesOf(ctx.llm.serverApiKey === undefined ? {} : { GENSWARMS_LLM_API_KEY: ctx.llm.serverApiKey }),
     ...(inner !== null
       ? { cleanup: () => inner.cleanup() }
       : group !== undefined
@@ -356,6 +371,11 @@ async function reattachOn(
   // the stored check (never trusted blindly: a malformed one is ignored) makes the re-attached pane checkable again
   if (inner?.isolation !== undefined) return Object.assign(handle, { isolation: inner.isolation });
   return description.runner === 'docker' ? handle : attachIsolation(handle, isolationCheckFrom(description.isolationCheck), pane.panePid);
+}
+
+function screenOf(screens: ScreenRulesResolver, client: string): { screen?: ClientScreenRules } {
+  const screen = screens(client);
+  return screen === undefined ? {} : { screen };
 }
 
 /** Debian package of each host tool the tmux runner needs (named in the binary_missing sentence). */

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants as fsc, openSync, writeFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { openNoUtmpLibrary } from '@genswarms/procctl';
 import { RunnerError } from '../errors/runner-error';
 import { isProcessAlive } from '../process/process-tree';
-import { ensurePrivateDir, isFdAt, ownUid, removeFileIfPresent } from '../state/state-dir';
+import { ensurePrivateDir, ownUid } from '../state/state-dir';
+import { pasteIntoPane, pressEnterInPane } from './tmux-paste';
 import { TmuxControlClient } from './control-client';
 import { PANE_FORMAT, parsePaneLine, type PaneState } from './pane-state';
 import { DEAD_FORMAT, DEAD_SUBSCRIPTION, PaneWatchers, type PaneWatcher } from './pane-watch';
@@ -336,31 +336,27 @@ export class TmuxServer {
   }
 
   /**
-   * docs/runners.md TUI delivery: text → 0600 file in `tmux/buffers/` → `load-buffer` →
-   * `paste-buffer -d -p` (bracketed paste) → `send-keys Enter`; the file is always deleted.
-   * The load and the paste go out together (issue 13: one round trip before the pane reads the text, not
-   * two): tmux runs a client's commands in order, and a load that failed leaves no buffer of that (random,
-   * unique) name, so the paste fails too and pastes nothing. Enter is sent only after the paste succeeded.
+   * Pastes `text` (tmux-paste.ts), then presses Enter at once: clients without screen rules. A client with
+   * screen rules gets `pasteText`, then Enter only once its screen shows the text (screen/screen-driver.ts).
    */
   async paste(paneId: string, text: string): Promise<void> {
-    const bufferId = `gs-${randomBytes(12).toString('hex')}`;
-    const file = path.join(this.buffersDir, bufferId);
-    writePrivateFile(file, text);
-    try {
-      const [loaded, pasted] = await Promise.allSettled([
-        this.command([...tmuxConsts('load-buffer', '-b', bufferId), tmuxPath(file, { formatExpanded: true })]),
-        this.command([...tmuxConsts('paste-buffer', '-d', '-p', '-b', bufferId, '-t'), tmuxPane(paneId)]),
-      ]);
-      if (loaded.status === 'rejected') throw loaded.reason;
-      if (pasted.status === 'rejected') {
-        // best-effort: a buffer left loaded dies with this tmux server, which only the server's uid can reach
-        await this.command(tmuxConsts('delete-buffer', '-b', bufferId)).catch(() => undefined);
-        throw pasted.reason;
-      }
-      await this.command([...tmuxConsts('send-keys', '-t'), tmuxPane(paneId), tmuxConst('Enter')]);
-    } finally {
-      await removeFileIfPresent(file);
-    }
+    await pasteIntoPane(this, paneId, text);
+    await pressEnterInPane(this, paneId);
+  }
+
+  /** Pastes `text` without Enter. */
+  pasteText(paneId: string, text: string): Promise<void> {
+    return pasteIntoPane(this, paneId, text);
+  }
+
+  /** Presses Enter in the pane. */
+  pressEnter(paneId: string): Promise<void> {
+    return pressEnterInPane(this, paneId);
+  }
+
+  /** The visible screen only (`capture-pane -p -J`: wrapped lines joined, no escapes), what screen rules read. */
+  async captureVisible(paneId: string): Promise<readonly string[]> {
+    return this.command([...tmuxConsts('capture-pane', '-p', '-J', '-t'), tmuxPane(paneId)]);
   }
 
   /** The pane's scrollback and screen as plain text (`capture-pane -p -J -S -`: joined wrapped lines, no escapes). */
@@ -481,20 +477,4 @@ function parsePaneRef(line: string | undefined): PaneRef | undefined {
   const m = /^(@\d+) (%\d+) (\d+)$/.exec(line ?? '');
   if (m === null) return undefined;
   return { windowId: m[1] as string, paneId: m[2] as string, panePid: Number(m[3]) };
-}
-
-/** Exclusive 0600 create, never following a link, checked through /proc/self/fd. */
-/**
- * The paste's 0600 buffer file, written synchronously: it is small and on the delivery's critical path, where
- * four thread-pool round trips (open, the `/proc` check, write, close) cost more than the writes themselves
- * on a busy host (issue 13). Created exclusively, never through a link, and checked to be the file opened.
- */
-function writePrivateFile(file: string, text: string): void {
-  const fd = openSync(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
-  try {
-    if (!isFdAt(fd, file)) throw new RunnerError('state_dir_unsafe', `${file} was replaced while opening`, { details: { path: file } });
-    writeFileSync(fd, text, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
 }
