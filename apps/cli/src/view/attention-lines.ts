@@ -1,5 +1,5 @@
 import { oneLine } from '../cli/format';
-import type { AgentStatusView } from './agent-table';
+import type { AgentStatusView } from './agent-status-view';
 
 /** Screen lines printed per agent (the server sends at most 20). */
 const SCREEN_LINES_SHOWN = 20;
