@@ -3,6 +3,13 @@ import * as lib from './index';
 /** The public surface, pinned: removing or renaming an export must show up as a diff here. */
 const EXPORTS: readonly string[] = [
   'BYPASS_FLAGS',
+  'CLIENT_ADAPTERS',
+  'CLIENT_KEY_ENV',
+  'DEFAULT_ENDPOINT_APIS',
+  'ENDPOINT_APIS',
+  'inferEndpointApis',
+  'isEndpointApi',
+  'parseEndpointApiList',
   'DEFAULT_SYSTEM_PATHS',
   'LAUNCHER_PATH',
   'PACKAGE_NAME',

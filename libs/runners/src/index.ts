@@ -60,6 +60,11 @@ export type { RunnerCloseMode } from './lib/port';
 export { formatTuiDelivery } from './lib/client/tui-delivery';
 export { CODING_CLIENTS, CODING_CLIENT_NAMES, isClientVersion, isCodingClientName } from './lib/client/coding-clients';
 export type { CodingClientName, CodingClientPackage } from './lib/client/coding-clients';
+export { CLIENT_ADAPTERS } from './lib/client/adapters/adapter-table';
+export { CLIENT_KEY_ENV } from './lib/client/adapters/client-adapter';
+export type { ClientAdapter, ClientAdapterInput, ClientEndpoint, ClientHomeFile, ClientSetup } from './lib/client/adapters/client-adapter';
+export { DEFAULT_ENDPOINT_APIS, ENDPOINT_APIS, inferEndpointApis, isEndpointApi, parseEndpointApiList } from './lib/client/endpoint-api';
+export type { EndpointApi, EndpointApiParse } from './lib/client/endpoint-api';
 export {
   clientInstallDir,
   defaultClientsDir,
