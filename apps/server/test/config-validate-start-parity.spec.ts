@@ -53,6 +53,12 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
   ['endpoint_not_configured', () => one({ name: 'a', backend: 'bwrap', network: 'isolated' })],
   ['unsafe_workspace', () => one({ name: 'a', backend: 'bwrap', workspace: '/' })],
   ['unsafe_bind', (home) => one({ name: 'a', backend: 'bwrap', config: { extra_ro_binds: [[home, '/data']] } })],
+  // agent_binary_path stands in for the client (installed or not): an undeclared endpoint speaks openai-chat, claude does not
+  [
+    'client_endpoint_incompatible',
+    () =>
+      one({ name: 'a', backend: 'local', client: 'claude', endpoint: 'http://127.0.0.1:9/v1', config: { agent_binary_path: '/bin/true' } }),
+  ],
   [
     'bypass_requires_opt_in',
     () => one({ name: 'a', backend: 'bwrap', client: { command: ['/bin/sh', '--dangerously-skip-permissions'] } }),

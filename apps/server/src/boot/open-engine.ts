@@ -65,7 +65,7 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
     uid: host.uid,
     gid: host.gid,
     agentEntry: host.agentEntry,
-    llm: config.endpointPolicy,
+    llm: { ...config.endpointPolicy, ...(config.endpointApis === undefined ? {} : { endpointApis: config.endpointApis }) },
     ...(config.agentIds?.kind === 'per_agent'
       ? { agentIdRange: config.agentIds.range }
       : config.agent === undefined

@@ -8,7 +8,14 @@ import {
   resolveConfigDir,
   SecurityError,
 } from '@genswarms/security';
-import { AgentIdRefusal, parseAgentIdMode, traversalGroup, type AgentIdMode } from '@genswarms/runners';
+import {
+  AgentIdRefusal,
+  parseAgentIdMode,
+  parseEndpointApiList,
+  traversalGroup,
+  type AgentIdMode,
+  type EndpointApi,
+} from '@genswarms/runners';
 import { parseLogLevel } from '../logging/log-level';
 import type { LogLevel } from '../logging/log-level';
 import type { ServerConfig, ServerConfigLoad } from './server-config';
@@ -89,6 +96,14 @@ function parseAgentIds(env: ServerEnv, server: { uid: number; gid: number }): Ag
   }
 }
 
+/** GENSWARMS_LLM_ENDPOINT_API → what the server's endpoint speaks; unset → undefined (inferred from its host). */
+function parseEndpointApis(raw: string | undefined): readonly EndpointApi[] | undefined {
+  if (isUnset(raw)) return undefined;
+  const parsed = parseEndpointApiList(raw ?? '');
+  if (parsed.kind === 'invalid') throw new Refusal('GENSWARMS_LLM_ENDPOINT_API', parsed.reason);
+  return parsed.apis;
+}
+
 function parseLevel(raw: string | undefined): LogLevel {
   const parsed = parseLogLevel(raw);
   if (parsed.kind === 'invalid') throw new Refusal('GENSWARMS_LOG_LEVEL', parsed.reason);
@@ -116,6 +131,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
       apiKey: env['GENSWARMS_LLM_API_KEY'],
     }),
   );
+  const endpointApis = parseEndpointApis(env['GENSWARMS_LLM_ENDPOINT_API']);
   const configDir = await resolveConfigDir(env['GENSWARMS_SWARM_CONFIG_DIR'], opts.cwd).catch((err: unknown) => {
     throw err instanceof SecurityError ? new Refusal('GENSWARMS_SWARM_CONFIG_DIR', err.message) : err;
   });
@@ -130,6 +146,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
     cors: parseCorsOrigins(env['GENSWARMS_CORS_ORIGINS']),
     configDir,
     endpointPolicy,
+    ...(endpointApis === undefined ? {} : { endpointApis }),
     home,
     maxAgentsPerSwarm,
     agentIds,

@@ -60,6 +60,11 @@ describe('swarm config schema (docs/configuration.md)', () => {
     ['endpoint ftp', swarm([agent({ endpoint: 'ftp://h/x' })])],
     ['endpoint without host', swarm([agent({ endpoint: 'http://' })])],
     ['endpoint not a URL', swarm([agent({ endpoint: 'llm.example' })])],
+    ['endpoint_api without endpoint', swarm([agent({ endpoint_api: 'openai-chat' })])],
+    ['endpoint_api unknown', swarm([agent({ endpoint: 'http://h/v1', endpoint_api: 'openai' })])],
+    ['endpoint_api empty list', swarm([agent({ endpoint: 'http://h/v1', endpoint_api: [] })])],
+    ['endpoint_api as comma text', swarm([agent({ endpoint: 'http://h/v1', endpoint_api: 'openai-chat,openai-responses' })])],
+    ['endpoint_api __proto__', swarm([agent({ endpoint: 'http://h/v1', endpoint_api: '__proto__' })])],
     ['unsafe_bypass as string', swarm([agent({ unsafe_bypass: 'true' })])],
     ['turn_timeout_ms 0', swarm([agent({ turn_timeout_ms: 0 })])],
     ['turn_timeout_ms too big', swarm([agent({ turn_timeout_ms: 86400001 })])],
@@ -112,6 +117,8 @@ describe('swarm config schema (docs/configuration.md)', () => {
       { network: 'isolated', client: { command: ['/usr/bin/node', 'c.js'] } },
     ],
     ['local', { client: 'opencode' }],
+    ['local', { client: 'claude', endpoint: 'http://h/', endpoint_api: 'anthropic-messages' }],
+    ['local', { client: 'codex', endpoint: 'http://h/v1', endpoint_api: ['openai-responses', 'openai-chat'] }],
     ['mock', { client: 'genswarms-agent' }],
   ])('accepts backend %j with %j', (backend, extra) => {
     expect(validateConfig(swarm([agent({ backend, ...extra })])).kind).toBe('ok');

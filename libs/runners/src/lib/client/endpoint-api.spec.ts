@@ -1,4 +1,5 @@
-import { DEFAULT_ENDPOINT_APIS, inferEndpointApis, parseEndpointApiList } from './endpoint-api';
+import { ENDPOINT_API_NAMES } from '@genswarms/ir-gate';
+import { DEFAULT_ENDPOINT_APIS, ENDPOINT_APIS, inferEndpointApis, parseEndpointApiList } from './endpoint-api';
 
 describe('GENSWARMS_LLM_ENDPOINT_API / endpoint_api', () => {
   test.each([
@@ -28,4 +29,10 @@ describe('GENSWARMS_LLM_ENDPOINT_API / endpoint_api', () => {
     ['http://127.0.0.1:8080/v1', DEFAULT_ENDPOINT_APIS],
     ['not a url', DEFAULT_ENDPOINT_APIS],
   ])('an undeclared %s speaks %j', (endpoint, apis) => expect(inferEndpointApis(endpoint)).toEqual(apis));
+});
+
+describe('the config gate and the runners agree on the names', () => {
+  it('ENDPOINT_APIS equals @genswarms/ir-gate ENDPOINT_API_NAMES', () => {
+    expect([...ENDPOINT_APIS]).toEqual([...ENDPOINT_API_NAMES]);
+  });
 });

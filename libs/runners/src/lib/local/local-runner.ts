@@ -1,13 +1,15 @@
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
-import { buildClientArgv, isTuiClient } from '../client/clients';
-import { buildClientEnv } from '../env/client-env';
+import { isTuiClient } from '../client/clients';
+import { planClientLaunch } from '../client/client-launch';
+import { clientModeOf } from '../client/client-mode';
+import { writeClientHome } from '../state/client-home';
 import { ensurePrivateDir, stateDirFor } from '../state/state-dir';
 import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
 import { attachChild } from '../process/child-handle';
 import { spawnClient } from '../process/spawn-client';
-import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
+import { describePlan, newSessionId } from '../plan/describe';
 import { startPtyClient } from './pty-client';
 import { joinCgroupArgv, RunnerCgroups } from '../cgroup/runner-cgroups';
 import type { AgentCgroup } from '../cgroup/agent-cgroup';
@@ -75,9 +77,9 @@ function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   assertSeccompSupported(spec, 'local', false);
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
-  const clientArgv = buildClientArgv(spec, ctx, 'host');
-  const { env, notices } = buildClientEnv(spec, ctx, { sandbox: false, workspace: spec.workspace, home: stateDir });
-  return { spec, sessionId: newSessionId(), stateDir, clientArgv, env, mounts: [], notices: [...notices, ...bypassNotices(clientArgv)] };
+  clientModeOf(spec); // backend.opts.client_mode → validation_failed before anything exists
+  const client = planClientLaunch(spec, ctx, { sandbox: false, workspace: spec.workspace, home: stateDir });
+  return { spec, sessionId: newSessionId(), stateDir, mounts: [], ...client };
 }
 
 async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerCgroups): Promise<RunnerHandle> {
@@ -85,6 +87,7 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
   await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
   await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid, owner);
+  await writeClientHome(plan, ctx);
   await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace]);
   if (plan.clientArgv.length === 0) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
   // The client joins its cgroup (as the server, before setpriv drops to the agent uid) before it can fork.
@@ -93,7 +96,7 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
   const release = group === undefined ? undefined : (): Promise<void> => killAgentCgroup(group);
   const [file, ...args] = buildLocalLaunchArgv(ctx, group, plan.clientArgv, plan.spec.agent) as [string, ...string[]];
   // A failed spawn leaves an empty group: the next start reuses it, a later runner's first start sweeps it.
-  if (isTuiClient(plan.spec.client)) return startPtyClient(plan, file, args, release);
+  if (isTuiClient(plan.spec.client) && clientModeOf(plan.spec) === 'pane') return startPtyClient(plan, file, args, release);
   // own process group (detached): stop kills the whole tree
   const child = await spawnClient({ file, args, cwd: plan.spec.workspace, env: plan.env, agent: plan.spec.agent });
   const handle = attachChild(child, {
