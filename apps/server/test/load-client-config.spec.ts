@@ -35,3 +35,23 @@ describe('GENSWARMS_LLM_ENDPOINT_API', () => {
     });
   });
 });
+
+describe('GENSWARMS_CLIENTS_DIR', () => {
+  it('defaults to $GENSWARMS_HOME/clients', async () => {
+    const res = await load({});
+    expect(res.kind).toBe('ok');
+    if (res.kind === 'ok') expect(res.config.clientsDir).toBe(join(res.config.home, 'clients'));
+  });
+
+  it('takes an absolute path, normalized', async () => {
+    const res = await load({ GENSWARMS_CLIENTS_DIR: ' /opt/gs//clients/ ' });
+    expect(res.kind === 'ok' ? res.config.clientsDir : res).toBe('/opt/gs/clients');
+  });
+
+  test.each(['clients', './x', '~/clients', '/a\0b'])('%j refuses to start', async (value) => {
+    expect(await load({ GENSWARMS_CLIENTS_DIR: value })).toMatchObject({
+      kind: 'invalid',
+      line: 'genswarms: invalid GENSWARMS_CLIENTS_DIR: expected an absolute path',
+    });
+  });
+});

@@ -74,6 +74,7 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
     ...(host.node === undefined ? {} : { node: host.node }),
     ...(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
     ...(host.userHome === undefined ? {} : { userHome: host.userHome }),
+    ...(config.clientsDir === undefined ? {} : { clientsDir: config.clientsDir }),
   });
   const runners = createRunnerRegistry(ctx, {
     tmux: createTmuxRunner({ docker: createTmuxDockerRunner() }),

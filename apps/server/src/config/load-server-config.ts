@@ -10,6 +10,7 @@ import {
 } from '@genswarms/security';
 import {
   AgentIdRefusal,
+  defaultClientsDir,
   parseAgentIdMode,
   parseEndpointApiList,
   traversalGroup,
@@ -104,6 +105,14 @@ function parseEndpointApis(raw: string | undefined): readonly EndpointApi[] | un
   return parsed.apis;
 }
 
+/** GENSWARMS_CLIENTS_DIR (absolute, no NUL) → where runners find the installed coding clients; unset → `<home>/clients`. */
+function parseClientsDir(raw: string | undefined, home: string): string {
+  if (isUnset(raw)) return defaultClientsDir(home);
+  const dir = (raw ?? '').trim();
+  if (!path.isAbsolute(dir) || dir.includes('\0')) throw new Refusal('GENSWARMS_CLIENTS_DIR', 'expected an absolute path');
+  return path.resolve(dir);
+}
+
 function parseLevel(raw: string | undefined): LogLevel {
   const parsed = parseLogLevel(raw);
   if (parsed.kind === 'invalid') throw new Refusal('GENSWARMS_LOG_LEVEL', parsed.reason);
@@ -138,6 +147,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
   const agentIds = parseAgentIds(env, { uid: opts.uid, gid: opts.gid ?? opts.uid });
   // a root server's agents pass through home by name (0710, group = the agents' traversal group): kept across boots
   const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid, traversalGroup(agentIds));
+  const clientsDir = parseClientsDir(env['GENSWARMS_CLIENTS_DIR'], home);
   const skillsRaw = env['GENSWARMS_SKILLS_ROOT'];
   return {
     tokens: { fullToken: normalizeToken(env['GENSWARMS_API_TOKEN']), configToken: normalizeToken(env['GENSWARMS_CONFIG_API_TOKEN']) },
@@ -148,6 +158,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
     endpointPolicy,
     ...(endpointApis === undefined ? {} : { endpointApis }),
     home,
+    clientsDir,
     maxAgentsPerSwarm,
     agentIds,
     ...(agentIds.kind === 'per_agent' ? {} : { agent: { uid: agentIds.uid, gid: agentIds.gid } }),

@@ -17,6 +17,8 @@ export interface ServerConfig {
   readonly endpointApis?: readonly EndpointApi[];
   /** Real path of `GENSWARMS_HOME` (checked 0700, ours). */
   readonly home: string;
+  /** `GENSWARMS_CLIENTS_DIR` or `$GENSWARMS_HOME/clients`: runners use the pinned coding clients there first. Absent (embedders, tests) → the PATH only. */
+  readonly clientsDir?: string;
   readonly maxAgentsPerSwarm: number;
   /**
    * The uid:gid agents run as (`GENSWARMS_AGENT_UID`/`GENSWARMS_AGENT_GID`, docs/security.md §10 "uid rule"):

@@ -109,6 +109,11 @@ export interface RunnerContext {
     /** (additive) `GENSWARMS_LLM_ENDPOINT_API`: what `defaultEndpoint` speaks; absent = inferred from its host. */
     readonly endpointApis?: readonly EndpointApi[];
   };
+  /**
+   * (additive) Where `genswarms clients install` puts the coding clients (`GENSWARMS_CLIENTS_DIR`, else
+   * `$GENSWARMS_HOME/clients`): runners use the pinned install there before the PATH. Absent = PATH only.
+   */
+  readonly clientsDir?: string;
   /** `DOCKER_HOST` as read at boot; only unset or `unix://` is accepted. */
   readonly dockerHost?: string;
   /** (additive) The PATH string the binaries were resolved on. */
@@ -316,4 +321,6 @@ export interface LaunchPlan {
    * 0600/0700 and owned by the agent; never a key (docs/clients.md "What genswarms writes").
    */
   readonly clientHome?: { readonly files: readonly ClientHomeFile[]; readonly dirs: readonly string[] };
+  /** (additive) The host npm prefix of the installed coding client the plan runs (made reachable by the agent uid at start). */
+  readonly clientInstall?: string;
 }

@@ -17,6 +17,7 @@ import { watchEgress } from '../network/egress-watch';
 import { attachIsolation, isolationCheckOf } from '../isolation/inspect-isolation';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
+import { grantClientReach } from '../client/client-install';
 import { assertLimitsEnforceable } from '../cgroup/agent-limits';
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { prepareSandboxExtras, sandboxEntryArgv, type SandboxExtras } from './sandbox-extras';
@@ -68,6 +69,7 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx));
     // bwrap runs as the agent (the uid rule): it must reach every bind source it opens below home
     await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace, ...(plan.egress === undefined ? [] : [plan.egress.dir])]);
+    await grantClientReach(ctx, plan.clientInstall);
     envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
     await writeClientHome(plan, ctx);
     extras = await prepareSandboxExtras(plan, ctx);

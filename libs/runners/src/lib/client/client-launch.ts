@@ -8,13 +8,14 @@ import { CLIENT_ADAPTERS } from './adapters/adapter-table';
 import { CLIENT_KEY_ENV, type ClientAdapterInput } from './adapters/client-adapter';
 import { buildClientArgv, hasBypassFlag, SANDBOX_AGENT_DIR, sandboxNodePath } from './clients';
 import { clientModeOf, isCodingClient } from './client-mode';
+import { installedClientFor } from './client-install';
 import { assertClientEndpoint } from './endpoint-compat';
 
 /** The variable that tells genswarms-agent to run a coding client per turn: JSON `{v:1, client, argv}` (docs/agent.md). */
 export const CLIENT_EXEC_ENV = 'GENSWARMS_CLIENT_EXEC';
 
 /** What a runner's plan takes from the client: the argv that runs, its env, the start notices, HOME files. */
-export type ClientLaunch = Pick<LaunchPlan, 'clientArgv' | 'env' | 'notices' | 'clientHome'>;
+export type ClientLaunch = Pick<LaunchPlan, 'clientArgv' | 'env' | 'notices' | 'clientHome' | 'clientInstall'>;
 
 /**
  * The client part of every plan (docs/runners.md "Clients", docs/clients.md): the environment from scratch
@@ -51,7 +52,12 @@ export function planClientLaunch(spec: AgentLaunchSpec, ctx: RunnerContext, wher
     env,
     notices: [...built.notices, ...bypassNotices(words)],
     clientHome: { files: setup.homeFiles, dirs: setup.homeDirs },
+    ...optionalInstall(installedClientFor(spec, ctx)?.prefix),
   };
+}
+
+function optionalInstall(prefix: string | undefined): Pick<LaunchPlan, 'clientInstall'> {
+  return prefix === undefined ? {} : { clientInstall: prefix };
 }
 
 /** The endpoint, key and paths exactly as the client will see them (read back from its built environment). */

@@ -5,6 +5,7 @@ import { assertArgv } from '../argv/validate-argv';
 import { RunnerError } from '../errors/runner-error';
 import { clientNotExecutable, clientNotOnPath } from '../errors/binary-missing';
 import { CLIENT_ADAPTERS } from './adapters/adapter-table';
+import { installedClientFor, sandboxClientBinary } from './client-install';
 
 /** Flags that switch a coding client's own sandbox/approvals off (docs/runners.md). */
 export const BYPASS_FLAGS: readonly string[] = [
@@ -78,6 +79,8 @@ function rawClientArgv(spec: AgentLaunchSpec, ctx: RunnerContext, where: 'host' 
     if (where === 'host') return [ctx.binaries.node, ctx.agentEntry];
     return [sandboxNodePath(ctx), `${SANDBOX_AGENT_DIR}/${path.basename(ctx.agentEntry)}`];
   }
+  const installed = replaced === undefined ? installedClientFor(spec, ctx) : undefined;
+  const executable = replaced ?? (installed === undefined ? client : where === 'host' ? installed.binary : sandboxClientBinary(installed));
   // no endpoint known here: the pane argv a client gets when it keeps its vendor defaults (client-launch.ts has the rest)
   const setup = CLIENT_ADAPTERS[client].setup({
     workspace: '/workspace',
@@ -86,7 +89,7 @@ function rawClientArgv(spec: AgentLaunchSpec, ctx: RunnerContext, where: 'host' 
     unsafeBypass: spec.unsafeBypass === true,
     ...(spec.model === undefined ? {} : { model: spec.model }),
   });
-  return [replaced ?? client, ...setup.paneArgs];
+  return [executable, ...setup.paneArgs];
 }
 
 /** Host system prefixes bound into bwrap sandboxes; node outside them is bound at SANDBOX_BIN_DIR/node. */

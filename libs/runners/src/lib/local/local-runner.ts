@@ -19,6 +19,7 @@ import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { attachIsolation, isolationCheckOf } from '../isolation/inspect-isolation';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
+import { grantClientReach } from '../client/client-install';
 
 /**
  * `local`: the client runs on the host with no boundary — only `network: open` (docs/security.md).
@@ -89,6 +90,7 @@ async function startLocal(plan: LaunchPlan, ctx: RunnerContext, cgroups: RunnerC
   await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid, owner);
   await writeClientHome(plan, ctx);
   await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace]);
+  await grantClientReach(ctx, plan.clientInstall);
   if (plan.clientArgv.length === 0) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
   // The client joins its cgroup (as the server, before setpriv drops to the agent uid) before it can fork.
   const group = cgroups.groupFor(ctx, plan.spec.swarm, plan.spec.agent);

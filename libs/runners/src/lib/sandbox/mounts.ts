@@ -6,6 +6,7 @@ import { RunnerError } from '../errors/runner-error';
 import { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
 import { isUnderSystem, SANDBOX_AGENT_DIR, SANDBOX_BIN_DIR } from '../client/clients';
 import { runsGenswarmsAgent } from '../client/client-mode';
+import { clientInstallMount, installedClientFor } from '../client/client-install';
 import { assertSandboxPath } from './path-rules';
 import { assertWorkspaceSafe } from './workspace-rules';
 import { planNixMounts } from './nix-closure';
@@ -90,6 +91,8 @@ function skillMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
 function clientMounts(spec: AgentLaunchSpec, ctx: RunnerContext, includeSystem: boolean): MountSpec[] {
   const mounts: MountSpec[] = [];
   const binary = spec.config.agent_binary_path;
+  const installed = installedClientFor(spec, ctx);
+  if (installed !== undefined) mounts.push(clientInstallMount(installed));
   if (binary !== undefined) {
     if (!path.isAbsolute(binary)) throw new RunnerError('unsafe_bind', 'agent_binary_path must be absolute', { agent: spec.agent });
     const real = assertSafeHostPath(binary, 'agent_binary_path', spec, ctx);

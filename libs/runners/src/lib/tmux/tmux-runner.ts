@@ -14,6 +14,7 @@ import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeE
 import { paneLaunchFor, xargsArgvToTmuxWords, type PaneLaunch } from './pane-command';
 import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
+import { grantClientReach } from '../client/client-install';
 import { ensureWorkspaceDir } from '../state/skills-links';
 import { TmuxHandle } from './tmux-handle';
 import { RunnerCgroups } from '../cgroup/runner-cgroups';
@@ -189,6 +190,7 @@ async function startTmux(
     // runner none reaches its directories itself, bwrap binds them as the agent: both walk down from home
     await ensureWorkspaceDir(spec.workspace, workspaceOwners(ctx));
     await grantAgentTraversal(ctx, [plan.stateDir, spec.workspace]);
+    await grantClientReach(ctx, plan.clientInstall);
   }
   await writeClientHome(plan, ctx);
   const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
