@@ -8,6 +8,13 @@ import { anthropicBaseUrl, CLIENT_KEY_ENV, hostTmpEnv } from './client-adapter';
  */
 export const CLAUDE_ALLOWED_TOOLS: readonly string[] = ['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep'];
 
+/**
+ * The `apiKeyHelper` command (Claude Code runs it with /bin/sh): prints the key from the environment. `printf`
+ * is a builtin of dash, bash and busybox ash, so no process is exec'd with the key as an argv word (`printenv`,
+ * which takes only the name, is missing from the busybox agent image).
+ */
+export const CLAUDE_API_KEY_HELPER = `printf '%s' "$${CLIENT_KEY_ENV}"`;
+
 /** Claude Code's own traffic switches: updater, telemetry, error reports, the other non-essential calls. */
 const CLAUDE_QUIET_ENV: Readonly<Record<string, string>> = {
   DISABLE_AUTOUPDATER: '1',
@@ -55,7 +62,7 @@ export function claudeSettingsJson(input: ClientAdapterInput): string {
   if (endpoint?.hostHeader !== undefined) env['ANTHROPIC_CUSTOM_HEADERS'] = `Host: ${endpoint.hostHeader}`;
   const settings = {
     env,
-    ...(endpoint?.hasKey === true ? { apiKeyHelper: `printenv ${CLIENT_KEY_ENV}` } : {}),
+    ...(endpoint?.hasKey === true ? { apiKeyHelper: CLAUDE_API_KEY_HELPER } : {}),
     permissions: { allow: [...CLAUDE_ALLOWED_TOOLS] },
     ...(input.unsafeBypass ? { skipDangerousModePermissionPrompt: true } : {}),
   };

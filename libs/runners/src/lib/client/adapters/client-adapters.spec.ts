@@ -179,7 +179,7 @@ describe('claude', () => {
         ANTHROPIC_BASE_URL: 'http://127.0.0.1:17080',
         ANTHROPIC_CUSTOM_HEADERS: 'Host: llm.internal:8443',
       },
-      apiKeyHelper: `printenv ${KEY_ENV}`,
+      apiKeyHelper: `printf '%s' "$${KEY_ENV}"`,
       permissions: { allow: ['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep'] },
     });
     expect(JSON.parse(claudeStateJson(isolated))).toEqual({
