@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CODING_CLIENTS, createBwrapRunner, createLocalRunner, hostClientPlatform, nativeBinaryCandidates } from '../../src/index';
-import type { AgentLaunchSpec, CodingClientName, RunnerContext } from '../../src/index';
+import { CODING_CLIENTS, createBwrapRunner, createLocalRunner } from '../../src/index';
+import type { AgentLaunchSpec, RunnerContext } from '../../src/index';
+import { fakeInstall, platform } from './fake-install';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
 
 // Runners take a coding client from the clients dir (`genswarms clients install`) before the PATH; sandboxes
@@ -12,21 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => dirs.cleanup());
 
-const platform = hostClientPlatform();
 const maybe = platform === undefined ? it.skip : it;
-
-/** The layout `clients install` leaves (package.json + the platform binary), with a tiny script as the binary. */
-function fakeInstall(clientsDir: string, name: CodingClientName, manifestName = CODING_CLIENTS[name].npmPackage): string {
-  const prefix = path.join(clientsDir, name, CODING_CLIENTS[name].pinnedVersion);
-  const pkg = path.join(prefix, 'node_modules', CODING_CLIENTS[name].npmPackage);
-  mkdirSync(pkg, { recursive: true, mode: 0o755 });
-  writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: manifestName, version: CODING_CLIENTS[name].pinnedVersion }));
-  const rel = nativeBinaryCandidates(name, platform!)[0] ?? '';
-  const binary = path.join(prefix, 'node_modules', rel);
-  mkdirSync(path.dirname(binary), { recursive: true, mode: 0o755 });
-  writeFileSync(binary, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-  return binary;
-}
 
 /** A fake `<name>` on a PATH directory of the agent's own (`extra_path`): what the clients dir must win over. */
 function onPath(name: string): string {
