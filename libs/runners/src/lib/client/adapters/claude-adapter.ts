@@ -63,7 +63,9 @@ export function claudeSettingsJson(input: ClientAdapterInput): string {
   const settings = {
     env,
     ...(endpoint?.hasKey === true ? { apiKeyHelper: CLAUDE_API_KEY_HELPER } : {}),
-    permissions: { allow: [...CLAUDE_ALLOWED_TOOLS] },
+    // The allow list decides (`default` mode, auto mode off: Claude Code 2.1's own default asks a classifier on the
+    // vendor's side through the endpoint, and offers itself in a dialog); whatever would still prompt is denied.
+    permissions: { defaultMode: 'default', disableAutoMode: 'disable', denyInsteadOfPrompting: true, allow: [...CLAUDE_ALLOWED_TOOLS] },
     ...(input.unsafeBypass ? { skipDangerousModePermissionPrompt: true } : {}),
   };
   return `${JSON.stringify(settings, null, 2)}\n`;

@@ -180,7 +180,12 @@ describe('claude', () => {
         ANTHROPIC_CUSTOM_HEADERS: 'Host: llm.internal:8443',
       },
       apiKeyHelper: `printf '%s' "$${KEY_ENV}"`,
-      permissions: { allow: ['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep'] },
+      permissions: {
+        defaultMode: 'default',
+        disableAutoMode: 'disable',
+        denyInsteadOfPrompting: true,
+        allow: ['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep'],
+      },
     });
     expect(JSON.parse(claudeStateJson(isolated))).toEqual({
       hasCompletedOnboarding: true,
