@@ -132,6 +132,8 @@ describe('published clients headless through the runners', () => {
       // the receipt is written by the tool call, so the tool result's request may still be on its way
       const model = llm.requests.filter((r) => r.method === 'POST');
       expect(model.length).toBeGreaterThanOrEqual(1);
+      // the live process keeps every promise of the plan (the client install and agent binds included)
+      expect((await handle.isolation?.())?.differences ?? []).toEqual([]);
       // isolated: the client spoke to its own loopback bridge; the Host header names the pinned upstream
       expect(new Set(model.map((r) => r.headers['host']))).toEqual(new Set([`127.0.0.1:${llm.port}`]));
     },
