@@ -136,17 +136,19 @@ function collectStdout(child: ChildProcess): { text(): string } {
   return { text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
+/** Terminal escapes (CSI sequences) and control characters: the client's bytes reach a log as plain text. */
+// eslint-disable-next-line no-control-regex -- matching the escape character is the point
+const ANSI_CSI_RE = /\u001b\[[0-9;?]*[A-Za-z]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
+
 /** Each stderr line to the agent's log (control characters dropped, bounded); keeps the last non-empty one. */
 function logStderr(child: ChildProcess, log: (line: string) => void): { last(): string } {
   let pending = '';
   let logged = 0;
   let last = '';
   const emit = (raw: string): void => {
-    // eslint-disable-next-line no-control-regex -- the client's bytes reach a log: no terminal escapes
-    const line = raw
-      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
-      .replace(/[\u0000-\u001f\u007f]/g, '')
-      .slice(0, CLIENT_LOG_LINE_MAX_CHARS);
+    const line = raw.replace(ANSI_CSI_RE, '').replace(CONTROL_RE, '').slice(0, CLIENT_LOG_LINE_MAX_CHARS);
     if (line.trim() === '') return;
     last = line;
     if (logged < CLIENT_LOG_LINES_MAX) log(`client: ${line}`);
