@@ -35,14 +35,14 @@ describe('the clients dir comes before the PATH', () => {
   maybe('local (pane): the installed native binary, not the codex on the PATH', () => {
     const clients = path.join(dirs.root, 'clients');
     const binary = fakeInstall(clients, 'codex');
-    expect(createLocalRunner().plan(spec(), ctxWith(clients)).clientArgv).toEqual([binary]);
-    expect(createLocalRunner().plan(spec(), ctxWith(undefined)).clientArgv).toEqual([path.join(dirs.root, 'bin', 'codex')]);
+    expect(createLocalRunner().plan(spec(), ctxWith(clients)).clientArgv).toEqual([binary, '--no-daemon']);
+    expect(createLocalRunner().plan(spec(), ctxWith(undefined)).clientArgv).toEqual([path.join(dirs.root, 'bin', 'codex'), '--no-daemon']);
   });
 
   maybe('a client not installed there: the PATH as before', () => {
     const clients = path.join(dirs.root, 'clients');
     fakeInstall(clients, 'claude');
-    expect(createLocalRunner().plan(spec(), ctxWith(clients)).clientArgv).toEqual([path.join(dirs.root, 'bin', 'codex')]);
+    expect(createLocalRunner().plan(spec(), ctxWith(clients)).clientArgv).toEqual([path.join(dirs.root, 'bin', 'codex'), '--no-daemon']);
   });
 
   maybe('bwrap (headless): the prefix bound read-only, the per-turn argv names the binary inside it, genswarms-agent runs', () => {
@@ -88,6 +88,9 @@ describe('the clients dir comes before the PATH', () => {
     const clients = path.join(dirs.root, 'clients');
     fakeInstall(clients, 'codex');
     const own = path.join(onPath('my-codex'), 'my-codex');
-    expect(createLocalRunner().plan(spec({ config: { agent_binary_path: own } }), ctxWith(clients)).clientArgv).toEqual([own]);
+    expect(createLocalRunner().plan(spec({ config: { agent_binary_path: own } }), ctxWith(clients)).clientArgv).toEqual([
+      own,
+      '--no-daemon',
+    ]);
   });
 });

@@ -90,8 +90,11 @@ export function anthropicBaseUrl(endpoint: string): string {
 /** Private temporary directory of a client on the host (Codex refuses a TMPDIR that holds its HOME). */
 export const HOST_TMP_DIR = '.tmp';
 
-/** `TMPDIR` for a client on the host: HOME/.tmp (created 0700); in a sandbox the private /tmp stays. */
-export function hostTmpEnv(input: ClientAdapterInput): { env: Record<string, string>; dirs: string[] } {
-  if (input.sandboxed) return { env: {}, dirs: [] };
+/**
+ * `TMPDIR` for a client: HOME/.tmp (created 0700) on the host; in a sandbox the private /tmp stays unless
+ * `inSandbox` (a container's /tmp is mounted noexec, and OpenCode's TUI loads a library it unpacks there).
+ */
+export function hostTmpEnv(input: ClientAdapterInput, inSandbox = false): { env: Record<string, string>; dirs: string[] } {
+  if (input.sandboxed && !inSandbox) return { env: {}, dirs: [] };
   return { env: { TMPDIR: `${input.home.replace(/\/+$/, '')}/${HOST_TMP_DIR}` }, dirs: [HOST_TMP_DIR] };
 }

@@ -91,7 +91,7 @@ describe('codex', () => {
       '--model',
       'gpt-test',
     ]);
-    expect(setup.paneArgs).toEqual(['--model', 'gpt-test']);
+    expect(setup.paneArgs).toEqual(['--no-daemon', '--model', 'gpt-test']);
     expect(setup.env).toEqual({});
     expect(parseToml(codexConfigToml(isolated))).toEqual({
       check_for_update_on_startup: false,
@@ -133,7 +133,7 @@ describe('codex', () => {
       'gpt-test',
       '--dangerously-bypass-approvals-and-sandbox',
     ]);
-    expect(setup.paneArgs).toEqual(['--model', 'gpt-test', '--dangerously-bypass-approvals-and-sandbox']);
+    expect(setup.paneArgs).toEqual(['--no-daemon', '--model', 'gpt-test', '--dangerously-bypass-approvals-and-sandbox']);
   });
 
   it('no endpoint: no provider, still trusted and quiet', () => {
@@ -211,7 +211,9 @@ describe('opencode', () => {
     const setup = CLIENT_ADAPTERS.opencode.setup(isolated);
     expect(setup.headlessArgs).toEqual(['run']);
     expect(setup.paneArgs).toEqual([]);
-    expect(setup.env).toEqual({ OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' });
+    // its TUI unpacks a library into TMPDIR and loads it: a container's /tmp is noexec, HOME is not
+    expect(setup.env).toEqual({ OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', TMPDIR: '/root/.tmp' });
+    expect(setup.homeDirs).toEqual(['.config', '.config/opencode', '.tmp']);
     expect(JSON.parse(opencodeConfigJson(isolated))).toEqual({
       autoupdate: false,
       share: 'disabled',

@@ -32,7 +32,8 @@ function codexSetup(input: ClientAdapterInput): ClientSetup {
     homeFiles: [{ path: '.codex/config.toml', content: codexConfigToml(input) }],
     homeDirs: ['.codex', ...tmp.dirs],
     env: tmp.env,
-    paneArgs: [...model, ...bypass],
+    // the TUI's shared background server records its pid's start time, which fails in a container; one per agent anyway
+    paneArgs: ['--no-daemon', ...model, ...bypass],
     headlessArgs: ['exec', '--skip-git-repo-check', '--color', 'never', ...sandbox, ...model, ...bypass],
   };
 }

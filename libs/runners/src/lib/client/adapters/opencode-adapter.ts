@@ -32,7 +32,7 @@ export const OPENCODE_ADAPTER: ClientAdapter = {
 const OPENCODE_SUBSTITUTION_RE = /\{\s*(env|file)\s*:/i;
 
 function opencodeSetup(input: ClientAdapterInput): ClientSetup {
-  const tmp = hostTmpEnv(input);
+  const tmp = hostTmpEnv(input, true);
   // with an endpoint the model is the provider's (`genswarms/<model>` in the file); `--model` would name a provider
   const model = input.model === undefined || input.endpoint !== undefined ? [] : ['--model', input.model];
   return {
