@@ -58,6 +58,15 @@ copy_with_libs() { # copy_with_libs <binary> : the binary and every library ldd 
 copy_with_libs "$(readlink -f "$NODE")"
 [ "$(readlink -f "$NODE")" = /usr/bin/node ] || ln -sf "$(readlink -f "$NODE")" "$ROOTFS/usr/bin/node"
 copy_with_libs "$(readlink -f "$SOCAT")"
+# The glibc libraries the published coding clients' native binaries link against besides node's (Claude Code
+# needs librt): they run headless in the container from the clients dir the runner binds (docs/clients.md).
+LIBC=$(ldd "$(readlink -f "$NODE")" | awk '$1 == "libc.so.6" {print $3}')
+# Claude Code's Bash tool refuses any shell but bash or zsh ("No suitable shell found"): bash, with its libraries.
+BASH_BIN=$(command -v bash) || die "bash not found"
+copy_with_libs "$(readlink -f "$BASH_BIN")"
+for lib in librt.so.1 libpthread.so.0 libdl.so.2 libm.so.6; do
+  if [ -n "$LIBC" ] && [ -e "$(dirname "$LIBC")/$lib" ]; then copy_file "$(dirname "$LIBC")/$lib"; fi
+done
 [ "$(readlink -f "$SOCAT")" = /usr/bin/socat ] || ln -sf "$(readlink -f "$SOCAT")" "$ROOTFS/usr/bin/socat"
 cp "$BUSYBOX" "$ROOTFS/usr/bin/busybox"
 for applet in $("$BUSYBOX" --list); do

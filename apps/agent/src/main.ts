@@ -56,6 +56,8 @@ function describeLlm(config: AgentConfig): string {
       return `mock script (${config.llm.script.length} entries)`;
     case 'none':
       return 'no LLM endpoint (every turn gets an error receipt)';
+    case 'client':
+      return `${config.llm.client} once per turn (${config.llm.argv[0]})`;
     case 'endpoint':
       return `llm ${new URL(config.llm.endpoint).origin}${config.llm.apiKey === undefined ? '' : ' (key set)'}`;
   }

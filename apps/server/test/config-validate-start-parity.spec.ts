@@ -57,6 +57,12 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
   // below the default root <home>/workspaces, but another agent's directory inside GENSWARMS_HOME
   ['unsafe_workspace', (home) => one({ name: 'a', backend: 'bwrap', workspace: join(home, 'workspaces', 'other') })],
   ['unsafe_bind', (home) => one({ name: 'a', backend: 'bwrap', config: { extra_ro_binds: [[home, '/data']] } })],
+  // agent_binary_path stands in for the client (installed or not): an undeclared endpoint speaks openai-chat, claude does not
+  [
+    'client_endpoint_incompatible',
+    () =>
+      one({ name: 'a', backend: 'local', client: 'claude', endpoint: 'http://127.0.0.1:9/v1', config: { agent_binary_path: '/bin/true' } }),
+  ],
   [
     'bypass_requires_opt_in',
     () => one({ name: 'a', backend: 'bwrap', client: { command: ['/bin/sh', '--dangerously-skip-permissions'] } }),

@@ -1,5 +1,5 @@
 /** Shared e2e harness: a real engine on a tmp home, real SQLite, the real mock runner. */
-import { buildRunnerContext, createDockerRunner, createRunnerRegistry, type RunnerRegistry } from '@genswarms/runners';
+import { buildRunnerContext, createDockerRunner, createRunnerRegistry, type RunnerContext, type RunnerRegistry } from '@genswarms/runners';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -37,6 +37,10 @@ export interface HarnessOptions {
   runners?: (real: RunnerRegistry) => RunnerRegistry;
   /** GENSWARMS_WORKSPACE_ROOTS as resolved (default: the temp directory, where the specs make named workspaces). */
   workspaceRoots?: readonly string[];
+  /** More of the runner context's endpoint trust (server key, allowed hosts, what the endpoint speaks). */
+  llm?: Partial<RunnerContext['llm']>;
+  /** Where runners find the installed coding clients (default: none, the PATH only). */
+  clientsDir?: string;
 }
 
 export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -51,8 +55,9 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
     uid: process.getuid?.() ?? 0,
     gid: process.getgid?.() ?? 0,
     agentEntry: opts.agentEntry ?? path.join(home, 'agent-main.js'),
-    llm: { allowedHosts: [], ...(opts.llmEndpoint === undefined ? {} : { defaultEndpoint: opts.llmEndpoint }) },
+    llm: { allowedHosts: [], ...(opts.llmEndpoint === undefined ? {} : { defaultEndpoint: opts.llmEndpoint }), ...opts.llm },
     workspaceRoots: opts.workspaceRoots ?? [fs.realpathSync(os.tmpdir())],
+    ...(opts.clientsDir === undefined ? {} : { clientsDir: opts.clientsDir }),
   });
   const open = (): Promise<Engine> =>
     Engine.open({

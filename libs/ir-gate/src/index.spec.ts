@@ -4,6 +4,7 @@ const PINNED = [
   'AGENT_FIELDS_IN_CONFIG',
   'AgentConfigSchema',
   'AgentSchema',
+  'ENDPOINT_API_NAMES',
   'BACKEND_TYPES',
   'BARE_REFS',
   'BackendSchema',

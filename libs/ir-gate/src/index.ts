@@ -1,7 +1,7 @@
 /** @genswarms/ir-gate: swarm config schema, IR, fold/materialize/compact, op policy, reconcile, the gate. */
 export { SwarmConfigSchema, ObjectSchema, EdgeSchema, OptionsSchema, edgePair } from './lib/config/swarm-schema';
 export type { SwarmConfig, ObjectConfig, EdgeConfig } from './lib/config/swarm-schema';
-export { AgentSchema, skillBasename } from './lib/config/agent-schema';
+export { AgentSchema, ENDPOINT_API_NAMES, skillBasename } from './lib/config/agent-schema';
 export type { AgentConfig } from './lib/config/agent-schema';
 export { AgentConfigSchema, ENV_KEY_RE, AGENT_FIELDS_IN_CONFIG } from './lib/config/agent-config-schema';
 export {

@@ -70,6 +70,17 @@ export { CLIENT_SCREENS } from './lib/client/screens/client-screens';
 export type { ScreenRulesResolver } from './lib/client/screens/client-screens';
 export type { ClientScreenRules, DialogRule } from './lib/client/screens/screen-rules';
 export { tailScreenLines } from './lib/screen/screen-lines';
+export { CLIENT_ADAPTERS } from './lib/client/adapters/adapter-table';
+export { CLIENT_KEY_ENV } from './lib/client/adapters/client-adapter';
+export type { ClientAdapter, ClientAdapterInput, ClientEndpoint, ClientHomeFile, ClientSetup } from './lib/client/adapters/client-adapter';
+export { DEFAULT_ENDPOINT_APIS, ENDPOINT_APIS, inferEndpointApis, isEndpointApi, parseEndpointApiList } from './lib/client/endpoint-api';
+export type { EndpointApi, EndpointApiParse } from './lib/client/endpoint-api';
+export { CLIENT_EXEC_ENV, planClientLaunch } from './lib/client/client-launch';
+export type { ClientLaunch } from './lib/client/client-launch';
+export { clientModeOf, isCodingClient, LOCAL_CLIENT_MODES } from './lib/client/client-mode';
+export type { ClientMode } from './lib/client/client-mode';
+export { endpointApisOf } from './lib/client/endpoint-compat';
+export type { EndpointApiSource } from './lib/client/endpoint-compat';
 export {
   clientInstallDir,
   defaultClientsDir,

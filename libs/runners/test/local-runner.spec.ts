@@ -169,10 +169,10 @@ describe('local runner', () => {
     const ctx = makeContext(dirs.home);
     const spec = makeSpec({ workspace: dirs.workspace, client: 'codex', model: 'gpt-x', config: { agent_binary_path: fake } });
     const plan = runner.plan(spec, ctx);
-    expect(plan.clientArgv).toEqual([fake, '--model', 'gpt-x']);
+    expect(plan.clientArgv).toEqual([fake, '--no-daemon', '--model', 'gpt-x']);
     handle = await runner.start(plan, ctx);
     const report = JSON.parse(await waitForFile(out)) as { argv: string[]; tty: boolean; term: string; lang: string };
-    expect(report).toEqual({ argv: ['--model', 'gpt-x'], tty: true, term: 'xterm-256color', lang: 'C.UTF-8' });
+    expect(report).toEqual({ argv: ['--no-daemon', '--model', 'gpt-x'], tty: true, term: 'xterm-256color', lang: 'C.UTF-8' });
     await handle.deliver({ turnId: 't1', seq: 1, from: '_operator', content: 'hello', clientTurnsDir: '/w/.genswarms/turns' });
     expect(await waitForFile(got)).toContain('[genswarms] turn t1 — message 1 from _operator:');
   });

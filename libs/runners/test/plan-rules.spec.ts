@@ -14,8 +14,8 @@ describe('plan-time rules', () => {
 
   describe('clients (docs/runners.md)', () => {
     it.each([
-      ['codex', false, ['codex', '--model', 'm']],
-      ['codex', true, ['codex', '--model', 'm', '--dangerously-bypass-approvals-and-sandbox']],
+      ['codex', false, ['codex', '--no-daemon', '--model', 'm']],
+      ['codex', true, ['codex', '--no-daemon', '--model', 'm', '--dangerously-bypass-approvals-and-sandbox']],
       ['claude', false, ['claude', '--model', 'm']],
       ['claude', true, ['claude', '--model', 'm', '--dangerously-skip-permissions']],
       ['opencode', true, ['opencode', '--model', 'm']],

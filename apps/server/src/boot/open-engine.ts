@@ -65,7 +65,7 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
     uid: host.uid,
     gid: host.gid,
     agentEntry: host.agentEntry,
-    llm: config.endpointPolicy,
+    llm: { ...config.endpointPolicy, ...(config.endpointApis === undefined ? {} : { endpointApis: config.endpointApis }) },
     ...(config.agentIds?.kind === 'per_agent'
       ? { agentIdRange: config.agentIds.range }
       : config.agent === undefined
@@ -75,6 +75,7 @@ export function buildRunners(config: ServerConfig, host: HostFacts): { ctx: Runn
     ...(host.node === undefined ? {} : { node: host.node }),
     ...(host.dockerHost === undefined ? {} : { dockerHost: host.dockerHost }),
     ...(host.userHome === undefined ? {} : { userHome: host.userHome }),
+    ...(config.clientsDir === undefined ? {} : { clientsDir: config.clientsDir }),
   });
   const runners = createRunnerRegistry(ctx, {
     tmux: createTmuxRunner({ docker: createTmuxDockerRunner() }),

@@ -8,7 +8,16 @@ import {
   resolveConfigDir,
   SecurityError,
 } from '@genswarms/security';
-import { AgentIdRefusal, parseAgentIdMode, resolveWorkspaceRoots, traversalGroup, type AgentIdMode } from '@genswarms/runners';
+import {
+  AgentIdRefusal,
+  defaultClientsDir,
+  parseAgentIdMode,
+  parseEndpointApiList,
+  resolveWorkspaceRoots,
+  traversalGroup,
+  type AgentIdMode,
+  type EndpointApi,
+} from '@genswarms/runners';
 import { parseLogLevel } from '../logging/log-level';
 import type { LogLevel } from '../logging/log-level';
 import type { ServerConfig, ServerConfigLoad } from './server-config';
@@ -89,6 +98,22 @@ function parseAgentIds(env: ServerEnv, server: { uid: number; gid: number }): Ag
   }
 }
 
+/** GENSWARMS_LLM_ENDPOINT_API → what the server's endpoint speaks; unset → undefined (inferred from its host). */
+function parseEndpointApis(raw: string | undefined): readonly EndpointApi[] | undefined {
+  if (isUnset(raw)) return undefined;
+  const parsed = parseEndpointApiList(raw ?? '');
+  if (parsed.kind === 'invalid') throw new Refusal('GENSWARMS_LLM_ENDPOINT_API', parsed.reason);
+  return parsed.apis;
+}
+
+/** GENSWARMS_CLIENTS_DIR (absolute, no NUL) → where runners find the installed coding clients; unset → `<home>/clients`. */
+function parseClientsDir(raw: string | undefined, home: string): string {
+  if (isUnset(raw)) return defaultClientsDir(home);
+  const dir = (raw ?? '').trim();
+  if (!path.isAbsolute(dir) || dir.includes('\0')) throw new Refusal('GENSWARMS_CLIENTS_DIR', 'expected an absolute path');
+  return path.resolve(dir);
+}
+
 function parseLevel(raw: string | undefined): LogLevel {
   const parsed = parseLogLevel(raw);
   if (parsed.kind === 'invalid') throw new Refusal('GENSWARMS_LOG_LEVEL', parsed.reason);
@@ -128,6 +153,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
       apiKey: env['GENSWARMS_LLM_API_KEY'],
     }),
   );
+  const endpointApis = parseEndpointApis(env['GENSWARMS_LLM_ENDPOINT_API']);
   const configDir = await resolveConfigDir(env['GENSWARMS_SWARM_CONFIG_DIR'], opts.cwd).catch((err: unknown) => {
     throw err instanceof SecurityError ? new Refusal('GENSWARMS_SWARM_CONFIG_DIR', err.message) : err;
   });
@@ -135,6 +161,7 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
   // a root server's agents pass through home by name (0710, group = the agents' traversal group): kept across boots
   const home = await resolveHome(env['GENSWARMS_HOME'], opts.cwd, opts.uid, traversalGroup(agentIds));
   const workspaceRoots = parseWorkspaceRoots(env, home);
+  const clientsDir = parseClientsDir(env['GENSWARMS_CLIENTS_DIR'], home);
   const skillsRaw = env['GENSWARMS_SKILLS_ROOT'];
   return {
     tokens: { fullToken: normalizeToken(env['GENSWARMS_API_TOKEN']), configToken: normalizeToken(env['GENSWARMS_CONFIG_API_TOKEN']) },
@@ -143,7 +170,9 @@ async function buildConfig(env: ServerEnv, opts: { cwd: string; uid: number; gid
     cors: parseCorsOrigins(env['GENSWARMS_CORS_ORIGINS']),
     configDir,
     endpointPolicy,
+    ...(endpointApis === undefined ? {} : { endpointApis }),
     home,
+    clientsDir,
     maxAgentsPerSwarm,
     agentIds,
     ...(agentIds.kind === 'per_agent' ? {} : { agent: { uid: agentIds.uid, gid: agentIds.gid } }),

@@ -1,6 +1,6 @@
 import type { CorsPolicy, EndpointPolicy, TokenConfig } from '@genswarms/security';
 import type { LogLevel } from '../logging/log-level';
-import type { AgentIdMode } from '@genswarms/runners';
+import type { AgentIdMode, EndpointApi } from '@genswarms/runners';
 
 /** Everything the server needs, read once from the environment at boot (README.md (Configuration)). Holds secrets: never log it. */
 export interface ServerConfig {
@@ -13,8 +13,12 @@ export interface ServerConfig {
   /** Real path of the `config_path` root (`GENSWARMS_SWARM_CONFIG_DIR`). */
   readonly configDir: string;
   readonly endpointPolicy: EndpointPolicy;
+  /** `GENSWARMS_LLM_ENDPOINT_API`: what the default endpoint speaks; absent → inferred from its host (docs/clients.md). */
+  readonly endpointApis?: readonly EndpointApi[];
   /** Real path of `GENSWARMS_HOME` (checked 0700, ours). */
   readonly home: string;
+  /** `GENSWARMS_CLIENTS_DIR` or `$GENSWARMS_HOME/clients`: runners use the pinned coding clients there first. Absent (embedders, tests) → the PATH only. */
+  readonly clientsDir?: string;
   readonly maxAgentsPerSwarm: number;
   /**
    * The uid:gid agents run as (`GENSWARMS_AGENT_UID`/`GENSWARMS_AGENT_GID`, docs/security.md §10 "uid rule"):

@@ -8,6 +8,8 @@ import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
 import type { LimitSupport } from './cgroup/limit-detect';
 import type { IsolationCheck, IsolationReport } from './isolation/isolation-report';
+import type { ClientHomeFile } from './client/adapters/client-adapter';
+import type { EndpointApi } from './client/endpoint-api';
 
 /** `open` | `none` | `isolated` | a Docker network name (docs/security.md). Keywords are already lower-cased. */
 export type NetworkMode = 'open' | 'none' | 'isolated' | { readonly named: string };
@@ -47,6 +49,8 @@ export interface AgentLaunchSpec {
   readonly model?: string;
   /** The agent's own endpoint (may be untrusted); the runner applies the security endpoint policy. */
   readonly endpoint?: string;
+  /** (additive) The agent's `endpoint_api`: what its own `endpoint` speaks (docs/clients.md "Endpoint compatibility"). */
+  readonly endpointApis?: readonly EndpointApi[];
   /** The agent's own api_key (operator's explicit choice, always passed unless network none). */
   readonly apiKey?: string;
   readonly network: NetworkMode;
@@ -103,7 +107,14 @@ export interface RunnerContext {
     readonly defaultEndpoint?: string;
     readonly serverApiKey?: string;
     readonly allowedHosts: readonly string[];
+    /** (additive) `GENSWARMS_LLM_ENDPOINT_API`: what `defaultEndpoint` speaks; absent = inferred from its host. */
+    readonly endpointApis?: readonly EndpointApi[];
   };
+  /**
+   * (additive) Where `genswarms clients install` puts the coding clients (`GENSWARMS_CLIENTS_DIR`, else
+   * `$GENSWARMS_HOME/clients`): runners use the pinned install there before the PATH. Absent = PATH only.
+   */
+  readonly clientsDir?: string;
   /** `DOCKER_HOST` as read at boot; only unset or `unix://` is accepted. */
   readonly dockerHost?: string;
   /** (additive) The PATH string the binaries were resolved on. */
@@ -343,4 +354,11 @@ export interface LaunchPlan {
     readonly upstreamHost?: string;
   };
   readonly notices: readonly string[];
+  /**
+   * (additive) A coding client's HOME files and directories (relative to the state_dir), written by `start`
+   * 0600/0700 and owned by the agent; never a key (docs/clients.md "What genswarms writes").
+   */
+  readonly clientHome?: { readonly files: readonly ClientHomeFile[]; readonly dirs: readonly string[] };
+  /** (additive) The host npm prefix of the installed coding client the plan runs (made reachable by the agent uid at start). */
+  readonly clientInstall?: string;
 }

@@ -149,3 +149,30 @@ export function expectedTurn(world: TurnWorld): { reply: string; done: unknown; 
 
 /** The host PATH the clients get (their shell tools run sh, base64, mv from it). */
 export const CLIENT_TEST_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/**
+ * Samples every process's argv on the host every 20 ms for `secret` until `stop()`: the key must never
+ * appear on a command line (it travels in the environment and by variable name only).
+ */
+export function watchArgvFor(secret: string): { stop(): string[] } {
+  const hits = new Set<string>();
+  const scan = (): void => {
+    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      let cmdline = '';
+      try {
+        cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      } catch {
+        continue; // expected: the process exited between readdir and read
+      }
+      if (cmdline.includes(secret)) hits.add(`${pid}: ${cmdline.split('\0')[0] ?? ''}`);
+    }
+  };
+  const timer = setInterval(scan, 20);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      scan();
+      return [...hits];
+    },
+  };
+}

@@ -33,10 +33,15 @@ function engineUnavailableReason(): string | undefined {
 }
 
 let cachedReason: { value: string | undefined } | undefined;
+/** Why docker specs cannot run here (no engine, no test image), or undefined. Checked once per worker. */
+export function dockerSkipReason(): string | undefined {
+  cachedReason ??= { value: engineUnavailableReason() };
+  return cachedReason.value;
+}
+
 /** `describe` when a Docker engine (and the test image) is reachable; otherwise a LOUD skip. */
 export function describeIfEngine(name: string, fn: () => void): void {
-  cachedReason ??= { value: engineUnavailableReason() };
-  const reason = cachedReason.value;
+  const reason = dockerSkipReason();
   if (reason === undefined) {
     describe(name, fn);
     return;

@@ -2,10 +2,13 @@ import { isAbsolute, join } from 'node:path';
 import { loadMockScript } from './mock-script';
 import type { MockEntry } from './mock-script';
 import { isName, unsetToUndefined } from './names';
+import { parseClientExec, type ClientExec } from '../exec/client-exec-config';
 
-/** How the agent answers a turn. Chosen once at start: mock script > endpoint > none (error receipts). */
+/** How the agent answers a turn. Chosen once at start: a coding client > mock script > endpoint > none (error receipts). */
 export type LlmMode =
   | { kind: 'endpoint'; endpoint: string; apiKey?: string; upstreamHost?: string; model?: string }
+  /** A coding client run once per turn (GENSWARMS_CLIENT_EXEC); `env` is what it runs with (the agent's own, as the runner built it). */
+  | { kind: 'client'; client: ClientExec['client']; argv: ClientExec['argv']; env: Readonly<Record<string, string>> }
   | { kind: 'mock'; script: readonly MockEntry[] }
   | { kind: 'none' };
 
@@ -67,6 +70,12 @@ export function parseTopology(raw: string | undefined): string[] {
 }
 
 function loadLlmMode(env: AgentEnv): { kind: 'ok'; mode: LlmMode } | { kind: 'invalid'; variable: string; reason: string } {
+  const exec = unsetToUndefined(env['GENSWARMS_CLIENT_EXEC']);
+  if (exec !== undefined) {
+    const parsed = parseClientExec(exec);
+    if (parsed.kind === 'invalid') return invalid('GENSWARMS_CLIENT_EXEC', parsed.reason);
+    return { kind: 'ok', mode: { kind: 'client', ...parsed.exec, env: clientEnvOf(env) } };
+  }
   const mock = unsetToUndefined(env['GENSWARMS_MOCK_SCRIPT']);
   if (mock !== undefined) {
     const script = loadMockScript(mock);
@@ -84,6 +93,13 @@ function loadLlmMode(env: AgentEnv): { kind: 'ok'; mode: LlmMode } | { kind: 'in
     return invalid('GENSWARMS_LLM_UPSTREAM_HOST', 'must be host or host:port');
   const model = unsetToUndefined(env['GENSWARMS_MODEL']);
   return { kind: 'ok', mode: { kind: 'endpoint', endpoint, apiKey, upstreamHost, model } };
+}
+
+/** The client's environment: the agent's own as the runner built it (endpoint, key, HOME, PATH, the adapter's variables), minus the exec spec. */
+function clientEnvOf(env: AgentEnv): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && name !== 'GENSWARMS_CLIENT_EXEC') out[name] = value;
+  return out;
 }
 
 function isTurnTimeoutMs(raw: string): boolean {

@@ -83,6 +83,7 @@ async function handleEntry(config: AgentConfig, inboxDir: string, entry: InboxEn
 
 function describeTurn(item: InboxItem, result: Exclude<TurnResult, { kind: 'aborted' }>, ms: number): string {
   if (result.kind === 'already_done') return `${turnPrefix(item)} already done, skipped`;
+  if (result.kind === 'receipt_by_client') return `${turnPrefix(item)} receipt written by the client ${ms}ms`;
   if (result.kind === 'ended_meanwhile') return `${turnPrefix(item)} ended by the host while answering; answer dropped`;
   const detail = result.detail === undefined ? '' : ` (${result.detail})`;
   return `${turnPrefix(item)} ${result.status} outbox=${Math.max(result.outbox, 0)} ${ms}ms${detail} content=${preview(item.content)}`;

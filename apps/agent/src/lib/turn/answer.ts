@@ -13,7 +13,7 @@ export const NO_ENDPOINT_ERROR = 'no LLM endpoint configured';
 
 /** Asks the configured source: the mock script (matched on the raw content), the endpoint (with retries), or nothing. */
 export async function produceAnswer(
-  llm: LlmMode,
+  llm: Exclude<LlmMode, { kind: 'client' }>,
   messages: readonly ChatMessage[],
   content: string,
   signal: AbortSignal,

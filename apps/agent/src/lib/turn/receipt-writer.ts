@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { ensureRealDir, pathKind, writeFileAtomically } from '../fs/safe-fs';
 
-/** What a turn produced: an answer (status ok) or an error (status error, optional reply text). */
-export type TurnOutcome = { kind: 'ok'; reply: string } | { kind: 'error'; error: string; reply?: string };
+/** What a turn produced: an answer (status ok; no reply = keep the reply.md already there) or an error (status error, optional reply text). */
+export type TurnOutcome = { kind: 'ok'; reply?: string } | { kind: 'error'; error: string; reply?: string };
 
 /** docs/receipts.md bound on `done.json` `error` (chars). */
 export const RECEIPT_ERROR_MAX_CHARS = 4096;

@@ -5,11 +5,13 @@ import { extractAtMessages } from './at-lines';
 import { writeOutboxMessages } from './outbox-writer';
 import { buildMessages } from './prompt';
 import { isTurnDone, writeReceipt } from './receipt-writer';
+import { runClientTurn } from '../exec/client-turn';
 
 /** How one inbox item ended (for the log line and the state watermark). */
 export type TurnResult =
   | { kind: 'answered'; status: 'ok' | 'error'; outbox: number; detail?: string }
   | { kind: 'already_done' }
+  | { kind: 'receipt_by_client' }
   | { kind: 'ended_meanwhile' }
   | { kind: 'aborted' };
 
@@ -28,10 +30,14 @@ export async function runTurn(
   outboxCounter: { next: number },
   log: (line: string) => void = () => undefined,
 ): Promise<TurnResult> {
+  const deadlineMs = turnDeadlineMs(config, item);
+  const llm = config.llm;
+  if (llm.kind === 'client') {
+    return runClientTurn(config, llm, item, { signal, outboxCounter, log, ...(deadlineMs === undefined ? {} : { deadlineMs }) });
+  }
   if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'already_done' };
   const messages = buildMessages(config, item);
-  const deadlineMs = turnDeadlineMs(config, item);
-  const answer = await produceAnswer(config.llm, messages, item.content, signal, { deadlineMs, onRetry: log });
+  const answer = await produceAnswer(llm, messages, item.content, signal, { deadlineMs, onRetry: log });
   if (answer.kind === 'aborted') return answer;
   if (await isTurnDone(config.turnsDir, item.turn)) return { kind: 'ended_meanwhile' };
   if (answer.kind === 'error') {
@@ -52,7 +58,7 @@ export async function runTurn(
  * When the host's turn timeout (GENSWARMS_TURN_TIMEOUT_MS) ends this turn: the item's write time plus
  * the timeout. A timestamp that is unparsable or in the future counts from now.
  */
-function turnDeadlineMs(config: AgentConfig, item: InboxItem): number | undefined {
+export function turnDeadlineMs(config: AgentConfig, item: InboxItem): number | undefined {
   if (config.turnTimeoutMs === undefined) return undefined;
   const written = Date.parse(item.timestamp);
   const now = Date.now();

@@ -128,6 +128,9 @@ export function buildLaunchSpec(swarm: string, agent: AgentConfig, workspaceReal
     client: agent.client ?? 'genswarms-agent',
     ...(agent.model === undefined ? {} : { model: agent.model }),
     ...(agent.endpoint === undefined ? {} : { endpoint: agent.endpoint }),
+    ...(agent.endpoint_api === undefined
+      ? {}
+      : { endpointApis: typeof agent.endpoint_api === 'string' ? [agent.endpoint_api] : [...agent.endpoint_api] }),
     ...(agent.api_key === undefined ? {} : { apiKey: agent.api_key }),
     network,
     workspace: workspaceReal,

@@ -33,6 +33,7 @@ export type EngineErrorCode =
   | 'invalid_argv'
   | 'launch_too_large'
   | 'bypass_requires_opt_in'
+  | 'client_endpoint_incompatible'
   | 'remote_engine_unsupported'
   | 'remote_engine_insecure'
   | 'binary_missing'
@@ -85,6 +86,7 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   invalid_argv: 400,
   launch_too_large: 400,
   bypass_requires_opt_in: 400,
+  client_endpoint_incompatible: 400,
   remote_engine_unsupported: 400,
   remote_engine_insecure: 400,
   binary_missing: 400,
@@ -125,6 +127,7 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'invalid_argv',
   'launch_too_large',
   'bypass_requires_opt_in',
+  'client_endpoint_incompatible',
   'remote_engine_unsupported',
   'remote_engine_insecure',
   'binary_missing',

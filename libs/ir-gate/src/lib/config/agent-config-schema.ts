@@ -6,6 +6,7 @@ export const ENV_KEY_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const AGENT_FIELDS_IN_CONFIG = [
   'client',
   'endpoint',
+  'endpoint_api',
   'api_key',
   'network',
   'workspace',

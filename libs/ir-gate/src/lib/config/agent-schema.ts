@@ -54,6 +54,14 @@ const EndpointSchema = z
   .refine(carriesNoCredential, 'must not carry a credential (user:password@ or a key/token query parameter): put the key in api_key')
   .describe('LLM endpoint (http or https URL with a host)');
 
+/** What an endpoint speaks (docs/clients.md "Endpoint compatibility"); the runners hold the same list. */
+export const ENDPOINT_API_NAMES = ['openai-responses', 'openai-chat', 'anthropic-messages'] as const;
+const EndpointApiName = z.enum(ENDPOINT_API_NAMES);
+
+const EndpointApiSchema = z
+  .union([EndpointApiName, z.array(EndpointApiName).min(1).max(ENDPOINT_API_NAMES.length)])
+  .describe('What the agent’s own endpoint speaks: one of openai-responses, openai-chat, anthropic-messages, or a list');
+
 /** basename that ignores trailing slashes, so `a/web/` and `b/web` collide. */
 export function skillBasename(p: string): string {
   return path.posix.basename(p.replace(/\/+$/, '')) || p;
@@ -78,6 +86,7 @@ export const AgentSchema = z
     client: ClientSchema.optional(),
     model: ModelSchema.optional(),
     endpoint: EndpointSchema.optional(),
+    endpoint_api: EndpointApiSchema.optional(),
     api_key: z.string().optional().describe('API key for the endpoint (secret: redacted everywhere)'),
     skills: SkillsSchema.optional(),
     network: NetworkSchema.optional(),
@@ -94,6 +103,13 @@ export const AgentSchema = z
     for (const p of backendProblems(b)) {
       const where = typeof agent.backend === 'object' ? ['backend', ...p.field.split('.')] : ['backend'];
       ctx.addIssue({ code: 'custom', path: where, message: p.message });
+    }
+    if (agent.endpoint_api !== undefined && agent.endpoint === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['endpoint_api'],
+        message: 'endpoint_api describes the agent’s own endpoint: set endpoint too',
+      });
     }
     const clientIssue = clientProblem(agent.client, b);
     if (clientIssue !== null) ctx.addIssue({ code: 'custom', path: ['client'], message: clientIssue });

@@ -23,9 +23,12 @@ export const ClientSchema = z
 
 export type ClientInput = z.infer<typeof ClientSchema>;
 
+/** Backends that run codex, claude and opencode. */
+const CODING_CLIENT_BACKENDS: readonly string[] = ['local', 'tmux', 'bwrap', 'docker'];
+
 /**
  * docs/runners.md. The default client (`genswarms-agent`) is also accepted on `mock`, which runs no
- * process, so that a mock agent needs no client. TUI presets run on local (pty) and tmux.
+ * process, so that a mock agent needs no client. codex/claude/opencode run on local, tmux, bwrap and docker.
  */
 export function clientProblem(client: ClientInput | undefined, b: BackendView): string | null {
   const c = client ?? 'genswarms-agent';
@@ -34,5 +37,6 @@ export function clientProblem(client: ClientInput | undefined, b: BackendView): 
     if (b.type === 'swarm') return 'swarm runs a command client from its image (client: {command: [...]})';
     return b.type === 'tmux' ? 'tmux needs a TUI client (codex, claude, opencode or a command)' : null;
   }
-  return b.type === 'local' || b.type === 'tmux' ? null : `client ${c} runs only on local or tmux`;
+  // a pane on tmux (and local's pty); headless per turn on local, bwrap and docker (docs/clients.md "Modes")
+  return CODING_CLIENT_BACKENDS.includes(b.type) ? null : `client ${c} runs only on local, tmux, bwrap or docker`;
 }

@@ -2,8 +2,8 @@ import type { Forwarder } from '@genswarms/egress';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
-import { buildClientArgv } from '../client/clients';
-import { buildClientEnv } from '../env/client-env';
+import { planClientLaunch } from '../client/client-launch';
+import { writeClientHome } from '../state/client-home';
 import { planMounts } from '../sandbox/mounts';
 import { recheckMounts } from '../sandbox/mount-safety';
 import { ensurePrivateDir, removeFileIfPresent, stateDirFor, writeEnvFile } from '../state/state-dir';
@@ -11,13 +11,14 @@ import { ensureWorkspaceDir } from '../state/skills-links';
 import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { attachChild } from '../process/child-handle';
 import { spawnClient } from '../process/spawn-client';
-import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
+import { describePlan, newSessionId } from '../plan/describe';
 import { buildBwrapArgs } from './bwrap-args';
 import { planIsolatedEgress, startIsolatedEgress } from './egress-plan';
 import { watchEgress } from '../network/egress-watch';
 import { attachIsolation, isolationCheckOf } from '../isolation/inspect-isolation';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
+import { grantClientReach } from '../client/client-install';
 import { assertLimitsEnforceable } from '../cgroup/agent-limits';
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { prepareSandboxExtras, sandboxEntryArgv, type SandboxExtras } from './sandbox-extras';
@@ -41,23 +42,13 @@ function planBwrap(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   const isolated = spec.network === 'isolated' ? planIsolatedEgress(spec, ctx) : undefined;
   const mounts = planMounts(spec, ctx, stateDir, { includeSystem: true });
-  const clientArgv = buildClientArgv(spec, ctx, 'sandbox');
-  const { env, notices } = buildClientEnv(spec, ctx, {
+  const client = planClientLaunch(spec, ctx, {
     sandbox: true,
     workspace: '/workspace',
     home: '/root',
     ...(isolated === undefined ? {} : { egress: isolated.target }),
   });
-  return {
-    spec,
-    sessionId: newSessionId(),
-    stateDir,
-    clientArgv,
-    env,
-    mounts,
-    ...(isolated === undefined ? {} : { egress: isolated.egress }),
-    notices: [...notices, ...bypassNotices(clientArgv)],
-  };
+  return { spec, sessionId: newSessionId(), stateDir, mounts, ...(isolated === undefined ? {} : { egress: isolated.egress }), ...client };
 }
 
 async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerHandle> {
@@ -79,7 +70,9 @@ async function startBwrap(plan: LaunchPlan, ctx: RunnerContext): Promise<RunnerH
     await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
     // bwrap runs as the agent (the uid rule): it must reach every bind source it opens below home
     await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace, ...(plan.egress === undefined ? [] : [plan.egress.dir])]);
+    await grantClientReach(ctx, plan.clientInstall);
     envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
+    await writeClientHome(plan, ctx);
     extras = await prepareSandboxExtras(plan, ctx);
     const { limits } = extras;
     // A root server starts bwrap as the agent uid: the sandbox's uid 1000 then maps to the agent, never to root.

@@ -4,6 +4,8 @@ import type { AgentLaunchSpec, ClientSpec, RunnerContext } from '../port';
 import { assertArgv } from '../argv/validate-argv';
 import { RunnerError } from '../errors/runner-error';
 import { clientNotExecutable, clientNotOnPath } from '../errors/binary-missing';
+import { CLIENT_ADAPTERS } from './adapters/adapter-table';
+import { installedClientFor, sandboxClientBinary } from './client-install';
 
 /** Flags that switch a coding client's own sandbox/approvals off (docs/runners.md). */
 export const BYPASS_FLAGS: readonly string[] = [
@@ -12,12 +14,6 @@ export const BYPASS_FLAGS: readonly string[] = [
   '--dangerously-skip-permissions',
   '--allow-dangerously-skip-permissions',
 ];
-/** The one flag added per client when `unsafe_bypass: true`; opencode has none. */
-const CLIENT_BYPASS: Readonly<Record<'codex' | 'claude' | 'opencode', readonly string[]>> = {
-  codex: ['--dangerously-bypass-approvals-and-sandbox'],
-  claude: ['--dangerously-skip-permissions'],
-  opencode: [],
-};
 /** Where an `agent_binary_path` and the genswarms-agent dist directory appear in a sandbox. */
 export const SANDBOX_BIN_DIR = '/run/genswarms/bin';
 export const SANDBOX_AGENT_DIR = '/run/genswarms/agent';
@@ -83,9 +79,17 @@ function rawClientArgv(spec: AgentLaunchSpec, ctx: RunnerContext, where: 'host' 
     if (where === 'host') return [ctx.binaries.node, ctx.agentEntry];
     return [sandboxNodePath(ctx), `${SANDBOX_AGENT_DIR}/${path.basename(ctx.agentEntry)}`];
   }
-  const model = spec.model === undefined ? [] : ['--model', spec.model];
-  const bypass = spec.unsafeBypass === true ? CLIENT_BYPASS[client] : [];
-  return [replaced ?? client, ...model, ...bypass];
+  const installed = replaced === undefined ? installedClientFor(spec, ctx) : undefined;
+  const executable = replaced ?? (installed === undefined ? client : where === 'host' ? installed.binary : sandboxClientBinary(installed));
+  // no endpoint known here: the pane argv a client gets when it keeps its vendor defaults (client-launch.ts has the rest)
+  const setup = CLIENT_ADAPTERS[client].setup({
+    workspace: '/workspace',
+    home: '/root',
+    sandboxed: where === 'sandbox',
+    unsafeBypass: spec.unsafeBypass === true,
+    ...(spec.model === undefined ? {} : { model: spec.model }),
+  });
+  return [executable, ...setup.paneArgs];
 }
 
 /** Host system prefixes bound into bwrap sandboxes; node outside them is bound at SANDBOX_BIN_DIR/node. */

@@ -41,6 +41,8 @@ export interface RunnerContextInput {
   readonly processTracking?: ProcessTracking;
   /** Override of the detected limit support (tests); default: `detectLimitSupport()`. */
   readonly limitSupport?: LimitSupport;
+  /** `GENSWARMS_CLIENTS_DIR` (absolute) or `$GENSWARMS_HOME/clients`, as the app parsed it; absent = the PATH only. */
+  readonly clientsDir?: string;
 }
 
 /** Resolve `name` on a PATH string to an absolute executable, or undefined. */
@@ -61,6 +63,8 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     throw new RunnerError('binary_missing', 'node was not found as an absolute executable');
   }
   if (!path.isAbsolute(input.agentEntry)) throw new RunnerError('validation_failed', 'agentEntry must be an absolute path');
+  if (input.clientsDir !== undefined && !path.isAbsolute(input.clientsDir))
+    throw new RunnerError('validation_failed', 'clientsDir must be an absolute path');
   const agent = resolveAgentIdentity({
     serverUid: input.uid,
     serverGid: input.gid,
@@ -97,6 +101,7 @@ export function buildRunnerContext(input: RunnerContextInput): RunnerContext {
     ...(input.dockerHost === undefined ? {} : { dockerHost: input.dockerHost }),
     ...(input.userHome === undefined ? {} : { userHome: input.userHome }),
     ...(input.workspaceRoots === undefined ? {} : { workspaceRoots: [...input.workspaceRoots] }),
+    ...(input.clientsDir === undefined ? {} : { clientsDir: input.clientsDir }),
   };
 }
 

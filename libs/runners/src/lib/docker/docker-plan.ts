@@ -1,10 +1,11 @@
 import { realpathSync } from 'node:fs';
-import { buildClientArgv, isUnderSystem, SANDBOX_BIN_DIR } from '../client/clients';
-import { buildClientEnv } from '../env/client-env';
+import { isUnderSystem, SANDBOX_BIN_DIR } from '../client/clients';
+import { planClientLaunch } from '../client/client-launch';
+import { runsGenswarmsAgent } from '../client/client-mode';
 import { assertNetworkSupported } from '../network/network-policy';
 import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import type { AgentLaunchSpec, LaunchPlan, MountSpec, RunnerContext } from '../port';
-import { bypassNotices, newSessionId } from '../plan/describe';
+import { newSessionId } from '../plan/describe';
 import { planIsolatedEgress } from '../bwrap/egress-plan';
 import { planMounts } from '../sandbox/mounts';
 import { stateDirFor } from '../state/state-dir';
@@ -14,7 +15,7 @@ import { localEngineSocket } from './engine-host';
 
 /** genswarms-agent with a node outside the system prefixes: bind the host node where the argv expects it. */
 function nodeMount(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
-  if (spec.client !== 'genswarms-agent' || spec.config.agent_binary_path !== undefined || isUnderSystem(ctx.binaries.node)) return [];
+  if (!runsGenswarmsAgent(spec) || isUnderSystem(ctx.binaries.node)) return [];
   return [{ host: realpathSync(ctx.binaries.node), sandbox: `${SANDBOX_BIN_DIR}/node`, access: 'ro' }];
 }
 
@@ -29,8 +30,7 @@ export function planDockerLaunch(spec: AgentLaunchSpec, ctx: RunnerContext, defa
   assertSeccompSupported(spec, 'docker', false); // docker keeps its engine's own default profile; config.seccomp is refused
   const isolated = spec.network === 'isolated' ? planIsolatedEgress(spec, ctx) : undefined;
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
-  const clientArgv = buildClientArgv(spec, ctx, 'sandbox');
-  const { env, notices } = buildClientEnv(spec, ctx, {
+  const client = planClientLaunch(spec, ctx, {
     sandbox: true,
     workspace: '/workspace',
     home: '/root',
@@ -41,11 +41,9 @@ export function planDockerLaunch(spec: AgentLaunchSpec, ctx: RunnerContext, defa
     spec,
     sessionId: newSessionId(),
     stateDir,
-    clientArgv,
-    env,
     mounts: [...planMounts(spec, ctx, stateDir, { includeSystem: false }), ...nodeMount(spec, ctx)],
     ...(isolated === undefined ? {} : { egress: isolated.egress }),
-    notices: [...notices, ...bypassNotices(clientArgv)],
+    ...client,
   };
   buildContainerSpec(plan, ctx, spec.image ?? defaultImage); // validates limits at plan time
   return plan;

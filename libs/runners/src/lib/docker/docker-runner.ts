@@ -21,6 +21,7 @@ import type { DockerPort } from './docker-port';
 import { createDockerodePort } from './dockerode-port';
 import { localEngineSocket } from './engine-host';
 import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
+import { writeClientHome } from '../state/client-home';
 
 export interface DockerRunnerOptions {
   /** A DockerPort to use (tests: a fake). Default: dockerode on the local engine socket. */
@@ -95,6 +96,7 @@ async function startContainer(
     await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
     await removeByName(port, create.name);
     await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, agentIdentityOf(ctx));
+    await writeClientHome(plan, ctx);
     const envId = await lstat(envFile, { bigint: true });
     containerId = await port.create(create);
     const pin = pinOfPlan(plan);

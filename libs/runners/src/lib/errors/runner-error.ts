@@ -10,6 +10,7 @@ export type RunnerErrorCode =
   | 'invalid_argv'
   | 'launch_too_large'
   | 'bypass_requires_opt_in'
+  | 'client_endpoint_incompatible'
   | 'remote_engine_unsupported'
   | 'validation_failed'
   | 'binary_missing'

@@ -1,15 +1,17 @@
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerContext, RunnerHandle } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { assertNetworkSupported } from '../network/network-policy';
-import { buildClientArgv, clientName, isTuiClient } from '../client/clients';
+import { clientName, isTuiClient } from '../client/clients';
 import { defaultScreenRules, type ScreenRulesResolver } from '../client/screens/client-screens';
-import { buildClientEnv } from '../env/client-env';
+import { planClientLaunch } from '../client/client-launch';
+import { clientModeOf } from '../client/client-mode';
+import { writeClientHome } from '../state/client-home';
 import { ensurePrivateDir, stateDirFor } from '../state/state-dir';
 import { ensureWorkspaceDir, linkSkills } from '../state/skills-links';
 import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { attachChild } from '../process/child-handle';
 import { spawnClient } from '../process/spawn-client';
-import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
+import { describePlan, newSessionId } from '../plan/describe';
 import { startPtyClient } from './pty-client';
 import { joinCgroupArgv, RunnerCgroups } from '../cgroup/runner-cgroups';
 import type { AgentCgroup } from '../cgroup/agent-cgroup';
@@ -19,6 +21,7 @@ import { assertSeccompSupported } from '../seccomp/seccomp-plan';
 import { attachIsolation, isolationCheckOf } from '../isolation/inspect-isolation';
 import { agentIdentityOf, privilegeDropWords, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
+import { grantClientReach } from '../client/client-install';
 
 /**
  * `local`: the client runs on the host with no boundary — only `network: open` (docs/security.md).
@@ -78,9 +81,9 @@ function planLocal(spec: AgentLaunchSpec, ctx: RunnerContext): LaunchPlan {
   assertSeccompSupported(spec, 'local', false);
   const stateDir = stateDirFor(ctx.home, spec.swarm, spec.agent);
   privilegeDropWords(ctx, spec.agent); // a root server without setpriv → binary_missing before anything exists
-  const clientArgv = buildClientArgv(spec, ctx, 'host');
-  const { env, notices } = buildClientEnv(spec, ctx, { sandbox: false, workspace: spec.workspace, home: stateDir });
-  return { spec, sessionId: newSessionId(), stateDir, clientArgv, env, mounts: [], notices: [...notices, ...bypassNotices(clientArgv)] };
+  clientModeOf(spec); // backend.opts.client_mode → validation_failed before anything exists
+  const client = planClientLaunch(spec, ctx, { sandbox: false, workspace: spec.workspace, home: stateDir });
+  return { spec, sessionId: newSessionId(), stateDir, mounts: [], ...client };
 }
 
 async function startLocal(
@@ -93,7 +96,9 @@ async function startLocal(
   await ensurePrivateDir(plan.stateDir, ctx.serverUid, owner);
   await ensureWorkspaceDir(plan.spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
   await linkSkills(plan.stateDir, plan.spec.skills, ctx.serverUid, owner);
+  await writeClientHome(plan, ctx);
   await grantAgentTraversal(ctx, [plan.stateDir, plan.spec.workspace]);
+  await grantClientReach(ctx, plan.clientInstall);
   if (plan.clientArgv.length === 0) throw new RunnerError('invalid_argv', 'empty client argv', { agent: plan.spec.agent });
   // The client joins its cgroup (as the server, before setpriv drops to the agent uid) before it can fork.
   const group = cgroups.groupFor(ctx, plan.spec.swarm, plan.spec.agent);
@@ -101,7 +106,7 @@ async function startLocal(
   const release = group === undefined ? undefined : (): Promise<void> => killAgentCgroup(group);
   const [file, ...args] = buildLocalLaunchArgv(ctx, group, plan.clientArgv, plan.spec.agent) as [string, ...string[]];
   // A failed spawn leaves an empty group: the next start reuses it, a later runner's first start sweeps it.
-  if (isTuiClient(plan.spec.client)) {
+  if (isTuiClient(plan.spec.client) && clientModeOf(plan.spec) === 'pane') {
     const screen = screens(clientName(plan.spec.client));
     return startPtyClient(plan, file, args, {
       ...(screen === undefined ? {} : { screen }),

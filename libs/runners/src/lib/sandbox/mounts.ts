@@ -5,6 +5,8 @@ import type { AgentLaunchSpec, MountSpec, RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 import { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from '../launcher/launcher';
 import { isUnderSystem, SANDBOX_AGENT_DIR, SANDBOX_BIN_DIR } from '../client/clients';
+import { runsGenswarmsAgent } from '../client/client-mode';
+import { clientInstallMount, installedClientFor } from '../client/client-install';
 import { assertSandboxPath } from './path-rules';
 import { assertWorkspaceSafe } from './workspace-rules';
 import { planNixMounts } from './nix-closure';
@@ -89,6 +91,8 @@ function skillMounts(spec: AgentLaunchSpec, ctx: RunnerContext): MountSpec[] {
 function clientMounts(spec: AgentLaunchSpec, ctx: RunnerContext, includeSystem: boolean): MountSpec[] {
   const mounts: MountSpec[] = [];
   const binary = spec.config.agent_binary_path;
+  const installed = installedClientFor(spec, ctx);
+  if (installed !== undefined) mounts.push(clientInstallMount(installed));
   if (binary !== undefined) {
     if (!path.isAbsolute(binary)) throw new RunnerError('unsafe_bind', 'agent_binary_path must be absolute', { agent: spec.agent });
     const real = assertSafeHostPath(binary, 'agent_binary_path', spec, ctx);
@@ -99,11 +103,14 @@ function clientMounts(spec: AgentLaunchSpec, ctx: RunnerContext, includeSystem: 
       access: 'ro',
       origin: { written: binary, kind: 'agent_binary_path' },
     });
-  } else if (spec.client === 'genswarms-agent') {
+  }
+  // genswarms-agent runs: the default client, or the driver of a headless coding client (even with agent_binary_path)
+  const agent = runsGenswarmsAgent(spec);
+  if (agent) {
     assertGeneratedSource(path.dirname(ctx.agentEntry), ctx, spec.agent);
     mounts.push({ host: path.dirname(ctx.agentEntry), sandbox: SANDBOX_AGENT_DIR, access: 'ro' });
   }
-  const needsNode = binary === undefined && spec.client === 'genswarms-agent';
+  const needsNode = agent;
   if (includeSystem && needsNode && !isUnderSystem(ctx.binaries.node)) {
     mounts.push({ host: realpathSync(ctx.binaries.node), sandbox: `${SANDBOX_BIN_DIR}/node`, access: 'ro' });
   }

@@ -146,21 +146,30 @@ export async function writeEnvFile(
   const dir = path.join(stateDir, ENV_FILE_DIR);
   ensurePrivateDirSync(dir, uid, owner);
   const file = path.join(dir, ENV_FILE_NAME);
-  removeFileIfPresentSync(file);
   const body = Object.entries(env)
     .map(([k, v]) => `${k}=${v}\n`)
     .join('');
+  // The launcher reads and deletes it as the agent: a root server hands it over before any byte is written.
+  writePrivateFileSync(file, body, uid, owner);
+  return file;
+}
+
+/**
+ * Replaces `file` (in a directory already verified private) with `body`: a stale file removed (never
+ * followed), then O_CREAT|O_EXCL|O_NOFOLLOW 0600, checked to be the path meant, handed to `owner` before
+ * any byte is written. Used for the env file and a coding client's HOME files.
+ */
+export function writePrivateFileSync(file: string, body: string, uid: number, owner?: DirOwner): void {
+  removeFileIfPresentSync(file);
   const fd = openSync(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
   try {
     if (!isFdAt(fd, file)) throw unsafe(file, 'was replaced while opening');
-    // The launcher reads and deletes it as the agent: a root server hands it over before any byte is written.
     if (owner !== undefined && owner.uid !== uid) fchownSync(fd, owner.uid, owner.gid);
     fchmodSync(fd, 0o600);
     writeFileSync(fd, body, 'utf8');
   } finally {
     closeSync(fd);
   }
-  return file;
 }
 
 /** Remove a file (never following a link); absent is fine. */

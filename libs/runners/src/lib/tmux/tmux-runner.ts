@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { AgentLaunchSpec, LaunchPlan, Runner, RunnerCloseMode, RunnerContext, RunnerHandle, SessionDescription } from '../port';
 import { hostToolMissing } from '../errors/binary-missing';
 import { RunnerError } from '../errors/runner-error';
-import { buildClientArgv, clientName } from '../client/clients';
-import { buildClientEnv } from '../env/client-env';
+import { clientName } from '../client/clients';
+import { planClientLaunch } from '../client/client-launch';
+import { writeClientHome } from '../state/client-home';
 import { buildXargsArgv, computeManifestBudget, manifestDirFor, removeArgvManifest, writeArgvManifest } from '../manifest/argv-manifest';
 import { assertNetworkSupported, networkLabel } from '../network/network-policy';
 import { planMounts } from '../sandbox/mounts';
@@ -13,6 +14,7 @@ import { ensurePrivateDir, envFilePath, removeFileIfPresent, stateDirFor, writeE
 import { paneLaunchFor, xargsArgvToTmuxWords, type PaneLaunch } from './pane-command';
 import { agentIdentityOf, workspaceOwners } from '../identity/agent-identity';
 import { grantAgentTraversal } from '../identity/agent-traversal';
+import { grantClientReach } from '../client/client-install';
 import { ensureWorkspaceDir } from '../state/skills-links';
 import { workspaceWalkRoots } from '../workspace/workspace-roots';
 import { TmuxHandle } from './tmux-handle';
@@ -161,11 +163,9 @@ export function planTmux(spec: AgentLaunchSpec, ctx: RunnerContext, docker?: Tmu
   tmuxPath(spec.workspace); // the pane's start directory is quoted for tmux → unsafe_bind if it cannot be
   if (inner === 'none') for (const skill of spec.skills) assertSafeHostPath(skill, 'skill', spec, ctx); // one rule for every runner
   const mounts = inner === 'bwrap' ? planMounts(spec, ctx, stateDir) : [];
-  const clientArgv = buildClientArgv(spec, ctx, sandbox ? 'sandbox' : 'host');
   const where = sandbox ? { workspace: '/workspace', home: '/root' } : { workspace: spec.workspace, home: stateDir };
-  const { env, notices } = buildClientEnv(spec, ctx, { sandbox, ...where, tui: true });
-  if (spec.unsafeBypass) notices.push('unsafe_bypass_enabled');
-  const base: LaunchPlan = { spec, sessionId: randomUUID(), stateDir, clientArgv, env, mounts, notices };
+  const client = planClientLaunch(spec, ctx, { sandbox, ...where, tui: true }); // notices: unsafe_bypass_enabled only for a bypass flag
+  const base: LaunchPlan = { spec, sessionId: randomUUID(), stateDir, mounts, ...client };
   const plan = inner === 'docker' && docker !== undefined ? docker.plan(spec, ctx, base) : base;
   const launch = inner === 'docker' ? docker?.launch?.(plan, ctx) : paneLaunchFor(plan, ctx);
   if (launch !== undefined) checkPaneLaunch(plan, ctx, xargs, launch);
@@ -198,7 +198,9 @@ async function startTmux(
     // runner none reaches its directories itself, bwrap binds them as the agent: both walk down from home
     await ensureWorkspaceDir(spec.workspace, workspaceOwners(ctx), workspaceWalkRoots(ctx));
     await grantAgentTraversal(ctx, [plan.stateDir, spec.workspace]);
+    await grantClientReach(ctx, plan.clientInstall);
   }
+  await writeClientHome(plan, ctx);
   const envFile = await writeEnvFile(plan.stateDir, plan.env, ctx.serverUid, owner);
   let manifest: string | undefined;
   let cleanup: (() => Promise<void>) | undefined;
