@@ -63,7 +63,10 @@ describeIfBinaries(['tmux', 'xargs'])('published clients in a tmux pane: stuck a
         workspace,
         env: clientEnv('codex', world.llm.url, tmp),
       });
-      const handle = await runner.start(runner.plan(spec, world.ctx), world.ctx);
+      // no endpoint at all: the adapter then writes no provider and Codex keeps its vendor default (sign-in)
+      const { defaultEndpoint: _none, ...llm } = world.ctx.llm;
+      const ctx = { ...world.ctx, llm };
+      const handle = await runner.start(runner.plan({ ...spec, apiKey: undefined } as typeof spec, ctx), ctx);
       handles.push(handle);
       const ready = await handle.waitUntilReady?.(new AbortController().signal);
       expect(ready).toEqual({

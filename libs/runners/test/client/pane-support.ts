@@ -3,7 +3,7 @@
  * written here into the agent's HOME (its state_dir) before the start, as docs/clients.md "Pane mode" lists them;
  * the client adapters write the same files.
  */
-import { chownSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -40,8 +40,10 @@ export async function makePaneWorld(prefix: string): Promise<PaneWorld> {
     uid: process.getuid?.() ?? 0,
     gid: process.getgid?.() ?? 0,
     agentEntry: '/nonexistent/genswarms-agent/main.js',
-    llm: { defaultEndpoint: llm.url, allowedHosts: ['127.0.0.1'] },
+    // the mock speaks all three wire protocols (declared, so the adapters' endpoint check passes)
+    llm: { defaultEndpoint: llm.url, allowedHosts: ['127.0.0.1'], endpointApis: ['openai-responses', 'openai-chat', 'anthropic-messages'] },
     userHome: '/root',
+    workspaceRoots: [realpathSync(base)], // the specs' workspaces are `<base>/ws-<agent>`
   });
   const agentIds = agentIdentityOf(ctx);
   return {
@@ -164,6 +166,7 @@ export function clientSpec(
     ...(over.runner === undefined ? {} : { runner: over.runner }),
     client: over.args === undefined ? client : { command: [client, ...over.args] },
     apiKey: world.key,
+    model: 'mock-model', // OpenCode's provider entry names one model (its adapter refuses none)
     network: 'open',
     workspace: over.workspace,
     skills: [],

@@ -5,7 +5,7 @@ import { ensureRealDir, pathKind, writeFileAtomically } from '../fs/safe-fs';
 import { extractAtMessages } from '../turn/at-lines';
 import { writeOutboxMessages } from '../turn/outbox-writer';
 import { isTurnDone, writeReceipt } from '../turn/receipt-writer';
-import type { TurnResult } from '../turn/run-turn';
+import type { TurnResult } from '../turn/turn-result';
 import type { ClientExec } from './client-exec-config';
 import { formatDeliveryText } from './delivery-text';
 import { runClient } from './run-client';

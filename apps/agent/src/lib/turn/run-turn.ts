@@ -6,14 +6,9 @@ import { writeOutboxMessages } from './outbox-writer';
 import { buildMessages } from './prompt';
 import { isTurnDone, writeReceipt } from './receipt-writer';
 import { runClientTurn } from '../exec/client-turn';
+import type { TurnResult } from './turn-result';
 
-/** How one inbox item ended (for the log line and the state watermark). */
-export type TurnResult =
-  | { kind: 'answered'; status: 'ok' | 'error'; outbox: number; detail?: string }
-  | { kind: 'already_done' }
-  | { kind: 'receipt_by_client' }
-  | { kind: 'ended_meanwhile' }
-  | { kind: 'aborted' };
+export type { TurnResult } from './turn-result';
 
 /**
  * One turn: skip if done.json exists — written by an earlier run of this agent, or by the host for a
