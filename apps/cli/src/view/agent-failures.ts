@@ -65,7 +65,7 @@ export async function stuckAgentLines(deps: CommandDeps, swarm: string, agents: 
     if (a.state === 'failed') return failureLines(name, failures.get(String(a.name)));
     const reason = a.needs_attention?.reason;
     const details = a.needs_attention?.details;
-    const screen = typeof details === 'object' && details !== null ? screenTail((details as Record<string, unknown>)['last_lines']) : [];
+    const screen = typeof details === 'object' && details !== null && 'last_lines' in details ? screenTail(details.last_lines) : [];
     return [`  ${name}: ${String(a.state)}${typeof reason === 'string' ? `: ${oneLine(reason, 200)}` : ''}`, ...screen];
   });
 }

@@ -10,7 +10,7 @@ const CGROUP_POLL_MS = 25;
 /** How long a v1 freezer may stay FREEZING before the kill proceeds anyway (ms). */
 const FREEZE_WAIT_MS = 1000;
 /** Attempts of `mkdir -p` racing a concurrent removal of an empty parent. */
-const MKDIR_ATTEMPTS = 3;
+const MKDIR_ATTEMPTS = 10;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -132,7 +132,7 @@ export async function prepareAgentCgroup(group: AgentCgroup): Promise<void> {
     } catch (err) {
       // a concurrent stop removed an empty parent between the two mkdirs: try again
       if (errCode(err) !== 'ENOENT' || attempt >= MKDIR_ATTEMPTS)
-        throw new RunnerError('start_failed', "the agent's cgroup could not be created", { cause: err });
+        throw new RunnerError('start_failed', "the agent's cgroup could not be created", { cause: err, details: { errno: errCode(err) } });
     }
   }
   await allowForks(group);
@@ -171,11 +171,21 @@ async function rmdirIfEmpty(dir: string): Promise<boolean> {
   }
 }
 
-/** At a runner's first start: removes the empty groups a crashed server left under this home's `owner` subtree. */
+/**
+ * At a runner's first start: removes the empty groups a crashed server left under this home's `owner` subtree.
+ * The owner directory and the home's directory above it stay: another runner of the same home (local beside tmux)
+ * may be creating its first group below them at this moment, and removing them would pull its path away.
+ */
 export async function sweepEmptyCgroups(tracking: CgroupTracking, home: string, owner: CgroupOwner): Promise<void> {
   const ownerDir = path.join(homeCgroupDir(tracking, home), owner);
-  await removeEmptyTree(ownerDir);
-  await removeEmptyUpTo(ownerDir, topDir(tracking));
+  let entries;
+  try {
+    entries = await fsp.readdir(ownerDir, { withFileTypes: true });
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return;
+    throw err;
+  }
+  for (const e of entries) if (e.isDirectory()) await removeEmptyTree(path.join(ownerDir, e.name));
 }
 
 async function removeEmptyTree(dir: string): Promise<void> {
