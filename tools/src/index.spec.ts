@@ -5,6 +5,8 @@ describe('@genswarms/tools public surface', () => {
     expect(Object.keys(lib).sort()).toEqual(
       [
         'PACKAGE_NAME',
+        // fs-snapshot
+        'snapshotTree',
         // mock-llm
         'MOCK_LLM_BIN',
         'MOCK_LLM_BODY_MAX_BYTES',

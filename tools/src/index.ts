@@ -52,3 +52,7 @@ export { hostileValue, nested, HOSTILE_KEYS, HOSTILE_NUMBERS, HOSTILE_STRINGS } 
 export { docsConfigs } from './fuzz/corpus/docs-configs';
 export { documentedErrorCodes } from './fuzz/corpus/documented-codes';
 export { expectDocumentedCode, expectPrototypeClean } from './fuzz/corpus/criteria';
+
+// fs-snapshot: a tree's owners, modes, links and contents, compared before and after a refused operation
+export { snapshotTree } from './fs-snapshot/host-snapshot';
+export type { EntryFacts } from './fs-snapshot/host-snapshot';

@@ -1,4 +1,4 @@
-/** GENSWARMS_AGENT_UID / GENSWARMS_AGENT_GID (docs/security.md §10 "uid rule"): validated at start, 0 or junk refuses to boot. */
+/** GENSWARMS_AGENT_UID / GENSWARMS_AGENT_GID (docs/security.md#one-identity-per-agent): validated at start, 0 or junk refuses to boot. */
 import { chmodSync, chownSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadServerConfig } from '../src/index';

@@ -8,7 +8,7 @@ import { chmodSync, chownSync, mkdirSync, renameSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import request from 'supertest';
 import { tempDir } from './support/harness';
-import { snapshotTree } from './support/host-snapshot';
+import { snapshotTree } from '@genswarms/tools';
 import { bootFromEnv, type EnvServer } from './support/roots-server';
 import { waitFor } from './support/engine-server';
 

@@ -10,7 +10,7 @@ import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readFileSync, st
 import { join } from 'node:path';
 import request from 'supertest';
 import { tempDir } from './support/harness';
-import { snapshotTree } from './support/host-snapshot';
+import { snapshotTree } from '@genswarms/tools';
 import { bootFromEnv, type EnvServer } from './support/roots-server';
 import { waitFor } from './support/engine-server';
 

@@ -21,7 +21,7 @@ export interface ServerConfig {
   readonly clientsDir?: string;
   readonly maxAgentsPerSwarm: number;
   /**
-   * The uid:gid agents run as (`GENSWARMS_AGENT_UID`/`GENSWARMS_AGENT_GID`, docs/security.md §10 "uid rule"):
+   * The uid:gid agents run as (`GENSWARMS_AGENT_UID`/`GENSWARMS_AGENT_GID`, docs/security.md#one-identity-per-agent):
    * the server's own ids unless it runs as root; never 0. Absent (embedders, tests) → the runners' default rule.
    */
   readonly agent?: { readonly uid: number; readonly gid: number };

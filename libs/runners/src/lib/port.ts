@@ -75,9 +75,11 @@ export interface RunnerContext {
   readonly serverUid: number;
   readonly serverGid: number;
   /**
-   * (additive) The uid:gid clients run as and own their workspace/state_dir with: the server's own ids
-   * when it is not root, else a fixed unprivileged pair (never 0; docs/security.md §10 "uid rule").
-   * Absent → derived from serverUid by `agentIdentityOf` (root → the default pair).
+   * (additive) The uid:gid the client runs as and owns its workspace/state_dir with (never 0;
+   * docs/security.md#one-identity-per-agent): the server's own ids when it is not root; on a root server the
+   * agent's own pair, set per agent by the engine (`agentGroup` set), or the one shared pair. Absent and no
+   * `agentGroup` → derived from serverUid by `agentIdentityOf` (root → the default pair); absent with
+   * `agentGroup` → refused.
    */
   readonly agent?: { readonly uid: number; readonly gid: number };
   /**

@@ -66,7 +66,8 @@ describeIfBinaries(['tmux', 'xargs'])('published clients in a tmux pane: stuck a
       // no endpoint at all: the adapter then writes no provider and Codex keeps its vendor default (sign-in)
       const { defaultEndpoint: _none, ...llm } = world.ctx.llm;
       const ctx = { ...world.ctx, llm };
-      const handle = await runner.start(runner.plan({ ...spec, apiKey: undefined } as typeof spec, ctx), ctx);
+      const { apiKey: _key, ...keyless } = spec;
+      const handle = await runner.start(runner.plan(keyless, ctx), ctx);
       handles.push(handle);
       const ready = await handle.waitUntilReady?.(new AbortController().signal);
       expect(ready).toEqual({

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { planNamedWorkspace, type RunnerContext } from '../../src/index';
 import { makeContext } from '../support';
-import { snapshotTree } from './host-snapshot';
+import { snapshotTree } from '@genswarms/tools';
 
 const isRoot = process.getuid?.() === 0;
 const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-named-ws-')));

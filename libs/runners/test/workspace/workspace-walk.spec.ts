@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { createWorkspaceDir } from '../../src/index';
 import { ensureWorkspaceDir } from '../../src/lib/state/skills-links';
 import { makeContext } from '../support';
-import { snapshotTree } from './host-snapshot';
+import { snapshotTree } from '@genswarms/tools';
 
 const isRoot = process.getuid?.() === 0;
 const describeRoot = isRoot ? describe : describe.skip;

@@ -21,7 +21,7 @@ const MEMORY_RE = /^([0-9]{1,12})([kmg])$/;
 const MEMORY_UNIT_BYTES: Readonly<Record<string, number>> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /**
- * `uid:gid` of the container's process: the agent identity (docs/security.md §10 "uid rule"), never 0.
+ * `uid:gid` of the container's process: the agent identity (docs/security.md#one-identity-per-agent), never 0.
  * Numeric, so the image's /etc/passwd cannot remap it; a 0 here is a bug, refused rather than run.
  */
 export function containerUser(ctx: RunnerContext): string {

@@ -1,7 +1,7 @@
 import type { RunnerContext } from '../port';
 import { RunnerError } from '../errors/runner-error';
 
-/** The uid:gid an agent's client runs as, and owns its workspace and state_dir with (docs/security.md §10 "uid rule"). */
+/** The uid:gid an agent's client runs as, and owns its workspace and state_dir with (docs/security.md#one-identity-per-agent). */
 export interface AgentIdentity {
   readonly uid: number;
   readonly gid: number;

@@ -54,7 +54,7 @@ export function ensurePrivateDirSync(dirPath: string, uid: number, owner?: DirOw
   verifyPrivateDirSync(abs, owner?.uid ?? uid);
 }
 
-/** The uid:gid an agent directory belongs to (the agent identity; docs/security.md §10 "uid rule"). */
+/** The uid:gid an agent directory belongs to (the agent identity; docs/security.md#one-identity-per-agent). */
 export interface DirOwner {
   readonly uid: number;
   readonly gid: number;

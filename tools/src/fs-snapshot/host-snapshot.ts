@@ -23,7 +23,8 @@ export function snapshotTree(root: string, deep = true): Record<string, EntryFac
     try {
       st = lstatSync(p);
     } catch {
-      return; // expected: absent
+      // expected: an absent entry has no facts (the snapshot records only what exists)
+      return;
     }
     let holds = '';
     if (st.isSymbolicLink()) holds = `-> ${readlinkSync(p)}`;
