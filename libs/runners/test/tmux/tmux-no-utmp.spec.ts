@@ -32,6 +32,11 @@ async function execsDuring(dir: string, pid: number, work: () => Promise<void>):
   return text;
 }
 
+/** Waits (up to 10 s) until the pane process runs `program`; before its exec it is a fork of the server. */
+async function paneExeced(pid: number, program: string): Promise<void> {
+  for (let i = 0; i < 1000 && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`${program}\0`); i++) await sleep(10);
+}
+
 // A checkout below a group-writable or sticky directory (e.g. /tmp) may not preload the shim: the rule itself, not a defect.
 const shim = noUtmpLibrary();
 if (shim.kind !== 'ok') console.warn(`SKIPPING the no-utmp tmux spec: this checkout's shim is refused (${shim.reason})`);
@@ -59,7 +64,7 @@ describeIfShim('tmux servers run without utmp records', () => {
     expect(statSync(`/proc/${pid}/fd/${NO_UTMP_CHILD_FD}`).ino).toBe(statSync(NO_UTMP_LIBRARY_PATH).ino);
     const pane = await server.createWindow('nu', 'env', env.workspace, [tmuxPath('/bin/sleep'), tmuxConst('600')]);
     // until the pane has exec'd its program, /proc shows the forked server's environment
-    for (let i = 0; i < 200 && !readFileSync(`/proc/${pane.panePid}/cmdline`, 'utf8').startsWith('/bin/sleep\0'); i++) await sleep(10);
+    await paneExeced(pane.panePid, '/bin/sleep');
     const environ = readFileSync(`/proc/${pane.panePid}/environ`, 'utf8').split('\0');
     expect(environ.filter((e) => e.startsWith('LD_PRELOAD='))).toEqual([]);
     expect(readdirSync(`/proc/${pane.panePid}/fd`).sort()).toEqual(['0', '1', '2']); // tmux closes the rest for a pane
@@ -81,6 +86,8 @@ describeIfShim('tmux servers run without utmp records', () => {
     spawnSync(TMUX, ['-S', bare, 'kill-server']);
     const ours = await execsDuring(env.home, server.serverPid ?? 0, async () => {
       const pane = await server.createWindow('nu', 'traced', env.workspace, [tmuxPath('/bin/sleep'), tmuxConst('600')]);
+      // killed before its exec (a loaded box), the pane never runs /bin/sleep and the trace has nothing to show
+      await paneExeced(pane.panePid, '/bin/sleep');
       await server.killWindow(pane.paneId);
     });
     expect(ours).toContain('/bin/sleep'); // the trace saw our pane start
