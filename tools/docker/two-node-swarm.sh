@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A two-node Docker Swarm on ONE machine, for the swarm backend's specs and bench (issue 18).
+# A two-node Docker Swarm on ONE machine, for the swarm backend's specs and bench.
 #   node1 = the usual dockerd (/var/run/docker.sock) as the manager, advertised on a veth address;
 #   node2 = a second dockerd inside the network namespace gs-node2 (own data-root, exec-root, pidfile, unix
 #           socket, bridge, vfs), joined as a worker; the test image is loaded into it.

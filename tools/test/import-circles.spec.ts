@@ -10,7 +10,7 @@ import { findCircles, importGraph, projectCircles, sourceFiles } from './support
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Files still in a circle, per project: none since the engine ports refactor (issue 11, item 3). Keep it empty. */
+/** Files still in a circle, per project: none since the engine ports refactor (item 3). Keep it empty. */
 const ALLOWED_CIRCLES: Readonly<Record<string, readonly string[]>> = {};
 
 function projectRoots(): string[] {

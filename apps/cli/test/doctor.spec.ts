@@ -261,7 +261,7 @@ describe('doctor pty check', () => {
   });
 });
 
-describe('the docker image line (issue 12: docker out of the box)', () => {
+describe('the docker image line (docker out of the box)', () => {
   const dir = tempDir('gs-cli-doctor-img-');
   let engine: Server;
   let imagePresent = false;

@@ -1,7 +1,7 @@
 /**
  * `down` (SIGTERM → the server detaches) leaves nothing of ours when no swarm runs; with a running swarm
- * exactly its agents and the tmux server holding their panes stay, and the next `up` re-attaches
- * (issue 12, defect 6). Before, the tmux server (`exit-empty off`) outlived every `down`, parented to pid 1.
+ * exactly its agents and the tmux server holding their panes stay, and the next `up` re-attaches.
+ * Before, the tmux server (`exit-empty off`) outlived every `down`, parented to pid 1.
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Issue 12, defect 9: `genswarms image build` builds the docker agent image offline from this host's
+ * `genswarms image build` builds the docker agent image offline from this host's
  * Debian packages. The build itself runs against the real engine when one answers (about 10 s here);
  * the argv and environment are checked as whole tuples everywhere.
  */

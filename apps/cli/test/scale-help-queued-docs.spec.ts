@@ -4,7 +4,7 @@ import { cli } from './support';
 
 const DOCS = resolve(__dirname, '..', '..', '..', 'docs');
 
-describe('scale help and the documented task answer (issue 12, defect 8)', () => {
+describe('scale help and the documented task answer', () => {
   it('scale --help names the instances as the engine does: <base>_1 … <base>_N', async () => {
     const r = await cli(['scale', '--help'], {});
     expect(r.code).toBe(0);

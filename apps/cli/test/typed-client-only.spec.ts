@@ -1,5 +1,5 @@
 /**
- * Issue 16: the CLI talks to the server only through `@genswarms/client`. A scan of apps/cli/src (TypeScript's
+ * The CLI talks to the server only through `@genswarms/client`. A scan of apps/cli/src (TypeScript's
  * own parser, so comments and strings never count) fails on any `fetch(` call, any import of socket.io-client,
  * and any `as` cast in a file that calls the API, except the few listed below, each with its reason.
  */

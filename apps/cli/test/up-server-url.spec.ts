@@ -5,7 +5,7 @@ import { cli, closedPort, tempDir } from './support';
 const FAKE = join(__dirname, 'fixtures', 'fake-server.cjs');
 const TOKEN = 'up-url-secret-token';
 
-describe('genswarms up records the URL it bound; the CLI uses it when GENSWARMS_URL is unset (issue 12, defect 5)', () => {
+describe('genswarms up records the URL it bound; the CLI uses it when GENSWARMS_URL is unset', () => {
   const dir = tempDir('gs-cli-url-');
   const home = join(dir.path, 'home');
   const env = { GENSWARMS_HOME: home, GENSWARMS_API_TOKEN: TOKEN };

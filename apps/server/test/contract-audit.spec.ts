@@ -33,7 +33,7 @@ afterAll(async () => {
   await s.close();
 });
 
-describe('a stopped swarm still in the store is known (§15)', () => {
+describe('a stopped swarm still in the store is known', () => {
   test.each<[string, string, Record<string, unknown>]>([
     [
       'agents',
@@ -78,7 +78,7 @@ describe('a stopped swarm still in the store is known (§15)', () => {
   });
 });
 
-describe('§4 detail names', () => {
+describe('error detail names', () => {
   it('scale of an unknown base → 404 agent_not_found with agent', async () => {
     const res = await request(s.url).post('/api/swarms/live/agents/zz/scale').send({ count: 1 });
     expect([res.status, res.body]).toEqual([404, { error: 'agent_not_found', message: expect.any(String), agent: 'zz' }]);
@@ -95,7 +95,7 @@ describe('§4 detail names', () => {
   });
 });
 
-describe('scale count above the cap (§12.6, §15)', () => {
+describe('scale count above the cap', () => {
   test.each([[5], [100001], [2 ** 53]])(
     'a valid integer count %d above the cap → 400 agent_cap_exceeded with count and limit',
     async (count) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 12, defect 4: every start/agent failure keeps its reason — a code, one sentence an operator acts
+ * Every start/agent failure keeps its reason — a code, one sentence an operator acts
  * on and its detail fields — in the event, in the server log and in the API answer; bad input is a 400,
  * never a 500. Real server on port 0 over a real engine (real runner plans, real tmux, real dockerd
  * when one answers).

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: a corrupt or foreign `genswarms.db` refuses to start — one `store_refused` record on stderr with
+ * A corrupt or foreign `genswarms.db` refuses to start — one `store_refused` record on stderr with
  * its `reason`, exit code 3, nothing bound — and is never overwritten: the file's bytes (and its WAL, if any)
  * are the same after the attempt. Real server process (apps/server/dist/main.js), real SQLite files.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: the disk under GENSWARMS_HOME fills up (a small tmpfs this spec mounts). Writes are refused
+ * The disk under GENSWARMS_HOME fills up (a small tmpfs this spec mounts). Writes are refused
  * with 507 `storage_full` and a `storage_full` event, reads keep answering, every task accepted before or
  * after runs exactly once, the database passes `PRAGMA integrity_check`, and the server recovers by itself
  * once space returns (filler deleted; in full mode also a remount with more room). Workspaces live on the

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: hostile agents (/bin/sh clients on the local and bwrap backends) against a real server process.
+ * Hostile agents (/bin/sh clients on the local and bwrap backends) against a real server process.
  * One floods stdout (100 MB, in lines and as one endless line), one forks until its `pids_limit`, one never
  * writes a receipt, one writes receipts for turns it was never given, one deletes its own workspace. The server
  * keeps answering — API latency is sampled during the flood (GET /api/swarms, GET agent status; p99 reported,

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: a server SIGKILL mid-turn on EVERY backend (local, bwrap, docker, tmux, tmux+bwrap, tmux+docker).
+ * A server SIGKILL mid-turn on EVERY backend (local, bwrap, docker, tmux, tmux+bwrap, tmux+docker).
  * After a restart on the same home the interrupted turn completes exactly once and later tasks run. Real
  * server process, real tmux/bwrap/dockerd, /bin/sh clients speaking the agent protocol. Fast mode: one crash
  * point on tmux+docker; full mode (GENSWARMS_RELIABILITY=full): all six backends, three crash points each

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: dockerd restarted mid-turn, on a PRIVATE engine (the shared one is never touched). The agent's
+ * Dockerd restarted mid-turn, on a PRIVATE engine (the shared one is never touched). The agent's
  * container is stopped by the engine's restart: the agent is reported (failed with a reason code, never left
  * busy), the open turn is failed or resumed — never hung —, no container is left behind, and after an agent
  * restart tasks run again. Skipped (saying why) only when no engine or test image is there to copy from.

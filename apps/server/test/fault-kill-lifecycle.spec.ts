@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: a server SIGKILL while a swarm starts (part of its agents up), while it stops, and while
+ * A server SIGKILL while a swarm starts (part of its agents up), while it stops, and while
  * many tasks are queued (100 in npm test, 1,000 with GENSWARMS_RELIABILITY=full). None may lose or duplicate
  * an accepted task: read back per item id through the API after the restart. Real server process, real
  * tmux and local /bin/sh clients, mock agents for the queue.

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: the tmux server killed (kill -9) under running agents. Every tmux session ends `failed` with
+ * The tmux server killed (kill -9) under running agents. Every tmux session ends `failed` with
  * `tmux_server_exited`, nothing more is dispatched to it and its queue stays visible (`inbox_size`); an agent
  * restart ends the open turn once and runs the queue, a swarm restart reports the queue dropped
  * (`inbox_dropped` with a count and a reason code, never silently); the server stays up and tasks run again. Real server process, real tmux (runner none and, in full mode, bwrap), /bin/sh TUI clients.

@@ -51,7 +51,7 @@ describe('hardening headers', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['x-powered-by']).toBeUndefined();
-    // no-store answers are never revalidated: no ETag, so no hash of every response body (issue 13)
+    // no-store answers are never revalidated: no ETag, so no hash of every response body
     expect(res.headers['etag']).toBeUndefined();
   });
 

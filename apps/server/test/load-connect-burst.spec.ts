@@ -1,5 +1,5 @@
 /**
- * Issue 19 §3, 1,000 clients connecting at once (docs/reliability.md "Load"): while the server's event loop is
+ * 1,000 clients connecting at once (docs/reliability.md "Load"): while the server's event loop is
  * busy (here: blocked 1.5 s, as under a flood of requests) the kernel queues the handshakes it completes for
  * `accept` up to the listen backlog and drops the SYNs past it, which the clients only resend 1 s, 3 s, 7 s later:
  * with Node's default backlog (511) 83 of 1,000 concurrent REST clients timed out connecting (10 s). The server

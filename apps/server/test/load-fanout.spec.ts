@@ -1,5 +1,5 @@
 /**
- * Issue 19 §3, fan-out: many socket.io clients joined to one swarm and subscribed to all its events while
+ * Fan-out: many socket.io clients joined to one swarm and subscribed to all its events while
  * tasks run over mock agents. Every client receives every stored event of the swarm exactly once, in id
  * order (compared with the store's list read back through `GET …/events?since_id`), and one
  * `turn_completed` push per turn; server memory and event-loop lag p99 (prom-client's monitorEventLoopDelay,

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §3 (docs/reliability.md "Load"): a kept-alive HTTP connection whose next request is already in the
+ * A kept-alive HTTP connection whose next request is already in the
  * socket when the server's loop comes back from a long busy stretch is answered, not reset. With Node's default
  * `keepAliveTimeout` (5 s) the idle timer fired first and the request failed ECONNRESET (20 of 3,000 in the
  * fan-out run, where the loop lagged up to 6 s).

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §3, concurrent REST: many HTTP clients at once posting `POST /api/swarms/:s/agents/:a/task` over
+ * Concurrent REST: many HTTP clients at once posting `POST /api/swarms/:s/agents/:a/task` over
  * mock agents. No 5xx, no connection error; every accepted task (200) is run exactly once (one completed
  * turn per accepted item id, read back through the API); and against an agent that never finishes its turn,
  * a burst past the inbox bound is refused with the documented 400 `inbox_full` (`limit` 1000) and nothing

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §3, slow consumers: a socket.io client that stops reading its TCP socket (a real socket.io client
+ * Slow consumers: a socket.io client that stops reading its TCP socket (a real socket.io client
  * whose websocket is paused) while an agent streams output and tasks run. The server holds at most the
  * configured bound for it (engine.io's write buffer + the websocket's unsent bytes, sampled in the server
  * every 10 ms), then closes it with 4008 `slow_consumer`, which the client reads once it reads again; a normal

@@ -1,5 +1,5 @@
 /**
- * Issue 13: every engine push was redacted and encoded as a socket.io packet even for a swarm no socket had
+ * Every engine push was redacted and encoded as a socket.io packet even for a swarm no socket had
  * joined (a ring of 100 agents: ~6 pushes per routed message). A push to an unwatched swarm now touches
  * nothing: the namespace's `to` is never called; a joined room still gets its push.
  */

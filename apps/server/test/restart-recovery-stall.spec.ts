@@ -1,5 +1,5 @@
 /**
- * Issue 12, defect 1: after a kill -9 mid-turn and a restart on the same home, the resumed turn
+ * After a kill -9 mid-turn and a restart on the same home, the resumed turn
  * completed but the agent then stayed `busy` and never took the next task (queued forever). Real
  * server process, real tmux (runner none) and local agents, each a /bin/sh client speaking the agent
  * protocol; several iterations per backend because the stall was a race.

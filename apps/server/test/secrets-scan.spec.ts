@@ -1,5 +1,5 @@
 /**
- * Issue 19 §4, the secrets scan (docs/reliability.md "Secrets scan"). Distinct random canaries are planted in
+ * The secrets scan (docs/reliability.md "Secrets scan"). Distinct random canaries are planted in
  * GENSWARMS_API_TOKEN, the config token (through GENSWARMS_CONFIG_API_TOKEN_FILE), GENSWARMS_LLM_API_KEY, and in
  * each agent's `api_key` and `config.env`; a real server process runs one swarm with an agent on every backend
  * available here (local, bwrap, docker, tmux, tmux+bwrap, tmux+docker, ssh to a real sshd, the Docker swarm

@@ -147,7 +147,7 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
   });
 });
 
-describe('refusals use the §4 detail names', () => {
+describe('refusals use the error detail names', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await makeHarness();
@@ -168,7 +168,7 @@ describe('refusals use the §4 detail names', () => {
   it.each([
     ['an object named like an existing object', { name: 'rec', handler: 'echo' }],
     ['an object named like an existing agent', { name: 'a', handler: 'echo' }],
-  ])('adding %s answers already_exists with no non-§4 detail', async (_what, body) => {
+  ])('adding %s answers already_exists with no undocumented detail', async (_what, body) => {
     const r = await refusal(h.engine.addObject('d', body));
     expect(r.code).toBe('already_exists');
     expect(Object.keys(r.details).filter((k) => k !== 'agent')).toEqual([]);

@@ -1,4 +1,4 @@
-/** Hostile agent output through the real Engine (SQLite store, mock runner): each ends as docs/receipts.md/§14 says. */
+/** Hostile agent output through the real Engine (SQLite store, mock runner): each ends as docs/receipts.md says. */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/swarms` lists running swarms from their runtime (issue 13: it parsed every stored config — and
+ * `GET /api/swarms` lists running swarms from their runtime (it parsed every stored config — and
  * resolved its secrets — on every request): the stored config of a running swarm is not read, a stopped one's is.
  */
 import { SqliteStore } from '../src/lib/store/sqlite-store';

@@ -174,7 +174,7 @@ describe('runtime mutations through the gate', () => {
     const dropped = (await eventsOf(h.engine, 'st')).filter((e) => e.event_type === 'inbox_dropped');
     expect(dropped.map((e) => e.metadata['count'])).toEqual([2]);
     expect((await h.engine.getSwarm('st')).status).toBe('stopped');
-    // §15 a stopped swarm is known; §14.8 a task to a stopped agent is 409 agent_not_ready, never queued
+    // a stopped swarm is known; a task to a stopped agent is 409 agent_not_ready, never queued
     expect(await refusal(h.engine.sendTask('st', 'a', 'x'))).toMatchObject({
       code: 'agent_not_ready',
       status: 409,
@@ -183,7 +183,7 @@ describe('runtime mutations through the gate', () => {
     expect(await refusal(h.engine.sendTask('st', 'zz', 'x'))).toMatchObject({ code: 'agent_not_found', status: 404 });
     expect(await refusal(h.engine.sendTask('never', 'a', 'x'))).toMatchObject({ code: 'swarm_not_found', status: 404 });
     expect(await h.engine.store.listInbox('st', 'a')).toEqual([]);
-    // §15: a stopped swarm still in the store is known, so its reads answer (the cancelled turn).
+    // A stopped swarm still in the store is known, so its reads answer (the cancelled turn).
     expect((await h.engine.listTurns('st', 'a')).turns.map((t) => t.status)).toEqual(['cancelled']);
   });
 

@@ -90,7 +90,7 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     expect(liveSleeps(mark).length).toBeGreaterThan(0);
   });
 
-  it('stopping the last tmux swarm ends the tmux server; purge leaves no manifest directory (issue 13)', async () => {
+  it('stopping the last tmux swarm ends the tmux server; purge leaves no manifest directory', async () => {
     const home = makeHome();
     homes.push(home);
     const engine = await openEscapeEngine(home);

@@ -1,5 +1,5 @@
 /**
- * Issue 19: an agent's `api_key`, its `config.env` values and an object's secret config are kept in the 0600
+ * An agent's `api_key`, its `config.env` values and an object's secret config are kept in the 0600
  * secret store (`<home>/secrets`), never in genswarms.db (nor its -wal/-shm) or anywhere else under the home;
  * restart and crash recovery still start the agent with them.
  */
@@ -79,7 +79,7 @@ const CONFIG = {
   ],
 };
 
-describe('secrets are not written into genswarms.db (issue 19)', () => {
+describe('secrets are not written into genswarms.db', () => {
   let h: Harness;
   const plans: LaunchPlan[] = [];
   beforeEach(async () => {
@@ -141,7 +141,7 @@ describe('secrets are not written into genswarms.db (issue 19)', () => {
   });
 });
 
-describe('a database written before issue 19', () => {
+describe('a database written before secrets left it', () => {
   it('has its plaintext secrets moved out at open, and the engine still reads them', async () => {
     const h = await makeHarness();
     try {

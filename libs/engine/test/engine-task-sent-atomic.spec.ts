@@ -1,5 +1,5 @@
 /**
- * Issue 13 (throughput) and the durability rule of docs/architecture.md ("The store"): a task is queued
+ * Throughput and the durability rule of docs/architecture.md ("The store"): a task is queued
  * together with its `task_sent` event in one transaction. When the event cannot be stored the task is not
  * queued either and the caller gets the error (never an error for a task that will run anyway, which a
  * retry would then duplicate); when it is stored, both are there before sendTask answers.

@@ -1,5 +1,5 @@
 /**
- * Issue 13: `placeFileUnder` renames before it flushes, so the inbox file reaches the client while its
+ * `placeFileUnder` renames before it flushes, so the inbox file reaches the client while its
  * fdatasync runs; `flushed` settles after. The strace case checks the order of the syscalls themselves
  * (writeFileUnder: fdatasync then rename; placeFileUnder: rename then fdatasync on the same descriptor).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: an agent that empties its own workspace removes the turn directory the host prepared. With
+ * An agent that empties its own workspace removes the turn directory the host prepared. With
  * `requireTurnDir` the watch refuses that turn `receipt_replaced` (file `directory`) instead of waiting forever;
  * without it a missing directory stays `pending` (the default, unchanged).
  */

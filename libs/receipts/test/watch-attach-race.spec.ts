@@ -1,5 +1,5 @@
 /**
- * Issue 13: the watcher attached its fs.watch only after its first check and never checked again, so a
+ * The watcher attached its fs.watch only after its first check and never checked again, so a
  * receipt written in between waited for the fallback poll (the ~250 ms p99 tail of receipt → event on every
  * backend). The poll is disabled here (60 s): only a check after the watch is live can see the receipt.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: every inotify event in the turn directory woke a full receipt attempt — a client's temp file
+ * Every inotify event in the turn directory woke a full receipt attempt — a client's temp file
  * alone makes 3–4 (create, modify, close, rename away), ~10 attempts per turn. Only an event naming
  * done.json or reply.md (or naming nothing) wakes the watcher now. The watch here is pointed at a decoy
  * directory, so which events wake it is the only way the receipt (planted in the real turn dir) is seen.

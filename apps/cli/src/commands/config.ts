@@ -31,7 +31,7 @@ type FileResult =
     };
 
 /**
- * The start gate for one file, locally (no server): schema, IR and the §9 network matrix, so a config
+ * The start gate for one file, locally (no server): schema, IR and the network matrix (docs/configuration.md), so a config
  * that `start` would refuse (e.g. tmux + isolated) is reported invalid. Relative workspace/skills
  * resolve against the file's directory.
  */

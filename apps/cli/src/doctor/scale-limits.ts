@@ -8,7 +8,7 @@ import type { Check } from './probes';
 export const FDS_PER_AGENT = 4;
 /** inotify watches per running agent: workspace, `.outbox`, the turn directory of an in-flight turn. */
 export const WATCHES_PER_AGENT = 3;
-/** The swarm size the limits are checked against (issue 13's goal). */
+/** The swarm size the limits are checked against (the scale goal of docs/benchmarks.md). */
 export const TARGET_AGENTS = 1000;
 /** Descriptors the server needs besides its agents (SQLite, sockets, clients, logs). */
 const FDS_BASE = 256;

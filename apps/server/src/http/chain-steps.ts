@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * Runs pipeline steps one after another inside a single express layer, in the given order, with express's
  * `next` semantics: a step that answers stops the chain, `next(err)` goes to the error handler, a throw too.
  * Each express layer costs path matching and dispatch on every request; the steps that apply to every path
- * need none of it (issue 13: `GET /api/swarms` against a bare express route).
+ * need none of it (`GET /api/swarms` against a bare express route).
  */
 export function chainSteps(steps: readonly RequestHandler[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {

@@ -37,7 +37,7 @@ export const EVENT_LOOP_SAMPLE_MS = 100;
 /** Builds the registry: engine counters and histograms, scrape-time gauges, HTTP timing and the process metrics of prom-client. */
 export function createServerMetrics(opts: { engine?: SwarmService } = {}): ServerMetrics {
   const registry = new Registry();
-  // Issue 13: the event-loop lag is sampled by a libuv timer; at prom-client's default 10 ms it woke an idle server 100
+  // The event-loop lag is sampled by a libuv timer; at prom-client's default 10 ms it woke an idle server 100
   // times a second, 0.55 % of a core on this VM (0.1 % at 100 ms). Lag is still measured on every sample: the
   // histogram records how late each one fired, so a stall of the loop shows up in full.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });

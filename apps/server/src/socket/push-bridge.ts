@@ -33,7 +33,7 @@ function socketsIn(nsp: SwarmNamespace, swarm: string): SwarmSocket[] {
 
 /**
  * An event to the sockets whose subscriptions ask for it: one broadcast to exactly those sockets (each is in
- * the room of its own id), so the packet is encoded once, not once per socket (issue 19: with 100 subscribers
+ * the room of its own id), so the packet is encoded once, not once per socket (with 100 subscribers
  * the per-socket encoding was the event loop's largest cost). Each socket still gets `event` before `log_entry`.
  */
 function deliverEvent(nsp: SwarmNamespace, sockets: readonly SwarmSocket[], event: StoredEvent): void {
@@ -58,7 +58,7 @@ function emitState(nsp: SwarmNamespace, swarm: string, push: StatePush): void {
 }
 
 function forward(nsp: SwarmNamespace, swarm: string, push: EnginePush): void {
-  // Issue 13: a swarm nobody watches costs nothing per push (no redaction, no packet encoded for an empty room).
+  // A swarm nobody watches costs nothing per push (no redaction, no packet encoded for an empty room).
   if ((nsp.adapter.rooms.get(roomOf(swarm))?.size ?? 0) === 0) return;
   if (push.type === 'event') {
     const sockets = socketsIn(nsp, swarm);

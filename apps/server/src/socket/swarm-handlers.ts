@@ -99,7 +99,7 @@ function subscribeEvents(engine: SwarmService): JoinedEventHandler {
   };
 }
 
-/** The `/swarm` events that need a join (docs/websocket.md); payloads parsed with zod; errors as §4 acks. */
+/** The `/swarm` events that need a join (docs/websocket.md); payloads parsed with zod; errors as error-body acks. */
 export function createSwarmHandlers(engine: SwarmService): Record<JoinedEvent, JoinedEventHandler> {
   const guarded =
     (h: JoinedEventHandler): JoinedEventHandler =>

@@ -1,5 +1,5 @@
 /**
- * Shared parts of the fault-injection specs (issue 19 §2, apps/server/test/fault-*.spec.ts): /bin/sh agent
+ * Shared parts of the fault-injection specs (apps/server/test/fault-*.spec.ts): /bin/sh agent
  * clients that speak the agent protocol, a restartable real server process, exactly-once checks read
  * back through the API, a scan for agent processes left behind, and the figures a full run records.
  */

@@ -7,7 +7,7 @@ import type { Socket } from 'socket.io-client';
 import { mockAgent, startEngineServer, waitFor } from './engine-server';
 import { ServerUnderTest } from './fault-kit';
 
-/** `GENSWARMS_RELIABILITY=full` (npm run reliability) runs the sizes of issue 19 §3; npm test runs small ones. */
+/** `GENSWARMS_RELIABILITY=full` (npm run reliability) runs the full sizes of docs/reliability.md "Load"; npm test runs small ones. */
 export const FULL = process.env['GENSWARMS_RELIABILITY'] === 'full';
 
 /** One results row (tools/reliability/run-load.cjs merges them into results/load.json). */

@@ -1,5 +1,5 @@
 /**
- * The scanners of the secrets scan (issue 19 §4, apps/server/test/secrets-scan.spec.ts): distinct random canaries,
+ * The scanners of the secrets scan (apps/server/test/secrets-scan.spec.ts): distinct random canaries,
  * the encodings each is looked for in, and readers for every place a secret could land — /proc of every process,
  * the tmux server's global and session environments and panes, `docker inspect` (containers, services, secrets,
  * configs) on every engine, files under a directory tree — each reporting a hit by place, canary and encoding.

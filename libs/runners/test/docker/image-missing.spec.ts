@@ -1,5 +1,5 @@
 /**
- * Issue 12, defect 9: a docker agent whose image the local engine does not hold is refused at plan time
+ * A docker agent whose image the local engine does not hold is refused at plan time
  * (`preflight`) with `image_missing`, the image and the command that builds it — nothing is created.
  */
 import { RunnerError } from '../../src/index';

@@ -1,5 +1,5 @@
 /**
- * Issue 13: tmux walks every pane on each pass of its event loop, so every round trip of a launch costs
+ * Tmux walks every pane on each pass of its event loop, so every round trip of a launch costs
  * O(N) tmux CPU. Window creations used to queue one after another (three round trips each, one global
  * chain); creations of different agents now overlap and share tmux's passes, while one agent's
  * creations stay serialised and a new swarm's session is created exactly once.

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the tmux server answered a full `list-panes -a` on every window creation, every pane stop and
+ * The tmux server answered a full `list-panes -a` on every window creation, every pane stop and
  * every 500 ms poll (2,002 lines, 47 ms at 1,000 panes), so a launch was O(N²) and pastes queued behind
  * it. Creation, state queries and stop are targeted queries now, and deaths arrive as control-mode
  * notifications (`refresh-client -B`), so none of them lists every pane.

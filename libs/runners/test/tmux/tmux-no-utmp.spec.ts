@@ -1,5 +1,5 @@
 /**
- * Issue 13: tmux records every pane in utmp through libutempter — a fork of the tmux server and an exec of the setgid
+ * Tmux records every pane in utmp through libutempter — a fork of the tmux server and an exec of the setgid
  * helper per pane created and per pane destroyed, most of the CPU of starting and stopping 1,000 panes. genswarms'
  * tmux servers preload the no-utmp shim of @genswarms/procctl; a pane never inherits the preload.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13 (REST task → the pane reads it, within 2 ms of a raw paste): `paste` sends `load-buffer` and
+ * `paste` sends `load-buffer` and
  * `paste-buffer` together — one round trip before the pane has the text, not two — and still never presses
  * Enter after a paste that failed, nor leaves its buffer loaded.
  */

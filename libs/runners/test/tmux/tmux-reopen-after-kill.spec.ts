@@ -1,5 +1,5 @@
 /**
- * Issue 19 (faults): a tmux server opened right after `kill()` of the previous one on the same socket
+ * A tmux server opened right after `kill()` of the previous one on the same socket
  * failed about one time in four with `start_failed` ("tmux control client did not start … server exited
  * unexpectedly"): kill() returned while the killed server still accepted connections, so the new control
  * client joined the dying server. Seen as a swarm start failing right after recovery finished an

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the tmux runner spreads windows over several tmux servers (TMUX_PANES_PER_SERVER each; 2 here),
+ * The tmux runner spreads windows over several tmux servers (TMUX_PANES_PER_SERVER each; 2 here),
  * records the server in the session description, finds a window again after a restart (recorded, or by a
  * look through the servers a previous run left), never places a second window of a live agent on another
  * server, removes stale sockets, and leaves no server behind at shutdown. Real tmux throughout.

@@ -1,5 +1,5 @@
 /**
- * Issue 13: a tmux stop asked tmux to describe the pane (display-message) before killing its process, one of
+ * A tmux stop asked tmux to describe the pane (display-message) before killing its process, one of
  * the stop's two round trips, each queued behind every other stop on that tmux server. The pane's process is
  * now recognised from /proc (still a live child of the tmux server, started at the tick recorded when the
  * handle was made), and tmux is asked only when that fails. A pid that is not the pane's is never signalled.

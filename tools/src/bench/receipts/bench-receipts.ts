@@ -26,7 +26,7 @@ export interface LatencyStats {
 
 export interface ReceiptsBenchResult {
   readonly turns: number;
-  /** watchTurn: rename of done.json → resolved receipt (all §11 checks). */
+  /** watchTurn: rename of done.json → resolved receipt (all receipt checks). */
   readonly watchTurn: LatencyStats;
   /** Raw baseline: bare fs.watch + readFile of both files after the rename, no checks. */
   readonly baseline: LatencyStats;

@@ -4,7 +4,7 @@ import type { RunResult } from './bench-run';
 import type { TmuxPrimitives } from './primitives';
 import type { RingResult } from './ring';
 
-/** Goals of issue 13 (docs/benchmarks.md). Absolute ones apply at N ≥ GOAL_N. */
+/** The goals of docs/benchmarks.md. Absolute ones apply at N ≥ GOAL_N. */
 export const GOALS = {
   readyMaxMs: 15_000,
   stopMaxMs: 10_000,

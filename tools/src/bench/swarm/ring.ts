@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { agentName } from './backends';
 import type { BenchServer } from './bench-server';
 
-/** Agents in the ring (issue 13 measured a ring of 100 mock agents). */
+/** Agents in the ring (the throughput goal is measured on a ring of 100 mock agents). */
 export const RING_AGENTS = 100;
 /**
  * Messages circulating at once, spread evenly over the ring (`--ring-tokens`). With T in flight the rate is at

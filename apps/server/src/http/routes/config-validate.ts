@@ -75,7 +75,7 @@ async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> 
 
 /**
  * `POST /api/config/validate` (docs/rest-api.md): every plan-time check of start (schema, IR, handlers,
- * §9 networks, each agent's runner plan; nothing created), `config_path` confined per §7.
+ * the networks per backend, each agent's runner plan; nothing created), `config_path` confined per docs/security.md §7.
  */
 export const configValidateRoute: RouteModule = {
   name: 'config-validate',

@@ -3,7 +3,7 @@ import { gateStart, parseConfigText } from '@genswarms/ir-gate';
 /** The ir-gate functions the validate route uses; injectable so the engine can pass its handler list. */
 export interface ConfigValidator {
   readonly parseConfigText: typeof parseConfigText;
-  /** The start gate without the runner plan: schema, IR and the §9 network matrix. */
+  /** The start gate without the runner plan: schema, IR and the network matrix. */
   readonly gateStart: typeof gateStart;
 }
 

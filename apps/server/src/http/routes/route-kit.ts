@@ -7,7 +7,7 @@ import { sendError } from '../send-error';
 export type Reply =
   { readonly status?: number; readonly body: unknown } | { readonly status?: number; readonly text: string; readonly contentType: string };
 
-/** Sends an EngineError as its §4 body with its own status; false for anything else. */
+/** Sends an EngineError as its error body (docs/rest-api.md#errors) with its own status; false for anything else. */
 export function sendEngineError(res: Response, err: unknown): boolean {
   if (!(err instanceof EngineError)) return false;
   sendError(res, err.status, err.code, err.message, { ...err.details });
@@ -15,7 +15,7 @@ export function sendEngineError(res: Response, err: unknown): boolean {
 }
 
 /**
- * Wraps an async route: the reply is sent as JSON (or raw text); an EngineError becomes its §4 body;
+ * Wraps an async route: the reply is sent as JSON (or raw text); an EngineError becomes its error body;
  * anything else goes to the 500 handler (logged with a request_id, never shown to the caller).
  */
 export function handle(fn: (req: Request) => Promise<Reply>): RequestHandler {

@@ -1,5 +1,5 @@
 /**
- * Why an agent failed, in a form an operator acts on (issue 12, defect 4): a code, one sentence saying
+ * Why an agent failed, in a form an operator acts on: a code, one sentence saying
  * what was missing, where it was looked for and what to do, and the detail fields. The same record goes
  * into the `agent_failed` event, the server log line and the agent status (`failure`).
  */

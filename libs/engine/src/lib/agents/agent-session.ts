@@ -71,7 +71,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
   private dispatchFailing = false;
   private outboxFailing = false;
   private dispatchRetry: TimerHandle | null = null;
-  /** A turn that a full disk kept from being stored, retried until space returns (issue 19 §2). */
+  /** A turn that a full disk kept from being stored, retried until space returns. */
   private storageRetry: TimerHandle | null = null;
   private closed = false;
   private unsubs: (() => void)[] = [];
@@ -266,7 +266,7 @@ export class AgentSession implements TurnHost, OutboxOwner {
     keep = (await this.verifyIsolation()) ?? keep;
     const stuck = keep === null && !this.closed ? await this.readyWait.run(this.handle, (e) => this.report('client_screen', e)) : null;
     // Its client may have exited during the start (a fork loop dying at its pids limit): that made it `failed`, and
-    // it stays so — issue 19 found it `idle` after its `agent_failed`, with no process behind it.
+    // it stays so — a fault test found it `idle` after its `agent_failed`, with no process behind it.
     if (this.state === 'failed' || this.state === 'stopped' || this.closed) return;
     if (stuck !== null) await holdForAttention(this, stuck);
     else if (keep !== null) await this.setState('needs_attention', keep);

@@ -56,7 +56,7 @@ async function linkReceipt(dirFd: number, body: string): Promise<boolean> {
 
 /**
  * Writes the host receipt unless a `done.json` is already there (the client finished first: the turn
- * is just as over; it is never replaced). Idempotent. The turn directory goes through the §11 checks
+ * is just as over; it is never replaced). Idempotent. The turn directory goes through the receipt checks (docs/security.md §12)
  * and is then used through an O_NOFOLLOW descriptor whose path must still be the expected one; any
  * doubt → false, nothing written.
  */
@@ -84,7 +84,7 @@ export async function writeHostReceipt(workspaceReal: string, turnId: string, er
 
 /**
  * The `error` of a host-made receipt in the turn's directory (cancelled / delivery_failed: status error,
- * no reply.md), read with the §11 checks; null when there is none. An agent can forge one only for its
+ * no reply.md), read with the receipt checks; null when there is none. An agent can forge one only for its
  * own turn, which it can fail anyway.
  */
 export async function readHostReceipt(workspaceReal: string, turnId: string): Promise<string | null> {

@@ -7,7 +7,7 @@ export function inboxFileName(seq: number, from: string): string {
 }
 
 /**
- * The file is renamed into place before its data is flushed (issue 13: the flush overlaps the delivery);
+ * The file is renamed into place before its data is flushed (the flush overlaps the delivery);
  * `flushed` settles once it is on disk. The caller awaits it before recording the turn as delivered: a
  * turn not recorded delivered is delivered afresh after a crash, with its inbox file written again.
  */

@@ -27,7 +27,7 @@ async function maxInboxFileSeq(workspaceReal: string): Promise<number> {
   const dir = path.join(workspaceReal, '.inbox');
   // No .inbox (or none we may read) means no leftover seqs. One synchronous lstat: on a fresh
   // workspace (every agent of a new swarm) this is all the scan does, and a thread-pool round trip per agent
-  // of a launch cost more than the call (issue 13); the listing itself stays asynchronous (it can be long).
+  // of a launch cost more than the call; the listing itself stays asynchronous (it can be long).
   let st: Stats | undefined;
   try {
     st = lstatSync(dir);

@@ -1,4 +1,4 @@
-/** Builds the runner's AgentLaunchSpec from one agent of the effective (§13) config. */
+/** Builds the runner's AgentLaunchSpec from one agent of the effective config. */
 import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
 import {
   createWorkspaceDir,

@@ -1,4 +1,4 @@
-/** Routing of what an agent produced: outbox files (§14.3), markers (§14.4) and `reply_to` (§14.5). */
+/** Routing of what an agent produced: outbox files, markers and `reply_to` (docs/agent.md §4). */
 import { routeAsk } from '../routing/asks';
 import { extractMarkers } from '../routing/markers';
 import { drainOutbox, type OutboxEntry, type OutboxMessage } from '../routing/outbox';
@@ -90,7 +90,7 @@ export async function discardOutbox(s: OutboxOwner, turnId: string): Promise<voi
   });
 }
 
-/** §14.5, in order: final outbox drain, marker blocks, then reply_to. */
+/** In order: final outbox drain, marker blocks, then reply_to. */
 export async function routeCompletion(s: OutboxOwner, turnId: string, reply: string, sends: TurnSends): Promise<void> {
   await s.drainOutbox(turnId, sends);
   const { blocks, replyText } = extractMarkers(reply);

@@ -29,5 +29,5 @@ export interface SessionHost {
 
 export const OPERATOR_FROM = '_operator';
 export const LOG_KEEP_LINES = 500;
-/** Characters of output kept per agent (`GET …/logs`): 500 lines of 64 Ki characters would be 64 MB of memory per agent (issue 19). */
+/** Characters of output kept per agent (`GET …/logs`): 500 lines of 64 Ki characters would be 64 MB of memory per agent. */
 export const LOG_KEEP_CHARS = 1_048_576;

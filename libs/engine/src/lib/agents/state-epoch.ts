@@ -1,7 +1,7 @@
 /**
  * A process-wide counter bumped whenever any agent session is created or changes state: a summary of agent
  * states (the swarm list's `agents_by_state`) stays valid while the counter has not moved, so
- * `GET /api/swarms` does not walk every agent of every swarm per request (issue 13).
+ * `GET /api/swarms` does not walk every agent of every swarm per request.
  */
 let epoch = 0;
 

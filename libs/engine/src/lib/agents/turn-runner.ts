@@ -1,6 +1,6 @@
 /**
  * One turn at a time: prepare the turn dir, deliver (inbox file or paste), watch the receipt, apply
- * the §11 outcome, honour `turn_timeout_ms` (§14.8) and route at completion (§14.5).
+ * the receipt outcome, honour `turn_timeout_ms` and route at completion.
  */
 import { prepareTurnDir, watchTurn, type TurnReceipt } from '@genswarms/receipts';
 import type { AttentionInfo, TurnFinish, TurnRow } from '../store/store';
@@ -263,7 +263,7 @@ export class TurnRunner {
 
   /**
    * After a turn ends the agent takes the next item, unless it failed or stopped meanwhile (its client exited,
-   * its tmux server died): it stays so and its queue waits for a restart. Issue 19: a delivery that failed
+   * its tmux server died): it stays so and its queue waits for a restart. A delivery that failed
    * because the tmux server was killed set a failed agent `idle`, and each queued item then failed in turn.
    */
   private async becomeIdle(): Promise<void> {
@@ -342,7 +342,7 @@ export class TurnRunner {
     });
   }
 
-  /** §11: turn rejected, session needs_attention, receipt_rejected + agent_needs_attention + push; nothing routed. */
+  /** Turn rejected, session needs_attention, receipt_rejected + agent_needs_attention + push; nothing routed. */
   private async reject(turn: TurnRow, reason: string, file?: string): Promise<void> {
     this.current = null;
     await this.host.store.finishTurn(turn.id, { status: 'rejected', reason, completedAt: this.host.now() });
@@ -378,7 +378,7 @@ export class TurnRunner {
    * The agent's client exited (its process, its tmux server or its container engine went) with this turn open:
    * the watcher gets `graceMs` to find a receipt written just before the exit; after that the turn ends
    * `error` `agent_exited` (host receipt first, once, with `turn_failed` carrying the exit's `code`) instead of staying `running`
-   * for a dead agent until a restart (issue 19: a turn is failed or resumed, never hung). The agent stays failed.
+   * for a dead agent until a restart (a turn is failed or resumed, never hung). The agent stays failed.
    */
   async failOnExit(code: string, graceMs: number): Promise<void> {
     const cur = this.current;

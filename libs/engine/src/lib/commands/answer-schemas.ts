@@ -1,5 +1,5 @@
 /**
- * Every answer the edge sends, as one zod schema each: REST success bodies, the §4 error body, socket.io
+ * Every answer the edge sends, as one zod schema each: REST success bodies, the error body, socket.io
  * acks and pushes. They are descriptions, not parsers: the engine builds its answers from its own types
  * and the compile-time checks at the end of this file fail when a type and its schema drift apart. The
  * OpenAPI document (apps/server) and the typed client (@genswarms/client) are generated from them.
@@ -26,7 +26,7 @@ const EventCategorySchema = z.enum(['swarm', 'agent', 'object', 'routing', 'back
 const SwarmStatusSchema = z.enum(['starting', 'running', 'stopping', 'stopped', 'error']).describe('Swarm status');
 const MetadataSchema = z.record(z.string(), z.unknown()).describe('Event details (secrets redacted)');
 
-/** §4 error body; `details` keys are listed in docs/rest-api.md (never paths, tokens or file contents). */
+/** The error body; `details` keys are listed in docs/rest-api.md (never paths, tokens or file contents). */
 export const ErrorBodySchema = z
   .looseObject({
     error: z.string().describe('snake_case error code'),

@@ -1,6 +1,6 @@
 /**
  * The engine's one error class. `code` is a closed union of docs/rest-api.md codes; `status` is the HTTP
- * status the server answers with, so routes map an EngineError 1:1 onto a §4 error body.
+ * status the server answers with, so routes map an EngineError 1:1 onto an error body (docs/rest-api.md#errors).
  */
 export type EngineErrorCode =
   | 'validation_failed'
@@ -137,7 +137,7 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'nix_path_invalid',
 ];
 
-/** Detail fields of a §4 body (never host paths, tokens or file contents). */
+/** Detail fields of an error body (never host paths, tokens or file contents). */
 export type EngineErrorDetails = Readonly<Record<string, unknown>>;
 
 export function isEngineErrorCode(value: unknown): value is EngineErrorCode {
@@ -162,7 +162,7 @@ export class EngineError extends Error {
     this.details = details;
   }
 
-  /** The §4 error body: `{error, message, ...details}`. */
+  /** The error body: `{error, message, ...details}`. */
   toBody(): Record<string, unknown> {
     return { error: this.code, message: this.message, ...this.details };
   }

@@ -164,7 +164,7 @@ export class EventBus {
     };
   }
 
-  /** Validates §17 params (throws `invalid_query` with `param`); `scope` fixes swarm/agent for scoped routes. */
+  /** Validates the query parameters (docs/observability.md#query-parameters) (throws `invalid_query` with `param`); `scope` fixes swarm/agent for scoped routes. */
   async query(
     raw: EventQueryInput,
     scope: { swarm?: string; agent?: string } = {},

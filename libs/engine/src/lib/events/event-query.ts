@@ -1,4 +1,4 @@
-/** docs/observability.md query parameters and §16 filter sets, validated into typed values (`invalid_query` + `param`). */
+/** docs/observability.md query parameters and subscription filter sets, validated into typed values (`invalid_query` + `param`). */
 import { EventQueryCommandSchema } from '../commands/command-schemas';
 import { EngineError } from '../errors/engine-error';
 import type { EventCategory, EventLevel, EventQuery, StoredEvent } from '../store/store';
@@ -62,7 +62,7 @@ export function toStoreQuery(q: ParsedEventQuery, now: Date): EventQuery {
   };
 }
 
-/** A §16 subscription filter set: each present key must equal the event's field; `{}` matches all. */
+/** A subscription filter set: each present key must equal the event's field; `{}` matches all. */
 export interface EventFilterSet {
   readonly level?: EventLevel;
   readonly category?: EventCategory;

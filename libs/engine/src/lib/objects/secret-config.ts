@@ -1,5 +1,5 @@
 /**
- * docs/messaging.md / §15 redaction of object configs: besides the key-name rule (`redactSecrets`), a key
+ * docs/messaging.md redaction of object configs: besides the key-name rule (`redactSecrets`), a key
  * the handler's `configSchema` marks `secret: true` is redacted whatever its name (e.g. `dsn`).
  */
 import { isRecord as isRec } from '@genswarms/ir-gate';
@@ -23,7 +23,7 @@ export function redactObjectConfig(handlers: HandlerRegistry, handler: string | 
   return redactSecrets(masked);
 }
 
-/** A §13 config (`objects: [{name, handler, config?}]`) with every object's secret keys masked, then redacted. */
+/** A config (`objects: [{name, handler, config?}]`) with every object's secret keys masked, then redacted. */
 export function redactSwarmConfig(handlers: HandlerRegistry, config: unknown): unknown {
   if (!isRec(config) || !Array.isArray(config['objects'])) return redactSecrets(config);
   const objects = config['objects'].map((o: unknown) => {

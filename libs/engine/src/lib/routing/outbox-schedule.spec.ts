@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Clock } from '../util/clock';
 import { OUTBOX_IDLE_POLL_MAX_MS, OutboxSchedule } from './outbox-schedule';
 
-// Issue 13: an idle swarm paid a 500 ms drain timer per agent. Now the outbox is watched (inotify) and the
+// An idle swarm paid a 500 ms drain timer per agent. Now the outbox is watched (inotify) and the
 // fallback poll backs off while nothing arrives; a fake clock shows which waits were asked for.
 class FakeClock implements Clock {
   readonly waits: number[] = [];

@@ -1,6 +1,6 @@
 /**
  * When an agent's outbox is drained: on an inotify wake-up (the workspace and `.outbox` are watched) and on
- * a fallback poll that backs off while nothing arrives. Issue 13: a 500 ms timer per agent, each tick an
+ * a fallback poll that backs off while nothing arrives. A 500 ms timer per agent, each tick an
  * `lstat` chain, cost 15-29 % of a core for an idle 1,000-agent swarm.
  */
 import { watch, type FSWatcher } from 'node:fs';
@@ -11,14 +11,14 @@ import { OUTBOX_DIR } from './outbox';
 
 /**
  * Longest wait between two fallback drains while the watch is live and nothing arrives (ms). The watch is what
- * delivers outbox files; this poll only covers a lost inotify event. Issue 13: at 30 s a 1,000-agent swarm still
+ * delivers outbox files; this poll only covers a lost inotify event. At 30 s a 1,000-agent swarm still
  * drained 33 outboxes a second while idle — about a third of its idle CPU (mock 1.53 → 1.03 %, local 1.80 → 1.33 %
  * of a core with 120 s, same box, 30 s samples).
  */
 export const OUTBOX_IDLE_POLL_MAX_MS = 120_000;
 /**
  * Growth of that wait per empty drain: 500 ms → 8 s → 120 s, so an agent is at the cap 8.5 s after its last wake-up.
- * Issue 13: with ×4 (… → 8 s → 32 s → 120 s, the cap from 42.5 s on) a 1,000-agent swarm still drained 31 outboxes a
+ * With ×4 (… → 8 s → 32 s → 120 s, the cap from 42.5 s on) a 1,000-agent swarm still drained 31 outboxes a
  * second for the half minute after its last turn.
  */
 export const OUTBOX_BACKOFF_FACTOR = 16;

@@ -99,7 +99,7 @@ function decodeName(raw: Buffer): string | null {
 
 type DirId = { dev: bigint; ino: bigint };
 
-/** Synchronous on purpose (issue 13): one lstat per drain, ~2 µs as a syscall against ~25 µs of loop CPU via fs/promises. */
+/** Synchronous on purpose: one lstat per drain, ~2 µs as a syscall against ~25 µs of loop CPU via fs/promises. */
 function outboxIdentity(dir: string): DirId | 'missing' | 'symlink' | 'not_a_directory' {
   try {
     const st = fs.lstatSync(dir, { bigint: true });

@@ -1,5 +1,5 @@
 /**
- * Issue 13 (throughput): the event that records a write is committed in the write's own transaction
+ * The event that records a write is committed in the write's own transaction
  * (`EventAlong`), so a routed hop costs fewer commits — and the two are one unit: neither is stored
  * without the other. Also the store's other per-commit savings: the exclusive lock (no other connection,
  * no -shm file) and the message log trimmed in steps without any read seeing more than MESSAGE_LOG_KEEP.

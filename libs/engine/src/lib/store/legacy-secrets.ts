@@ -1,5 +1,5 @@
 /**
- * Issue 19: a database written before secrets moved out still holds them in `swarms.config`, `overlay_events.payload`
+ * A database written before secrets moved out still holds them in `swarms.config`, `overlay_events.payload`
  * and `sessions.description`. At open, each such row is rewritten with references; when any was, the WAL is
  * checkpointed and the file vacuumed so the old bytes leave the free pages and the WAL too.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19: agent and object secrets live in `<home>/secrets/<swarm>/<id>` (dir 0700, files 0600), never in
+ * Agent and object secrets live in `<home>/secrets/<swarm>/<id>` (dir 0700, files 0600), never in
  * genswarms.db. The id is an HMAC of the value under a key kept beside them (`secrets/.key`), so the database
  * carries neither a secret nor a hash an attacker could test guesses against.
  */

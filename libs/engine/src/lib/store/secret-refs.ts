@@ -1,5 +1,5 @@
 /**
- * Issue 19: what the store writes to genswarms.db has every secret replaced by a reference `{"$secret": "<id>"}`
+ * What the store writes to genswarms.db has every secret replaced by a reference `{"$secret": "<id>"}`
  * into the 0600 file store; reads put the values back. The secret positions are the ones `redactSecrets` masks
  * (a secret-named key at any depth, every value of a `config.env`), so what is shown redacted is never stored.
  * Only values at those positions are ever resolved: a `$secret` object elsewhere is plain data.
@@ -98,7 +98,7 @@ export function externalizeSecrets(value: unknown, sink: SecretSink, where: Secr
 /**
  * A deep copy of `value` with every reference at a secret position replaced by its value. A reference whose
  * value is gone is dropped (fail-closed: the agent starts without it, never with the reference as a key).
- * A plain value at a secret position (a row written before issue 19) is kept as it is.
+ * A plain value at a secret position (a row written before secrets left the database) is kept as it is.
  */
 export function resolveSecrets(value: unknown, source: SecretSource, where: SecretPositions = {}): unknown {
   return walk(

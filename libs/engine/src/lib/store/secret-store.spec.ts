@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { SecretFiles } from './secret-files';
 import { externalizeSecrets, resolveSecrets, SECRET_REF_KEY } from './secret-refs';
 
-describe('secret references (issue 19)', () => {
+describe('secret references', () => {
   const stored = new Map<string, unknown>();
   const sink = {
     put: (v: unknown): string => {
@@ -42,7 +42,7 @@ describe('secret references (issue 19)', () => {
     expect(resolveSecrets(value, source)).toEqual(value);
   });
 
-  it('drops a reference whose value is gone (fail-closed) and keeps a plain value from before issue 19', () => {
+  it('drops a reference whose value is gone (fail-closed) and keeps a plain value from before secrets left the database', () => {
     expect(resolveSecrets({ api_key: { [SECRET_REF_KEY]: 'gone' }, config: { env: { A: { [SECRET_REF_KEY]: 'gone' } } } }, source)).toEqual(
       {
         config: { env: {} },

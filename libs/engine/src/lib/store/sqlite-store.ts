@@ -76,7 +76,7 @@ function migrate(db: Db): number {
 
 /**
  * The message log is trimmed to MESSAGE_LOG_KEEP entries per swarm once every this many appends of the swarm
- * (issue 13: the trim's OFFSET walks up to MESSAGE_LOG_KEEP index entries; it ran on every routed message).
+ * (the trim's OFFSET walks up to MESSAGE_LOG_KEEP index entries; it ran on every routed message).
  * In between the table holds up to MESSAGE_PRUNE_EVERY - 1 older entries, which no read returns
  * (`listMessages`, `listMessagesFrom` see the newest MESSAGE_LOG_KEEP only).
  */
@@ -90,10 +90,10 @@ export class SqliteStore implements Store {
   readonly file: string;
   readonly schemaVersion: number;
 
-  /** Prepared statements by SQL text (issue 13: re-preparing on every call was ~10 % of a busy server). */
+  /** Prepared statements by SQL text (re-preparing on every call was ~10 % of a busy server). */
   private readonly statements = new Map<string, Database.Statement>();
 
-  /** Issue 19: the secrets of configs, overlay payloads and session descriptions (never in the database). */
+  /** The secrets of configs, overlay payloads and session descriptions (never in the database). */
   private readonly secrets: SecretFiles;
 
   private readonly secretPositions: SecretPositions;
@@ -130,7 +130,7 @@ export class SqliteStore implements Store {
 
   /**
    * Opens (creating if needed) `<home>/genswarms.db`; `home` must be an existing real directory. Secrets (`where`:
-   * besides the key-name rule and `config.env`) are kept in `<home>/secrets`, never in the database (issue 19).
+   * besides the key-name rule and `config.env`) are kept in `<home>/secrets`, never in the database.
    */
   static open(home: string, where: SecretPositions = {}): SqliteStore {
     const st = fs.lstatSync(home);
@@ -145,7 +145,7 @@ export class SqliteStore implements Store {
     const db = new Database(file);
     // One writer, this process (docs/architecture.md, "Store"): the exclusive lock is taken by the first
     // access and held until close, so a commit takes no file locks and the WAL index lives in this process's
-    // memory (no -shm file; issue 13: fcntl and -shm updates were a third of a commit's CPU). Set before WAL.
+    // memory (no -shm file; Fcntl and -shm updates were a third of a commit's CPU). Set before WAL.
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SqliteStore } from './sqlite-store';
 
-// Issue 13: every store call re-prepared its SQL (better-sqlite3 `prepare`, ~10 % of a busy server).
+// Every store call re-prepared its SQL (better-sqlite3 `prepare`, ~10 % of a busy server).
 test('prepares each statement once, however often it runs', async () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-stmt-'));
   const store = SqliteStore.open(home);

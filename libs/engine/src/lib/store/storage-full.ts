@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2 "disk full": a store write the disk had no room for (SQLite `SQLITE_FULL`, `ENOSPC`/`EDQUOT` from
+ * Disk full: a store write the disk had no room for (SQLite `SQLITE_FULL`, `ENOSPC`/`EDQUOT` from
  * the secret files) is refused as `storage_full` (HTTP 507), never as a 500; nothing was written, so the
  * caller may retry. One episode per outage: its first refusal is reported once (`onFull`), and the first
  * write that succeeds afterwards ends it (`onRecovered`, with the count of refused writes).

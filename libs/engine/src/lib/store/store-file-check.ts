@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: before the store touches `<home>/genswarms.db` (WAL mode rewrites the header, migrations add
+ * Before the store touches `<home>/genswarms.db` (WAL mode rewrites the header, migrations add
  * tables), the file is read, never written, and refused unless it is absent, empty, or a genswarms database of
  * a schema this build knows. A refused file is left byte for byte as it was.
  */

@@ -124,7 +124,7 @@ export interface StoredEvent {
 export type NewEvent = Omit<StoredEvent, 'id'>;
 
 /**
- * An event written in the same transaction as the write it records (one commit instead of two: issue 13,
+ * An event written in the same transaction as the write it records (one commit instead of two, for
  * throughput). `make` runs inside that transaction with the write's result and answers the event's row, or
  * null for none (e.g. nothing changed); the store sets `stored` to the inserted event. Nothing is committed
  * twice and nothing is pushed by the store: the caller announces `stored` after the write returned.

@@ -29,7 +29,7 @@ export async function sendTask(
 ): Promise<{ status: 'sent'; agent: string; id: string; queued: number }> {
   const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') {
-    // §15: a stopped swarm still in the store is known; its agents are stopped (§14.8: 409), never queued.
+    // A stopped swarm still in the store is known; its agents are stopped (409), never queued.
     storedAgent(view.stored, agent);
     throw new EngineError('agent_not_ready', `Agent ${agent} is stopped (swarm ${swarm} is not running).`, { agent, state: 'stopped' });
   }

@@ -1,4 +1,4 @@
-/** Runtime mutations through the gate (§12.8): `applyOp` on the live state; refused → nothing changes. */
+/** Runtime mutations through the gate (docs/ir.md#the-gate): `applyOp` on the live state; refused → nothing changes. */
 import { applyOp, mapIrErrorToHttp, stateToConfig, type IrError, type OpName, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
 import { EngineError, isEngineErrorCode } from '../errors/engine-error';
 import type { EngineContext } from './engine-context';
@@ -19,8 +19,8 @@ export interface AppliedOps {
 const AGENT_CODES: ReadonlySet<string> = new Set(['agent_exists', 'agent_not_found', 'scale_base_not_found']);
 
 /**
- * The §12.8 HTTP mapping with §4 detail names: a node refusal names an agent in `agent`; `name` is
- * not a §4 detail field, so an object's or swarm's name is not echoed (the caller named it in the path).
+ * The gate's HTTP mapping with the error detail names: a node refusal names an agent in `agent`; `name` is
+ * not an error detail field, so an object's or swarm's name is not echoed (the caller named it in the path).
  */
 export function irToEngineError(error: IrError, opts: { objectPatch?: boolean } = {}): EngineError {
   const mapped = mapIrErrorToHttp(error, opts);

@@ -52,7 +52,7 @@ export async function forEachBounded<T>(items: readonly T[], limit: number, fn: 
 /**
  * `items` reordered so consecutive items take turns between their lanes (`laneOf`), first seen lane first, each
  * lane's items in their own order: `[a1, a2, b1, b2]` → `[a1, b1, a2, b2]`. A bounded run over the result keeps every
- * lane busy at once instead of queueing all its slots on one (issue 13: 32 stops in flight all on one tmux server).
+ * lane busy at once instead of queueing all its slots on one (32 stops in flight all on one tmux server).
  */
 export function interleaveByLane<T, K>(items: readonly T[], laneOf: (item: T) => K): T[] {
   const lanes = new Map<K, T[]>();

@@ -97,7 +97,7 @@ export class Engine implements SwarmService {
     const handlers = this.handlers;
     this.clock = opts.clock ?? SYSTEM_CLOCK;
     const store = opts.store ?? SqliteStore.open(opts.home, { isConfigSecretKey: (key) => isAnyHandlerSecretKey(handlers, key) });
-    // A write refused for lack of space is `storage_full` (507) with one event per outage (issue 19 §2).
+    // A write refused for lack of space is `storage_full` (507) with one event per outage.
     this.store = guardStorage(
       store,
       storageWatch(() => this.events, this.clock),
@@ -154,7 +154,7 @@ export class Engine implements SwarmService {
     return this.pushes.on(listener);
   }
 
-  /** The gate (§12.8): schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
+  /** The gate (docs/ir.md#the-gate): schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
   async startSwarm(input: StartInput): Promise<{ status: 'created'; swarm_name: string }> {
     const { value, baseDir } = await loadStartInput(input, this.opts.configDir);
     const gate = await this.gateConfig(value, baseDir);

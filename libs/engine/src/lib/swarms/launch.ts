@@ -53,7 +53,7 @@ export async function planAgent(rt: SwarmRuntime, home: string, agent: AgentConf
 
 /**
  * Plans every agent, then creates their workspaces: a refusal throws (the first in config order) and
- * nothing was created or spawned. Plans and creations run a few at once (issue 13: one by one, a plan's
+ * nothing was created or spawned. Plans and creations run a few at once (one by one, a plan's
  * realpath and mkdir round trips made planning a 1,000-agent swarm take seconds before the first spawn).
  */
 export async function planAll(rt: SwarmRuntime, home: string, agents: readonly AgentConfig[]): Promise<Map<string, LaunchPlan>> {

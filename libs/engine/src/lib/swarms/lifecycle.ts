@@ -26,7 +26,7 @@ export async function markRunning(ctx: EngineContext, rt: SwarmRuntime): Promise
 export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise<void> {
   rt.status = 'stopping';
   await ctx.store.setSwarmStatus(rt.swarm, 'stopping', ctx.clock.now().toISOString());
-  // Bounded concurrency: one agent after another made a 1,000-agent stop take minutes (issue 13). The stops take
+  // Bounded concurrency: one agent after another made a 1,000-agent stop take minutes. The stops take
   // turns between the tmux servers holding the windows: in agent order all 32 queued on one server at a time.
   const order = interleaveByLane([...rt.agents.values()], (s) => s.stopLane);
   await forEachBounded(order, STOP_CONCURRENCY, async (s) => {
@@ -66,7 +66,7 @@ function usesTmux(rt: SwarmRuntime): boolean {
 /**
  * The tmux server runs with `exit-empty off`, so nothing ends it when the last tmux swarm stops: once no
  * running (or starting) swarm uses tmux, the tmux runner is shut down (server and control client); the next
- * tmux start opens a new one. Issue 13: a DELETE left the tmux server running.
+ * tmux start opens a new one. A DELETE left the tmux server running.
  */
 async function releaseUnusedTmux(ctx: EngineContext, stopped: SwarmRuntime): Promise<void> {
   if (!stopped.runners.has('tmux')) return;

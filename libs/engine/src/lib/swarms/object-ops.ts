@@ -94,7 +94,7 @@ export async function removeObject(ctx: EngineContext, swarm: string, name: stri
   return { status: 'removed', name };
 }
 
-/** §15 PATCH: checks (1)-(5) in order, then restart with {...old, ...patch}; a failing init restores the old config. */
+/** PATCH of an object: checks (1)-(5) in order, then restart with {...old, ...patch}; a failing init restores the old config. */
 export async function patchObjectConfig(
   ctx: EngineContext,
   swarm: string,
@@ -137,7 +137,7 @@ export async function getOverlay(ctx: EngineContext, swarm: string): Promise<{ s
   return { swarm, events: redactOverlay(ctx.handlers, seedObjectHandlers(seed), rows) };
 }
 
-/** Object name → handler name of a stored §13 seed config (empty when it has none). */
+/** Object name → handler name of a stored seed config (empty when it has none). */
 function seedObjectHandlers(seed: unknown): Map<string, string> {
   const objects = typeof seed === 'object' && seed !== null ? (seed as { objects?: unknown }).objects : undefined;
   const out = new Map<string, string>();

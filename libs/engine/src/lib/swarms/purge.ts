@@ -27,7 +27,7 @@ export async function purgeSwarmFiles(ports: PurgePorts, swarm: string, fallback
   const { home } = ports.paths;
   if (named !== null) await purgeDir(path.join(home, 'workspaces', swarm), named);
   await purgeDir(path.join(home, 'state', swarm), named ?? []);
-  await purgeDir(path.join(home, 'manifests', swarm), named ?? []); // argv manifests go at stop; their agent dirs stayed (issue 13)
+  await purgeDir(path.join(home, 'manifests', swarm), named ?? []); // argv manifests go at stop; their agent dirs stayed
 }
 
 /**

@@ -93,7 +93,7 @@ async function stopLeftover(rt: SwarmRuntime, agent: string, description: unknow
  * A tmux window of this agent that the stored description does not lead to (the previous server was killed
  * between creating it and recording it, or the pane is not the recorded one) would make the start refuse
  * (`already running`) and the agent fail: it is re-attached by its target alone and stopped, so the agent
- * starts once, fresh (issue 19, SIGKILL mid-start).
+ * starts once, fresh (SIGKILL mid-start).
  */
 async function stopUnrecordedPane(rt: SwarmRuntime, plan: LaunchPlan): Promise<void> {
   const { spec } = plan;

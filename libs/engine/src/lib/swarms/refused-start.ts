@@ -1,6 +1,6 @@
 /**
  * A start refused at plan time (an agent's runner plan or preflight) creates nothing, but it is not
- * silent (issue 12, defect 4): one `swarm_start_failed` event and one server-log line carry the code,
+ * silent: one `swarm_start_failed` event and one server-log line carry the code,
  * the agent, the sentence and the detail fields — the same the 400 answer carries.
  */
 import { EngineError } from '../errors/engine-error';

@@ -89,7 +89,7 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
 
   /**
    * Workspace and state dir of every configured or running agent of this swarm except `except`. Called on
-   * every agent's plan and start, so the default paths are joined once per agent name (issue 13: joining
+   * every agent's plan and start, so the default paths are joined once per agent name (joining
    * them on each call made a 1,000-agent launch O(N²) in `path.join`).
    */
   agentPaths(except?: string): string[] {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Env names a client may receive (docs/runners.md). */
 export const ENV_KEY_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Agent fields that config→IR stores inside `config` (§12.5); a config may not use them itself. */
+/** Agent fields that config→IR stores inside `config`; a config may not use them itself. */
 export const AGENT_FIELDS_IN_CONFIG = [
   'client',
   'endpoint',

@@ -29,7 +29,7 @@ export const NetworkSchema = z
   .transform(normalizeNetwork)
   .describe('open (default) | none | isolated | a Docker network name; "host" is refused');
 
-/** Where an agent's process runs, for the §9 matrix. */
+/** Where an agent's process runs, for the network matrix. */
 export interface NetworkPlacement {
   readonly backend: string;
   readonly runner?: string;

@@ -90,7 +90,7 @@ function validateUnsafe(input: unknown, opts: ValidateOptions): ConfigValidation
   return { kind: 'ok', config, state, summary: summarizeConfig(config) };
 }
 
-/** Schema (§13) → config→IR (§12.5) → validateState (§12.2). Never throws. */
+/** Schema → config→IR → validateState (docs/ir.md). Never throws. */
 export function validateConfig(input: unknown, opts: ValidateOptions = {}): ConfigValidation {
   try {
     return validateUnsafe(input, opts);

@@ -52,7 +52,7 @@ function objectToConfig(o: IrObject): ObjectConfig {
   return o.config === undefined ? { name: o.name, handler } : { name: o.name, handler, config: structuredClone(o.config) };
 }
 
-/** IR → config (the reverse of §12.5; `model:default` → no model). Used for snapshots. */
+/** IR → config (the reverse of config→IR; `model:default` → no model). Used for snapshots. */
 export function stateToConfig(state: SwarmState): SwarmConfig {
   const out: SwarmConfig = { name: state.name, agents: state.agents.map(agentToConfig) };
   if (state.objects.length > 0) out.objects = state.objects.map(objectToConfig);

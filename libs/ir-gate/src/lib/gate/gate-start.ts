@@ -31,7 +31,7 @@ export type GateResult =
       seed: SwarmState;
       /** seed ⊕ overlay: what should run. */
       state: SwarmState;
-      /** `state` in the §13 config format (for the runner plan and snapshots). */
+      /** `state` in the config format (for the runner plan and snapshots). */
       effective: SwarmConfig;
       summary: ConfigSummary;
     }
@@ -42,7 +42,7 @@ export interface GateStartOptions extends ValidateOptions {
   readonly overlayEvents?: readonly OverlayEvent[];
 }
 
-/** The first agent whose network the §9 matrix refuses on its backend. */
+/** The first agent whose network the network matrix refuses on its backend. */
 export function findUnsupportedNetwork(agents: readonly AgentConfig[]): { agent: string; network: string } | null {
   for (const a of agents) {
     const b = viewBackend(a.backend);
@@ -54,7 +54,7 @@ export function findUnsupportedNetwork(agents: readonly AgentConfig[]): { agent:
 
 /**
  * The start gate (docs/ir.md) without the runner plan: schema → IR → validate → overlay replay,
- * plus the §9 network matrix and the rule that a budget needs the metering relay. Nothing here spawns; the engine runs its plan only on `ok`.
+ * plus the network matrix and the rule that a budget needs the metering relay. Nothing here spawns; the engine runs its plan only on `ok`.
  */
 export function gateStart(input: unknown, opts: GateStartOptions = {}): GateResult {
   const checked = validateConfig(input, opts);

@@ -5,7 +5,7 @@ import { isRecord } from '../state/types';
 import type { PolicyOptions } from './policy';
 import { checkOpPolicy } from './policy';
 
-/** `applyOp(state, event, opts)` = policy (§12.6) then fold. A refusal changes nothing. */
+/** `applyOp(state, event, opts)` = policy then fold (docs/ir.md#fold-materialize-compact-policy). A refusal changes nothing. */
 export function applyOp(state: SwarmState, event: OverlayEvent, opts: PolicyOptions = {}): FoldResult {
   const seq = isRecord(event) && typeof event.seq === 'number' ? event.seq : null;
   if (isRecord(event) && isOpName(event.op) && isRecord(event.payload) && isRecord(state) && Array.isArray(state.agents)) {

@@ -4,7 +4,7 @@ import type { IrError, OverlayEvent, SwarmState } from '../state/types';
 import { isRecord, own } from '../state/types';
 
 /**
- * Keys that widen an agent's reach onto the host; never accepted from a dynamic mutation (§12.6).
+ * Keys that widen an agent's reach onto the host; never accepted from a dynamic mutation.
  * `skills` is one: each skill is a host path bound into the sandbox, so a mutation could name any
  * readable host file or directory (docs/security.md §10 "Host paths entering a sandbox").
  * `workspace` is not: a mutation may name one, and the engine plans it against the operator's workspace

@@ -7,7 +7,7 @@ import type { FileReason } from './reasons';
 /**
  * O_NONBLOCK: a FIFO swapped in after lstat must not block the host on open or read. O_CLOEXEC is not
  * exported by Node, but libuv ORs it into every open (the strace spec checks the final flags).
- * The steps are synchronous syscalls (issue 13, as in dir-chain.ts): a receipt is at most a bounded
+ * The steps are synchronous syscalls (as in dir-chain.ts): a receipt is at most a bounded
  * regular file on the host's own disk, and through fs/promises each step cost ~10× its syscall in
  * event-loop CPU. O_NONBLOCK is what keeps a planted FIFO from blocking, sync or not.
  */

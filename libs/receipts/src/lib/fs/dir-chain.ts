@@ -14,7 +14,7 @@ export type DirChainResult =
   | { kind: 'refused'; reason: Extract<FileReason, 'receipt_symlink' | 'receipt_not_regular' | 'receipt_replaced'> };
 
 /**
- * Issue 13: the chain checks run on every receipt attempt (~10 per turn) and are synchronous on purpose.
+ * The chain checks run on every receipt attempt (~10 per turn) and are synchronous on purpose.
  * An lstat of a cached dentry takes ~2 µs as a direct syscall against ~20–30 µs of event-loop CPU (plus a
  * thread-pool hop) through fs/promises, and it never blocks on a FIFO or device; the answers are identical.
  */

@@ -5,7 +5,7 @@ import { isErrno } from './dir-chain';
 import { assertRealPathForm } from './path-rules';
 
 /*
- * Issue 13: the steps of the walk that only look (open O_NONBLOCK of a directory, fstat, fchown, readlink,
+ * The steps of the walk that only look (open O_NONBLOCK of a directory, fstat, fchown, readlink,
  * close) are synchronous syscalls: through fs/promises each cost ~10× its syscall in event-loop CPU, and a
  * turn walks twice (turn dir, inbox); none can block on a FIFO or device. Creating a directory allocates an
  * inode, which took 0.3–1 ms on a busy ext4 here: that one stays on the thread pool.

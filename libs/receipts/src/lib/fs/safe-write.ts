@@ -12,7 +12,7 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
 const TEMP_MODE = 0o600;
 /**
  * Creating the temp file (an inode allocation) and the flush to disk go through the thread pool; every other
- * step is a synchronous syscall (issue 13, see pinned-dir.ts): the write itself is one message or one receipt.
+ * step is a synchronous syscall (see pinned-dir.ts): the write itself is one message or one receipt.
  */
 const openAsync = promisify(open);
 const fdatasyncAsync = promisify(fdatasync);
@@ -45,7 +45,7 @@ export async function writeFileUnder(
  * `writeFileUnder` with the flush after the rename: the same walk, temp file and checks, but the name is in
  * place before the data is on disk, and `flushed` (fdatasync through the same descriptor) settles after. For
  * a caller that records elsewhere that the file exists and awaits `flushed` before that record — the engine's
- * inbox (issue 13: the flush was ~5 ms of every hop on this box's disk, now overlapping the delivery).
+ * inbox (the flush was ~5 ms of every hop on this box's disk, now overlapping the delivery).
  */
 export async function placeFileUnder(
   rootReal: string,

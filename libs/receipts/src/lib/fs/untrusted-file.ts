@@ -7,7 +7,7 @@ import type { ReceiptReason } from './reasons';
 export type UntrustedRead = { kind: 'ok'; data: Buffer } | { kind: 'missing' } | { kind: 'refused'; reason: ReceiptReason };
 
 /**
- * Bounded read of `<dirReal>/<name>` under the §11 rules (used for outbox files, §14.3). `dirReal` must
+ * Bounded read of `<dirReal>/<name>` under the receipt rules (used for outbox files too). `dirReal` must
  * itself be a real directory (a link → receipt_symlink, other → receipt_not_regular); a missing
  * directory or file → missing. Throws ReceiptError only for a bad name, path or bound.
  */

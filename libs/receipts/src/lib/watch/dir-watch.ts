@@ -35,7 +35,7 @@ export async function attachDirWatch(
 }
 
 /**
- * Issue 13: a client's temp file costs 3–4 inotify events (create, modify, close, rename away) before the
+ * A client's temp file costs 3–4 inotify events (create, modify, close, rename away) before the
  * rename that matters, and each woke a full attempt (~10 per turn). Only an event naming a receipt file —
  * or naming nothing (a platform without names, an overflow) — wakes the watcher; the poll stays the fallback.
  */

@@ -22,7 +22,7 @@ export interface WatchTurnOptions {
   /**
    * The host created the turn directory before this watch (prepareTurnDir): a chain that is missing now was removed
    * by the agent, and is refused `receipt_replaced` (file `directory`) once a second look 500 ms later agrees —
-   * instead of a watch that never ends (issue 19: an agent emptying its own workspace). Default false: missing = pending.
+   * instead of a watch that never ends (an agent emptying its own workspace). Default false: missing = pending.
    */
   readonly requireTurnDir?: boolean;
 }
@@ -86,7 +86,7 @@ class TurnWatcher {
       this.reject = reject;
       if (this.signal?.aborted === true) return this.fail(abortError(this.signal.reason));
       this.signal?.addEventListener('abort', this.onAbort, { once: true });
-      // Issue 13: the watch used to attach only after the first check, and a receipt written in between
+      // The watch used to attach only after the first check, and a receipt written in between
       // waited for the poll (the ~250 ms p99 tail). Watch first; check now and again once it is live.
       this.startWatch();
       this.tick();

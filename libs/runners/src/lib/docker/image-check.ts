@@ -1,5 +1,5 @@
 /**
- * Plan-time check of a docker agent's image (issue 12, defect 9): an image the local engine does not
+ * Plan-time check of a docker agent's image: an image the local engine does not
  * hold is refused before anything is created — `image_missing`, naming the image and the command that
  * builds it — instead of a container create failing late. No pull: the engine has no registry here.
  */

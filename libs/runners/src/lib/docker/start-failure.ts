@@ -1,5 +1,5 @@
 /**
- * Start failures of a docker agent as sentences an operator acts on (issue 12, defect 4): which engine,
+ * Start failures of a docker agent as sentences an operator acts on: which engine,
  * which container and image, what the engine said, and what to do.
  */
 import { RunnerError } from '../errors/runner-error';

@@ -61,7 +61,7 @@ export function createTmuxDockerRunner(opts: TmuxDockerOptions = {}): TmuxInnerR
   };
 }
 
-/** Pure: the refusals of the headless docker runner that apply to a pane, and the sandbox mounts (§10.5). */
+/** Pure: the refusals of the headless docker runner that apply to a pane, and the sandbox mounts. */
 export function planTmuxDocker(spec: AgentLaunchSpec, ctx: RunnerContext, base: LaunchPlan, image: string): LaunchPlan {
   if (spec.backend !== 'tmux' || spec.runner !== 'docker')
     throw new RunnerError('validation_failed', 'not a tmux+docker agent', { agent: spec.agent });

@@ -1,5 +1,5 @@
 /**
- * `binary_missing` sentences an operator acts on (issue 12, defect 4): what was missing, where it was
+ * `binary_missing` sentences an operator acts on: what was missing, where it was
  * looked for, what to do. The detail fields name the binary (and the PATH searched, or the package).
  */
 import { RunnerError } from './runner-error';

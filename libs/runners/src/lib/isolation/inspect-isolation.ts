@@ -12,7 +12,7 @@ export type { IsolationCheck } from './isolation-report';
 export const ISOLATION_FIND_TIMEOUT_MS = 5000;
 /**
  * Waits between looks for the client, growing to the last: bwrap forks it within a few ms of starting,
- * and a launch slot is held while we wait (issue 13: a flat 50 ms made each sandboxed launch wait ≥ 50 ms).
+ * and a launch slot is held while we wait (a flat 50 ms made each sandboxed launch wait ≥ 50 ms).
  */
 const POLL_STEPS_MS: readonly number[] = [2, 5, 10, 20, 50];
 /** Processes of the launch chain, never the client: bwrap's monitor and init, xargs, setpriv, our constant scripts. */

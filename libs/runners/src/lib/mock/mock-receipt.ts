@@ -25,7 +25,7 @@ export async function writeMockReceipt(workspace: string, turnId: string, reply:
 }
 
 /*
- * Issue 13: the mock stands in for a client process, but runs on the server's event loop, where a thread-pool
+ * The mock stands in for a client process, but runs on the server's event loop, where a thread-pool
  * round trip per call cost more than the calls. The directories already exist (the engine prepared the turn
  * dir), so mkdir answers EEXIST at once; only creating the temp file (an inode) stays asynchronous.
  */

@@ -37,7 +37,7 @@ export function waitSpawned(child: ChildProcess, agent: string): Promise<void> {
 
 /**
  * Output lines handed on per turn of the event loop. libuv reads a pipe up to 32 times per wake-up, so a client
- * flooding its output (100 MB of lines) held the server's loop ~0.4 s at a time (API p99 345 ms, issue 19): the
+ * flooding its output (100 MB of lines) held the server's loop ~0.4 s at a time (API p99 345 ms): the
  * stream is paused while a chunk's lines are handed on, at most this many per turn, and the pipe fills meanwhile
  * (the client waits, not the server).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §2: a client flooding its stdout must not hold the server's event loop. libuv reads a pipe up to 32
+ * A client flooding its stdout must not hold the server's event loop. libuv reads a pipe up to 32
  * times per wake-up, so without a pause per chunk one turn of the loop handled ~2 MB of lines (API p99 345 ms
  * during a 100 MB flood). Counted here without any clock: the lines handled between two turns of the loop
  * (setImmediate ticks) never exceed OUTPUT_LINES_PER_TICK (nor one chunk's worth).

@@ -1,6 +1,6 @@
 import { LAST_CHARS_KEPT, MAX_LINE_CHARS, OutputHub } from './output-hub';
 
-test('the last lines a hub keeps are bounded in characters, not only in lines (a one-line flood, issue 19)', () => {
+test('the last lines a hub keeps are bounded in characters, not only in lines (a one-line flood)', () => {
   const hub = new OutputHub();
   for (let i = 0; i < 300; i++) hub.emitLine('stdout', String(i % 10).repeat(MAX_LINE_CHARS));
   const kept = hub.lastLines();

@@ -2,7 +2,7 @@ import type { OutputStream } from '../port';
 
 /** Lines kept for diagnostics (a crashed client's last words). */
 export const LAST_LINES_KEPT = 200;
-/** Characters kept of them: 200 lines of 64 Ki characters would be 12.5 MiB per agent (issue 19, one-line flood). */
+/** Characters kept of them: 200 lines of 64 Ki characters would be 12.5 MiB per agent (one-line flood). */
 export const LAST_CHARS_KEPT = 65_536;
 /** A line longer than this is emitted in pieces, so a client cannot grow host memory unboundedly. */
 export const MAX_LINE_CHARS = 65536;

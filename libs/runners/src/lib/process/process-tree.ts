@@ -42,7 +42,7 @@ function signalZero(pid: number): boolean {
 /**
  * How old a /proc snapshot may be when another stop asks for one (ms). A swarm stop runs many
  * `killProcessTree` at once: they share one scan instead of each reading every `/proc/<pid>/stat`
- * (issue 13: one scan per agent made a 1,000-agent stop O(N²)). A process forked after the snapshot is
+ * (one scan per agent made a 1,000-agent stop O(N²)). A process forked after the snapshot is
  * still reached through its process group, and the SIGKILL round always takes a fresh scan.
  */
 export const PROC_SNAPSHOT_MAX_AGE_MS = 100;
@@ -144,8 +144,8 @@ function walkChildren(root: number): number[] | undefined {
 
 /**
  * Every descendant of `root` (Linux /proc; a snapshot — callers also signal the process group). Walks
- * `/proc/<pid>/task/<tid>/children` down from `root`, so the cost is the subtree's, not the host's (issue 13:
- * a full scan per agent made launch checks and stops O(N²)); without those files, a scan of every
+ * `/proc/<pid>/task/<tid>/children` down from `root`, so the cost is the subtree's, not the host's (a
+ * full scan per agent made launch checks and stops O(N²)); without those files, a scan of every
  * `/proc/<pid>/stat`, where `maxAgeMs` > 0 accepts a scan that recent (PROC_SNAPSHOT_MAX_AGE_MS).
  */
 export function listDescendants(root: number, maxAgeMs = 0): number[] {

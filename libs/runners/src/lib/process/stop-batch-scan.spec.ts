@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { isProcessAlive, killProcessTree, listDescendants, procScanCount } from './process-tree';
 
-// Issue 13: a swarm stop (and a launch-time isolation check) ran one full /proc scan per agent (every
+// A swarm stop (and a launch-time isolation check) ran one full /proc scan per agent (every
 // /proc/<pid>/stat, synchronously), so N agents cost O(N²). A tree is now walked down its children files
 // (/proc/<pid>/task/<tid>/children); only a kernel without them scans, and concurrent stops share that scan.
 function sleeper(): number {

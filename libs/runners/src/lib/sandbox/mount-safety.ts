@@ -106,7 +106,7 @@ function ownDefaultWorkspace(home: string, who: Who): string {
 /**
  * True when `real` (a real path) overlaps another agent's workspace or state dir, a server path (from the
  * engine) or a custom Docker socket. Runs against every other agent's directories on each plan and start,
- * so the loop does string compares only (issue 13: `path.relative` here was ~40 % of a 1,000-agent launch).
+ * so the loop does string compares only (`path.relative` here was ~40 % of a 1,000-agent launch).
  */
 function overlapsProtected(real: string, ctx: RunnerContext, who: Who): boolean {
   const homePrefix = dirPrefix(path.resolve(ctx.home));
@@ -137,7 +137,7 @@ function dirPrefix(dir: string): string {
 /**
  * `<home>/{workspaces,state}/<swarm>/<agent>`, written exactly so (normalized): created by the host with
  * no-follow walks (ensurePrivateDir) under host-owned parents of the real home, so its real path is the
- * path itself and needs no realpath. Issue 13: every agent's plan and start realpath'ed every other
+ * path itself and needs no realpath. Every agent's plan and start realpath'ed every other
  * agent's directories, O(N²) at launch (~30 % of a 1,000-agent bwrap launch profile).
  */
 function isHostAgentDir(homePrefix: string, p: string): boolean {

@@ -19,7 +19,7 @@ export function isSameOrInside(a: string, b: string): boolean {
 
 /**
  * `a` equals `b` or lies inside it, for paths already absolute and normalized (a `realpath`, a
- * `path.resolve`): string compares only, no `path.relative` (issue 13: the hot loop of mount safety
+ * `path.resolve`): string compares only, no `path.relative` (the hot loop of mount safety
  * runs it against every other agent's directories on each plan and start).
  */
 export function isSameOrInsideNormalized(a: string, b: string): boolean {

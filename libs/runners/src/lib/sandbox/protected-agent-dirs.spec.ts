@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { RunnerContext } from '../port';
 import { assertSafeHostPath } from './mount-safety';
 
-// Issue 13: the protected directories of other agents were realpath'ed on every plan and start (O(N²) at
+// The protected directories of other agents were realpath'ed on every plan and start (O(N²) at
 // launch). Host-created agent dirs `<home>/{workspaces,state}/<swarm>/<agent>` are compared as they are;
 // any other protected path (a named workspace) is still resolved, so a link to it is still caught.
 describe('protected agent directories', () => {

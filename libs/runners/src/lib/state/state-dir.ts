@@ -40,7 +40,7 @@ export async function ensurePrivateDir(dirPath: string, uid: number, owner?: Dir
 /**
  * ensurePrivateDir with synchronous calls: the same syscalls in the same order, each a few µs of
  * metadata work on a local directory, where a thread-pool round trip per call cost several times the
- * call itself (issue 13: ~15 such calls per agent sat on the launch's critical path).
+ * call itself (~15 such calls per agent sat on the launch's critical path).
  */
 export function ensurePrivateDirSync(dirPath: string, uid: number, owner?: DirOwner): void {
   const abs = path.resolve(dirPath);

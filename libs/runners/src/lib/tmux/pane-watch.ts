@@ -22,7 +22,7 @@ export function parseDeadNotification(args: string): { paneId: string; windowId:
 }
 
 /**
- * Pane watchers fed by control-mode notifications instead of a `list-panes -a` per poll (issue 13: 2,002
+ * Pane watchers fed by control-mode notifications instead of a `list-panes -a` per poll (2,002
  * lines every 500 ms at 1,000 panes): a death comes from the subscription, a removed window from
  * `%window-close` / `%unlinked-window-close`. A death reported before its watcher subscribed is kept and
  * delivered on subscription.

@@ -90,7 +90,7 @@ export class TmuxHandle implements RunnerHandle {
     this.stopWatching = init.server.watchPane(init.paneId, (state) => this.onPaneState(state));
     // The tmux server died (kill -9, crash): no pane of it can answer or exit on its own any more. The agent
     // exits with `tmux_server_exited` and what the pane left (cgroup, tmux+docker container, files) is cleaned
-    // up now, never left running until a restart (issue 19: the agents stayed busy forever).
+    // up now, never left running until a restart (the agents stayed busy forever).
     this.stopLost = init.server.onLost(() => {
       this.exitReason = 'tmux_server_exited';
       this.finish(null, null);
@@ -119,7 +119,7 @@ export class TmuxHandle implements RunnerHandle {
   }
 
   private async stopNow(graceMs: number): Promise<void> {
-    // Issue 13: asking tmux first (display-message) was one of a stop's two round trips, queued behind every other
+    // Asking tmux first (display-message) was one of a stop's two round trips, queued behind every other
     // stop on that server. The pane's process is known without it while it is still the same live child of the tmux
     // server, started at the same tick; only otherwise (it exited, or tmux gave no pid) does tmux describe the pane.
     const verified =

@@ -51,7 +51,7 @@ export interface PaneRef {
 /** How many tmux servers one runner may use (indexes 0 … TMUX_SERVERS_MAX - 1). */
 export const TMUX_SERVERS_MAX = 64;
 
-/** `$home/tmux/tmux.sock` (server 0) or `$home/tmux/tmux-<index>.sock` (issue 13: one server per few hundred panes). */
+/** `$home/tmux/tmux.sock` (server 0) or `$home/tmux/tmux-<index>.sock` (one server per few hundred panes). */
 export function tmuxSocketPath(home: string, index = 0): string {
   if (!Number.isSafeInteger(index) || index < 0 || index >= TMUX_SERVERS_MAX) {
     throw new RunnerError('validation_failed', `tmux server index must be 0…${TMUX_SERVERS_MAX - 1}`);
@@ -147,7 +147,7 @@ export class TmuxServer {
     await ensurePrivateDir(dockerConfigDir, uid);
     const socketPath = tmuxSocketPath(opts.home, opts.index ?? 0);
     tmuxPath(socketPath); // refuses a home tmux cannot quote
-    // Issue 13: tmux records every pane it creates or destroys in utmp through libutempter, which forks the server and
+    // Tmux records every pane it creates or destroys in utmp through libutempter, which forks the server and
     // execs a setgid helper each time: most of the CPU of starting and stopping 1,000 panes. Agent panes are not
     // login sessions; the shim (its calls doing nothing) is preloaded into a server this client starts, when usable:
     // by the descriptor that was checked, which the client (and the server it forks) inherit.
@@ -248,7 +248,7 @@ export class TmuxServer {
   }
 
   /**
-   * Issue 13: tmux walks every pane on each pass of its event loop, so a launch costs O(N) of tmux CPU per
+   * Tmux walks every pane on each pass of its event loop, so a launch costs O(N) of tmux CPU per
    * round trip. The two queries go out together, and creations of several agents share the server's
    * passes instead of queueing one after another (a full `list-panes -a` per creation was removed earlier).
    */
@@ -442,7 +442,7 @@ export class TmuxServer {
   /**
    * Kills the whole tmux server (tests, or a full shutdown of every swarm) and returns once its process is
    * gone: a dying server still accepts clients, so a server opened at once on the same socket joined it and
-   * failed with `start_failed` (issue 19). Still there after the wait: SIGKILL.
+   * failed with `start_failed`. Still there after the wait: SIGKILL.
    */
   async kill(): Promise<void> {
     this.leaving = true;

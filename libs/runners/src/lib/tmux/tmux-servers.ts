@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { TMUX_SERVERS_MAX, tmuxSocketIndexOf, tmuxSocketPath, type TmuxServer } from './tmux-server';
 
 /**
- * Panes one tmux server holds before the next server is opened (issue 13). tmux visits every pane on each
+ * Panes one tmux server holds before the next server is opened. tmux visits every pane on each
  * pass of its event loop, so its CPU per command grows with the panes it holds (session 5: 1.2 ms per new
  * window for the first hundred → 10.1 ms for the last at 1,000); several servers also share the cores.
  */
