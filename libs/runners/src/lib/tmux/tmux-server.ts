@@ -2,8 +2,8 @@ import { closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { openNoUtmpLibrary } from '@genswarms/procctl';
 import { RunnerError } from '../errors/runner-error';
-import { isProcessAlive } from '../process/process-tree';
 import { ensurePrivateDir, ownUid } from '../state/state-dir';
+import { initialArgv, parsePaneRef, tmuxSocketPath, waitServerGone, type PaneRef } from './tmux-server-setup';
 import { pasteIntoPane, pressEnterInPane } from './tmux-paste';
 import { TmuxControlClient } from './control-client';
 import { PANE_FORMAT, parsePaneLine, type PaneState } from './pane-state';
@@ -27,8 +27,8 @@ import {
  * `list-panes -a` for all watched panes. Normally deaths arrive as control-mode notifications.
  */
 export const PANE_POLL_INTERVAL_MS = 500;
-/** The control session's only pane runs this and exits; `remain-on-exit` keeps the session alive. */
-const CONTROL_PLACEHOLDER = '/bin/true';
+
+export { TMUX_SERVERS_MAX, tmuxSocketIndexOf, tmuxSocketPath, type PaneRef } from './tmux-server-setup';
 
 export interface TmuxServerOptions {
   /** Real path of GENSWARMS_HOME. */
@@ -39,65 +39,6 @@ export interface TmuxServerOptions {
   readonly commandTimeoutMs?: number;
   /** Which of the runner's tmux servers (docs/runners.md "tmux servers"): 0 = `tmux.sock`, k = `tmux-<k>.sock`. */
   readonly index?: number;
-}
-
-/** A pane created for an agent. */
-export interface PaneRef {
-  readonly paneId: string;
-  readonly panePid: number;
-  readonly windowId: string;
-}
-
-/** How many tmux servers one runner may use (indexes 0 … TMUX_SERVERS_MAX - 1). */
-export const TMUX_SERVERS_MAX = 64;
-
-/** `$home/tmux/tmux.sock` (server 0) or `$home/tmux/tmux-<index>.sock` (one server per few hundred panes). */
-export function tmuxSocketPath(home: string, index = 0): string {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= TMUX_SERVERS_MAX) {
-    throw new RunnerError('validation_failed', `tmux server index must be 0…${TMUX_SERVERS_MAX - 1}`);
-  }
-  return path.join(home, 'tmux', index === 0 ? 'tmux.sock' : `tmux-${index}.sock`);
-}
-
-/** The server index a socket file name stands for (`tmux.sock` → 0, `tmux-<k>.sock` → k), else undefined. */
-export function tmuxSocketIndexOf(name: string): number | undefined {
-  const m = /^tmux(?:-([1-9][0-9]?))?\.sock$/.exec(name);
-  if (m === null) return undefined;
-  const index = m[1] === undefined ? 0 : Number(m[1]);
-  return index < TMUX_SERVERS_MAX ? index : undefined;
-}
-
-/** Server-wide options, run by the control client before it attaches (argv words, `;` separated). */
-function initialArgv(dockerConfigDir: string): string[] {
-  const set = (scope: '-g' | '-s', name: string, value: string): string[] => ['set-option', scope, name, value, ';'];
-  return [
-    // The server's own LD_PRELOAD (the no-utmp shim, TmuxServer.open) is not for the panes: tmux builds a pane's
-    // environment from this global one, which starts as a copy of the first client's.
-    'set-environment',
-    '-g',
-    '-u',
-    'LD_PRELOAD',
-    ';',
-    // A pane's `docker start -ai` (tmux+docker) must not follow the operator's ~/.docker/config.json
-    // (a remote currentContext would redirect the attach): panes get an empty private config dir.
-    'set-environment',
-    '-g',
-    'DOCKER_CONFIG',
-    dockerConfigDir,
-    ';',
-    ...set('-g', 'update-environment', ''), // no client environment ever reaches a pane
-    ...set('-g', 'remain-on-exit', 'on'), // a crashed client stays observable (pane_dead), never respawned
-    ...set('-g', 'allow-rename', 'off'), // a pane cannot rename its window (targets stay exact)
-    ...set('-g', 'automatic-rename', 'off'),
-    ...set('-g', 'set-clipboard', 'off'), // a pane cannot create tmux buffers via OSC 52
-    ...set('-s', 'exit-empty', 'off'),
-    'new-session',
-    '-A',
-    '-s',
-    CONTROL_SESSION,
-    '--',
-    CONTROL_PLACEHOLDER,
-  ];
 }
 
 /**
@@ -453,28 +394,4 @@ export class TmuxServer {
     await this.control.close();
     if (pid !== undefined) await waitServerGone(pid);
   }
-}
-
-/** How long kill() waits for the killed tmux server to exit before it SIGKILLs it (ms). */
-const TMUX_SERVER_EXIT_WAIT_MS = 5000;
-
-async function waitServerGone(pid: number): Promise<void> {
-  const deadline = Date.now() + TMUX_SERVER_EXIT_WAIT_MS;
-  while (isProcessAlive(pid)) {
-    if (Date.now() > deadline) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // expected: it exited between the look and the signal
-      }
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-function parsePaneRef(line: string | undefined): PaneRef | undefined {
-  const m = /^(@\d+) (%\d+) (\d+)$/.exec(line ?? '');
-  if (m === null) return undefined;
-  return { windowId: m[1] as string, paneId: m[2] as string, panePid: Number(m[3]) };
 }
