@@ -12,10 +12,7 @@
  * (GENSWARMS_RELIABILITY=full) adds a server SIGKILL + restart (crash recovery re-adopts every agent) and a
  * second round of turns before the stop.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +26,7 @@ import { canariesIn, canary, hitsIn, scanDocker, scanProcesses, scanTmux, scanTr
 import type { Canaries, Hit } from './support/secrets-scan-kit';
 import { HEADLESS_CLIENT, NODE2_SOCKET, NODES_FILE, scanBackends, TUI_CLIENT, UNTRUSTED } from './support/secrets-scan-swarm';
 import type { ScanBackend } from './support/secrets-scan-swarm';
+import { freshRequest, startServerProcess, type Server } from './support/secrets-scan-http';
 import { connectSwarm } from './support/swarm-socket';
 import type { SwarmClient } from './support/swarm-socket';
 
@@ -49,11 +47,6 @@ const C: Record<string, string> = {
   /** In an endpoint's userinfo: refused at validation (it would be stored and shown as written). */
   endpointCredential: canary('endpointcred'),
 };
-
-interface Server {
-  child: ChildProcess;
-  log: string[];
-}
 
 let base: string;
 let home: string;
@@ -84,45 +77,11 @@ function serverEnv(): Record<string, string> {
 
 /** The built server, its whole stdout+stderr (the server log) kept; resolves once it listens. */
 function startServer(log: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [MAIN], { cwd: base, env: serverEnv(), shell: false, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((done, fail) => {
-    const onData = (c: Buffer): void => {
-      log.push(c.toString('utf8'));
-      if (log.join('').includes('listening on')) done({ child, log });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('error', fail);
-    child.once('exit', (code) => fail(new Error(`server exited ${String(code)}: ${log.join('').slice(-2000)}`)));
-  });
-}
-
-/** One request on a fresh connection (agent: false): the scans block this process, so a kept-alive socket may be closed under it. */
-function rawRequest(method: string, path: string, body: string | undefined, token: string): Promise<{ status: number; text: string }> {
-  return new Promise((done, fail) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method,
-        agent: false,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', fail);
-      },
-    );
-    req.on('error', fail);
-    req.end(body);
-  });
+  return startServerProcess(MAIN, base, serverEnv(), log);
 }
 
 async function api(method: string, path: string, body?: unknown, token = C['apiToken']): Promise<{ status: number; body: unknown }> {
-  const res = await rawRequest(method, path, body === undefined ? undefined : JSON.stringify(body), token ?? '');
+  const res = await freshRequest(port, method, path, body === undefined ? undefined : JSON.stringify(body), token ?? '');
   answers.push({ what: `${method} ${path} → ${res.status}`, text: res.text });
   let parsed: unknown = res.text;
   try {
