@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODING_CLIENTS, hostClientPlatform, nativeBinaryCandidates } from '@genswarms/runners';
+import { clientModes, type BackendPosture } from '../src/doctor/backends';
 import type { Check } from '../src/doctor/probes';
 import { cli, tempDir } from './support';
 
@@ -24,6 +25,25 @@ async function clientChecks(env: Record<string, string>): Promise<Check[]> {
   return (JSON.parse(r.stdout) as { checks: Check[] }).checks.filter((c) => c.name.startsWith('client'));
 }
 
+describe('the modes a client can run in on this host', () => {
+  const posture = (available: readonly string[]): BackendPosture[] =>
+    ['local', 'bwrap', 'docker', 'tmux', 'tmux+bwrap', 'tmux+docker'].map((backend) => ({
+      backend,
+      networks: available.includes(backend) ? ['open'] : [],
+    }));
+  it.each([
+    ['only local', ['local'], 'modes: pane on local (pty); headless on local'],
+    ['bwrap and tmux', ['local', 'bwrap', 'tmux', 'tmux+bwrap'], 'modes: pane on tmux, tmux+bwrap, local (pty); headless on local, bwrap'],
+    [
+      'every backend',
+      ['local', 'bwrap', 'docker', 'tmux', 'tmux+bwrap', 'tmux+docker'],
+      'modes: pane on tmux, tmux+bwrap, tmux+docker, local (pty); headless on local, bwrap, docker',
+    ],
+  ])('%s', (_name, available, expected) => {
+    expect(clientModes(posture(available))).toBe(expected);
+  });
+});
+
 describe('genswarms doctor: the coding clients', () => {
   const dir = tempDir('gs-cli-doctor-clients-');
   afterAll(() => dir.cleanup());
@@ -39,8 +59,10 @@ describe('genswarms doctor: the coding clients', () => {
       ['client claude', 'missing'],
       ['client opencode', 'missing'],
     ]);
-    expect(checks[0]?.detail).toBe(
-      `codex-cli ${pinned} at ${join(clients, 'codex', pinned, 'node_modules', nativeBinaryCandidates('codex', PLATFORM ?? { os: 'linux', arch: 'x64', musl: false, avx2: true })[0] ?? '')}`,
+    expect(checks[0]?.detail).toMatch(
+      new RegExp(
+        `^codex-cli ${pinned} at ${join(clients, 'codex', pinned, 'node_modules', nativeBinaryCandidates('codex', PLATFORM ?? { os: 'linux', arch: 'x64', musl: false, avx2: true })[0] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; modes: pane on .*local \\(pty\\); headless on local`,
+      ),
     );
     expect(checks[1]?.detail).toBe(
       `pinned ${CODING_CLIENTS.claude.pinnedVersion} not installed in ${clients} (genswarms clients install claude)`,

@@ -1,7 +1,7 @@
 import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { EXIT } from '../cli/exit-codes';
-import { backendPosture, formatPosture } from '../doctor/backends';
+import { backendPosture, clientModes, formatPosture } from '../doctor/backends';
 import { checkProcessTracking } from '../doctor/tracking';
 import { checkAgentIds } from '../doctor/agent-ids';
 import { checkTmuxUtmp } from '../doctor/tmux-utmp';
@@ -78,11 +78,16 @@ Examples:
             ...(await doctorSshChecks(env, deps.ctx.cwd, opts)),
           ];
           const backends = backendPosture(checks);
+          const modes = clientModes(backends);
+          // a client that runs here can run in these modes (the backends' checks say which exist)
+          const shown = checks.map((c) =>
+            c.name.startsWith('client ') && c.status === 'ok' ? { ...c, detail: `${c.detail}; ${modes}` } : c,
+          );
           if (opts.json === true) {
-            writeLine(deps.ctx.stdout, JSON.stringify({ checks, backends }));
+            writeLine(deps.ctx.stdout, JSON.stringify({ checks: shown, backends }));
             return EXIT.ok;
           }
-          for (const c of checks) writeLine(deps.ctx.stdout, `${MARK[c.status]}  ${c.name}: ${c.detail}`);
+          for (const c of shown) writeLine(deps.ctx.stdout, `${MARK[c.status]}  ${c.name}: ${c.detail}`);
           writeLine(deps.ctx.stdout, 'isolation per backend on this host (network modes):');
           for (const p of backends) writeLine(deps.ctx.stdout, `  ${formatPosture(p)}`);
           return EXIT.ok;

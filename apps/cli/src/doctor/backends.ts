@@ -40,3 +40,15 @@ export function formatPosture(p: BackendPosture): string {
   const note = p.note === undefined ? '' : ` (${p.note})`;
   return `${p.backend}: ${p.networks.join(' ')}${p.networks.length === 0 ? note.trimStart() : note}`;
 }
+
+/**
+ * How a coding client can run on this host: in a pane (a tmux pane on each tmux backend here, or a local pty) or
+ * headless per turn (local, and each sandbox backend here) — docs/clients.md "As agents".
+ */
+export function clientModes(backends: readonly BackendPosture[]): string {
+  const here = (names: readonly string[]): string[] =>
+    names.filter((name) => backends.some((p) => p.backend === name && p.networks.length > 0));
+  const pane = [...here(['tmux', 'tmux+bwrap', 'tmux+docker']), 'local (pty)'];
+  const headless = here(['local', 'bwrap', 'docker']);
+  return `modes: pane on ${pane.join(', ')}; headless on ${headless.join(', ')}`;
+}
