@@ -68,6 +68,11 @@ describe('express registers the table and nothing else', () => {
     expect(PUBLIC.sort()).toEqual(['GET /healthz', 'GET /readyz']);
   });
 
+  it('accepts the config token on exactly the two config routes (docs/security.md)', () => {
+    const config = OPERATIONS.filter((op) => op.scope === 'config').map(entry);
+    expect(config.sort()).toEqual(['GET /api/swarms/:s/overlay', 'PATCH /api/swarms/:s/objects/:o/config']);
+  });
+
   it('routes, without an engine, only what answers without one (the rest answers 404)', () => {
     const bare = appRoutes(false);
     expect([...bare.main, ...bare.public].sort()).toEqual(

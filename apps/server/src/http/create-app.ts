@@ -14,7 +14,7 @@ import { corsStep } from './cors';
 import { errorHandler, notFound, refuseOptions } from './fallthrough';
 import { hardeningHeaders } from './hardening';
 import { defaultUiRoot, isUiPath, UI_PATH, uiAssets } from './ui-assets';
-import { endpointsOf, mountRoutes } from './mount-routes';
+import { configScope, endpointsOf, mountRoutes } from './mount-routes';
 import type { Route, RouteContext } from './route';
 import { DEFAULT_ROUTES } from './routes';
 import type { ReadinessProbe } from './routes/health';
@@ -86,7 +86,7 @@ export function createApp(config: ServerConfig, deps: AppDeps): Express {
       corsStep(config.cors),
       onlyFor(isUiPath, ui),
       onlyFor(mounted.isPublicPath, mounted.publicRouter),
-      authStep(config.tokens, deps.reportDenial),
+      authStep(config.tokens, deps.reportDenial, configScope(routes)),
       guards,
       bodyStep(),
       refuseOptions,

@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { compileRouteScope } from '@genswarms/security';
+import type { RouteScope } from '@genswarms/security';
 import type { RouteContext, Route } from './route';
 
 /** The routers of an app's routes: `public` ones are entered before the auth step, the rest after it. */
@@ -15,7 +17,7 @@ export interface MountedRoutes {
  * token check is an exact set lookup.
  */
 export function mountRoutes(routes: readonly Route[], ctx: RouteContext): MountedRoutes {
-  // Strict, case-sensitive paths: what routeScope() calls a config route is exactly what is routed there.
+  // Strict, case-sensitive paths: what configScope() calls a config route is exactly what is routed there.
   const publicRouter = Router({ strict: true, caseSensitive: true });
   const router = Router({ strict: true, caseSensitive: true });
   const publicPaths = new Set<string>();
@@ -32,4 +34,9 @@ export function mountRoutes(routes: readonly Route[], ctx: RouteContext): Mounte
 /** `METHOD /path` of each route, as `GET /` lists them. */
 export function endpointsOf(routes: readonly Route[]): string[] {
   return routes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
+}
+
+/** The auth step's scope of a request: `config` for exactly the table's `config` routes, full for anything else. */
+export function configScope(routes: readonly Route[]): RouteScope {
+  return compileRouteScope(routes.filter((r) => r.scope === 'config').map((r) => ({ method: r.method.toUpperCase(), path: r.path })));
 }
