@@ -72,7 +72,6 @@ describe('GET /readyz', () => {
       logger,
       reportDenial: createAuthDeniedReporter({ events, logger }),
       validator: IR_GATE_VALIDATOR,
-      routes: [],
       readiness: () => Promise.resolve(true),
       closing: () => closing,
     });

@@ -2,9 +2,11 @@ import { request as httpRequestRaw } from 'node:http';
 import request from 'supertest';
 import { TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from '@genswarms/security';
 import type { SwarmService } from '@genswarms/engine';
-import type { RouteModule } from '../src/index';
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Route } from '../src/index';
 import { fakeEngine, offShape } from './support/fake-engine';
-import { DEFAULT_ROUTE_MODULES } from '../src/index';
+import { DEFAULT_ROUTES } from '../src/index';
 import { startTestServer, tempDir, testConfig } from './support/harness';
 import type { TestServer } from './support/harness';
 
@@ -12,24 +14,32 @@ const F = 'pipeline-full-token';
 const LIMIT = 1048576;
 const dir = tempDir('gs-pipeline-');
 
-const boom: RouteModule = {
-  name: 'boom',
-  endpoints: ['GET /boom'],
-  register(router): void {
-    router.get('/boom', () => {
-      throw new Error('secret detail /etc/hidden');
-    });
-    router.post('/echo', (req, res) => {
-      res.json({ body: req.body as unknown });
-    });
-  },
-};
+/** A test-only route: an entry the server's table does not have, with its handler. */
+const testRoute = (method: Route['method'], path: string, handler: RequestHandler): Route => ({
+  method,
+  path,
+  operationId: `test${path.replace('/', '_')}`,
+  tag: 'test',
+  summary: 'test route',
+  scope: 'full',
+  success: { status: 200, name: 'TestAnswer', schema: z.unknown() },
+  errors: [],
+  bind: () => handler,
+});
+const boom: Route[] = [
+  testRoute('get', '/boom', () => {
+    throw new Error('secret detail /etc/hidden');
+  }),
+  testRoute('post', '/echo', (req, res) => {
+    res.json({ body: req.body as unknown });
+  }),
+];
 
 let open: TestServer; // F unset (loopback mode)
 let tokened: TestServer; // F set
 
 beforeAll(async () => {
-  const routes = [...DEFAULT_ROUTE_MODULES, boom];
+  const routes = [...DEFAULT_ROUTES, ...boom];
   open = await startTestServer(testConfig(dir.path), { routes });
   tokened = await startTestServer(testConfig(dir.path, { tokens: { fullToken: F } }), { routes });
 });

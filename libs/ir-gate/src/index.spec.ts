@@ -77,6 +77,7 @@ const PINNED = [
   'validateAgent',
   'validateConfig',
   'validateEvent',
+  'parseOverlayEvent',
   'validateObject',
   'validateOverlay',
   'validateRef',

@@ -67,7 +67,21 @@ export type {
 } from './lib/state/types';
 export { validateState } from './lib/state/validate-state';
 export { validateAgent, validateObject } from './lib/state/validate-node';
-export { validateOverlay, validateEvent, isOpName } from './lib/overlay/validate-overlay';
+export { validateOverlay, validateEvent, isOpName, parseOverlayEvent } from './lib/overlay/validate-overlay';
+export type {
+  OverlayOp,
+  ParsedOverlayEvent,
+  OverlayEventParse,
+  RemoveNodePayload,
+  EdgesPayload,
+  ScalePayload,
+  BumpPayload,
+  SetOptionsPayload,
+  UpdateConfigPayload,
+  OnInflight,
+  Migration,
+  BumpField,
+} from './lib/overlay/overlay-op';
 export { fold, materialize, compact } from './lib/fold/fold';
 export type { CompactResult } from './lib/fold/fold';
 export { scaledInstanceNames, scaleGroupOf } from './lib/fold/scale';

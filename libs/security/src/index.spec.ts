@@ -35,7 +35,7 @@ describe('@genswarms/security public surface', () => {
         'redactSecrets',
         'redactUrl',
         'resolveConfigDir',
-        'routeScope',
+        'compileRouteScope',
         'tokensMatch',
       ].sort(),
     );

@@ -8,8 +8,10 @@ export type { SecurityErrorCode } from './lib/errors/security-error';
 export { normalizeToken, tokensMatch } from './lib/auth/token';
 export { parseBearer } from './lib/auth/bearer';
 export { isLoopback } from './lib/auth/loopback';
-export { authorize, createAuthorizer, routeScope, UNAUTHORIZED_BODY, TOKEN_REQUIRED_BODY } from './lib/auth/authorize';
+export { authorize, createAuthorizer, UNAUTHORIZED_BODY, TOKEN_REQUIRED_BODY } from './lib/auth/authorize';
 export type { Scope, AuthDecision, Authorizer, TokenConfig } from './lib/auth/authorize';
+export { compileRouteScope } from './lib/auth/route-scope';
+export type { ConfigRoute, RouteScope } from './lib/auth/route-scope';
 
 export { parseCorsOrigins, isOriginAllowed, corsHeadersFor, preflightHeaders } from './lib/cors/cors-policy';
 export type { CorsPolicy } from './lib/cors/cors-policy';

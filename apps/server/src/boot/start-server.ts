@@ -8,8 +8,8 @@ import type { SwarmService } from '@genswarms/engine';
 import type { EventSink } from '../events/event-sink';
 import { createMemoryEventSink } from '../events/event-sink';
 import { createApp } from '../http/create-app';
-import type { RouteModule } from '../http/route-module';
-import { DEFAULT_ROUTE_MODULES } from '../http/routes';
+import type { Route } from '../http/route';
+import { DEFAULT_ROUTES } from '../http/routes';
 import type { ConfigValidator } from '../http/routes/config-validator';
 import { IR_GATE_VALIDATOR } from '../http/routes/config-validator';
 import { createAuthDeniedReporter } from '../logging/auth-denied';
@@ -29,8 +29,8 @@ export interface ServerDeps {
   readonly events?: EventSink;
   readonly logger?: ServerLogger;
   readonly validator?: ConfigValidator;
-  /** Route modules (default `DEFAULT_ROUTE_MODULES`); `GET /` is always added. */
-  readonly routes?: readonly RouteModule[];
+  /** The routes, each an operation of the table with its handler (default `DEFAULT_ROUTES`). */
+  readonly routes?: readonly Route[];
   /** The built dashboard served at /ui/ (default: `@genswarms/dashboard`'s dist). */
   readonly uiRoot?: string;
   readonly socketHandlers?: Partial<Record<JoinedEvent, JoinedEventHandler>>;
@@ -112,7 +112,7 @@ export async function startServer(config: ServerConfig, deps: ServerDeps = {}): 
     logger,
     reportDenial,
     validator: deps.validator ?? IR_GATE_VALIDATOR,
-    routes: deps.routes ?? DEFAULT_ROUTE_MODULES,
+    routes: deps.routes ?? DEFAULT_ROUTES,
     metrics,
     readiness: deps.readiness ?? engineReadiness(deps.engine),
     closing: () => closing !== undefined,

@@ -14,11 +14,10 @@ import { corsStep } from './cors';
 import { errorHandler, notFound, refuseOptions } from './fallthrough';
 import { hardeningHeaders } from './hardening';
 import { defaultUiRoot, isUiPath, UI_PATH, uiAssets } from './ui-assets';
-import type { RouteContext, RouteModule } from './route-module';
-import { createRootRoute } from './routes/root';
-import { HEALTH_ENDPOINTS, healthRouter, isHealthPath } from './routes/health';
+import { configScope, endpointsOf, mountRoutes } from './mount-routes';
+import type { Route, RouteContext } from './route';
+import { DEFAULT_ROUTES } from './routes';
 import type { ReadinessProbe } from './routes/health';
-import { createMetricsRoute } from './routes/metrics';
 import type { ServerMetrics } from '../metrics/server-metrics';
 import { createServerMetrics } from '../metrics/server-metrics';
 import type { ConfigValidator } from './routes/config-validator';
@@ -30,7 +29,8 @@ export interface AppDeps {
   readonly logger: ServerLogger;
   readonly reportDenial: AuthDeniedReporter;
   readonly validator: ConfigValidator;
-  readonly routes: readonly RouteModule[];
+  /** The routes to register, each an operation of the table with its handler (default `DEFAULT_ROUTES`). */
+  readonly routes?: readonly Route[];
   /** Prometheus registry behind `GET /metrics` (default: a fresh one without engine gauges). */
   readonly metrics?: ServerMetrics;
   /** `GET /readyz` (default: never ready, as without an engine). */
@@ -62,9 +62,22 @@ export function createApp(config: ServerConfig, deps: AppDeps): Express {
   // The dashboard's static files need no token (docs/dashboard.md); the browser guards still run on them.
   const ui = express.Router();
   ui.use(UI_PATH, uiAssets(deps.uiRoot ?? defaultUiRoot(), guards));
-  // /healthz and /readyz answer {status} only: no token, no guards (docs/security.md, "Health endpoints").
-  const health = healthRouter({ readiness: deps.readiness ?? (() => Promise.resolve(false)), closing: deps.closing ?? (() => false) });
-  // One express layer for every step before the routes (chainSteps); the /ui mount and the health router are
+  const routes = deps.routes ?? DEFAULT_ROUTES;
+  const ctx: RouteContext = {
+    config,
+    engine: deps.engine,
+    events: deps.events,
+    logger: deps.logger,
+    validator: deps.validator,
+    metrics,
+    readiness: deps.readiness ?? (() => Promise.resolve(false)),
+    closing: deps.closing ?? (() => false),
+    endpoints: endpointsOf(routes),
+  };
+  // Only the table's routes are registered. The public ones (/healthz, /readyz) answer {status} only: no
+  // token, no guards (docs/security.md, "Health endpoints").
+  const mounted = mountRoutes(routes, ctx);
+  // One express layer for every step before the routes (chainSteps); the /ui mount and the public router are
   // entered only for their own paths, so any other request pays no routing for them.
   app.use(
     chainSteps([
@@ -72,24 +85,15 @@ export function createApp(config: ServerConfig, deps: AppDeps): Express {
       hardeningHeaders,
       corsStep(config.cors),
       onlyFor(isUiPath, ui),
-      onlyFor(isHealthPath, health),
-      authStep(config.tokens, deps.reportDenial),
+      onlyFor(mounted.isPublicPath, mounted.publicRouter),
+      authStep(config.tokens, deps.reportDenial, configScope(routes)),
       guards,
       bodyStep(),
       refuseOptions,
     ]),
   );
 
-  const ctx: RouteContext = { config, engine: deps.engine, events: deps.events, logger: deps.logger, validator: deps.validator };
-  const modules: RouteModule[] = [
-    createRootRoute((): string[] => [...HEALTH_ENDPOINTS, ...modules.flatMap((m) => m.endpoints)]),
-    createMetricsRoute(metrics),
-    ...deps.routes,
-  ];
-  // Strict, case-sensitive paths: what routeScope() calls a config route is exactly what is routed there.
-  const router = express.Router({ strict: true, caseSensitive: true });
-  for (const module of modules) module.register(router, ctx);
-  app.use(router);
+  app.use(mounted.router);
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

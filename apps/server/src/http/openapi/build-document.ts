@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { SERVER_VERSION } from '../../version';
 import { SchemaComponents } from './json-schema';
 import type { JsonSchema } from './json-schema';
-import { OPERATIONS, PATH_PARAMS } from './operations';
+import { OPERATIONS, PATH_PARAMS } from '../operations';
 import { socketSection } from './socket-section';
-import type { ErrorSpec, Operation } from './operations';
+import type { ErrorSpec, Operation } from '../operations';
 
 /** Answered by the pipeline before any route (docs/security.md §2): every operation may answer them. */
 const PIPELINE_ERRORS: readonly ErrorSpec[] = [

@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { EngineError } from '@genswarms/engine';
 import { checkConfinedPath, readConfinedConfig } from '@genswarms/security';
-import type { RouteContext, RouteModule } from '../route-module';
-import { handle } from './route-kit';
+import type { RouteContext } from '../route';
+import type { RouteHandlers } from './route-kit';
+import { anyRoute } from './route-kit';
 
 const InlineBodySchema = z.strictObject({
   config: z.custom<unknown>((v) => v !== undefined).describe('Inline swarm config object (docs/configuration.md)'),
@@ -15,7 +16,7 @@ const ContentBodySchema = z.strictObject({
   content: z.string().describe('Config text'),
   format: z.string().describe('json, yaml or yml'),
 });
-/** The three body shapes of `POST /api/config/validate` (exactly one), for the OpenAPI document. */
+/** The three body shapes of the validate request (exactly one), for the OpenAPI document. */
 export const ValidateConfigCommandSchema = z
   .union([InlineBodySchema, PathBodySchema, ContentBodySchema])
   .describe('Exactly one of {config}, {config_path} or {content, format}');
@@ -74,19 +75,17 @@ async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> 
 }
 
 /**
+<<<<<<< HEAD
  * `POST /api/config/validate` (docs/rest-api.md): every plan-time check of start (schema, IR, handlers,
  * the networks per backend, each agent's runner plan; nothing created), `config_path` confined per docs/security.md §7.
+=======
+ * Config validation (docs/rest-api.md), with or without an engine: every plan-time check of start
+ * (schema, IR, handlers, §9 networks, each agent's runner plan; nothing created), `config_path` confined per §7.
+>>>>>>> routes-table
  */
-export const configValidateRoute: RouteModule = {
-  name: 'config-validate',
-  endpoints: ['POST /api/config/validate'],
-  register(router, ctx): void {
-    router.post(
-      '/api/config/validate',
-      handle(async (req) => {
-        const outcome = await validateBody(ctx, req.body);
-        return { status: outcome.status, body: outcome.body };
-      }),
-    );
-  },
-};
+export const CONFIG_VALIDATE_HANDLERS = {
+  validateConfig: anyRoute(async (req, ctx) => {
+    const outcome = await validateBody(ctx, req.body);
+    return { status: outcome.status, body: outcome.body };
+  }),
+} satisfies RouteHandlers;

@@ -3,8 +3,8 @@ import { EVENT_QUERY_PARAMS, parseEventQuery } from '@genswarms/engine';
 import type { EventQueryInput } from '@genswarms/engine';
 import { isName } from '@genswarms/ir-gate';
 import { redactSecrets } from '@genswarms/security';
-import type { RouteModule } from '../route-module';
-import { handle, pathParam } from './route-kit';
+import type { RouteHandlers } from './route-kit';
+import { engineRoute, pathParam } from './route-kit';
 
 /** Only the documented query parameters are read; others are ignored. */
 function eventQuery(req: Request): Record<string, unknown> {
@@ -25,37 +25,22 @@ function checkQuery(query: EventQueryInput, scope: { swarm?: string; agent?: str
 }
 
 /** Events (docs/observability.md): global and scoped; unknown swarms/agents answer empty lists, not 404. */
-export const eventsRoute: RouteModule = {
-  name: 'events',
-  endpoints: ['GET /api/events', 'GET /api/swarms/:s/events', 'GET /api/swarms/:s/agents/:a/events'],
-  register(router, ctx): void {
-    const engine = ctx.engine;
-    if (engine === undefined) return;
-    router.get(
-      '/api/events',
-      handle(async (req) => ({ body: redactSecrets(await engine.queryEvents(parseEventQuery(eventQuery(req)))) })),
-    );
-    router.get(
-      '/api/swarms/:s/events',
-      handle(async (req) => {
-        const swarm = pathParam(req, 's');
-        const query = eventQuery(req);
-        checkQuery(query, { swarm: 'x' });
-        if (!isName(swarm)) return empty({ swarm });
-        const { events, count } = await engine.queryEvents(parseEventQuery({ ...query, swarm }));
-        return { body: { events: redactSecrets(events), count, swarm } };
-      }),
-    );
-    router.get(
-      '/api/swarms/:s/agents/:a/events',
-      handle(async (req) => {
-        const [swarm, agent] = [pathParam(req, 's'), pathParam(req, 'a')];
-        const query = eventQuery(req);
-        checkQuery(query, { swarm: 'x', agent: 'x' });
-        if (!isName(swarm) || !isName(agent)) return empty({ swarm, agent });
-        const { events, count } = await engine.queryEvents(parseEventQuery({ ...query, swarm, agent }));
-        return { body: { events: redactSecrets(events), count, swarm, agent } };
-      }),
-    );
-  },
-};
+export const EVENT_HANDLERS = {
+  queryEvents: engineRoute(async (req, engine) => ({ body: redactSecrets(await engine.queryEvents(parseEventQuery(eventQuery(req)))) })),
+  swarmEvents: engineRoute(async (req, engine) => {
+    const swarm = pathParam(req, 's');
+    const query = eventQuery(req);
+    checkQuery(query, { swarm: 'x' });
+    if (!isName(swarm)) return empty({ swarm });
+    const { events, count } = await engine.queryEvents(parseEventQuery({ ...query, swarm }));
+    return { body: { events: redactSecrets(events), count, swarm } };
+  }),
+  agentEvents: engineRoute(async (req, engine) => {
+    const [swarm, agent] = [pathParam(req, 's'), pathParam(req, 'a')];
+    const query = eventQuery(req);
+    checkQuery(query, { swarm: 'x', agent: 'x' });
+    if (!isName(swarm) || !isName(agent)) return empty({ swarm, agent });
+    const { events, count } = await engine.queryEvents(parseEventQuery({ ...query, swarm, agent }));
+    return { body: { events: redactSecrets(events), count, swarm, agent } };
+  }),
+} satisfies RouteHandlers;

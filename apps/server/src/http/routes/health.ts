@@ -1,21 +1,11 @@
-import { Router } from 'express';
 import type { SwarmService } from '@genswarms/engine';
+import type { HandlersOf } from './route-kit';
 
 /** Whether the server can take work: the store answers and the runners were probed. Never throws. */
 export type ReadinessProbe = () => Promise<boolean>;
 
-const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
-
-/** Whether the health router can answer this path (exact, case-sensitive, as the router matches). */
-export function isHealthPath(req: { readonly path: string }): boolean {
-  return HEALTH_PATHS.has(req.path);
-}
-
 /** A readiness check that has not answered in this time counts as not ready (a wedged store must not hang the probe). */
 export const READINESS_TIMEOUT_MS = 2000;
-
-/** The two public paths, answered before the token check (docs/security.md, "Health endpoints"). */
-export const HEALTH_ENDPOINTS: readonly string[] = ['GET /healthz', 'GET /readyz'];
 
 /** A readiness answer is reused this long: `/readyz` needs no token, so callers must not drive store queries at will. */
 export const READINESS_CACHE_MS = 1000;
@@ -66,18 +56,16 @@ export function engineReadiness(engine: SwarmService | undefined, opts: Readines
 }
 
 /**
- * `GET /healthz` (the process answers) and `GET /readyz` (200 `ready` / 503 `not_ready`). They answer
- * `{status}` and nothing else, so they skip the token and browser guards: orchestrators probe them
- * without credentials, and a caller learns no more than a 401 already tells.
+ * Liveness (the process answers) and readiness (200 `ready` / 503 `not_ready`). They answer `{status}` and
+ * nothing else, so they are `public` in the table and skip the token and browser guards: orchestrators probe
+ * them without credentials, and a caller learns no more than a 401 already tells.
  */
-export function healthRouter(opts: { readiness: ReadinessProbe; closing: () => boolean }): Router {
-  const router = Router({ strict: true, caseSensitive: true });
-  router.get('/healthz', (_req, res) => {
+export const HEALTH_HANDLERS: HandlersOf<'healthz' | 'readyz'> = {
+  healthz: () => (_req, res) => {
     res.json({ status: 'ok' });
-  });
-  router.get('/readyz', async (_req, res) => {
-    const ready = !opts.closing() && (await opts.readiness());
+  },
+  readyz: (ctx) => async (_req, res) => {
+    const ready = !ctx.closing() && (await ctx.readiness());
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
-  });
-  return router;
-}
+  },
+};

@@ -1,6 +1,6 @@
 import { invalidQuery } from '@genswarms/engine';
-import type { RouteModule } from '../route-module';
-import { handle, limitQuery, nameParam, queryParam } from './route-kit';
+import type { RouteHandlers } from './route-kit';
+import { engineRoute, limitQuery, nameParam, queryParam } from './route-kit';
 
 /** `?before=<id>`: digits only, 1 or more; absent → the newest page. */
 function beforeQuery(raw: string | undefined): number | undefined {
@@ -11,32 +11,17 @@ function beforeQuery(raw: string | undefined): number | undefined {
 }
 
 /** LLM budgets at run time and the audit trail of the metering egress (docs/rest-api.md "LLM budgets"). */
-export const llmRoute: RouteModule = {
-  name: 'llm',
-  endpoints: ['PATCH /api/swarms/:s/agents/:a/budget', 'PATCH /api/swarms/:s/budget', 'GET /api/swarms/:s/agents/:a/llm-requests'],
-  register(router, ctx): void {
-    const engine = ctx.engine;
-    if (engine === undefined) return;
-    router.patch(
-      '/api/swarms/:s/agents/:a/budget',
-      handle(async (req) => ({
-        body: await engine.patchAgentBudget(nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent'), req.body),
-      })),
-    );
-    router.patch(
-      '/api/swarms/:s/budget',
-      handle(async (req) => ({ body: await engine.patchSwarmBudget(nameParam(req, 's', 'swarm'), req.body) })),
-    );
-    router.get(
-      '/api/swarms/:s/agents/:a/llm-requests',
-      handle(async (req) => {
-        const [swarm, agent] = [nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')];
-        const page = { limit: limitQuery(req, 500, 100), ...optionalBefore(beforeQuery(queryParam(req, 'before'))) };
-        return { body: await engine.listLlmRequests(swarm, agent, page) };
-      }),
-    );
-  },
-};
+export const LLM_HANDLERS = {
+  patchAgentBudget: engineRoute(async (req, engine) => ({
+    body: await engine.patchAgentBudget(nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent'), req.body),
+  })),
+  patchSwarmBudget: engineRoute(async (req, engine) => ({ body: await engine.patchSwarmBudget(nameParam(req, 's', 'swarm'), req.body) })),
+  listLlmRequests: engineRoute(async (req, engine) => {
+    const [swarm, agent] = [nameParam(req, 's', 'swarm'), nameParam(req, 'a', 'agent')];
+    const page = { limit: limitQuery(req, 500, 100), ...optionalBefore(beforeQuery(queryParam(req, 'before'))) };
+    return { body: await engine.listLlmRequests(swarm, agent, page) };
+  }),
+} satisfies RouteHandlers;
 
 function optionalBefore(before: number | undefined): { before?: number } {
   return before === undefined ? {} : { before };

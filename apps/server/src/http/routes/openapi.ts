@@ -1,15 +1,14 @@
+import type { RequestHandler } from 'express';
 import { buildOpenApiDocument } from '../openapi/build-document';
-import type { RouteModule } from '../route-module';
+import type { HandlersOf } from './route-kit';
 
-/** `GET /api/openapi.json` (full scope, like every route): the OpenAPI 3.1 document, built once per app. */
-export const openapiRoute: RouteModule = {
-  name: 'openapi',
-  endpoints: ['GET /api/openapi.json'],
-  register(router): void {
-    let document: Record<string, unknown> | undefined;
-    router.get('/api/openapi.json', (_req, res) => {
-      document ??= buildOpenApiDocument();
-      res.json(document);
-    });
-  },
-};
+/** The OpenAPI 3.1 document (full scope, like every route), built once per app on first request. */
+function openApiDocument(): RequestHandler {
+  let document: Record<string, unknown> | undefined;
+  return (_req, res) => {
+    document ??= buildOpenApiDocument();
+    res.json(document);
+  };
+}
+
+export const OPENAPI_HANDLERS: HandlersOf<'getOpenApi'> = { getOpenApi: openApiDocument };

@@ -1,6 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { EngineError, invalidQuery, parseLimitParam } from '@genswarms/engine';
+import type { SwarmService } from '@genswarms/engine';
 import { isName } from '@genswarms/ir-gate';
+import type { OperationId } from '../operations';
+import type { BindRoute, RouteContext } from '../route';
 import { sendError } from '../send-error';
 
 /** What a handler returns: a status (default 200) and a JSON body, or a raw text body with its type. */
@@ -29,6 +32,25 @@ export function handle(fn: (req: Request) => Promise<Reply>): RequestHandler {
       if (!sendEngineError(res, err)) next(err);
     }
   };
+}
+
+/** Handlers of some operations, keyed by `operationId`: a key that names no operation of the table does not compile. */
+export type RouteHandlers = Partial<Readonly<Record<OperationId, BindRoute>>>;
+
+/** The handlers of exactly the operations `K`. */
+export type HandlersOf<K extends OperationId> = { readonly [P in K]: BindRoute };
+
+/** A route that needs the engine: a server without one leaves it unrouted (404). */
+export function engineRoute(fn: (req: Request, engine: SwarmService) => Promise<Reply>): BindRoute {
+  return (ctx) => {
+    const engine = ctx.engine;
+    return engine === undefined ? undefined : handle((req) => fn(req, engine));
+  };
+}
+
+/** A route every server has, engine or not. */
+export function anyRoute(fn: (req: Request, ctx: RouteContext) => Promise<Reply>): BindRoute {
+  return (ctx) => handle((req) => fn(req, ctx));
 }
 
 /** A path parameter as a string (`''` when absent or a wildcard list). */

@@ -1,13 +1,19 @@
 /** Runtime mutations through the gate (docs/ir.md#the-gate): `applyOp` on the live state; refused → nothing changes. */
-import { applyOp, mapIrErrorToHttp, stateToConfig, type IrError, type OpName, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
+import {
+  applyOp,
+  mapIrErrorToHttp,
+  stateToConfig,
+  type IrError,
+  type OverlayOp,
+  type SwarmConfig,
+  type SwarmState,
+} from '@genswarms/ir-gate';
 import { EngineError, isEngineErrorCode } from '../errors/engine-error';
 import type { EngineContext } from './engine-context';
 import type { SwarmRuntime } from './swarm-runtime';
 
-export interface PendingOp {
-  readonly op: OpName;
-  readonly payload: Record<string, unknown>;
-}
+/** One overlay op of a runtime mutation, typed by its kind (ir-gate's union; fold parses it again when stored). */
+export type PendingOp = OverlayOp;
 
 export interface AppliedOps {
   readonly state: SwarmState;

@@ -11,6 +11,7 @@ export function assertName(kind: 'swarm' | 'agent' | 'object', name: string): vo
   }
 }
 
-export function toOverlayEvents(rows: readonly OverlayEventRow[]): OverlayEvent[] {
-  return rows.map((r) => ({ seq: r.seq, op: r.op as OverlayEvent['op'], payload: { ...r.payload } }));
+export function toOverlayEvents(rows: readonly OverlayEventRow[]): Array<OverlayEvent & { payload: Record<string, unknown> }> {
+  // Rows are untrusted (an older or tampered database): fold parses each one and refuses it with a code.
+  return rows.map((r) => ({ seq: r.seq, op: r.op, payload: { ...r.payload } }));
 }

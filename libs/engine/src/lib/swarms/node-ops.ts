@@ -1,20 +1,18 @@
 /** Adding, removing and scaling agents; topology PATCH (docs/rest-api.md, all-or-nothing). */
-import { AgentSchema, configToState, effectiveAgentCap, forbiddenKeysOfAgent, type AgentConfig } from '@genswarms/ir-gate';
+import { AgentSchema, configToState, effectiveAgentCap, forbiddenKeysOfAgent, type AgentConfig, type Edge } from '@genswarms/ir-gate';
 import { redactSecrets } from '@genswarms/security';
 import * as path from 'node:path';
 import { EngineError } from '../errors/engine-error';
 import type { AddAgentCommand, TopologyPatch } from '../commands/command-schemas';
 import { sessionOf } from './agent-ops';
-import { applyRuntimeOps, type PendingOp } from './apply-ops';
+import { applyRuntimeOps, irToEngineError, type PendingOp } from './apply-ops';
 import type { EngineContext } from './engine-context';
 import { launchAgent, planAgent, planAll } from './launch';
 import { swarmView } from './stored-view';
 import type { TopologyEntry } from '../events/pushes';
 
-type Rec = Record<string, unknown>;
-
 export function edgeOps(name: string, connections: readonly string[], incoming: readonly string[]): PendingOp[] {
-  const edges = [...connections.map((c) => [name, c]), ...incoming.map((i) => [i, name])];
+  const edges = [...connections.map((c): Edge => [name, c]), ...incoming.map((i): Edge => [i, name])];
   return edges.length === 0 ? [] : [{ op: 'add_topology_edges', payload: { edges } }];
 }
 
@@ -35,7 +33,8 @@ export async function addAgent(ctx: EngineContext, swarm: string, cmd: AddAgentC
     });
   const agent = resolveAgentPaths(parsed.data, rt.baseDir ?? ctx.paths.configDir);
   const [irAgent] = configToState({ name: swarm, agents: [agent] }).agents;
-  const ops: PendingOp[] = [{ op: 'add_agent', payload: irAgent as unknown as Rec }, ...edgeOps(agent.name, connections, incoming)];
+  if (irAgent === undefined) throw irToEngineError({ code: 'invalid_payload' });
+  const ops: PendingOp[] = [{ op: 'add_agent', payload: irAgent }, ...edgeOps(agent.name, connections, incoming)];
   const applied = await applyRuntimeOps(ctx, rt, ops);
   const effective = applied.effective.agents.find((a) => a.name === agent.name) ?? agent;
   const plan = await planAgent(rt, ctx.paths.home, effective, connections);
@@ -113,8 +112,8 @@ export async function patchTopology(
   patch: TopologyPatch,
 ): Promise<{ status: 'ok'; added: number; removed: number }> {
   const rt = ctx.runtimes.running(swarm);
-  const add = (patch.add ?? []).map(([f, t]) => [f, t] as [string, string]);
-  const remove = (patch.remove ?? []).map(([f, t]) => [f, t] as [string, string]);
+  const add = (patch.add ?? []).map(([f, t]): Edge => [f, t]);
+  const remove = (patch.remove ?? []).map(([f, t]): Edge => [f, t]);
   const added = add.filter(([f, t], i) => !rt.topology.hasEdge(f, t) && add.findIndex(([f2, t2]) => f2 === f && t2 === t) === i).length;
   const removed = remove.filter(([f, t]) => rt.topology.hasEdge(f, t)).length;
   const ops: PendingOp[] = [];

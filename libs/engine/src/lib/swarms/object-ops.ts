@@ -1,5 +1,5 @@
 /** Objects at runtime, the overlay and the snapshot (docs/rest-api.md). */
-import { gateStart, ObjectSchema } from '@genswarms/ir-gate';
+import { gateStart, ObjectSchema, type IrObject } from '@genswarms/ir-gate';
 import { stringify as toYaml } from 'yaml';
 import { EngineError } from '../errors/engine-error';
 import { NAME_RE } from '@genswarms/ir-gate';
@@ -64,7 +64,7 @@ export async function addObject(ctx: EngineContext, swarm: string, cmd: AddObjec
     });
   const o = parsed.data;
   const names = (v: readonly unknown[] | undefined): string[] => (v ?? []).filter((n): n is string => typeof n === 'string');
-  const payload = {
+  const payload: IrObject = {
     name: o.name,
     handler: { ref: `handler:${o.handler}`, kind: 'code' },
     ...(o.config === undefined ? {} : { config: o.config }),

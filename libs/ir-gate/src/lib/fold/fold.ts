@@ -1,4 +1,4 @@
-import { validateEvents, validateOverlay } from '../overlay/validate-overlay';
+import { parseEvents, validateEvents, validateOverlay } from '../overlay/validate-overlay';
 import type { FoldResult, OverlayEvent, SwarmOverlay, SwarmState } from '../state/types';
 import { isRecord } from '../state/types';
 import { validateState } from '../state/validate-state';
@@ -23,10 +23,11 @@ export function fold(state: SwarmState, events: readonly OverlayEvent[]): FoldRe
   const stateErr = validateState(state);
   if (stateErr !== null) return { kind: 'error', seq: null, error: stateErr };
   if (!Array.isArray(events)) return { kind: 'error', seq: null, error: { code: 'missing_events' } };
-  const bad = validateEvents(events);
-  if (bad !== null) return { kind: 'error', seq: bad.seq, error: bad.error };
+  // Stored events are parsed here, never trusted: a row of an older or tampered database is refused with its code.
+  const parsed = parseEvents(events);
+  if (parsed.kind === 'error') return parsed;
   const draft = draftOf(state);
-  for (const ev of events) {
+  for (const ev of parsed.events) {
     const err = applyEvent(draft, ev);
     if (err !== null) return { kind: 'error', seq: ev.seq, error: err };
   }
@@ -35,12 +36,16 @@ export function fold(state: SwarmState, events: readonly OverlayEvent[]): FoldRe
 
 /** Events of an overlay document or a bare event list. */
 function eventsOf(overlay: SwarmOverlay | readonly OverlayEvent[]): readonly OverlayEvent[] {
-  return Array.isArray(overlay) ? overlay : (overlay as SwarmOverlay).events;
+  return isEventList(overlay) ? overlay : overlay.events;
+}
+
+function isEventList(overlay: SwarmOverlay | readonly OverlayEvent[]): overlay is readonly OverlayEvent[] {
+  return Array.isArray(overlay);
 }
 
 /** `materialize(seed, overlay)` = fold without policy (docs/ir.md). Accepts an overlay or its events. */
 export function materialize(seed: SwarmState, overlay: SwarmOverlay | readonly OverlayEvent[]): FoldResult {
-  if (!Array.isArray(overlay)) {
+  if (!isEventList(overlay)) {
     const err = validateOverlay(overlay);
     if (err !== null) return { kind: 'error', seq: null, error: err };
   }
@@ -53,7 +58,7 @@ export type CompactResult =
 
 /** Folds events with seq ≤ `at` into a checkpoint; the rest stay as `remaining`. */
 export function compact(seed: SwarmState, overlay: SwarmOverlay | readonly OverlayEvent[], at: number): CompactResult {
-  if (!Array.isArray(overlay)) {
+  if (!isEventList(overlay)) {
     const err = validateOverlay(overlay);
     if (err !== null) return { kind: 'error', seq: null, error: err };
   }

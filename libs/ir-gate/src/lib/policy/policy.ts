@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_AGENTS, MAX_AGENTS_LIMIT } from '../config/limits';
 import { instanceNumber } from '../fold/scale';
+import { isOpName } from '../overlay/validate-overlay';
 import type { IrError, OverlayEvent, SwarmState } from '../state/types';
 import { isRecord, own } from '../state/types';
 
@@ -60,12 +61,15 @@ function scaleCap(state: SwarmState, p: Record<string, unknown>, limit: number):
 
 /**
  * docs/ir.md op policy: the agent cap for add_agent (checked before keys) and scale, and the
- * host-escape keys for add_agent and update_config. Every other op passes.
+ * host-escape keys for add_agent and update_config. Every other op passes, and so does an event whose
+ * op or payload is malformed: refusing those is fold's, with their own codes. Runs before the payload
+ * rules (a refusal outranks a payload error), so the payload is read as untrusted data.
  */
 export function checkOpPolicy(state: SwarmState, event: OverlayEvent, opts: PolicyOptions = {}): IrError | null {
+  const { op, payload: p } = event;
+  if (!isOpName(op) || !isRecord(p)) return null;
   const limit = effectiveAgentCap(state, opts);
-  const p = event.payload;
-  switch (event.op) {
+  switch (op) {
     case 'add_agent':
       return capError(state.agents.length + 1, limit) ?? forbidden(forbiddenKeysOfAgent(p));
     case 'scale_agent_group':

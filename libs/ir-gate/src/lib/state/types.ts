@@ -14,20 +14,21 @@ export interface Ref {
 
 export type ModelSlot = Ref | { policy: Ref };
 
-export interface IrAgent {
+// Node types are aliases, not interfaces, so an op payload of them is also a plain JSON record to a store.
+export type IrAgent = {
   name: string;
   body: Ref;
   model: ModelSlot;
   backend: Ref;
   overrides?: Record<string, unknown>;
   config?: Record<string, unknown>;
-}
+};
 
-export interface IrObject {
+export type IrObject = {
   name: string;
   handler: Ref;
   config?: Record<string, unknown>;
-}
+};
 
 export type Edge = [string, string];
 
@@ -56,10 +57,15 @@ export const OP_NAMES = [
 ] as const;
 export type OpName = (typeof OP_NAMES)[number];
 
+/**
+ * An overlay event as stored or received: nothing in `op` or `payload` is trusted (a row of an older
+ * database, a tampered one, a request). `parseOverlayEvent` turns it into a typed `ParsedOverlayEvent`
+ * or refuses it with an IrError; fold applies only parsed events.
+ */
 export interface OverlayEvent {
   seq: number;
-  op: OpName;
-  payload: Record<string, unknown>;
+  op: string;
+  payload: unknown;
   /** Stored events may carry a timestamp; fold ignores it. */
   timestamp?: string;
 }

@@ -1,4 +1,4 @@
-import { authorize, createAuthorizer, routeScope, TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from './authorize';
+import { authorize, createAuthorizer, TOKEN_REQUIRED_BODY, UNAUTHORIZED_BODY } from './authorize';
 import type { AuthDecision } from './authorize';
 
 const F = 'full-token-Ω';
@@ -58,28 +58,6 @@ describe('authorize (docs/security.md matrix)', () => {
 
   it('never accepts a token that is not exactly F, even one differing only in case', () => {
     expect(authorize('full', F.toUpperCase(), LOOP, { fullToken: F })).toBe('unauthorized');
-  });
-});
-
-describe('routeScope', () => {
-  test.each([
-    ['PATCH', '/api/swarms/s/objects/o/config', 'config'],
-    ['GET', '/api/swarms/s/overlay', 'config'],
-    ['GET', '/api/swarms/s/overlay?x=1', 'config'],
-    ['DELETE', '/api/swarms/s/overlay', 'full'],
-    ['HEAD', '/api/swarms/s/overlay', 'full'],
-    ['get', '/api/swarms/s/overlay', 'full'],
-    ['GET', '/api/swarms/s/overlay/', 'full'],
-    ['GET', '/api/swarms//overlay', 'full'],
-    ['GET', '/API/swarms/s/overlay', 'full'],
-    ['GET', '/api/swarms/s/objects/o/config', 'full'],
-    ['PATCH', '/api/swarms/s/objects/o/config/x', 'full'],
-    ['PATCH', '/api/swarms/s/x/objects/o/config', 'full'],
-    ['POST', '/api/swarms', 'full'],
-    ['GET', '/nope', 'full'],
-    ['GET', '/', 'full'],
-  ])('%s %s is %s scope', (method, path, scope) => {
-    expect(routeScope(method, path)).toBe(scope);
   });
 });
 

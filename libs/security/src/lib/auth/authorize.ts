@@ -66,20 +66,3 @@ export function createAuthorizer(tokens: TokenConfig): Authorizer {
     return okFull || okConfig ? 'ok' : 'unauthorized';
   };
 }
-
-/** The only two config-scope routes (docs/security.md). Path params are one non-empty segment. */
-const CONFIG_ROUTES: ReadonlyArray<{ method: string; pattern: RegExp }> = [
-  { method: 'PATCH', pattern: /^\/api\/swarms\/[^/]+\/objects\/[^/]+\/config$/ },
-  { method: 'GET', pattern: /^\/api\/swarms\/[^/]+\/overlay$/ },
-];
-
-/**
- * Scope of a request. Exactly two routes are `config`; every other method + path (unknown routes,
- * HEAD, trailing slashes, other spellings) is `full`, so any mismatch errs on the strict side.
- */
-export function routeScope(method: string, path: string): Scope {
-  const q = path.indexOf('?');
-  const bare = q === -1 ? path : path.slice(0, q);
-  const hit = CONFIG_ROUTES.some((r) => r.method === method && r.pattern.test(bare));
-  return hit ? 'config' : 'full';
-}

@@ -1,10 +1,10 @@
-/** The REST operations of the metering egress (budgets at run time, the audit trail), spread into OPERATIONS. */
+/** The operations of the metering egress: LLM budgets at run time and the audit trail. */
 import { z } from 'zod';
 import { ANSWER_SCHEMAS, COMMAND_SCHEMAS } from '@genswarms/engine';
+import type { Operation } from './operation';
 
 const BUDGET_ERRORS = ['swarm_not_found', 'validation_failed', 'budget_unenforceable'] as const;
 
-/** Operations of operations.ts (`as const` instead of its type: operations.ts imports this file). */
 export const LLM_OPERATIONS = [
   {
     method: 'patch',
@@ -42,4 +42,4 @@ export const LLM_OPERATIONS = [
     success: { status: 200, name: 'LlmRequestList', schema: ANSWER_SCHEMAS.LlmRequestList },
     errors: ['swarm_not_found', 'agent_not_found', 'invalid_query'],
   },
-] as const;
+] as const satisfies readonly Operation[];
