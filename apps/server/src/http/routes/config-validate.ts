@@ -75,13 +75,9 @@ async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> 
 }
 
 /**
-<<<<<<< HEAD
- * `POST /api/config/validate` (docs/rest-api.md): every plan-time check of start (schema, IR, handlers,
- * the networks per backend, each agent's runner plan; nothing created), `config_path` confined per docs/security.md §7.
-=======
- * Config validation (docs/rest-api.md), with or without an engine: every plan-time check of start
- * (schema, IR, handlers, §9 networks, each agent's runner plan; nothing created), `config_path` confined per §7.
->>>>>>> routes-table
+ * Config validation (docs/rest-api.md), with or without an engine: every plan-time check of start (schema, IR,
+ * handlers, the networks per backend, each agent's runner plan; nothing created), `config_path` confined per
+ * docs/security.md §7.
  */
 export const CONFIG_VALIDATE_HANDLERS = {
   validateConfig: anyRoute(async (req, ctx) => {
