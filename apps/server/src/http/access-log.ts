@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ServerLogger } from '../logging/logger';
 import type { ServerMetrics } from '../metrics/server-metrics';
+import { ROUTE_TEMPLATE_LOCAL } from './route-dispatch';
 import { UI_PATH } from './ui-assets';
 
 /** Route label of a request no route matched (401 before routing, 404): never the raw path, whose values are unbounded. */
@@ -11,8 +12,10 @@ export const UNMATCHED_ROUTE = 'unmatched';
 export const UI_ROUTE = `${UI_PATH}/*`;
 
 /** The matched route's template (`/api/swarms/:s`), `/ui/*` for the dashboard's files, or `unmatched`. */
-export function routeTemplateOf(req: Request): string {
-  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
+export function routeTemplateOf(req: Request, res: Response): string {
+  const template: unknown = res.locals[ROUTE_TEMPLATE_LOCAL];
+  if (typeof template === 'string') return template;
+  const path: unknown = (req.route as { path?: unknown } | undefined)?.path; // the public router's (health) routes
   if (typeof path === 'string') return path;
   // originalUrl: a mount (the /ui static files) rewrites req.url while it handles the request
   const raw = req.originalUrl;
@@ -32,7 +35,7 @@ export function accessLog(logger: ServerLogger, metrics?: ServerMetrics): Reques
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeTemplateOf(req);
+      const route = routeTemplateOf(req, res);
       metrics?.observeHttp(req.method, route, res.statusCode, seconds);
       if (!logger.isLevelEnabled('debug')) return;
       logger.debug('http_request', {

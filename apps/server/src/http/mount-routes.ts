@@ -1,12 +1,14 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { compileRouteScope } from '@genswarms/security';
 import type { RouteScope } from '@genswarms/security';
 import type { RouteContext, Route } from './route';
+import { routeDispatcher, type DispatchEntry } from './route-dispatch';
 
 /** The routers of an app's routes: `public` ones are entered before the auth step, the rest after it. */
 export interface MountedRoutes {
   readonly publicRouter: Router;
-  readonly router: Router;
+  /** One layer answering every non-public route (routeDispatcher). */
+  readonly router: RequestHandler;
   /** Whether `publicRouter` can answer this path (exact, case-sensitive, as the router matches). */
   isPublicPath(req: { readonly path: string }): boolean;
 }
@@ -19,16 +21,17 @@ export interface MountedRoutes {
 export function mountRoutes(routes: readonly Route[], ctx: RouteContext): MountedRoutes {
   // Strict, case-sensitive paths: what configScope() calls a config route is exactly what is routed there.
   const publicRouter = Router({ strict: true, caseSensitive: true });
-  const router = Router({ strict: true, caseSensitive: true });
+  const entries: DispatchEntry[] = [];
   const publicPaths = new Set<string>();
   for (const route of routes) {
     if (route.scope === 'public' && route.path.includes(':')) throw new Error(`public route ${route.path} has a parameter`);
     const handler = route.bind(ctx);
     if (handler === undefined) continue;
     if (route.scope === 'public') publicPaths.add(route.path);
-    (route.scope === 'public' ? publicRouter : router)[route.method](route.path, handler);
+    if (route.scope === 'public') publicRouter[route.method](route.path, handler);
+    else entries.push({ method: route.method, path: route.path, handler });
   }
-  return { publicRouter, router, isPublicPath: (req) => publicPaths.has(req.path) };
+  return { publicRouter, router: routeDispatcher(entries), isPublicPath: (req) => publicPaths.has(req.path) };
 }
 
 /** `METHOD /path` of each route, as `GET /` lists them. */

@@ -1,9 +1,10 @@
 import type { Express, Router } from 'express';
+import { DISPATCHED_ROUTES } from '../../src/http/route-dispatch';
 
 /** The parts of an express 5 router layer the walk reads (express exports no type for them). */
 export interface Layer {
   readonly route?: { readonly path: string | string[]; readonly methods: Record<string, boolean> };
-  readonly handle?: { readonly stack?: readonly Layer[] };
+  readonly handle?: { readonly stack?: readonly Layer[]; readonly [DISPATCHED_ROUTES]?: readonly string[] };
   readonly slash?: boolean;
 }
 
@@ -17,6 +18,8 @@ export function walk(stack: readonly Layer[]): string[] {
         for (const method of Object.keys(layer.route.methods)) if (method !== '_all') out.push(`${method.toUpperCase()} ${path}`);
     } else if (layer.slash === true && layer.handle?.stack !== undefined) {
       out.push(...walk(layer.handle.stack));
+    } else if (layer.slash === true && layer.handle?.[DISPATCHED_ROUTES] !== undefined) {
+      out.push(...layer.handle[DISPATCHED_ROUTES]); // the table's one dispatch layer (routeDispatcher)
     }
   }
   return out;
