@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /** Unset (undefined, '' or whitespace-only) → undefined; any other value is kept verbatim (never trimmed). */
 export function normalizeToken(raw: string | undefined): string | undefined {
@@ -6,8 +6,9 @@ export function normalizeToken(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** sha256 of the UTF-8 bytes; the one-shot `crypto.hash` (no Hash object per request: every request digests its token). */
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  return hash('sha256', value, 'buffer');
 }
 
 /** A configured token's sha256, computed once: the expected side of `matchesDigest`. */
