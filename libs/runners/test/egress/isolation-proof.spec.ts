@@ -21,6 +21,7 @@ import { readJsonIfWritten } from '../support';
 import { fetchJson, startMockLlm, stopMockLlm } from './mock-llm-support';
 import type { ProbeResult } from './probe-script';
 import { PROBE_SCRIPT } from './probe-script';
+import { codeOf } from '@genswarms/test-kit';
 
 const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 const SOCAT = ['/usr/bin/socat', '/bin/socat'].find((p) => existsSync(p));
@@ -107,7 +108,7 @@ async function runProbe(
   handle.onOutput((s, line) => output.push(`${s}: ${line}`));
   const file = path.join(workspace, 'probe.json');
   try {
-    const result = await waitFor(() => readJsonIfWritten<ProbeResult>(file), 60000);
+    const result = await waitFor(() => readJsonIfWritten<ProbeResult>(file), 'probe.json', { timeoutMs: 60000 });
     return { result, handle, output };
   } catch (err) {
     await handle.stop({ graceMs: 0 });
@@ -133,16 +134,6 @@ async function expectIsolated(result: ProbeResult, world: World): Promise<void> 
   // netlink is refused by the network filter: listing interfaces through it fails instead of answering
   expect(result.netlink).toBe('ERR_SYSTEM_ERROR');
   expect(world.forbiddenHits).toBe(0);
-}
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RunnerError) return err.code;
-    throw err;
-  }
-  return 'no error';
 }
 
 /** After a refusal: no egress directory, socket, socat process, state dir or container. */
@@ -184,7 +175,7 @@ describeIfEngine('isolation proof: docker (real engine, real socat, the tools mo
   it('an isolated docker agent with an untrusted endpoint is refused and leaves nothing behind', async () => {
     const ctx = worldCtx(dirs, world);
     const spec = probeSpec({ workspace: dirs.workspace, swarm: 'proofx', agent: 'dock', endpoint: 'http://evil.example/v1' }, world);
-    expect(codeOf(() => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
+    expect(codeOf(RunnerError, () => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
     expectNothingLeft(ctx, 'proofx', 'dock');
     expect(containersWithLabel('genswarms.swarm', 'proofx')).toEqual([]);
   });
@@ -224,7 +215,7 @@ describeIfBwrap('isolation proof: bwrap (real bwrap, real socat, the tools mock 
       { workspace: dirs.workspace, swarm: 'proofx', agent: 'bw', backend: 'bwrap', endpoint: 'https://evil.example/v1' },
       world,
     );
-    expect(codeOf(() => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
+    expect(codeOf(RunnerError, () => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
     expectNothingLeft(ctx, 'proofx', 'bw');
   });
 });
