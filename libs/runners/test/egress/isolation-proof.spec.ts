@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { createServer as createTcpServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import * as path from 'node:path';
 import type { AgentLaunchSpec, Runner, RunnerContext, RunnerHandle } from '../../src/index';
@@ -21,7 +20,7 @@ import { readJsonIfWritten } from '../support';
 import { fetchJson, startMockLlm, stopMockLlm } from './mock-llm-support';
 import type { ProbeResult } from './probe-script';
 import { PROBE_SCRIPT } from './probe-script';
-import { codeOf } from '@genswarms/test-kit';
+import { codeOf, listen } from '@genswarms/test-kit';
 
 const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 const SOCAT = ['/usr/bin/socat', '/bin/socat'].find((p) => existsSync(p));
@@ -41,10 +40,6 @@ interface World {
   /** Connections the forbidden services accepted (must stay 0). */
   forbiddenHits: number;
   close(): Promise<void>;
-}
-
-function listen(server: Server, host: string): Promise<number> {
-  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
 async function startWorld(): Promise<World> {
