@@ -6,28 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findOwnHelpers } from './support/own-test-helpers';
-
-const ROOT = path.resolve(__dirname, '..', '..');
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'out-tsc', 'fixtures', 'test-kit', '.nx']);
-
-/** Spec files and test support (`test/**`, `test-support/**`) of every project, repo-relative. */
-export function specAndSupportFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, inTest: boolean): void => {
-    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-      const rel = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) walk(rel, inTest || entry.name === 'test' || entry.name === 'test-support');
-      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && (inTest || entry.name.endsWith('.spec.ts'))) {
-        out.push(rel);
-      }
-    }
-  };
-  for (const group of ['libs', 'apps'])
-    for (const name of fs.readdirSync(path.join(ROOT, group)).sort()) walk(path.join(group, name), false);
-  walk('tools', false);
-  return out.sort();
-}
+import { REPO_ROOT, specAndSupportFiles } from './support/spec-files';
 
 describe('the own-helper finder', () => {
   test.each<[string, string]>([
@@ -92,7 +71,7 @@ describe('specs use @genswarms/test-kit', () => {
 
   it('no spec or test support file defines its own polling or refusal helper', () => {
     const found = specAndSupportFiles().flatMap((file) =>
-      findOwnHelpers(file, fs.readFileSync(path.join(ROOT, file), 'utf8')).map((h) => `${file}:${h.line}: ${h.what}`),
+      findOwnHelpers(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')).map((h) => `${file}:${h.line}: ${h.what}`),
     );
     expect(found).toEqual([]);
   });
