@@ -2,7 +2,8 @@
  * The dependency rules (docs/architecture.md "Layering") over the `nx.tags` of
  * each package.json, as options of `@nx/enforce-module-boundaries`:
  * - `type:app` → feature|core; `type:feature` → feature|core; `type:core` (security, ir-gate, receipts,
- *   procctl) → no lib; `type:tool` → feature|core. No constraint allows `type:app`: nothing imports an app.
+ *   procctl) → no lib; `type:tool` → feature|core; `type:test` (@genswarms/test-kit) → no lib. No
+ *   constraint allows `type:app`: nothing imports an app; only specs may import `type:tool` and `type:test`.
  * - per scope: `scope:runners` → core and egress only (its one feature dependency); `scope:egress` →
  *   core only; `scope:agent` → no lib (the agent ships alone).
  * - external modules confined to scopes (`bannedExternalImports` on every other scope).
@@ -21,6 +22,7 @@ const TYPE_RULES = {
   'type:feature': FEATURE_OR_CORE,
   'type:core': [],
   'type:tool': FEATURE_OR_CORE,
+  'type:test': [],
 };
 /** Narrower rules for some scopes; a project must satisfy its type rule AND its scope rule. */
 const SCOPE_RULES = {
@@ -65,7 +67,7 @@ const CHILD_PROCESS_PROJECTS = ['runners', 'egress', 'cli', 'tools'];
 
 /** Every project of the workspace: its root, name and tags, read from the package.json files. */
 function readProjects() {
-  const roots = ['tools'];
+  const roots = ['tools', 'tools/test-kit'];
   for (const group of ['libs', 'apps']) {
     for (const name of fs.readdirSync(path.join(ROOT, group)).sort()) roots.push(`${group}/${name}`);
   }
@@ -85,7 +87,7 @@ function scopesOf(projects) {
 function depConstraints(projects, { spec }) {
   const types = Object.entries(TYPE_RULES).map(([sourceTag, tags]) => ({
     sourceTag,
-    onlyDependOnLibsWithTags: spec ? [...FEATURE_OR_CORE, 'type:tool'] : tags,
+    onlyDependOnLibsWithTags: spec ? [...FEATURE_OR_CORE, 'type:tool', 'type:test'] : tags,
   }));
   const scopes = scopesOf(projects).map((sourceTag) => {
     const banned = CONFINED_EXTERNALS.filter((e) => !e.allowed.includes(sourceTag) && !(spec && e.spec)).flatMap((e) => e.names);

@@ -14,7 +14,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const ALLOWED_CIRCLES: Readonly<Record<string, readonly string[]>> = {};
 
 function projectRoots(): string[] {
-  const roots = ['tools'];
+  const roots = ['tools', 'tools/test-kit'];
   for (const group of ['libs', 'apps']) {
     for (const name of fs.readdirSync(path.join(ROOT, group)).sort()) {
       if (fs.existsSync(path.join(ROOT, group, name, 'package.json'))) roots.push(`${group}/${name}`);

@@ -40,7 +40,7 @@ interface Report {
   keySet: boolean;
 }
 const report = async (): Promise<Report> =>
-  JSON.parse(await waitFor(() => readFile(join(ws, 'report.json'), 'utf8').catch(() => undefined))) as Report;
+  JSON.parse(await waitFor(() => readFile(join(ws, 'report.json'), 'utf8').catch(() => undefined), 'report.json')) as Report;
 
 const alive = (pid: number): boolean => {
   try {
@@ -106,7 +106,7 @@ describe('one turn', () => {
     ]);
     expect(got.keySet).toBe(true);
     expect(got.argv.join(' ')).not.toContain(KEY);
-    await waitFor(async () => agent?.output().includes('receipt written by the client'));
+    await waitFor(async () => agent?.output().includes('receipt written by the client'), 'the client-receipt notice');
   });
 
   it('the client only answers on stdout: that answer is the reply, its @name lines are sent', async () => {
@@ -147,7 +147,7 @@ describe('one turn', () => {
       status: 'error',
       error: 'codex did not finish within the turn timeout',
     });
-    await waitFor(async () => !alive(got.pid) && !alive(got.child ?? 0));
+    await waitFor(async () => !alive(got.pid) && !alive(got.child ?? 0), 'the client and its child to end');
   });
 
   it('the host ends the turn (writes done.json): the client gets a grace period, then its group is killed', async () => {
@@ -156,7 +156,7 @@ describe('one turn', () => {
     const got = await report();
     const { writeFile } = await import('node:fs/promises');
     await writeFile(turnFile(ws, 't6', 'done.json'), JSON.stringify({ v: 1, turn: 't6', status: 'error', error: 'cancelled' }));
-    await waitFor(async () => !alive(got.pid) && !alive(got.child ?? 0));
+    await waitFor(async () => !alive(got.pid) && !alive(got.child ?? 0), 'the client and its child to end');
     expect(existsSync(turnFile(ws, 't6', 'reply.md'))).toBe(false);
   }, 20_000);
 
@@ -165,7 +165,7 @@ describe('one turn', () => {
     await writeInboxItem(ws, { seq: 1, content: 'x', turn: 't7' });
     const got = await report();
     expect(await stop(agent)).toBe(0);
-    await waitFor(async () => !alive(got.pid) && !alive(got.child ?? 0));
+    await waitFor(async () => !alive(got.pid) && !alive(got.child ?? 0), 'the client and its child to end');
     expect(existsSync(turnFile(ws, 't7', 'done.json'))).toBe(false);
   });
 

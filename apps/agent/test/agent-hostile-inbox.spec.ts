@@ -165,7 +165,7 @@ describe('genswarms-agent with an unsafe .inbox', () => {
     await mkdir(join(ws, '.genswarms', 'turns', 'linked'), { recursive: true });
     await symlink(join(real, '.inbox'), join(ws, '.inbox'));
     agent = startAgent(agentEnv(ws, { GENSWARMS_MOCK_SCRIPT: '[]' }));
-    await waitFor(async () => agent?.output().includes('inbox ignored: .inbox is a symlink'));
+    await waitFor(async () => agent?.output().includes('inbox ignored: .inbox is a symlink'), 'the symlinked-inbox notice');
     await expect(readFile(turnFile(ws, 'linked', 'done.json'))).rejects.toThrow();
   });
 

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { agentEnv } from './support/harness';
+import { waitFor } from '@genswarms/test-kit';
 
 const REPO = resolve(__dirname, '..', '..', '..');
 const REGISTER = join(REPO, 'tools', 'jest', 'ts-register.cjs');
@@ -28,15 +29,6 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until(probe: () => Promise<boolean> | boolean, limitMs: number): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return probe();
-}
-
 describe('genswarms-agent whose server dies', () => {
   let dir = '';
   let agentPid: number | undefined;
@@ -58,13 +50,15 @@ describe('genswarms-agent whose server dies', () => {
     });
     let out = '';
     parent.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    expect(await until(() => /^\d+\n/.test(out), 20000)).toBe(true);
+    await waitFor(() => /^\d+\n/.test(out), 'the agent pid line', { timeoutMs: 20000 });
     agentPid = Number(out.trim());
-    expect(await until(async () => (await readFile(log, 'utf8').catch(() => '')).includes('started'), 20000)).toBe(true);
+    await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).includes('started'), "the agent's started line in its log", {
+      timeoutMs: 20000,
+    });
     const parentExited = new Promise((r) => parent.once('exit', r));
     parent.kill('SIGKILL'); // the server dies without stopping its agents
     await parentExited;
-    expect(await until(() => !alive(agentPid ?? 0), 20000)).toBe(true);
+    await waitFor(() => !alive(agentPid ?? 0), 'the orphaned agent to exit', { timeoutMs: 20000 });
     const text = await readFile(log, 'utf8');
     expect(text).toContain('exited; stopping');
     expect(text).toContain('stopped');

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MockLlmProcess, RunningProcess } from './support/harness';
-import { agentEnv, startAgent, startMockLlm, stop, turnFile, waitFor, waitForDone, writeInboxItem } from './support/harness';
+import { agentEnv, startAgent, startMockLlm, stop, turnFile, unlessFatal, waitFor, waitForDone, writeInboxItem } from './support/harness';
 
 const TURNS = ['q1', 'q2', 'q3', 'q4', 'q5'];
 
@@ -45,7 +45,7 @@ describe('genswarms-agent queue, restart and resume', () => {
     const finishedBefore = await waitFor(async () => {
       const done = await doneTurns(ws);
       return done.length >= 2 ? done : undefined;
-    });
+    }, 'two finished turns');
     expect(await stop(agent)).toBe(0);
     const finished = await doneTurns(ws);
     expect(finished.length).toBeGreaterThanOrEqual(finishedBefore.length);
@@ -101,19 +101,28 @@ describe('genswarms-agent queue, restart and resume', () => {
     await writeInboxItem(ws, { seq: 1, content: 'slow task', turn: 'ended' });
     agent = startAgent(agentEnv(ws, { GENSWARMS_LLM_ENDPOINT: `${llm.url}/v1` }));
     await waitFor(
-      async () => (await llm?.requests())?.length === 1,
-      () => agent?.output() ?? '',
+      unlessFatal(
+        async () => (await llm?.requests())?.length === 1,
+        () => agent?.output() ?? '',
+      ),
+      () => `one LLM request; output:\n${agent?.output() ?? ''}`,
     );
     const hostReceipt = '{"v":1,"turn":"ended","status":"error","error":"cancelled by the orchestrator"}\n';
     await writeFile(turnFile(ws, 'ended', 'done.json'), hostReceipt);
     await waitFor(
-      async () => agent?.output().includes('turn ended seq=1 from=_operator ended by the host while answering; answer dropped'),
-      () => agent?.output() ?? '',
+      unlessFatal(
+        async () => agent?.output().includes('turn ended seq=1 from=_operator ended by the host while answering; answer dropped'),
+        () => agent?.output() ?? '',
+      ),
+      () => `the dropped-answer notice; output:\n${agent?.output() ?? ''}`,
     );
     expect(await readFile(turnFile(ws, 'ended', 'done.json'), 'utf8')).toBe(hostReceipt);
     await expect(readFile(turnFile(ws, 'ended', 'reply.md'))).rejects.toThrow();
     expect(await readdir(join(ws, '.outbox')).catch(() => [])).toEqual([]);
-    const state = await waitFor(() => readFile(join(ws, '.genswarms', 'agent-state.json'), 'utf8').catch(() => undefined));
+    const state = await waitFor(
+      () => readFile(join(ws, '.genswarms', 'agent-state.json'), 'utf8').catch(() => undefined),
+      'agent-state.json',
+    );
     expect(JSON.parse(state)).toEqual({ v: 1, processedThrough: 1 });
   });
 
@@ -121,7 +130,7 @@ describe('genswarms-agent queue, restart and resume', () => {
     llm = await startMockLlm();
     const ws = join(dir, 'ws');
     agent = startAgent(agentEnv(ws, { GENSWARMS_LLM_ENDPOINT: `${llm.url}/v1` }));
-    await waitFor(async () => agent?.output().includes('started'));
+    await waitFor(async () => agent?.output().includes('started'), "the agent's started line");
     await writeInboxItem(ws, { seq: 1, content: 'late arrival', turn: 'late' });
     expect(await waitForDone(ws, 'late', agent)).toEqual({ v: 1, turn: 'late', status: 'ok' });
     expect(await readFile(turnFile(ws, 'late', 'reply.md'), 'utf8')).toBe('mock: late arrival');

@@ -7,6 +7,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { buildOnce } from '@genswarms/tools';
 import { cli, closedPort, tempDir } from './support';
+import { waitFor } from '@genswarms/test-kit';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const SERVER_MAIN = join(ROOT, 'apps', 'server', 'dist', 'main.js');
@@ -68,15 +69,6 @@ function treeOf(root: number, all: Proc[]): Set<number> {
   return tree;
 }
 
-async function until(check: () => boolean, ms = 15_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
-}
-
 /** The tmux server keeps the argv of the client that started it (`-C` included) but is not a child of our server. */
 const isTmuxServer = (p: Proc, socket: string, serverPid: number): boolean => p.argv.includes(socket) && p.ppid !== serverPid;
 /** Our control client: a `tmux -C` child of the genswarms server. */
@@ -132,26 +124,22 @@ describeTmux('down leaves no process of ours behind (real server, real tmux)', (
   it('after a swarm ran and was stopped, down leaves no process of ours (no orphaned tmux server)', async () => {
     const pid = await up();
     expect((await cli(['start', 'swarm.json', '--no-wait'], env, { cwd: dir.path })).code).toBe(0);
-    expect(await until(() => oursOf(home, mark, pid).some((p) => p.argv[1] === mark))).toBe(true);
+    await waitFor(() => oursOf(home, mark, pid).some((p) => p.argv[1] === mark), "the agent's sleep to run");
     expect((await cli(['stop', 'dl'], env, { cwd: dir.path })).code).toBe(0);
     expect((await cli(['down'], env, { cwd: dir.path })).code).toBe(0);
-    await until(() => oursOf(home, mark, pid).length === 0);
+    await waitFor(() => oursOf(home, mark, pid).length === 0, 'none of our processes left');
     expect(oursOf(home, mark, pid).map((p) => `${p.ppid} ${p.argv.join(' ')}`)).toEqual([]);
   }, 60_000);
 
   it('with a running swarm, down leaves exactly its agent and the tmux server; the next up re-attaches', async () => {
     const pid = await up();
     expect((await cli(['start', 'swarm.json', '--no-wait'], env, { cwd: dir.path })).code).toBe(0);
-    expect(await until(() => oursOf(home, mark, pid).some((p) => p.argv[1] === mark))).toBe(true);
-    let before = '';
-    for (let i = 0; i < 100 && (before === '' || before === 'starting'); i++) {
-      before = await agentState();
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => oursOf(home, mark, pid).some((p) => p.argv[1] === mark), "the agent's sleep to run");
+    const before = await waitFor(agentState, 'the agent past starting', { intervalMs: 100, until: (s) => s !== '' && s !== 'starting' });
     expect(['idle', 'busy']).toContain(before);
     expect((await cli(['down'], env, { cwd: dir.path })).code).toBe(0);
     const settled = (): boolean => oursOf(home, mark, pid).every((p) => p.pid !== pid && !isControlClient(p, socket, pid));
-    await until(settled);
+    await waitFor(settled, 'the server and its control client gone');
     const left = oursOf(home, mark, pid);
     expect(left.filter((p) => p.pid === pid || isControlClient(p, socket, pid)).map((p) => p.argv.join(' '))).toEqual([]);
     const server = left.find((p) => isTmuxServer(p, socket, pid));
@@ -165,7 +153,7 @@ describeTmux('down leaves no process of ours behind (real server, real tmux)', (
     expect(oursOf(home, mark, again).some((p) => isControlClient(p, socket, again))).toBe(true);
     expect((await cli(['stop', 'dl'], env, { cwd: dir.path })).code).toBe(0);
     expect((await cli(['down'], env, { cwd: dir.path })).code).toBe(0);
-    await until(() => oursOf(home, mark, again).length === 0);
+    await waitFor(() => oursOf(home, mark, again).length === 0, 'none of our processes left after the second down');
     expect(oursOf(home, mark, again).map((p) => `${p.ppid} ${p.argv.join(' ')}`)).toEqual([]);
   }, 90_000);
 });

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { buildOnce } from '@genswarms/tools';
 import { openRotatingLog, parseLogRotation, rotateIfFull } from '../src/daemon/rotating-log';
 import { cli, closedPort, tempDir } from './support';
+import { waitFor } from '@genswarms/test-kit';
 
 const dir = tempDir('gs-cli-rotate-');
 afterAll(() => dir.cleanup());
@@ -141,7 +142,7 @@ describe('genswarms up rotates server.log (real server, detached)', () => {
             return false; // expected: the process ended while we looked
           }
         });
-    for (let i = 0; i < 200 && rotator(); i += 1) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(() => !rotator(), 'the log rotator to exit', { intervalMs: 25 });
     expect(rotator()).toBe(false);
     expect(
       readdirSync(home)

@@ -1,4 +1,3 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runCli } from '../src/index';
+import { tempDir } from '@genswarms/test-kit';
 
-export function tempDir(prefix: string): { path: string; cleanup: () => void } {
-  const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
-}
+/** The kit's private temp dir (mode 0700, real path), re-exported for the CLI specs that import it from here. */
+export { tempDir };
 
 function capture(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();

@@ -4,6 +4,7 @@ import { CHROMIUM_PATH, openBrowser } from './support/browser';
 import type { BrowserSession } from './support/browser';
 import { startServerProcess } from './support/server-process';
 import type { ServerProcess } from './support/server-process';
+import { waitFor } from '@genswarms/test-kit';
 
 // The dashboard in a real Chromium against a real server with mock and tmux agents (docs/dashboard.md).
 // Steps depend on each other (one swarm, one browser), so they run in order in one file.
@@ -91,7 +92,7 @@ describeBrowser('dashboard in Chromium', () => {
       document.head.append(style);
     });
     // The report arrives through the exposed binding; wait for it (no timing assertion).
-    for (let i = 0; i < 100 && !s.problems.some((p) => p.kind === 'csp'); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => s.problems.some((p) => p.kind === 'csp'), 'the CSP report', { intervalMs: 50 });
     const seen = s.problems.splice(0);
     expect(seen.some((p) => p.kind === 'csp' && p.text.startsWith('style-src'))).toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.body).color)).not.toBe('rgb(255, 0, 0)');

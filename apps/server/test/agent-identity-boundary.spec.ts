@@ -107,7 +107,7 @@ async function idleAgents(s: EngineServer, swarm: string): Promise<AgentView[]> 
       return body.agents.every((a) => a.isolation !== null && a.state === 'idle') ? body.agents : undefined;
     },
     'every agent idle with its isolation read',
-    60_000,
+    { timeoutMs: 60_000 },
   ).catch((e: unknown) => {
     throw new Error(`${String(e)}: ${JSON.stringify(last)}`);
   });
@@ -136,7 +136,7 @@ async function runSpy(s: EngineServer, swarm: string, withSandboxes: boolean): P
       return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SpyResult) : undefined;
     },
     "the spy's results",
-    30_000,
+    { timeoutMs: 30_000 },
   );
   return { result, agents };
 }

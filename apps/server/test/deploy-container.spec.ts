@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parsePromText } from './support/prom-text';
 import { tempDir } from './support/harness';
+import { waitFor } from '@genswarms/test-kit';
 
 /**
  * deploy/container: the offline-built server image starts with a token file and a volume, answers
@@ -60,13 +61,11 @@ afterAll(() => {
   dir.cleanup();
 });
 
-async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 400; i += 1) {
-    const v = await fn().catch(() => undefined); // expected: connection refused while the server starts
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; logs:\n${docker('logs', container)}`);
+/** Waits for the container's server to answer; a timeout prints the container's logs. */
+function whenServing<T>(fn: () => Promise<T | undefined>, what: string): Promise<T> {
+  // expected: connection refused while the server starts
+  const probe = (): Promise<T | undefined> => fn().catch(() => undefined);
+  return waitFor(probe, () => `${what}; logs:\n${docker('logs', container)}`, { intervalMs: 50 });
 }
 const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
@@ -76,7 +75,7 @@ describe('the server container image', () => {
       console.warn(`SKIPPED: container image test: ${skipReason}`);
       return;
     }
-    const ready = await until(async () => {
+    const ready = await whenServing(async () => {
       const res = await fetch(`${base}/readyz`);
       return res.status === 200 ? ((await res.json()) as unknown) : undefined;
     }, '/readyz');
@@ -92,13 +91,13 @@ describe('the server container image', () => {
     const config = { name: 'boxed', agents: [{ name: 'a', backend: { type: 'mock', opts: { replies: ['pong {{content}}'] } } }] };
     const created = await fetch(`${base}/api/swarms`, { method: 'POST', headers: auth, body: JSON.stringify({ config }) });
     expect(created.status).toBe(201);
-    await until(async () => {
+    await whenServing(async () => {
       const res = await fetch(`${base}/api/swarms/boxed/agents/a`, { headers: auth });
       return ((await res.json()) as { state?: string }).state === 'idle' ? true : undefined;
     }, 'agent idle');
     const sent = await fetch(`${base}/api/swarms/boxed/agents/a/task`, { method: 'POST', headers: auth, body: '{"task":"ping"}' });
     expect(sent.status).toBe(200);
-    await until(async () => {
+    await whenServing(async () => {
       const res = await fetch(`${base}/api/swarms/boxed/events?event_type=turn_completed`, { headers: auth });
       return ((await res.json()) as { count: number }).count === 1 ? true : undefined;
     }, 'turn_completed');

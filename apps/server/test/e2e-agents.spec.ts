@@ -45,13 +45,13 @@ describe('two real genswarms-agents on the local backend (mock LLM)', () => {
       await c.ask('join', { swarm: 'real' });
       await c.ask('subscribe_events', {});
       for (const a of ['writer', 'critic'])
-        await waitFor(async () => (await request(s.url).get(`/api/swarms/real/agents/${a}`)).body.state === 'idle', `${a} idle`, 30_000);
+        await waitFor(async () => (await request(s.url).get(`/api/swarms/real/agents/${a}`)).body.state === 'idle', `${a} idle`, {
+          timeoutMs: 30_000,
+        });
       await request(s.url).post('/api/swarms/real/agents/writer/task').send({ task: 'write an essay' }).expect(200);
-      await waitFor(
-        async () => c.pushes.some((p) => p.type === 'turn_completed' && p.payload['agent'] === 'critic'),
-        'critic turn',
-        60_000,
-      );
+      await waitFor(async () => c.pushes.some((p) => p.type === 'turn_completed' && p.payload['agent'] === 'critic'), 'critic turn', {
+        timeoutMs: 60_000,
+      });
       const seen = c.pushes
         .filter((p) => p.type === 'event')
         .map((p) => `${String(p.payload['event_type'])}:${String(p.payload['agent'])}`);

@@ -146,7 +146,7 @@ describe('disk full under GENSWARMS_HOME', () => {
         return accepted.every((id) => turns.some((t) => t['item_id'] === id && t['status'] === 'completed'));
       },
       'every accepted task completed',
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(async (e: Error) => {
       const st = (await request(url).get(`/api/swarms/${swarm}/agents/a`)).body as Row;
       const ev = ((await request(url).get(`/api/swarms/${swarm}/events?limit=40`)).body.events as Row[]).map((x) => [
@@ -227,7 +227,7 @@ describe('disk full under GENSWARMS_HOME', () => {
         return accepted.every((id) => turns.some((t) => t['item_id'] === id && t['status'] === 'completed'));
       },
       'every accepted task completed',
-      90_000,
+      { timeoutMs: 90_000 },
     ).catch(async (e: Error) => {
       const st = (await request(url).get(`/api/swarms/${swarm}/agents/a`)).body as Row;
       const ev = ((await request(url).get(`/api/swarms/${swarm}/events?limit=40`)).body.events as Row[]).map((x) => [

@@ -164,7 +164,7 @@ ${headlessClient(0)}`),
       await waitFor(
         async () => (await turnsOf(srv.url, swarm, 'a')).some((t) => t['item_id'] === id && t['status'] === 'completed'),
         `${swarm} task after flood`,
-        60_000,
+        { timeoutMs: 60_000 },
       );
       const target = `stdout flood ${FLOOD_BYTES / 1048576} MiB ${swarm === 'flood' ? 'in lines' : 'one line'} (local)`;
       figures.push(
@@ -202,7 +202,7 @@ ${headlessClient(0)}`),
     const failed = await allEvents(srv.url, 'forks', 'agent_failed');
     expect(failed.length).toBe(1);
     await request(srv.url).delete('/api/swarms/forks').expect(200);
-    await waitFor(async () => !agentRoots('forks').has('a'), 'no process of forks left', 20_000);
+    await waitFor(async () => !agentRoots('forks').has('a'), 'no process of forks left', { timeoutMs: 20_000 });
     figures.push(
       {
         target: 'fork loop under pids_limit 16 (bwrap)',
@@ -227,7 +227,7 @@ ${headlessClient(0)}`),
     ).toBe(201);
     await waitState(srv, 'silent', 'a', ['idle']);
     const id = await sendTask(srv.url, 'silent', 'a', 'never answered');
-    await waitFor(async () => (await allEvents(srv.url, 'silent', 'turn_timeout')).length === 1, 'turn_timeout', 30_000);
+    await waitFor(async () => (await allEvents(srv.url, 'silent', 'turn_timeout')).length === 1, 'turn_timeout', { timeoutMs: 30_000 });
     const turn = (await turnsOf(srv.url, 'silent', 'a')).find((t) => t['item_id'] === id);
     expect(turn?.['status']).toBe('timed_out');
     expect((await request(srv.url).get('/api/swarms/silent/agents/a')).body.state).toBe('busy'); // docs/messaging.md "Timeouts"
@@ -259,7 +259,7 @@ ${headlessClient(0)}`;
     await waitFor(
       async () => (await turnsOf(srv.url, 'forger', 'a')).some((t) => t['item_id'] === id && t['status'] === 'completed'),
       'real turn',
-      30_000,
+      { timeoutMs: 30_000 },
     );
     const turns = await turnsOf(srv.url, 'forger', 'a');
     expect(turns).toHaveLength(1);
@@ -287,7 +287,7 @@ ${headlessClient(0)}`;
     await waitFor(
       async () => (await turnsOf(srv.url, 'forger', 'a')).some((t) => t['item_id'] === id && t['status'] === 'completed'),
       'other swarm',
-      30_000,
+      { timeoutMs: 30_000 },
     );
     figures.push({
       target: `agent that deletes its workspace (local): needs_attention ${reason}`,

@@ -69,9 +69,12 @@ afterAll(async () => {
 
 async function crashAt(point: number, swarm: string): Promise<void> {
   const turnsDir = join(base, 'home', 'workspaces', swarm, 'a', '.genswarms', 'turns');
-  if (point >= 1) await waitFor(async () => existsSync(turnsDir) && readdirSync(turnsDir).length > 0, `${swarm} turn delivered`, 60_000);
+  if (point >= 1)
+    await waitFor(async () => existsSync(turnsDir) && readdirSync(turnsDir).length > 0, `${swarm} turn delivered`, { timeoutMs: 60_000 });
   if (point === 2)
-    await waitFor(async () => readdirSync(turnsDir).some((t) => existsSync(join(turnsDir, t, 'reply.md'))), `${swarm} reply.md`, 60_000);
+    await waitFor(async () => readdirSync(turnsDir).some((t) => existsSync(join(turnsDir, t, 'reply.md'))), `${swarm} reply.md`, {
+      timeoutMs: 60_000,
+    });
   await server.kill();
 }
 

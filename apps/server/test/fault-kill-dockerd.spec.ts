@@ -103,7 +103,7 @@ describe('dockerd restarted mid-turn (private engine)', () => {
       await waitState(server, swarm, 'a', ['idle']);
       const first = await sendTask(server.url, swarm, 'a', 'SLOW'); // the client sleeps 30 s before answering
       const turnsDir = join(base, 'home', 'workspaces', swarm, 'a', '.genswarms', 'turns');
-      await waitFor(async () => existsSync(turnsDir) && readdirSync(turnsDir).length > 0, `${swarm} turn delivered`, 60_000);
+      await waitFor(async () => existsSync(turnsDir) && readdirSync(turnsDir).length > 0, `${swarm} turn delivered`, { timeoutMs: 60_000 });
       await engine.restart();
 
       // reported, never left busy: the agent fails with a code (or, if the runner re-adopts, goes on)
@@ -118,7 +118,7 @@ describe('dockerd restarted mid-turn (private engine)', () => {
       await waitFor(
         async () => (await turnsOf(server.url, swarm, 'a')).every((t) => t['status'] !== 'running'),
         `${swarm}: the interrupted turn ended`,
-        60_000,
+        { timeoutMs: 60_000 },
       ).catch(async (e: Error) => Promise.reject(new Error(`${e.message}: ${await diagnose(server, swarm, 'a')}`)));
       await request(server.url).post(`/api/swarms/${swarm}/agents/a/restart`).expect(200);
       await waitState(server, swarm, 'a', ['idle'], 120_000);

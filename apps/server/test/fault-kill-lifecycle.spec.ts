@@ -92,7 +92,7 @@ describe('server SIGKILL around the swarm lifecycle', () => {
     await waitFor(
       async () => (await turnsOf(server.url, swarm, 'm0')).filter((t) => t['status'] === 'completed').length >= QUEUED / QUEUE_AGENTS / 2,
       'half done',
-      120_000,
+      { timeoutMs: 120_000 },
     );
     await server.restart();
     for (const a of agents) await waitCompleted(server, swarm, a.name, QUEUED / QUEUE_AGENTS, 300_000);
@@ -137,7 +137,7 @@ describe('server SIGKILL around the swarm lifecycle', () => {
           return up >= 1 ? up : undefined;
         },
         `${swarm}: first agent up`,
-        120_000,
+        { timeoutMs: 120_000 },
       );
       await server.kill();
       await posted.catch(() => undefined);
@@ -188,7 +188,7 @@ describe('server SIGKILL around the swarm lifecycle', () => {
     for (const a of agents) await waitState(server, swarm, a.name, ['idle']);
     // the store says idle from before the kill while recovery replaces w1's window: wait for both clients to run
     // (a foreign window adopted as w1 would never show w1's client), then check that each runs exactly once
-    await waitFor(async () => agentRoots(swarm).size === 2, 'both agents have their client after the restart', 60_000);
+    await waitFor(async () => agentRoots(swarm).size === 2, 'both agents have their client after the restart', { timeoutMs: 60_000 });
     const roots = agentRoots(swarm);
     expect([...roots.entries()].map(([name, pids]) => [name, pids.length]).sort()).toEqual([
       ['w0', 1],
@@ -218,11 +218,11 @@ describe('server SIGKILL around the swarm lifecycle', () => {
     const stopping = request(server.url)
       .delete(`/api/swarms/${swarm}`)
       .then((r) => r);
-    await waitFor(async () => (await swarmStatus(swarm)) === 'stopping', `${swarm} stopping`, 60_000);
+    await waitFor(async () => (await swarmStatus(swarm)) === 'stopping', `${swarm} stopping`, { timeoutMs: 60_000 });
     await server.kill();
     await stopping.catch(() => undefined);
     await server.start();
-    await waitFor(async () => (await swarmStatus(swarm)) === 'stopped', `${swarm} stopped after the restart`, 60_000).catch(
+    await waitFor(async () => (await swarmStatus(swarm)) === 'stopped', `${swarm} stopped after the restart`, { timeoutMs: 60_000 }).catch(
       async (e: Error) => Promise.reject(new Error(`${e.message}: ${await diagnose(server, swarm, 'p0')}`)),
     );
     expect(agentRoots(swarm).size).toBe(0);

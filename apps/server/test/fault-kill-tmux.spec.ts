@@ -97,7 +97,7 @@ describe('the tmux server killed under running agents', () => {
         const ended = await waitFor(
           async () => (await turnsOf(server.url, swarm, agent)).find((t) => t['item_id'] === id && t['status'] !== 'running'),
           `${swarm}/${agent}: the open turn ended`,
-          30_000,
+          { timeoutMs: 30_000 },
         );
         // agent_exited; delivery_failed when the kill cut the paste itself
         expect([ended['status'], ended['error']]).toEqual(['error', expect.stringMatching(/^(agent_exited|delivery_failed)$/)]);

@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import { startTestServer, tempDir, testConfig } from './support/harness';
 import type { TestServer } from './support/harness';
+import { waitFor } from '@genswarms/test-kit';
 
 const dir = tempDir('gs-keepalive-');
 let s: TestServer;
@@ -30,13 +31,13 @@ it('a request waiting in a kept-alive socket through a 6 s busy loop is answered
   sock.on('error', () => undefined);
   await new Promise<void>((r) => sock.once('connect', () => r()));
   sock.write(request);
-  while (!/\r\n\r\n[\s\S]*\}/.test(text)) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(() => /\r\n\r\n[\s\S]*\}/.test(text), 'the first answer', { intervalMs: 10 });
   const answers = (): number => (text.match(/HTTP\/1\.1 200/g) ?? []).length;
   expect(answers()).toBe(1);
   sock.write(request); // in the kernel's buffer before the loop stalls
   const until = Date.now() + 6000;
   while (Date.now() < until); // a loop busy for longer than Node's default keepAliveTimeout
-  for (let i = 0; i < 200 && answers() < 2 && !closed; i += 1) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(() => answers() >= 2 || closed, 'the second answer or a close', { timeoutMs: 2000, intervalMs: 10 });
   sock.destroy();
   expect({ answers: answers(), closedBeforeAnswer: closed && answers() < 2 }).toEqual({ answers: 2, closedBeforeAnswer: false });
 }, 30000);

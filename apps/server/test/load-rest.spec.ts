@@ -55,7 +55,7 @@ it(
         return turns.filter((t) => t.status === 'completed').length >= accepted.length;
       },
       `${accepted.length} turns completed`,
-      FULL ? 900000 : 60000,
+      { timeoutMs: FULL ? 900000 : 60000 },
     ).catch(() => undefined);
     const runSeconds = (Date.now() - t0) / 1000;
     const runs = new Map<string, number>();

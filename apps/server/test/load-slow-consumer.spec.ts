@@ -104,14 +104,18 @@ it(`${SLOW} client(s) that stop reading are closed with slow_consumer at the bou
     const answers = await postTasks(s.url, 'slow', agents, TASKS, 20);
     accepted = answers.filter((a) => a.status === 200).length;
     expect(accepted).toBe(TASKS);
-    await waitFor(async () => normal.every((r) => r.output.length >= LINES), `${LINES} output lines on the normal clients`, 120000);
+    await waitFor(async () => normal.every((r) => r.output.length >= LINES), `${LINES} output lines on the normal clients`, {
+      timeoutMs: 120000,
+    });
     await settle(s.url, 'slow', normal, accepted, 120000);
   } finally {
     clearInterval(sampler);
   }
   const seconds = (Date.now() - started) / 1000;
   for (const resume of resumers) resume();
-  await waitFor(async () => slow.every((r) => r.closed !== undefined), 'the slow clients read their close', 40000).catch(() => undefined);
+  await waitFor(async () => slow.every((r) => r.closed !== undefined), 'the slow clients read their close', { timeoutMs: 40000 }).catch(
+    () => undefined,
+  );
 
   const expected = await storedEventIds(s.url, 'slow', since);
   const checks = [...normal.map((r) => checkStream(r.eventIds, expected)), ...normal.map((r) => checkOutput(r.output))];

@@ -91,7 +91,7 @@ async function taskCompletes(url: string, swarm: string, task: string, completed
   await waitFor(
     async () => (await completedTurns(url, swarm)).length > completedBefore,
     `${swarm}: task "${task}" completed (agent ${JSON.stringify(await agent(url, swarm))})`,
-    60_000,
+    { timeoutMs: 60_000 },
   );
 }
 
@@ -108,12 +108,14 @@ describe('after kill -9 mid-turn and a restart, the agent goes on taking tasks',
         const config = { name: swarm, agents: [{ name: 'a', backend, client: { command: ['/bin/sh', '-c', script] } }] };
         const created = await request(url).post('/api/swarms').send({ config });
         expect(created.status).toBe(201);
-        await waitFor(async () => (await agent(url, swarm))['state'] === 'idle', `${swarm} idle`, 60_000).catch(async (e: Error) => {
-          const ev = (await request(url).get(`/api/events?swarm=${swarm}&limit=50`)).body.events as Array<Record<string, unknown>>;
-          throw new Error(
-            `${e.message}: ${JSON.stringify(await agent(url, swarm))} ${JSON.stringify(ev.map((x) => [x['event_type'], x['message'], x['metadata']]))} STDERR ${serverErr()}`,
-          );
-        });
+        await waitFor(async () => (await agent(url, swarm))['state'] === 'idle', `${swarm} idle`, { timeoutMs: 60_000 }).catch(
+          async (e: Error) => {
+            const ev = (await request(url).get(`/api/events?swarm=${swarm}&limit=50`)).body.events as Array<Record<string, unknown>>;
+            throw new Error(
+              `${e.message}: ${JSON.stringify(await agent(url, swarm))} ${JSON.stringify(ev.map((x) => [x['event_type'], x['message'], x['metadata']]))} STDERR ${serverErr()}`,
+            );
+          },
+        );
         await request(url).post(`/api/swarms/${swarm}/agents/a/task`).send({ task: 'survive' }).expect(200);
         const turnsDir = join(base, 'home', 'workspaces', swarm, 'a', '.genswarms', 'turns');
         // Three crash points in turn: right after the answer, once the turn dir exists, once the reply is being written.
@@ -127,9 +129,13 @@ describe('after kill -9 mid-turn and a restart, the agent goes on taking tasks',
         if (i % 2 === 1) {
           // the next task arrives while the resumed turn may still run
           await request(url).post(`/api/swarms/${swarm}/agents/a/task`).send({ task: 'second' }).expect(200);
-          await waitFor(async () => (await completedTurns(url, swarm)).length === 2, `${swarm} resumed + second completed`, 60_000);
+          await waitFor(async () => (await completedTurns(url, swarm)).length === 2, `${swarm} resumed + second completed`, {
+            timeoutMs: 60_000,
+          });
         } else {
-          await waitFor(async () => (await completedTurns(url, swarm)).length === 1, `${swarm} resumed turn completed`, 60_000);
+          await waitFor(async () => (await completedTurns(url, swarm)).length === 1, `${swarm} resumed turn completed`, {
+            timeoutMs: 60_000,
+          });
           await taskCompletes(url, swarm, 'second', 1);
         }
         await taskCompletes(url, swarm, 'third', 2);

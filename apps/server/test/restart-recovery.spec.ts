@@ -46,7 +46,9 @@ describe('restart recovery over the real server process', () => {
       expect(await socket.ask('join', { swarm: 'slow' })).toEqual({ ok: true, swarm: 'slow' });
       const sub = await socket.ask('subscribe_events', { filters: { event_type: 'turn_completed' } });
       const recent = sub.recent_events as Array<Record<string, unknown>>;
-      await waitFor(async () => recent.length > 0 || socket.pushes.some((p) => p.type === 'event'), 'turn_completed event', 30_000);
+      await waitFor(async () => recent.length > 0 || socket.pushes.some((p) => p.type === 'event'), 'turn_completed event', {
+        timeoutMs: 30_000,
+      });
     } finally {
       socket.close();
     }

@@ -104,7 +104,9 @@ async function stop(s: Started, home: string): Promise<void> {
   } catch {
     // expected: already gone.
   }
-  await waitFor(async () => !existsSync(`/proc/${s.serverPid}`) || procText(s.serverPid, 'cmdline') === '', 'server exit', 20_000);
+  await waitFor(async () => !existsSync(`/proc/${s.serverPid}`) || procText(s.serverPid, 'cmdline') === '', 'server exit', {
+    timeoutMs: 20_000,
+  });
   const [f, ...a] = asNobody(['/usr/bin/tmux', '-S', join(home, 'tmux', 'tmux.sock'), 'kill-server']) as [string, ...string[]];
   spawnSync(f, a, { stdio: 'ignore', timeout: 10_000 });
 }
@@ -191,7 +193,7 @@ afterAll(() => {
         const created = await api(s.url, 'POST', '/api/swarms', TOKEN, { config: { name: 'scan', agents: scanners } });
         expect(created.status).toBe(201);
         for (const w of [ws.loc, ws.tmx]) {
-          await waitFor(async () => existsSync(join(w, 'scan.json')), `scan in ${w}`, 60_000);
+          await waitFor(async () => existsSync(join(w, 'scan.json')), `scan in ${w}`, { timeoutMs: 60_000 });
           const counts = JSON.parse(readFileSync(join(w, 'scan.json'), 'utf8')) as { readable: number };
           const dump = readFileSync(join(w, 'scan.bin'), 'latin1');
           expect({ workspace: w, hits: hitsIn(dump) }).toEqual({ workspace: w, hits: [] });
@@ -212,7 +214,7 @@ afterAll(() => {
           workspace: ws.key,
         };
         expect((await api(s.url, 'POST', '/api/swarms', TOKEN, { config: { name: 'keyproof', agents: [keyAgent] } })).status).toBe(201);
-        await waitFor(async () => existsSync(join(ws.key, 'key.sha')), 'key agent', 60_000);
+        await waitFor(async () => existsSync(join(ws.key, 'key.sha')), 'key agent', { timeoutMs: 60_000 });
         expect(readFileSync(join(ws.key, 'key.sha'), 'utf8')).toBe(sha256(KEY));
         for (const sw of ['scan', 'keyproof']) await api(s.url, 'DELETE', `/api/swarms/${sw}`, TOKEN);
         decoy.kill('SIGKILL');

@@ -67,7 +67,7 @@ describe('secrets-scan kit: every form and place it claims to read is read', () 
         return s.agentHeld.get('a')?.has('own') === true && s.hits.length >= 3 ? s : undefined;
       },
       'both processes up',
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const at = (pid: number | undefined): string[] =>
       scan.hits

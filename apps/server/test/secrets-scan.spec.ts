@@ -133,7 +133,7 @@ async function waitAllIdle(idleAt: Record<string, number> = {}): Promise<void> {
           return true;
         },
         `${a} idle`,
-        240_000,
+        { timeoutMs: 240_000 },
       ),
     ),
   );
@@ -150,9 +150,10 @@ async function roundOfTurns(n: number): Promise<void> {
     const r = await api('POST', `/api/swarms/${SWARM}/agents/${a}/task`, { task: `scan task ${n} for ${a}` });
     expect([a, r.status]).toEqual([a, 200]);
   }
-  for (const b of running) await waitFor(async () => (await completedTurns(b.name)).length >= n, `${b.name}: ${n} turns`, 180_000);
+  for (const b of running)
+    await waitFor(async () => (await completedTurns(b.name)).length >= n, `${b.name}: ${n} turns`, { timeoutMs: 180_000 });
   // hub: its own task plus one routed message per backend agent, per round
-  await waitFor(async () => (await completedTurns('hub')).length >= n * (running.length + 1), `hub: ${n} rounds`, 180_000);
+  await waitFor(async () => (await completedTurns('hub')).length >= n * (running.length + 1), `hub: ${n} rounds`, { timeoutMs: 180_000 });
 }
 
 /** Every GET of the OpenAPI document with the swarm's names filled in, plus the POSTs that answer with configs. */

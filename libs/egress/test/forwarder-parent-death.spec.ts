@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { waitFor } from '@genswarms/test-kit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.cjs');
@@ -15,15 +16,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
 }
 
 const suite = SOCAT !== undefined && SETPRIV !== undefined ? describe : describe.skip;
@@ -54,10 +46,10 @@ suite('forwarder: dies with the orchestrator', () => {
     );
     let out = '';
     parent.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    expect(await waitUntil(() => out.includes('\n'), 20000)).toBe(true);
+    await waitFor(() => out.includes('\n'), 'the forwarder pid line', { timeoutMs: 20000 });
     const { pid } = JSON.parse(out.trim()) as { pid: number };
     expect(isAlive(pid)).toBe(true);
     parent.kill('SIGKILL');
-    expect(await waitUntil(() => !isAlive(pid), 10000)).toBe(true);
+    await waitFor(() => !isAlive(pid), `the forwarder (pid ${pid}) to die with its parent`, { timeoutMs: 10000 });
   });
 });

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EgressTarget, Forwarder } from '../src/index';
 import { EgressError, planEgress, startForwarder } from '../src/index';
+import { listen } from '@genswarms/test-kit';
 
 const SOCAT = ['/usr/bin/socat', '/bin/socat', '/usr/local/bin/socat'].find((p) => existsSync(p));
 const describeIfSocat = SOCAT === undefined ? describe.skip : describe;
@@ -17,10 +17,6 @@ interface Seen {
   host: string | undefined;
   url: string | undefined;
   headers: IncomingHttpHeaders;
-}
-
-function listen(server: Server, host: string): Promise<number> {
-  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
 /** One HTTP GET over the unix socket, with an arbitrary Host header. */

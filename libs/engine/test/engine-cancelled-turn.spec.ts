@@ -60,14 +60,14 @@ describe('a cancelled turn is never answered again by the next genswarms-agent',
   afterEach(() => h.cleanup());
 
   async function idle(swarm: string, agent = 'w'): Promise<void> {
-    await waitFor(async () => (await h.engine.getAgent(swarm, agent)).state === 'idle', `${agent} idle`, 30_000);
+    await waitFor(async () => (await h.engine.getAgent(swarm, agent)).state === 'idle', `${agent} idle`, { timeoutMs: 30_000 });
   }
 
   /** Task A reaches the LLM (the turn is in flight); returns A's turn id. */
   async function alphaInFlight(swarm: string): Promise<string> {
     await idle(swarm);
     await h.engine.sendTask(swarm, 'w', TASK_A);
-    await waitFor(async () => asked(llm, 'task alpha') === 1, 'the LLM request of task A', 30_000);
+    await waitFor(async () => asked(llm, 'task alpha') === 1, 'the LLM request of task A', { timeoutMs: 30_000 });
     return waitFor(async () => (await h.engine.store.listTurns(swarm, 'w', 10)).find((t) => t.content === TASK_A)?.id, 'turn A');
   }
 
@@ -76,7 +76,7 @@ describe('a cancelled turn is never answered again by the next genswarms-agent',
     const bravo = await waitFor(
       async () => (await h.engine.listTurns(swarm, 'w')).turns.find((t) => t.reply_preview === 'answer bravo'),
       'turn B completes',
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(bravo.status).toBe(bravoStatus);
     const turns = (await h.engine.listTurns(swarm, 'w')).turns;

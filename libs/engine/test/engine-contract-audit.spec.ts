@@ -7,16 +7,14 @@ import { EngineError } from '../src/lib/errors/engine-error';
 import { createHandlerRegistry } from '../src/lib/objects/builtins';
 import type { ObjectHandler } from '../src/lib/objects/handler';
 import { makeHarness, mockAgent, waitEvent, type Harness } from './harness';
+import { refusal } from '@genswarms/test-kit';
 
-async function refusal(p: Promise<unknown>): Promise<{ code: string; status: number; details: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof EngineError) return { code: e.code, status: e.status, details: { ...e.details } };
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
+/** What the assertions compare: code, HTTP status and a plain copy of the details. */
+const plain = (e: EngineError): { code: string; status: number; details: Record<string, unknown> } => ({
+  code: e.code,
+  status: e.status,
+  details: { ...e.details },
+});
 
 const DSN = 'postgres://svc:hunter2-pw@db.internal/prod';
 
@@ -76,7 +74,10 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
     const turns = (await h.engine.listTurns('st', 'a')).turns;
     expect(turns).toMatchObject([{ status: 'completed' }]);
     expect(await h.engine.getTurn('st', 'a', turns[0]?.id ?? '')).toEqual({ ...turns[0], reply: expect.stringContaining('hello') });
-    expect(await refusal(h.engine.getTurn('st', 'b', turns[0]?.id ?? ''))).toMatchObject({ code: 'turn_not_found', status: 404 });
+    expect(plain(await refusal(EngineError, h.engine.getTurn('st', 'b', turns[0]?.id ?? '')))).toMatchObject({
+      code: 'turn_not_found',
+      status: 404,
+    });
     expect((await h.engine.agentHistory('st', 'a')).history.length).toBeGreaterThan(0);
     expect(await h.engine.agentLogs('st', 'a')).toEqual({ logs: [] });
   });
@@ -125,7 +126,7 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
     ['object detail off-grammar', (h2: Harness) => h2.engine.getObject('st', '__proto__/x'), 'object_not_found'],
   ])('a stopped swarm still 404s an unknown node: %s', async (_what, call, code) => {
     await runAndStop();
-    expect(await refusal(call(h))).toMatchObject({ code, status: 404 });
+    expect(plain(await refusal(EngineError, call(h)))).toMatchObject({ code, status: 404 });
   });
 
   test.each([
@@ -137,13 +138,13 @@ describe('a stopped swarm still in the store is known (docs/rest-api.md)', () =>
     ['one turn', (h2: Harness) => h2.engine.getTurn('never', 'a', 'abc')],
     ['off-grammar swarm', (h2: Harness) => h2.engine.getTopology('../etc')],
   ])('an unknown swarm is still 404 swarm_not_found: %s', async (_what, call) => {
-    expect(await refusal(call(h))).toMatchObject({ code: 'swarm_not_found', status: 404 });
+    expect(plain(await refusal(EngineError, call(h)))).toMatchObject({ code: 'swarm_not_found', status: 404 });
   });
 
   it('a purged swarm is unknown again', async () => {
     await runAndStop();
     await h.engine.stopSwarm('st', { purge: true });
-    expect(await refusal(h.engine.listAgents('st'))).toMatchObject({ code: 'swarm_not_found' });
+    expect(plain(await refusal(EngineError, h.engine.listAgents('st')))).toMatchObject({ code: 'swarm_not_found' });
   });
 });
 
@@ -158,24 +159,32 @@ describe('refusals use the error detail names', () => {
   });
 
   it('scale of an unknown base answers agent_not_found with agent, not name', async () => {
-    expect(await refusal(h.engine.scaleAgents('d', 'zz', 1))).toEqual({ code: 'agent_not_found', status: 404, details: { agent: 'zz' } });
+    expect(plain(await refusal(EngineError, h.engine.scaleAgents('d', 'zz', 1)))).toEqual({
+      code: 'agent_not_found',
+      status: 404,
+      details: { agent: 'zz' },
+    });
   });
 
   it('adding an existing agent answers already_exists with agent, not name', async () => {
-    expect(await refusal(h.engine.addAgent('d', mockAgent('a')))).toEqual({ code: 'already_exists', status: 400, details: { agent: 'a' } });
+    expect(plain(await refusal(EngineError, h.engine.addAgent('d', mockAgent('a'))))).toEqual({
+      code: 'already_exists',
+      status: 400,
+      details: { agent: 'a' },
+    });
   });
 
   it.each([
     ['an object named like an existing object', { name: 'rec', handler: 'echo' }],
     ['an object named like an existing agent', { name: 'a', handler: 'echo' }],
   ])('adding %s answers already_exists with no undocumented detail', async (_what, body) => {
-    const r = await refusal(h.engine.addObject('d', body));
+    const r = plain(await refusal(EngineError, h.engine.addObject('d', body)));
     expect(r.code).toBe('already_exists');
     expect(Object.keys(r.details).filter((k) => k !== 'agent')).toEqual([]);
   });
 
   it('starting a running swarm again answers already_exists without a name detail', async () => {
-    expect(await refusal(h.engine.startSwarm({ config: { name: 'd', agents: [mockAgent('a')] } }))).toEqual({
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ config: { name: 'd', agents: [mockAgent('a')] } })))).toEqual({
       code: 'already_exists',
       status: 400,
       details: {},

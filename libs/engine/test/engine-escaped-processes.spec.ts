@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Engine } from '../src/lib/swarms/engine';
-import { escapeSwarm, killTmuxServerOf, liveSleeps, openEscapeEngine, uniqueMarks, waitUntil } from './escape-engine';
+import { escapeSwarm, killTmuxServerOf, liveSleeps, openEscapeEngine, uniqueMarks } from './escape-engine';
+import { waitFor } from '@genswarms/test-kit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.cjs');
@@ -60,7 +61,8 @@ describeTracked('engine: no escaped process of a local or tmux agent survives', 
     return m;
   }
 
-  const allUp = (ms: readonly string[]): Promise<boolean> => waitUntil(() => ms.every((m) => liveSleeps(m).length > 0));
+  const allUp = (ms: readonly string[]): Promise<boolean> =>
+    waitFor(() => ms.every((m) => liveSleeps(m).length > 0), 'every escaped sleep to run');
   const alive = (pids: readonly number[]): number[] =>
     pids.filter((p) => fs.existsSync(`/proc/${p}`) && !fs.readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z '));
 
@@ -102,7 +104,7 @@ describeTracked('engine: no escaped process of a local or tmux agent survives', 
     );
     let out = '';
     server.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    expect(await waitUntil(() => out.includes('ready'), 60_000)).toBe(true);
+    await waitFor(() => out.includes('ready'), 'the escape server to print ready', { timeoutMs: 60_000 });
     expect(await allUp(all)).toBe(true);
     const dead = new Promise((r) => server?.once('exit', r));
     server.kill('SIGKILL');

@@ -50,7 +50,7 @@ describe('inbox seq order (what the agent relies on)', () => {
         return t.length === 3 ? t : undefined;
       },
       'three delivered turns of p',
-      20000,
+      { timeoutMs: 20000 },
     );
     const dispatchOrder = [...turns].reverse();
     expect(dispatchOrder.map((t) => t.content)).toEqual(['task one', 'result from w', 'task two']);

@@ -100,7 +100,7 @@ if (reason !== undefined)
           agents: [{ name: 'box', backend: { type: 'docker', image: TEST_IMAGE }, network: 'none', client: sleeper }],
         },
       });
-      await waitFor(async () => (await h.engine.getAgent(swarm, 'box')).state === 'idle', 'box idle', 60000);
+      await waitFor(async () => (await h.engine.getAgent(swarm, 'box')).state === 'idle', 'box idle', { timeoutMs: 60000 });
       expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${swarm}-box`])).toBe('running');
       await h.engine.store.setSwarmStatus(swarm, 'stopping', new Date().toISOString());
       await h.engine.close(); // the crash: the container keeps running
@@ -125,7 +125,7 @@ if (reason !== undefined)
         config: { extra_ro_binds: [[bind, '/opt/extra']] },
       };
       await h.engine.startSwarm({ config: { name, agents: [agent] } });
-      await waitFor(async () => (await h.engine.getAgent(name, 'box')).state === 'idle', 'box idle', 60000);
+      await waitFor(async () => (await h.engine.getAgent(name, 'box')).state === 'idle', 'box idle', { timeoutMs: 60000 });
       await h.engine.close(); // the crash
       fs.rmSync(bind, { recursive: true }); // the plan now fails: a bind whose host path does not exist
       expect(docker(['inspect', '--format', '{{.State.Status}}', `gs-${name}-box`])).toBe('running');

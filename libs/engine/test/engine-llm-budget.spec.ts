@@ -58,7 +58,7 @@ suite('LLM budgets at the egress (real bwrap agent, real relay, usage mock)', ()
     await waitFor(async () => fs.existsSync(ws), 'workspace');
     fs.writeFileSync(path.join(ws, `batch-${n}.json`), JSON.stringify({ calls, retry }), { mode: 0o644 });
     const out = path.join(ws, `result-${n}.json`);
-    await waitFor(async () => fs.existsSync(out), `result-${n}.json`, 30000);
+    await waitFor(async () => fs.existsSync(out), `result-${n}.json`, { timeoutMs: 30000 });
     return JSON.parse(fs.readFileSync(out, 'utf8')) as CallResult[];
   }
 

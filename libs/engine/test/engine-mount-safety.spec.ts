@@ -8,16 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../src/lib/errors/engine-error';
 import { makeHarness, mockAgent, waitFor, type Harness } from './harness';
+import { refusal } from '@genswarms/test-kit';
 
-async function refusal(p: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof EngineError) return { code: e.code, details: { ...e.details } };
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
+/** What the assertions compare: the code and a plain copy of the details. */
+const plain = (e: EngineError): { code: string; details: Record<string, unknown> } => ({ code: e.code, details: { ...e.details } });
 
 /** A bwrap agent whose client is a plain host binary (no agent dist dir is mounted). */
 function bwrapAgent(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -47,7 +41,10 @@ describe('mount safety through the engine', () => {
     const written = target(h.home);
     fs.mkdirSync(written, { recursive: true });
     const config = { name: 'hs', agents: [bwrapAgent('esc', { skills: [written] }), mockAgent('other')] };
-    expect(await refusal(h.engine.startSwarm({ config }))).toEqual({ code: 'unsafe_bind', details: { agent: 'esc', path: written } });
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ config })))).toEqual({
+      code: 'unsafe_bind',
+      details: { agent: 'esc', path: written },
+    });
     expect(h.engine.swarms.has('hs')).toBe(false);
   });
 
@@ -57,12 +54,21 @@ describe('mount safety through the engine', () => {
       name: 'same',
       agents: [mockAgent('a', undefined, { workspace: ws }), bwrapAgent('b', { config: { extra_ro_binds: [[ws, '/opt/a']] } })],
     };
-    expect(await refusal(h.engine.startSwarm({ config: same }))).toMatchObject({ code: 'unsafe_bind', details: { agent: 'b', path: ws } });
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ config: same })))).toMatchObject({
+      code: 'unsafe_bind',
+      details: { agent: 'b', path: ws },
+    });
     await h.engine.startSwarm({ config: { name: 'one', agents: [mockAgent('a', undefined, { workspace: ws })] } });
     const other = { name: 'two', agents: [bwrapAgent('b', { skills: [path.join(ws)] })] };
-    expect(await refusal(h.engine.startSwarm({ config: other }))).toMatchObject({ code: 'unsafe_bind', details: { agent: 'b', path: ws } });
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ config: other })))).toMatchObject({
+      code: 'unsafe_bind',
+      details: { agent: 'b', path: ws },
+    });
     const shared = { name: 'three', agents: [bwrapAgent('c', { workspace: ws })] };
-    expect(await refusal(h.engine.startSwarm({ config: shared }))).toMatchObject({ code: 'unsafe_workspace', details: { agent: 'c' } });
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ config: shared })))).toMatchObject({
+      code: 'unsafe_workspace',
+      details: { agent: 'c' },
+    });
   });
 
   it('scale re-plans the cloned skills: a skill swapped to a symlink into the home since start is refused, nothing changes', async () => {
@@ -71,7 +77,10 @@ describe('mount safety through the engine', () => {
     await h.engine.startSwarm({ config: { name: 'sc', agents: [bwrapAgent('w', { skills: [skill] })] } });
     fs.renameSync(skill, `${skill}.orig`);
     fs.symlinkSync(path.join(h.home, 'tmux'), skill);
-    expect(await refusal(h.engine.scaleAgents('sc', 'w', 2))).toMatchObject({ code: 'unsafe_bind', details: { path: skill } });
+    expect(plain(await refusal(EngineError, h.engine.scaleAgents('sc', 'w', 2)))).toMatchObject({
+      code: 'unsafe_bind',
+      details: { path: skill },
+    });
     expect((await h.engine.getOverlay('sc')).events).toEqual([]);
     expect((await h.engine.getSwarm('sc')).agents.map((a) => a.name)).toEqual(['w']);
   });
@@ -87,7 +96,7 @@ describe('mount safety through the engine', () => {
     await h.engine.startSwarm({ config });
     await h.engine.stopSwarm('ov');
     await storeHostileAddAgent('ov');
-    expect(await refusal(h.engine.startSwarm({ config }))).toEqual({
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ config })))).toEqual({
       code: 'unsafe_bind',
       details: { agent: 'esc', path: path.join(h.home, 'tmux') },
     });

@@ -1,16 +1,14 @@
 import { parseAddAgentCommand, parseScaleCommand, parseSnapshotFormat, parseTopologyPatchCommand } from '../src/lib/commands/parse-command';
 import { EngineError } from '../src/lib/errors/engine-error';
 import { eventsOf, makeHarness, mockAgent, waitEvent, type Harness } from './harness';
+import { refusal } from '@genswarms/test-kit';
 
-async function refusal(p: Promise<unknown>): Promise<{ code: string; status: number; details: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof EngineError) return { code: e.code, status: e.status, details: { ...e.details } };
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
+/** What the assertions compare: code, HTTP status and a plain copy of the details. */
+const plain = (e: EngineError): { code: string; status: number; details: Record<string, unknown> } => ({
+  code: e.code,
+  status: e.status,
+  details: { ...e.details },
+});
 
 /** Runs `fn` as the edge would: a command parser that throws refuses like the engine does. */
 const viaEdge = <T>(fn: () => Promise<T>): Promise<T> => Promise.resolve().then(fn);
@@ -45,26 +43,49 @@ describe('runtime mutations through the gate', () => {
 
   it('refuses the cap and forbidden keys with nothing changed', async () => {
     await h.engine.startSwarm({ config: { name: 'cap', agents: [mockAgent('a'), mockAgent('b')], options: { max_agents: 2 } } });
-    expect(await refusal(h.engine.addAgent('cap', mockAgent('c')))).toEqual({
+    expect(plain(await refusal(EngineError, h.engine.addAgent('cap', mockAgent('c'))))).toEqual({
       code: 'agent_cap_exceeded',
       status: 400,
       details: { count: 3, limit: 2 },
     });
-    expect(await refusal(h.engine.scaleAgents('cap', 'a', 3))).toMatchObject({ code: 'agent_cap_exceeded', status: 400 });
+    expect(plain(await refusal(EngineError, h.engine.scaleAgents('cap', 'a', 3)))).toMatchObject({
+      code: 'agent_cap_exceeded',
+      status: 400,
+    });
     await h.engine.stopSwarm('cap', { purge: true });
     await h.engine.startSwarm({ config: { name: 'keys', agents: [mockAgent('a')] } });
     expect(
-      await refusal(h.engine.addAgent('keys', { ...mockAgent('x'), config: { extra_rw_binds: [['/', '/host']], extra_path: ['/usr'] } })),
+      plain(
+        await refusal(
+          EngineError,
+          h.engine.addAgent('keys', { ...mockAgent('x'), config: { extra_rw_binds: [['/', '/host']], extra_path: ['/usr'] } }),
+        ),
+      ),
     ).toEqual({ code: 'forbidden_config_keys', status: 400, details: { keys: ['extra_path', 'extra_rw_binds'] } });
     expect(
-      await refusal(h.engine.addAgent('keys', { ...mockAgent('x'), backend: { type: 'mock', opts: { agent_binary_path: '/bin/sh' } } })),
+      plain(
+        await refusal(
+          EngineError,
+          h.engine.addAgent('keys', { ...mockAgent('x'), backend: { type: 'mock', opts: { agent_binary_path: '/bin/sh' } } }),
+        ),
+      ),
     ).toEqual({ code: 'forbidden_config_keys', status: 400, details: { keys: ['agent_binary_path'] } });
-    expect(await refusal(h.engine.addAgent('keys', { ...mockAgent('x'), connections: ['ghost'] }))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.addAgent('keys', { ...mockAgent('x'), connections: ['ghost'] })))).toMatchObject({
       code: 'unknown_edge_endpoint',
       status: 400,
     });
-    expect(await refusal(h.engine.addAgent('keys', mockAgent('a')))).toMatchObject({ code: 'already_exists', status: 400 });
-    expect(await refusal(viaEdge(() => h.engine.addAgent('keys', parseAddAgentCommand(mockAgent('bad name')))))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.addAgent('keys', mockAgent('a'))))).toMatchObject({
+      code: 'already_exists',
+      status: 400,
+    });
+    expect(
+      plain(
+        await refusal(
+          EngineError,
+          viaEdge(() => h.engine.addAgent('keys', parseAddAgentCommand(mockAgent('bad name')))),
+        ),
+      ),
+    ).toMatchObject({
       code: 'invalid_name',
       status: 400,
     });
@@ -75,8 +96,11 @@ describe('runtime mutations through the gate', () => {
   it('topology PATCH is all or nothing', async () => {
     await h.engine.startSwarm({ config: { name: 'topo', agents: [mockAgent('a'), mockAgent('b')] } });
     const patch = (body: unknown): Promise<unknown> => viaEdge(() => h.engine.patchTopology('topo', parseTopologyPatchCommand(body)));
-    expect(await refusal(patch({ add: [['a', 'b'], ['a']] }))).toMatchObject({ code: 'validation_failed', status: 400 });
-    expect(await refusal(patch({ add: [['a', 'b'], { from: 'a', to: 'ghost' }] }))).toMatchObject({
+    expect(plain(await refusal(EngineError, patch({ add: [['a', 'b'], ['a']] })))).toMatchObject({
+      code: 'validation_failed',
+      status: 400,
+    });
+    expect(plain(await refusal(EngineError, patch({ add: [['a', 'b'], { from: 'a', to: 'ghost' }] })))).toMatchObject({
       code: 'unknown_edge_endpoint',
       status: 400,
     });
@@ -94,7 +118,14 @@ describe('runtime mutations through the gate', () => {
     });
     expect((await h.engine.listAgents('sc')).agents.map((a) => a.name).sort()).toEqual(['w_1', 'w_2']);
     for (const count of [-1, 1.5]) {
-      expect(await refusal(viaEdge(() => h.engine.scaleAgents('sc', 'w', parseScaleCommand({ count }).count)))).toMatchObject({
+      expect(
+        plain(
+          await refusal(
+            EngineError,
+            viaEdge(() => h.engine.scaleAgents('sc', 'w', parseScaleCommand({ count }).count)),
+          ),
+        ),
+      ).toMatchObject({
         code: 'invalid_count',
         status: 400,
       });
@@ -112,20 +143,20 @@ describe('runtime mutations through the gate', () => {
         ],
       },
     });
-    expect(await refusal(h.engine.patchObjectConfig('obj', 'c', { config: { extra_path: ['/'] } }))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.patchObjectConfig('obj', 'c', { config: { extra_path: ['/'] } })))).toMatchObject({
       code: 'forbidden_config_keys',
       status: 422,
     });
-    expect(await refusal(h.engine.patchObjectConfig('obj', 'r', { config: { x: 1 } }))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.patchObjectConfig('obj', 'r', { config: { x: 1 } })))).toMatchObject({
       code: 'no_config_schema',
       status: 422,
     });
-    expect(await refusal(h.engine.patchObjectConfig('obj', 'c', { config: { start: 3 } }))).toEqual({
+    expect(plain(await refusal(EngineError, h.engine.patchObjectConfig('obj', 'c', { config: { start: 3 } })))).toEqual({
       code: 'immutable_keys',
       status: 422,
       details: { keys: ['start'] },
     });
-    expect(await refusal(h.engine.patchObjectConfig('obj', 'c', { config: { step: 'x' } }))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.patchObjectConfig('obj', 'c', { config: { step: 'x' } })))).toMatchObject({
       code: 'object_init_failed',
       status: 400,
     });
@@ -139,7 +170,7 @@ describe('runtime mutations through the gate', () => {
     expect((await h.engine.getOverlay('obj')).events).toMatchObject([
       { op: 'update_config', payload: { target: 'c', config: { step: 5 } } },
     ]);
-    expect(await refusal(h.engine.addObject('obj', { name: 'z', handler: '/tmp/evil.js' }))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.addObject('obj', { name: 'z', handler: '/tmp/evil.js' })))).toMatchObject({
       code: 'invalid_handler',
       status: 400,
     });
@@ -157,7 +188,14 @@ describe('runtime mutations through the gate', () => {
     const yaml = await h.engine.snapshot('snap', 'yaml');
     expect(yaml.contentType).toBe('application/yaml; charset=utf-8');
     expect(yaml.body).toContain('[REDACTED]');
-    expect(await refusal(viaEdge(() => h.engine.snapshot('snap', parseSnapshotFormat('xml'))))).toMatchObject({
+    expect(
+      plain(
+        await refusal(
+          EngineError,
+          viaEdge(() => h.engine.snapshot('snap', parseSnapshotFormat('xml'))),
+        ),
+      ),
+    ).toMatchObject({
       code: 'invalid_query',
       status: 400,
       details: { param: 'format' },
@@ -175,27 +213,35 @@ describe('runtime mutations through the gate', () => {
     expect(dropped.map((e) => e.metadata['count'])).toEqual([2]);
     expect((await h.engine.getSwarm('st')).status).toBe('stopped');
     // a stopped swarm is known; a task to a stopped agent is 409 agent_not_ready, never queued
-    expect(await refusal(h.engine.sendTask('st', 'a', 'x'))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.sendTask('st', 'a', 'x')))).toMatchObject({
       code: 'agent_not_ready',
       status: 409,
       details: { agent: 'a', state: 'stopped' },
     });
-    expect(await refusal(h.engine.sendTask('st', 'zz', 'x'))).toMatchObject({ code: 'agent_not_found', status: 404 });
-    expect(await refusal(h.engine.sendTask('never', 'a', 'x'))).toMatchObject({ code: 'swarm_not_found', status: 404 });
+    expect(plain(await refusal(EngineError, h.engine.sendTask('st', 'zz', 'x')))).toMatchObject({ code: 'agent_not_found', status: 404 });
+    expect(plain(await refusal(EngineError, h.engine.sendTask('never', 'a', 'x')))).toMatchObject({ code: 'swarm_not_found', status: 404 });
     expect(await h.engine.store.listInbox('st', 'a')).toEqual([]);
     // A stopped swarm still in the store is known, so its reads answer (the cancelled turn).
     expect((await h.engine.listTurns('st', 'a')).turns.map((t) => t.status)).toEqual(['cancelled']);
   });
 
   it('a start refused by the gate spawns and registers nothing', async () => {
-    expect(await refusal(h.engine.startSwarm({ config: { name: 'bad', agents: [] } }))).toMatchObject({
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ config: { name: 'bad', agents: [] } })))).toMatchObject({
       code: 'validation_failed',
       status: 400,
     });
     expect(
-      await refusal(h.engine.startSwarm({ config: { name: 'bad2', agents: [{ name: 'a', backend: 'local', network: 'none' }] } })),
+      plain(
+        await refusal(
+          EngineError,
+          h.engine.startSwarm({ config: { name: 'bad2', agents: [{ name: 'a', backend: 'local', network: 'none' }] } }),
+        ),
+      ),
     ).toMatchObject({ code: 'unsupported_network', status: 400, details: { agent: 'a' } });
-    expect(await refusal(h.engine.startSwarm({ path: '../etc/passwd.json' }))).toMatchObject({ code: 'invalid_config_path', status: 400 });
+    expect(plain(await refusal(EngineError, h.engine.startSwarm({ path: '../etc/passwd.json' })))).toMatchObject({
+      code: 'invalid_config_path',
+      status: 400,
+    });
     expect((await h.engine.listSwarms()).swarms).toEqual([]);
   });
 });

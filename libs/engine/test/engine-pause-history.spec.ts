@@ -3,16 +3,7 @@ import { parseLimitParam } from '../src/lib/commands/parse-command';
 import { EngineError } from '../src/lib/errors/engine-error';
 import { HISTORY_DEFAULT, HISTORY_MAX } from '../src/lib/swarms/agent-history';
 import { docker, dockerUnavailable, makeHarness, mockAgent, TEST_IMAGE, waitFor, type Harness } from './harness';
-
-async function refusal(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof EngineError) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from '@genswarms/test-kit';
 
 describe('pauseSwarm / resumeSwarm with headless (non-docker) agents', () => {
   let h: Harness;
@@ -30,9 +21,9 @@ describe('pauseSwarm / resumeSwarm with headless (non-docker) agents', () => {
   });
 
   test.each([['nope'], ['..'], ['a/b'], ['__proto__']])('unknown swarm %s → 404 swarm_not_found', async (name) => {
-    const err = await refusal(h.engine.pauseSwarm(name));
+    const err = await refusal(EngineError, h.engine.pauseSwarm(name));
     expect([err.code, err.status]).toEqual(['swarm_not_found', 404]);
-    expect((await refusal(h.engine.resumeSwarm(name))).code).toBe('swarm_not_found');
+    expect((await refusal(EngineError, h.engine.resumeSwarm(name))).code).toBe('swarm_not_found');
   });
 });
 
@@ -70,11 +61,11 @@ describe('agentHistory', () => {
       Promise.resolve().then(() => h.engine.agentHistory('hs', 'a', parseLimitParam(raw, HISTORY_MAX, HISTORY_DEFAULT)));
     expect((await h.engine.agentHistory('hs', 'a', parseLimitParam('1', HISTORY_MAX, HISTORY_DEFAULT))).history).toHaveLength(1);
     for (const bad of ['0', '1001', '-1', '1.5', 'abc', '']) {
-      const err = await refusal(viaEdge(bad));
+      const err = await refusal(EngineError, viaEdge(bad));
       expect([err.code, err.details]).toEqual(['invalid_query', { param: 'limit' }]);
     }
-    expect((await refusal(h.engine.agentHistory('hs', 'zz'))).code).toBe('agent_not_found');
-    expect((await refusal(h.engine.agentHistory('nope', 'a'))).code).toBe('swarm_not_found');
+    expect((await refusal(EngineError, h.engine.agentHistory('hs', 'zz'))).code).toBe('agent_not_found');
+    expect((await refusal(EngineError, h.engine.agentHistory('nope', 'a'))).code).toBe('swarm_not_found');
   });
 });
 

@@ -101,7 +101,7 @@ describe('two published clients in one swarm (bwrap, network isolated, the mock 
       const done = await waitFor(
         async () => (await listTurns(engine.ctx, 'pair', 'critic')).turns.find((t) => t.status !== 'running' && t.status !== 'queued'),
         'the critic turn',
-        60_000,
+        { timeoutMs: 60_000 },
       );
       const [first] = (await listTurns(engine.ctx, 'pair', 'writer')).turns;
       const writerTurn = await getTurn(engine.ctx, 'pair', 'writer', first?.id ?? '');

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../src/lib/errors/engine-error';
 import { makeHarness, mockAgent, type Harness } from './harness';
+import { refusal } from '@genswarms/test-kit';
 
 let h: Harness;
 beforeEach(async () => {
@@ -25,15 +26,6 @@ const untrusted = (name: string, extra: Record<string, unknown> = {}): { name: s
   ...extra,
 });
 
-async function refusal(p: Promise<unknown>): Promise<EngineError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!(e instanceof EngineError)) throw new Error(`expected an EngineError, got ${String(e)}`);
-  return e;
-}
-
 describe('a refused plan leaves no directory behind', () => {
   test.each([
     ['the refused agent alone', (ws: string) => [untrusted('b', { workspace: ws })]],
@@ -41,7 +33,7 @@ describe('a refused plan leaves no directory behind', () => {
     ['default workspaces only', () => [mockAgent('a'), untrusted('b')]],
   ])('start: %s', async (_what, agents) => {
     const named = path.join(h.named, 'operator-ws', 'b');
-    const e = await refusal(h.engine.startSwarm({ config: { name: 's', agents: agents(named) } }));
+    const e = await refusal(EngineError, h.engine.startSwarm({ config: { name: 's', agents: agents(named) } }));
     expect(e.code).toBe('endpoint_not_allowed');
     expect(fs.existsSync(path.join(h.home, 'workspaces', 's'))).toBe(false);
     expect(fs.existsSync(path.join(h.named, 'operator-ws'))).toBe(false);
@@ -49,7 +41,7 @@ describe('a refused plan leaves no directory behind', () => {
 
   it('add agent: the refused agent gets no workspace', async () => {
     await h.engine.startSwarm({ config: { name: 's', agents: [mockAgent('a')] } });
-    const e = await refusal(h.engine.addAgent('s', untrusted('b')));
+    const e = await refusal(EngineError, h.engine.addAgent('s', untrusted('b')));
     expect(e.code).toBe('endpoint_not_allowed');
     expect(fs.existsSync(path.join(h.home, 'workspaces', 's', 'a'))).toBe(true);
     expect(fs.existsSync(path.join(h.home, 'workspaces', 's', 'b'))).toBe(false);

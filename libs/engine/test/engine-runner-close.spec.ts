@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { killTmuxServerOf, liveSleeps, openEscapeEngine, uniqueMarks, waitUntil } from './escape-engine';
+import { killTmuxServerOf, liveSleeps, openEscapeEngine, uniqueMarks } from './escape-engine';
+import { waitFor } from '@genswarms/test-kit';
 
 const haveTools = ['/usr/bin/tmux', '/usr/bin/xargs'].every((b) => fs.existsSync(b));
 if (!haveTools) console.warn('SKIPPING runner-close specs: tmux or xargs is missing (CI installs them)');
@@ -58,10 +59,10 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     const engine = await openEscapeEngine(home);
     const [mark] = uniqueMarks();
     await engine.startSwarm({ config: swarmOf('close-shut', mark) });
-    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    await waitFor(() => liveSleeps(mark).length > 0, "the agent's sleep to run");
     expect(tmuxProcessesOf(home).some(([, ppid]) => ppid === process.pid)).toBe(true); // our control client
     await engine.shutdown();
-    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    await waitFor(() => tmuxProcessesOf(home).length === 0, 'no tmux process of the home left');
     expect(liveSleeps(mark)).toEqual([]);
   });
 
@@ -71,10 +72,10 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     const engine = await openEscapeEngine(home);
     const [mark] = uniqueMarks();
     await engine.startSwarm({ config: swarmOf('close-empty', mark) });
-    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    await waitFor(() => liveSleeps(mark).length > 0, "the agent's sleep to run");
     await engine.stopSwarm('close-empty');
     await engine.detach();
-    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    await waitFor(() => tmuxProcessesOf(home).length === 0, 'no tmux process of the home left');
     expect(liveSleeps(mark)).toEqual([]);
   });
 
@@ -84,9 +85,9 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     const engine = await openEscapeEngine(home);
     const [mark] = uniqueMarks();
     await engine.startSwarm({ config: swarmOf('close-detach', mark) });
-    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    await waitFor(() => liveSleeps(mark).length > 0, "the agent's sleep to run");
     await engine.detach();
-    expect(await waitUntil(() => !tmuxProcessesOf(home).some(([, ppid]) => ppid === process.pid))).toBe(true);
+    await waitFor(() => !tmuxProcessesOf(home).some(([, ppid]) => ppid === process.pid), 'no tmux process of the home left as our child');
     expect(liveSleeps(mark).length).toBeGreaterThan(0);
   });
 
@@ -96,16 +97,16 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     const engine = await openEscapeEngine(home);
     const [mark] = uniqueMarks();
     await engine.startSwarm({ config: swarmOf('close-last', mark) });
-    expect(await waitUntil(() => liveSleeps(mark).length > 0)).toBe(true);
+    await waitFor(() => liveSleeps(mark).length > 0, "the agent's sleep to run");
     expect(fs.existsSync(path.join(home, 'manifests', 'close-last', 'tmx'))).toBe(true);
     await engine.stopSwarm('close-last', { purge: true });
-    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    await waitFor(() => tmuxProcessesOf(home).length === 0, 'no tmux process of the home left');
     expect(liveSleeps(mark)).toEqual([]);
     expect(fs.existsSync(path.join(home, 'manifests', 'close-last'))).toBe(false);
     // the next tmux start opens a new server
     const [again] = uniqueMarks();
     await engine.startSwarm({ config: swarmOf('close-again', again) });
-    expect(await waitUntil(() => liveSleeps(again).length > 0)).toBe(true);
+    await waitFor(() => liveSleeps(again).length > 0, "the restarted agent's sleep to run");
     await engine.shutdown();
   });
 
@@ -116,13 +117,13 @@ describeTmux('engine: runners are closed when the engine leaves', () => {
     const [first, second] = uniqueMarks();
     await engine.startSwarm({ config: swarmOf('close-one', first) });
     await engine.startSwarm({ config: swarmOf('close-two', second) });
-    expect(await waitUntil(() => liveSleeps(first).length > 0 && liveSleeps(second).length > 0)).toBe(true);
+    await waitFor(() => liveSleeps(first).length > 0 && liveSleeps(second).length > 0, "both swarms' sleeps to run");
     await engine.stopSwarm('close-one');
     expect(liveSleeps(second).length).toBeGreaterThan(0);
     expect((await engine.getAgent('close-two', 'tmx')).state).toBe('idle');
     expect(tmuxProcessesOf(home).length).toBeGreaterThan(0);
     await engine.stopSwarm('close-two');
-    expect(await waitUntil(() => tmuxProcessesOf(home).length === 0)).toBe(true);
+    await waitFor(() => tmuxProcessesOf(home).length === 0, 'no tmux process of the home left');
     await engine.shutdown();
   });
 });

@@ -107,7 +107,7 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
 
   it('runs a full turn remotely and routes its marker to a local agent', async () => {
     await h.engine.startSwarm({ config: config('mixed') });
-    await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle', 60_000);
+    await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle', { timeoutMs: 60_000 });
     expect(await h.engine.getAgent('mixed', 'remote')).toMatchObject({ backend: 'ssh', host_key_verified: true });
     expect((await h.engine.getAgent('mixed', 'peer')).host_key_verified).toBeUndefined();
     await h.engine.sendTask('mixed', 'remote', 'ssh task: say hi');
@@ -134,7 +134,7 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
       ],
     };
     await h.engine.startSwarm({ config: c });
-    await waitFor(async () => (await h.engine.getAgent('both', 'remote')).state === 'idle', 'remote idle', 60_000);
+    await waitFor(async () => (await h.engine.getAgent('both', 'remote')).state === 'idle', 'remote idle', { timeoutMs: 60_000 });
     await h.engine.sendTask('both', 'sender', 'from the local side');
     await waitEvent(h.engine, 'both', (e) => e.event_type === 'turn_completed' && e.agent === 'peer', 'peer turn');
     const routes = (await h.engine.listMessages('both')).messages.map((m) => `${m.from}->${m.to}`);
@@ -148,7 +148,7 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     await h.engine.startSwarm({ config: config('unverified', { known_hosts: empty, silently_accept_hosts: true }) });
     const ev = await waitEvent(h.engine, 'unverified', (e) => e.event_type === 'ssh_host_key_unverified', 'the warning');
     expect(ev).toMatchObject({ agent: 'remote', level: 'warning' });
-    await waitFor(async () => (await h.engine.getAgent('unverified', 'remote')).state === 'idle', 'remote idle', 60_000);
+    await waitFor(async () => (await h.engine.getAgent('unverified', 'remote')).state === 'idle', 'remote idle', { timeoutMs: 60_000 });
     expect((await h.engine.getAgent('unverified', 'remote')).host_key_verified).toBe(false);
     await h.engine.stopSwarm('unverified');
   }, 60_000);
@@ -158,14 +158,14 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     expect(pidBefore?.pid).toBeGreaterThan(0);
     await h.engine.detach();
     h.engine = await h.open();
-    await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle again', 60_000);
+    await waitFor(async () => (await h.engine.getAgent('mixed', 'remote')).state === 'idle', 'remote idle again', { timeoutMs: 60_000 });
     const pidAfter = (await h.engine.store.getSession('mixed', 'remote'))?.description as { pid?: number } | undefined;
     expect(pidAfter?.pid).toBe(pidBefore?.pid);
     await h.engine.sendTask('mixed', 'remote', 'ssh task: again');
     await waitFor(
       async () => (await h.engine.listTurns('mixed', 'remote')).turns.filter((t) => t.status === 'completed').length === 2,
       'second turn',
-      60_000,
+      { timeoutMs: 60_000 },
     );
     await h.engine.stopSwarm('mixed');
   }, 120_000);

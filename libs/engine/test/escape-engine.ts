@@ -58,16 +58,6 @@ export function liveSleeps(mark: string): number[] {
   return out;
 }
 
-/** Bounded wait (not a timing assertion). */
-export async function waitUntil(check: () => boolean, timeoutMs = 15_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
-
 /** An engine on `home` with the built-in runners plus tmux (the runner context detected as in production). */
 export function openEscapeEngine(home: string): Promise<Engine> {
   const ctx = buildRunnerContext({

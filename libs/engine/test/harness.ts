@@ -9,6 +9,7 @@ import type { StoredEvent } from '../src/lib/store/store';
 import type { HandlerRegistry } from '../src/lib/objects/handler';
 import type { EngineLog } from '../src/lib/events/failure-report';
 import type { Store } from '../src/lib/store/store';
+import { waitFor } from '@genswarms/test-kit';
 
 export interface Harness {
   home: string;
@@ -95,16 +96,8 @@ export function mockAgent(
   return { name, backend: { type: 'mock', opts: { replies } }, ...extra };
 }
 
-/** Polls the store until `pred` holds (no timing assertion: it only waits). */
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, limitMs = 15000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** The one polling helper of every project's specs, re-exported so the engine specs import it with the harness. */
+export { waitFor };
 
 export async function eventsOf(engine: Engine, swarm: string): Promise<StoredEvent[]> {
   return await engine.store.queryEvents({ swarm, limit: 1000, sinceId: 0 });

@@ -5,18 +5,10 @@ import { isProcessAlive as isAlive } from '../src/lib/process/process-tree';
 import { buildLocalLaunchArgv } from '../src/lib/local/local-runner';
 import type { AgentCgroup } from '../src/lib/cgroup/agent-cgroup';
 import { FIXTURES, makeContext, makeSandboxDirs, makeSpec } from './support';
+import { waitFor } from '@genswarms/test-kit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const REGISTER = path.join(ROOT, 'tools', 'jest', 'ts-register.cjs');
-
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
 
 describe('local runner: clients die with the server', () => {
   const dirs = makeSandboxDirs();
@@ -71,11 +63,11 @@ describe('local runner: clients die with the server', () => {
     );
     let out = '';
     parent.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    expect(await waitUntil(() => out.includes('\n'), 20000)).toBe(true);
+    await waitFor(() => out.includes('\n'), 'the client pid line', { timeoutMs: 20000 });
     const { pid } = JSON.parse(out.trim()) as { pid: number };
     expect(isAlive(pid)).toBe(true);
     parent.kill('SIGKILL');
-    expect(await waitUntil(() => !isAlive(pid), 10000)).toBe(true);
+    await waitFor(() => !isAlive(pid), `the client (pid ${pid}) to die with its parent`, { timeoutMs: 10000 });
   });
 
   it('stop still ends the client normally', async () => {
@@ -90,6 +82,6 @@ describe('local runner: clients die with the server', () => {
     const pid = handle.describe().pid as number;
     expect(isAlive(pid)).toBe(true);
     await handle.stop({ graceMs: 500 });
-    expect(await waitUntil(() => !isAlive(pid), 5000)).toBe(true);
+    await waitFor(() => !isAlive(pid), `the client (pid ${pid}) to die with its parent`, { timeoutMs: 5000 });
   });
 });

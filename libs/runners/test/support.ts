@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentLaunchSpec, RunnerContext } from '../src/index';
 import { buildRunnerContext } from '../src/index';
+import { waitFor } from '@genswarms/test-kit';
 
 export const FIXTURES = path.join(__dirname, 'fixtures');
 export const ECHO_ARGV = path.join(FIXTURES, 'echo-argv.js');
@@ -62,14 +63,9 @@ export function makeSpec(overrides: Partial<AgentLaunchSpec> & Pick<AgentLaunchS
 
 /** Wait for a file written by a fixture (bounded). */
 export async function waitForFile(file: string, timeoutMs = 15000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    // writers create the file, then write it: an empty file is one still being written
-    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-    if (text !== '') return text;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${file}`);
+  // writers create the file, then write it: an empty file is one still being written
+  const read = (): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  return waitFor(read, `${file} to be written`, { timeoutMs, intervalMs: 20, until: (text) => text !== '' });
 }
 
 /** A fixture's JSON report once it is fully written; absent, empty or partial (still being written) → undefined. */

@@ -4,19 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type IPty } from 'node-pty';
 import { FAKE_TUI_BIN, FAKE_TUI_REPLY_PREFIX, parseFakeTuiReport } from './fake-tui';
+import { waitFor } from '@genswarms/test-kit';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The docs/messaging.md text, as tmux pastes it (LF → CR) inside a bracketed paste, then Enter. */
 function pasteTurn(turnsDir: string, turn: string, content: string): string {
@@ -43,7 +34,7 @@ describe('fake-tui (in a real pty)', () => {
       env: { PATH: '/usr/bin:/bin', TERM: 'xterm-256color', GS_NAME_ONLY: 'value-not-reported' },
     });
     pty.onData((d) => (screen += d));
-    await until('ready', () => (screen.includes('fake-tui ready') ? true : undefined));
+    await waitFor(() => (screen.includes('fake-tui ready') ? true : undefined), 'ready');
   });
   afterEach(async () => {
     pty?.kill();
@@ -72,7 +63,7 @@ describe('fake-tui (in a real pty)', () => {
   ])('answers a pasted turn (%s) with reply.md then done.json', async (_l, content) => {
     pty?.write(pasteTurn(join(dir, 'turns'), 't1', content));
     const done = join(dir, 'turns', 't1', 'done.json');
-    await until('done.json', () => (existsSync(done) ? true : undefined));
+    await waitFor(() => (existsSync(done) ? true : undefined), 'done.json');
     expect(JSON.parse(readFileSync(done, 'utf8'))).toEqual({ v: 1, turn: 't1', status: 'ok' });
     expect(readFileSync(join(dir, 'turns', 't1', 'reply.md'), 'utf8')).toBe(`${FAKE_TUI_REPLY_PREFIX}${content}`);
   });
@@ -81,11 +72,11 @@ describe('fake-tui (in a real pty)', () => {
     const data = pasteTurn(join(dir, 'turns'), 't2', 'split');
     for (let i = 0; i < data.length; i += 7) pty?.write(data.slice(i, i + 7));
     pty?.write('just typing\r');
-    await until('done.json', () => (existsSync(join(dir, 'turns', 't2', 'done.json')) ? true : undefined));
-    await until('second submission', () => {
+    await waitFor(() => (existsSync(join(dir, 'turns', 't2', 'done.json')) ? true : undefined), 'done.json');
+    await waitFor(() => {
       const r = report();
       return r.kind === 'ok' && r.value.submissions.length === 2 ? r.value.submissions : undefined;
-    });
+    }, 'second submission');
     expect(existsSync(join(dir, 'turns', 'just typing'))).toBe(false);
   });
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { waitFor } from '@genswarms/test-kit';
 
 /** Test harness: the real agent (TS source through ts-register.cjs) and the real mock-llm CLI, as processes. */
 const REPO = resolve(__dirname, '..', '..', '..', '..');
@@ -57,8 +58,8 @@ export interface MockLlmProcess extends RunningProcess {
 export async function startMockLlm(args: readonly string[] = []): Promise<MockLlmProcess> {
   const proc = run([MOCK_LLM_BIN, '--port', '0', ...args], BASE_ENV);
   const url = await waitFor(
-    async () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1],
-    () => proc.output(),
+    unlessFatal(async () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1], proc.output),
+    () => `the mock LLM's listening line; output:\n${proc.output()}`,
   );
   return {
     ...proc,
@@ -74,14 +75,15 @@ export async function stop(proc: RunningProcess | undefined): Promise<number | n
   return proc.exited;
 }
 
-/** Polls until `probe` yields a value; jest's test timeout bounds a hang (no timing assertion). */
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, context: () => string = () => ''): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (context().includes('fatal')) throw new Error(`process failed:\n${context()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** The kit's one polling helper, re-exported for the agent specs that import it from here. */
+export { waitFor };
+
+/** `probe`, but a process whose output says `fatal` ends the wait at once, with that output. */
+export function unlessFatal<T>(probe: () => Promise<T>, output: () => string): () => Promise<T> {
+  return async () => {
+    if (output().includes('fatal')) throw new Error(`process failed:\n${output()}`);
+    return probe();
+  };
 }
 
 /** Writes an inbox item the way the engine does (temp + rename). */
@@ -105,9 +107,10 @@ export function turnFile(workspace: string, turn: string, file: 'reply.md' | 'do
 
 /** The parsed done.json once it exists. */
 export async function waitForDone(workspace: string, turn: string, proc?: RunningProcess): Promise<Record<string, unknown>> {
+  const output = (): string => proc?.output() ?? '';
   const text = await waitFor(
-    () => readFile(turnFile(workspace, turn, 'done.json'), 'utf8').catch(() => undefined),
-    () => proc?.output() ?? '',
+    unlessFatal(() => readFile(turnFile(workspace, turn, 'done.json'), 'utf8').catch(() => undefined), output),
+    () => `${turn}/done.json; output:\n${output()}`,
   );
   return JSON.parse(text) as Record<string, unknown>;
 }

@@ -5,6 +5,7 @@ import type { ServerConfig } from '../../src/index';
 import { createEngineEventSink, openEngine } from '../../src/index';
 import { startTestServer, tempDir, testConfig } from './harness';
 import type { TestServer } from './harness';
+import { waitFor } from '@genswarms/test-kit';
 
 /** A real server on port 0 over a real engine on a tmp GENSWARMS_HOME (mock runner fast polls). */
 export interface EngineServer {
@@ -69,13 +70,5 @@ export function mockAgent(name: string, replies: string[] = ['{{content}}'], ext
   return { name, backend: { type: 'mock', opts: { replies } }, ...extra };
 }
 
-/** Polls until `fn` yields a truthy value (no timing assertion: it only waits). */
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, limitMs = 20000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** The kit's one polling helper, re-exported for the server specs that import it from here. */
+export { waitFor };

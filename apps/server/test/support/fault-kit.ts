@@ -126,7 +126,7 @@ export async function waitState(s: ServerUnderTest, swarm: string, agent: string
         return states.includes(String(st['state'])) ? st : undefined;
       },
       `${swarm}/${agent} ${states.join('|')}`,
-      ms,
+      { timeoutMs: ms },
     );
   } catch (e) {
     throw new Error(`${(e as Error).message}: ${await diagnose(s, swarm, agent)}`);
@@ -146,7 +146,7 @@ export async function waitCompleted(s: ServerUnderTest, swarm: string, agent: st
   await waitFor(
     async () => (await turnsOf(s.url, swarm, agent)).filter((t) => t['status'] === 'completed').length >= n,
     `${swarm}/${agent}: ${n} turns completed`,
-    ms,
+    { timeoutMs: ms },
   ).catch(async (e: Error) => Promise.reject(new Error(`${e.message}: ${await diagnose(s, swarm, agent)}`)));
 }
 

@@ -1,11 +1,10 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { buildEndpointPolicy, parseCorsOrigins } from '@genswarms/security';
 import type { RunningServer, ServerConfig, ServerDeps } from '../../src/index';
 import { createMemoryEventSink, createServerLogger, startServer } from '../../src/index';
 import type { MemoryEventSink } from '../../src/index';
+import { tempDir } from '@genswarms/test-kit';
 
 /** Collects everything written to a stream. */
 export function captureStream(): { stream: PassThrough; text: () => string } {
@@ -15,11 +14,8 @@ export function captureStream(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-/** A fresh temp directory, removed by `cleanup`. */
-export function tempDir(prefix: string): { path: string; cleanup: () => void } {
-  const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
-}
+/** The kit's private temp dir (mode 0700, real path), re-exported for the server specs that import it from here. */
+export { tempDir };
 
 /** A ServerConfig for tests: loopback, port 0, local CORS, temp dirs. */
 export function testConfig(dir: string, overrides: Partial<ServerConfig> = {}): ServerConfig {

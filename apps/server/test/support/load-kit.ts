@@ -58,7 +58,7 @@ export async function startMockSwarm(
       return list.length === all && list.every((a) => a.state === 'idle');
     },
     `${name}: ${all} agents idle`,
-    120000,
+    { timeoutMs: 120000 },
   );
   return names;
 }
@@ -216,11 +216,9 @@ export async function turnsOf(url: string, swarm: string, agent: string): Promis
 
 /** Waits until every recorder has `turns` turn_completed pushes and the last stored event, stable for 300 ms. */
 export async function settle(url: string, swarm: string, recorders: readonly Recorder[], turns: number, limitMs: number): Promise<void> {
-  await waitFor(
-    async () => recorders.every((r) => r.turns.size >= turns || r.closed !== undefined),
-    `${turns} turns on every client`,
-    limitMs,
-  );
+  await waitFor(async () => recorders.every((r) => r.turns.size >= turns || r.closed !== undefined), `${turns} turns on every client`, {
+    timeoutMs: limitMs,
+  });
   let last = -1;
   await waitFor(
     async () => {
@@ -232,7 +230,7 @@ export async function settle(url: string, swarm: string, recorders: readonly Rec
       return stable;
     },
     'every client caught up with the store',
-    limitMs,
+    { timeoutMs: limitMs },
   );
 }
 

@@ -60,7 +60,9 @@ export class PrivateDockerd {
       ],
       { shell: false, stdio: ['ignore', log, log] },
     );
-    await waitFor(async () => this.docker(['info', '--format', '{{.ServerVersion}}']).status === 0, 'private dockerd answers', 60_000);
+    await waitFor(async () => this.docker(['info', '--format', '{{.ServerVersion}}']).status === 0, 'private dockerd answers', {
+      timeoutMs: 60_000,
+    });
   }
 
   /** SIGTERM, then waits for it to exit (dockerd stops its containers first). */

@@ -6,11 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentLaunchSpec, RunnerHandle } from '../../src/index';
-import { isRunnerError } from '../../src/index';
+import { RunnerError } from '../../src/index';
 import { buildAppleRunArgv } from '../../src/lib/apple/apple-argv';
 import { createAppleContainerRunner } from '../../src/lib/apple/apple-runner';
 import { SANDBOX_ENV_FILE, SANDBOX_LAUNCHER_PATH, LAUNCHER_PATH } from '../../src/lib/launcher/launcher';
 import { ECHO_ARGV, makeContext, makeSandboxDirs, makeSpec, readJsonIfWritten } from '../support';
+import { codeOf, waitFor } from '@genswarms/test-kit';
 
 const SECRET = `sk-apple-${process.pid}`;
 
@@ -40,15 +41,6 @@ afterEach(() => {
 
 const spec = (over: Partial<AgentLaunchSpec> = {}): AgentLaunchSpec =>
   makeSpec({ backend: 'apple_container', workspace: dirs.workspace, apiKey: SECRET, ...over });
-
-const refusal = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (err) {
-    return isRunnerError(err) ? err.code : err;
-  }
-  return 'planned';
-};
 
 describe('apple_container plan', () => {
   it('builds the whole container run argv: identity, caps, limits, named network, mounts, launcher entrypoint', () => {
@@ -113,18 +105,20 @@ describe('apple_container plan', () => {
       'validation_failed',
     ],
   ])('refuses %s', (_name, over, code) => {
-    expect(refusal(() => createAppleContainerRunner({ cli }).plan(spec(over), makeContext(dirs.home)))).toBe(code);
+    expect(codeOf(RunnerError, () => createAppleContainerRunner({ cli }).plan(spec(over), makeContext(dirs.home)))).toBe(code);
   });
 
   it('refuses a bind path holding a comma (it would split the --mount value)', () => {
     const ws = path.join(dirs.root, 'a,b');
     mkdirSync(ws, { mode: 0o700 });
-    expect(refusal(() => createAppleContainerRunner({ cli }).plan(spec({ workspace: ws }), makeContext(dirs.home)))).toBe('unsafe_bind');
+    expect(codeOf(RunnerError, () => createAppleContainerRunner({ cli }).plan(spec({ workspace: ws }), makeContext(dirs.home)))).toBe(
+      'unsafe_bind',
+    );
   });
 
   it.each(['linux', 'darwin'] as const)('without the CLI (%s) the plan is binary_missing, never a start', (platform) => {
     const ctx = makeContext(dirs.home, { path: '/nonexistent-gs' });
-    expect(refusal(() => createAppleContainerRunner({ platform }).plan(spec(), ctx))).toBe('binary_missing');
+    expect(codeOf(RunnerError, () => createAppleContainerRunner({ platform }).plan(spec(), ctx))).toBe('binary_missing');
   });
 });
 
@@ -146,7 +140,7 @@ describe('apple_container start and stop (echo-argv stand-in for the CLI)', () =
     const plan = runner.plan(spec(), ctx);
     handle = await runner.start(plan, ctx);
     const envFile = path.join(plan.stateDir, '.genswarms', 'env');
-    for (let i = 0; i < 500 && !calls().some((c) => c.argv[0] === 'run'); i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => calls().some((c) => c.argv[0] === 'run'), 'the container run call', { timeoutMs: 10_000, intervalMs: 20 });
     const run = calls().find((c) => c.argv[0] === 'run');
     expect(run?.argv).toEqual(buildAppleRunArgv(plan, ctx, 'genswarms/agent:latest'));
     expect(

@@ -11,7 +11,8 @@ import { detectProcessTracking } from '../../src/lib/cgroup/cgroup-detect';
 import { killAgentCgroup, prepareAgentCgroup, readCgroupPids, sweepEmptyCgroups } from '../../src/lib/cgroup/cgroup-ops';
 import { CGROUP_EXEC_EXIT_JOIN, CGROUP_EXEC_PATH } from '../../src/lib/launcher/launcher';
 import { makeSandboxDirs } from '../support';
-import { killLeftSleeps, liveSleeps, uniqueSleepArg, waitUntil } from '../escape/escape-support';
+import { killLeftSleeps, liveSleeps, uniqueSleepArg } from '../escape/escape-support';
+import { waitFor } from '@genswarms/test-kit';
 
 const tracking = detectProcessTracking();
 /** The /proc/self/cgroup prefix of the tracking hierarchy (`0::` on v2, `<n>:<controller>:` on v1). */
@@ -92,7 +93,7 @@ describeTracked('agent cgroups on this host', () => {
     const script = `for i in 1 2 3 4 5 6 7 8 9 10; do setsid sleep ${u} & done\nwhile :; do /bin/true; done`;
     const child = spawn(CGROUP_EXEC_PATH, [g.procsFile, '/bin/sh', '-c', script], { shell: false, stdio: 'ignore', detached: true });
     child.on('error', () => undefined); // reported through the assertions below
-    expect(await waitUntil(() => liveSleeps(u).length === 10)).toBe(true);
+    await waitFor(() => liveSleeps(u).length === 10, 'ten sleeps in the group');
     expect((await readCgroupPids(g)).length).toBeGreaterThanOrEqual(11);
     await killAgentCgroup(g);
     expect(liveSleeps(u)).toEqual([]);
@@ -108,7 +109,7 @@ describeTracked('agent cgroups on this host', () => {
       'error',
       () => undefined,
     );
-    expect(await waitUntil(() => liveSleeps(u).length === 1)).toBe(true);
+    await waitFor(() => liveSleeps(u).length === 1, 'one sleep left');
     await prepareAgentCgroup(g);
     expect(liveSleeps(u)).toEqual([]);
     expect(await readCgroupPids(g)).toEqual([]);
@@ -126,7 +127,7 @@ describeTracked('agent cgroups on this host', () => {
     const u = uniqueSleepArg();
     uniques.push(u);
     spawn(CGROUP_EXEC_PATH, [busy.procsFile, '/bin/sleep', u], { shell: false, stdio: 'ignore' }).on('error', () => undefined);
-    expect(await waitUntil(() => readFileSync(busy.procsFile, 'utf8').trim() !== '')).toBe(true);
+    await waitFor(() => readFileSync(busy.procsFile, 'utf8').trim() !== '', 'a pid in the busy group');
     await sweepEmptyCgroups(t, dirs.home, 'local');
     expect(existsSync(path.join(base, 'local', 'gone'))).toBe(false);
     expect(existsSync(busy.dir)).toBe(true);

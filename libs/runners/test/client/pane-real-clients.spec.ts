@@ -9,6 +9,7 @@ import type { AgentLaunchSpec, CodingClientName, RunnerHandle } from '../../src/
 import { haveBinary, makeContext, makeSandboxDirs, makeSpec } from '../support';
 import { clientUnderTest, watchArgvFor } from './real-client-support';
 import { dockerSkipReason, TEST_IMAGE } from '../docker/docker-support';
+import { waitFor } from '@genswarms/test-kit';
 
 /**
  * The published clients' TUIs in a tmux pane with only what their adapter wrote into HOME (docs/clients.md):
@@ -37,14 +38,8 @@ const CASES = (['codex', 'claude', 'opencode'] as const).flatMap((client) => {
 });
 
 async function screenUntil(handle: RunnerHandle, ready: RegExp, limitMs: number): Promise<string> {
-  const deadline = Date.now() + limitMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = ((await handle.captureScreen?.()) ?? []).join('\n');
-    if (ready.test(text)) return text;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the client never showed its prompt; screen:\n${text}`);
+  const screen = async (): Promise<string> => ((await handle.captureScreen?.()) ?? []).join('\n');
+  return waitFor(screen, 'the client to show its prompt', { timeoutMs: limitMs, intervalMs: 200, until: (text) => ready.test(text) });
 }
 
 /**

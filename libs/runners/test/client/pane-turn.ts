@@ -64,7 +64,7 @@ export async function runPaneTurn(
     const verdictAtReady = readScreen(CLIENT_SCREENS[client], (await handle.captureScreen?.()) ?? []);
     await delivered;
     const doneFile = path.join(turnDir, 'done.json');
-    await waitFor(`${client} done.json`, () => (existsSync(doneFile) ? true : undefined), 60_000);
+    await waitFor(() => (existsSync(doneFile) ? true : undefined), `${client} done.json`, { timeoutMs: 60_000 });
     return {
       readyMs,
       turnMs: Date.now() - started,

@@ -43,11 +43,12 @@ describe('the published Codex in a local pty', () => {
     handle = await runner.start(runner.plan(spec, world.ctx), world.ctx);
     await handle.deliver(paneTurn(`${workspace}/.genswarms/turns`, 'tpty'));
     const done = path.join(turnDir, 'done.json');
-    await waitFor('done.json', () => (existsSync(done) ? true : undefined), 60_000);
+    await waitFor(() => (existsSync(done) ? true : undefined), 'done.json', { timeoutMs: 60_000 });
     console.info(`codex local pty: receipt after ${Date.now() - started} ms`);
     expect(JSON.parse(readFileSync(done, 'utf8'))).toEqual({ v: 1, turn: 'tpty', status: 'ok' });
-    await waitFor('the final message on its screen', async () =>
-      (await handle?.captureScreen?.())?.some((l) => l.includes('mock: turn tpty done')) ? true : undefined,
+    await waitFor(
+      async () => ((await handle?.captureScreen?.())?.some((l) => l.includes('mock: turn tpty done')) ? true : undefined),
+      'the final message on its screen',
     );
   });
 });

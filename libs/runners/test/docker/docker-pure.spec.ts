@@ -7,16 +7,7 @@ import { LAUNCHER_PATH } from '../../src/lib/launcher/launcher';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import { makeCtx, makeDirs, makeDockerSpec } from './docker-support';
 import type { TestDirs } from './docker-support';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RunnerError) return err.code;
-    throw err;
-  }
-  return 'no error';
-}
+import { codeOf } from '@genswarms/test-kit';
 
 describe('localEngineSocket', () => {
   test.each([
@@ -39,7 +30,7 @@ describe('localEngineSocket', () => {
     'unix:///a\0b',
     '/var/run/docker.sock',
   ])('refuses the remote or malformed engine %j', (host) => {
-    expect(codeOf(() => localEngineSocket(host))).toBe('remote_engine_unsupported');
+    expect(codeOf(RunnerError, () => localEngineSocket(host))).toBe('remote_engine_unsupported');
   });
 });
 
@@ -52,7 +43,7 @@ describe('limits', () => {
     expect(parseMemoryLimit(raw, 'a')).toBe(bytes);
   });
   test.each(['512', '1m', '1.5g', '-1m', '1t', '', '99999999999999g', '__proto__'])('refuses memory_limit %j', (raw) => {
-    expect(codeOf(() => parseMemoryLimit(raw, 'a'))).toBe('validation_failed');
+    expect(codeOf(RunnerError, () => parseMemoryLimit(raw, 'a'))).toBe('validation_failed');
   });
   test.each([
     [0.5, 500_000_000],
@@ -61,7 +52,7 @@ describe('limits', () => {
     expect(parseCpuLimit(cpu, 'a')).toBe(nano);
   });
   test.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses cpu_limit %p', (cpu) => {
-    expect(codeOf(() => parseCpuLimit(cpu, 'a'))).toBe('validation_failed');
+    expect(codeOf(RunnerError, () => parseCpuLimit(cpu, 'a'))).toBe('validation_failed');
   });
   test.each([
     ['open', 'bridge'],
@@ -155,7 +146,7 @@ describe('docker plan and container spec', () => {
   ] as const)('refuses %s at plan time', (_name, specOverrides, ctxOverrides, code) => {
     const c = { ...ctx, ...ctxOverrides } as RunnerContext;
     const spec = makeDockerSpec({ workspace: dirs.workspace, ...(specOverrides as object) });
-    expect(codeOf(() => createDockerRunner().plan(spec, c))).toBe(code);
+    expect(codeOf(RunnerError, () => createDockerRunner().plan(spec, c))).toBe(code);
   });
 
   it('reports the untrusted endpoint by host only', () => {
@@ -171,8 +162,8 @@ describe('docker plan and container spec', () => {
 
   it('refuses a socat-less host for isolated agents', () => {
     const c: RunnerContext = { ...ctx, binaries: { ...ctx.binaries, socat: undefined } };
-    expect(codeOf(() => createDockerRunner().plan(makeDockerSpec({ workspace: dirs.workspace, network: 'isolated' }), c))).toBe(
-      'egress_unavailable',
-    );
+    expect(
+      codeOf(RunnerError, () => createDockerRunner().plan(makeDockerSpec({ workspace: dirs.workspace, network: 'isolated' }), c)),
+    ).toBe('egress_unavailable');
   });
 });

@@ -92,7 +92,7 @@ describeIfEngine('docker runner against the real engine', () => {
       client: { command: ['/usr/bin/node', '-e', REPORT_AND_WAIT] },
       config: { env: { MY_TOKEN: ENV_TOKEN } },
     });
-    const report = await waitFor(() => readJsonIfWritten(path.join(dirs.workspace, 'report.json')));
+    const report = await waitFor(() => readJsonIfWritten(path.join(dirs.workspace, 'report.json')), 'report.json');
     expect(report).toMatchObject({ key: true, token: true, envFileGone: true, uid: ctx.agent?.uid, cwd: '/workspace' });
     const info = inspect(handle.describe().containerId ?? '');
     if (info === undefined) throw new Error('container not found');
@@ -129,7 +129,10 @@ describeIfEngine('docker runner against the real engine', () => {
       endpoint: 'http://untrusted.example/v1',
       client: { command: ['/usr/bin/node', '-e', REPORT_AND_WAIT] },
     });
-    const report = await waitFor(() => readJsonIfWritten<{ anyKey: boolean; names: string[] }>(path.join(dirs.workspace, 'report.json')));
+    const report = await waitFor(
+      () => readJsonIfWritten<{ anyKey: boolean; names: string[] }>(path.join(dirs.workspace, 'report.json')),
+      'report.json',
+    );
     expect(report.anyKey).toBe(false);
     expect(report.names).toContain('GENSWARMS_LLM_ENDPOINT');
     expect(handle.describe().notices).toContain('api_key_withheld');
@@ -189,6 +192,7 @@ describeIfEngine('docker runner against the real engine', () => {
             }
           });
         }),
+      'a tick from the reattached container',
     );
     await again.stop({ graceMs: 0 });
     expect(containersWithLabel('genswarms.session', handle.describe().sessionId)).toEqual([]);

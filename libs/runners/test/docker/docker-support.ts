@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { AgentLaunchSpec, RunnerContext } from '../../src/index';
 import type { buildRunnerContext } from '../../src/index';
 import { makeContext, makeSandboxDirs, TEST_PATH } from '../support';
+import { waitFor } from '@genswarms/test-kit';
 
 export { TEST_PATH };
 
@@ -84,16 +85,8 @@ export function makeDockerSpec(overrides: Partial<AgentLaunchSpec> & Pick<AgentL
   };
 }
 
-/** Polls `check` every 25 ms until it returns a value (not undefined) or `timeoutMs` passes. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** The kit's one polling helper, re-exported for the docker specs that import it from here. */
+export { waitFor };
 
 /** Every host process whose argv contains `needle` (via /proc). */
 export function processesWithArgv(needle: string): number[] {

@@ -7,6 +7,7 @@ import type { DockerPort } from '../../src/lib/docker/docker-port';
 import { createDockerRunner } from '../../src/lib/docker/docker-runner';
 import { assertImagePresent, imageBuildCommand } from '../../src/lib/docker/image-check';
 import { containersWithLabel, describeIfEngine, makeCtx, makeDirs, makeDockerSpec, TEST_IMAGE } from './docker-support';
+import { refusal } from '@genswarms/test-kit';
 
 /** A port that answers only what the check asks; every other call fails the test. */
 function fakePort(answers: { ping: boolean; hasImage?: boolean }): DockerPort {
@@ -29,18 +30,9 @@ function fakePort(answers: { ping: boolean; hasImage?: boolean }): DockerPort {
   };
 }
 
-async function refusal(p: Promise<void>): Promise<RunnerError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof RunnerError)) throw new Error(`expected a RunnerError, got ${String(err)}`);
-  return err;
-}
-
 describe('the image check', () => {
   it('refuses an absent default image with the command that builds it', async () => {
-    const err = await refusal(assertImagePresent(fakePort({ ping: true, hasImage: false }), 'genswarms/agent:latest', 'a'));
+    const err = await refusal(RunnerError, assertImagePresent(fakePort({ ping: true, hasImage: false }), 'genswarms/agent:latest', 'a'));
     expect([err.code, err.message, err.agent, err.details]).toEqual([
       'image_missing',
       'image genswarms/agent:latest is not present in the local Docker engine; build it with: genswarms image build',
@@ -50,7 +42,7 @@ describe('the image check', () => {
   });
 
   it('names the tag for an image of the agent’s own', async () => {
-    const err = await refusal(assertImagePresent(fakePort({ ping: true, hasImage: false }), 'acme/coder:1', 'a'));
+    const err = await refusal(RunnerError, assertImagePresent(fakePort({ ping: true, hasImage: false }), 'acme/coder:1', 'a'));
     expect(err.details).toEqual({ image: 'acme/coder:1', build_command: 'genswarms image build --tag acme/coder:1' });
     expect(imageBuildCommand('acme/coder:1')).toBe('genswarms image build --tag acme/coder:1');
   });
@@ -72,7 +64,7 @@ describeIfEngine('preflight against the real engine', () => {
     const runner = createDockerRunner();
     const ctx = makeCtx(dirs.home);
     const absent = runner.plan(makeDockerSpec({ workspace: dirs.workspace, agent: 'img1', image: 'genswarms/absent-image:none' }), ctx);
-    const err = await refusal(runner.preflight?.(absent, ctx) ?? Promise.resolve());
+    const err = await refusal(RunnerError, runner.preflight?.(absent, ctx) ?? Promise.resolve());
     expect(err.code).toBe('image_missing');
     expect(err.message).toContain('genswarms image build --tag genswarms/absent-image:none');
     expect(containersWithLabel('genswarms.agent', 'img1')).toEqual([]);

@@ -116,9 +116,9 @@ describeIfSocat('docker: an isolated container is re-adopted after a server rest
     );
     handles.push(handle);
     const id = handle.describe().containerId ?? '';
-    await waitFor(() => (probeBridge(id, upstream()).ok ? true : undefined));
+    await waitFor(() => (probeBridge(id, upstream()).ok ? true : undefined), 'the bridge to reach upstream');
     for (const pid of processesWithArgv(egressDir())) process.kill(pid, 'SIGKILL');
-    await waitFor(() => (processesWithArgv(egressDir()).length === 0 ? true : undefined));
+    await waitFor(() => (processesWithArgv(egressDir()).length === 0 ? true : undefined), 'no egress process left');
     expect(isRunning(id)).toBe(true);
     return handle.describe();
   }

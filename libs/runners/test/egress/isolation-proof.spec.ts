@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { createServer as createTcpServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import * as path from 'node:path';
 import type { AgentLaunchSpec, Runner, RunnerContext, RunnerHandle } from '../../src/index';
@@ -21,6 +20,7 @@ import { readJsonIfWritten } from '../support';
 import { fetchJson, startMockLlm, stopMockLlm } from './mock-llm-support';
 import type { ProbeResult } from './probe-script';
 import { PROBE_SCRIPT } from './probe-script';
+import { codeOf, listen } from '@genswarms/test-kit';
 
 const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 const SOCAT = ['/usr/bin/socat', '/bin/socat'].find((p) => existsSync(p));
@@ -40,10 +40,6 @@ interface World {
   /** Connections the forbidden services accepted (must stay 0). */
   forbiddenHits: number;
   close(): Promise<void>;
-}
-
-function listen(server: Server, host: string): Promise<number> {
-  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
 async function startWorld(): Promise<World> {
@@ -107,7 +103,7 @@ async function runProbe(
   handle.onOutput((s, line) => output.push(`${s}: ${line}`));
   const file = path.join(workspace, 'probe.json');
   try {
-    const result = await waitFor(() => readJsonIfWritten<ProbeResult>(file), 60000);
+    const result = await waitFor(() => readJsonIfWritten<ProbeResult>(file), 'probe.json', { timeoutMs: 60000 });
     return { result, handle, output };
   } catch (err) {
     await handle.stop({ graceMs: 0 });
@@ -133,16 +129,6 @@ async function expectIsolated(result: ProbeResult, world: World): Promise<void> 
   // netlink is refused by the network filter: listing interfaces through it fails instead of answering
   expect(result.netlink).toBe('ERR_SYSTEM_ERROR');
   expect(world.forbiddenHits).toBe(0);
-}
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RunnerError) return err.code;
-    throw err;
-  }
-  return 'no error';
 }
 
 /** After a refusal: no egress directory, socket, socat process, state dir or container. */
@@ -184,7 +170,7 @@ describeIfEngine('isolation proof: docker (real engine, real socat, the tools mo
   it('an isolated docker agent with an untrusted endpoint is refused and leaves nothing behind', async () => {
     const ctx = worldCtx(dirs, world);
     const spec = probeSpec({ workspace: dirs.workspace, swarm: 'proofx', agent: 'dock', endpoint: 'http://evil.example/v1' }, world);
-    expect(codeOf(() => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
+    expect(codeOf(RunnerError, () => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
     expectNothingLeft(ctx, 'proofx', 'dock');
     expect(containersWithLabel('genswarms.swarm', 'proofx')).toEqual([]);
   });
@@ -224,7 +210,7 @@ describeIfBwrap('isolation proof: bwrap (real bwrap, real socat, the tools mock 
       { workspace: dirs.workspace, swarm: 'proofx', agent: 'bw', backend: 'bwrap', endpoint: 'https://evil.example/v1' },
       world,
     );
-    expect(codeOf(() => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
+    expect(codeOf(RunnerError, () => runner.plan(spec, ctx))).toBe('endpoint_not_allowed');
     expectNothingLeft(ctx, 'proofx', 'bw');
   });
 });

@@ -37,16 +37,6 @@ export function liveSleeps(unique: string): number[] {
   return out;
 }
 
-/** Bounded wait for a condition (not a timing assertion). */
-export async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
-
 /** afterAll: SIGKILL whatever a failed spec left (only our unique sleeps). */
 export function killLeftSleeps(uniques: readonly string[]): void {
   for (const u of uniques) {

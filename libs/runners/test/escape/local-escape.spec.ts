@@ -7,7 +7,8 @@
 import { createLocalRunner } from '../../src/index';
 import type { RunnerContext, RunnerHandle } from '../../src/index';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
-import { ESCAPES, escapingClient, killLeftSleeps, liveSleeps, uniqueSleepArg, waitUntil } from './escape-support';
+import { ESCAPES, escapingClient, killLeftSleeps, liveSleeps, uniqueSleepArg } from './escape-support';
+import { waitFor } from '@genswarms/test-kit';
 
 const dirs = makeSandboxDirs('gs-local-escape-');
 const uniques: string[] = [];
@@ -35,7 +36,7 @@ async function startEscaping(
   });
   const handle = await runner.start(runner.plan(spec, ctx), ctx);
   handles.push(handle);
-  expect(await waitUntil(() => marks.every((m) => liveSleeps(m).length > 0))).toBe(true);
+  await waitFor(() => marks.every((m) => liveSleeps(m).length > 0), 'every escaping sleep to run');
   return { handle, marks, agent };
 }
 
@@ -57,7 +58,7 @@ describeTracked('local runner with cgroup tracking: no escaped process survives'
     );
     // What a SIGKILLed server leaves: the client died (pdeathsig), its escapees did not.
     process.kill(first.handle.describe().pid as number, 'SIGKILL');
-    expect(await waitUntil(() => first.marks.every((m) => liveSleeps(m).length > 0))).toBe(true);
+    await waitFor(() => first.marks.every((m) => liveSleeps(m).length > 0), 'every escaping sleep of the first start to run');
     const second = await startEscaping(ctx, [ESCAPES[0]?.[1] as (u: string) => string], first.agent);
     expect(first.marks.flatMap(liveSleeps)).toEqual([]);
     await second.handle.stop({ graceMs: 300 });
@@ -85,7 +86,7 @@ describe('local runner without cgroup tracking (none: best effort)', () => {
     const runner = createLocalRunner();
     const spec = makeSpec({ workspace: dirs.workspace, agent: 'besteffort', client: { command: ['/bin/sh', '-c', `sleep ${u}\nexit 0`] } });
     const handle = await runner.start(runner.plan(spec, ctx), ctx);
-    expect(await waitUntil(() => liveSleeps(u).length > 0)).toBe(true);
+    await waitFor(() => liveSleeps(u).length > 0, 'the sleep to run');
     await handle.stop({ graceMs: 300 });
     expect(liveSleeps(u)).toEqual([]);
   });

@@ -55,7 +55,9 @@ function expectAgentOwned(workspace: string, stateDir: string): void {
       client: { command: ['/usr/bin/node', '-e', PROBE] },
     });
     handle = await runner.start(runner.plan(spec, ctx), ctx);
-    const probe = await waitFor(() => readJsonIfWritten<{ uid: number }>(path.join(dirs.workspace, 'probe.json')), 20_000);
+    const probe = await waitFor(() => readJsonIfWritten<{ uid: number }>(path.join(dirs.workspace, 'probe.json')), 'probe.json', {
+      timeoutMs: 20_000,
+    });
     expect(probe.uid).toBe(1000); // the sandbox's own view is unchanged
     expect(readFileSync(`/proc/${handle.describe().pid}/status`, 'utf8')).toContain(
       `Uid:\t${AGENT.uid}\t${AGENT.uid}\t${AGENT.uid}\t${AGENT.uid}`,
@@ -74,7 +76,7 @@ function expectAgentOwned(workspace: string, stateDir: string): void {
         client: { command: ['/usr/bin/node', '-e', PROBE] },
       });
       handle = await runner.start(runner.plan(spec, ctx), ctx);
-      await waitFor(() => readJsonIfWritten(path.join(dirs.workspace, 'probe.json')), 20_000);
+      await waitFor(() => readJsonIfWritten(path.join(dirs.workspace, 'probe.json')), 'probe.json', { timeoutMs: 20_000 });
       expectAgentOwned(dirs.workspace, handle.describe().stateDir);
     } finally {
       await handle?.stop({ graceMs: 200 });

@@ -52,7 +52,7 @@ function configUser(name: string): string | undefined {
 }
 
 async function report(ws: string): Promise<Probe> {
-  return waitFor(() => readJsonIfWritten<Probe>(path.join(ws, 'report.json')), 30_000);
+  return waitFor(() => readJsonIfWritten<Probe>(path.join(ws, 'report.json')), 'report.json', { timeoutMs: 30_000 });
 }
 
 function expectAgentOwned(ws: string, stateDir: string, probe: Probe): void {

@@ -63,7 +63,7 @@ function expectConfined(reach: Reach, probes: { listed: string[]; read: string[]
 }
 
 async function reachOf(workspace: string): Promise<Reach> {
-  return waitFor(() => readJsonIfWritten<Reach>(path.join(workspace, 'reach.json')), 20_000);
+  return waitFor(() => readJsonIfWritten<Reach>(path.join(workspace, 'reach.json')), 'reach.json', { timeoutMs: 20_000 });
 }
 
 (isRoot ? describe : describe.skip)('uid rule: unsandboxed agents of a root server', () => {

@@ -2,13 +2,17 @@
  * Where limits and seccomp go at plan: bwrap and tmux+bwrap join the agent's limit groups first, then open the
  * filter; local and tmux none refuse both.
  */
-import { createLocalRunner, createTmuxRunner, isRunnerError } from '../../src/index';
+import { createLocalRunner, createTmuxRunner, RunnerError } from '../../src/index';
 import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import { paneLaunchFor } from '../../src/lib/tmux/pane-command';
 import { CGROUP_EXEC_PATH } from '../../src/lib/launcher/launcher';
 import { SECCOMP_EXEC_PATH, seccompFilterPath } from '../../src/lib/seccomp/seccomp-plan';
 import type { LimitSupport } from '../../src/lib/cgroup/limit-detect';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
+import { refusal } from '@genswarms/test-kit';
+
+/** What the assertions compare: the code and the details. */
+const plain = (e: RunnerError): { code: string; details: unknown } => ({ code: e.code, details: e.details });
 
 const V1: LimitSupport = {
   version: 1,
@@ -21,15 +25,6 @@ beforeEach(() => {
   dirs = makeSandboxDirs();
 });
 afterEach(() => dirs.cleanup());
-
-const codeOf = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (err) {
-    return isRunnerError(err) ? { code: err.code, details: err.details } : err;
-  }
-  return 'planned';
-};
 
 describe('limits at plan', () => {
   it('tmux runner bwrap: the pane joins one group per v1 controller (cpuacct with cpu), then setpriv/bwrap', () => {
@@ -67,7 +62,7 @@ describe('limits at plan', () => {
     const ctx = makeContext(dirs.home, { limitSupport: V1 });
     const spec = make(dirs.workspace);
     const runner = spec.backend === 'local' ? createLocalRunner() : createTmuxRunner();
-    expect(codeOf(() => runner.plan(spec, ctx))).toEqual({
+    expect(plain(refusal(RunnerError, () => runner.plan(spec, ctx)))).toEqual({
       code: 'limits_unsupported',
       details: { agent: 'agent1', keys: ['memory_limit', 'pids_limit'] },
     });
@@ -105,7 +100,10 @@ describe('seccomp at plan', () => {
     const ctx = makeContext(dirs.home, { limitSupport: V1 });
     const spec = makeSpec({ ...over, client: { command: ['/bin/sh'] }, workspace: dirs.workspace, config: { seccomp: 'default' } });
     const runner = spec.backend === 'local' ? createLocalRunner() : createTmuxRunner();
-    expect(codeOf(() => runner.plan(spec, ctx))).toEqual({ code: 'seccomp_unsupported', details: { agent: 'agent1' } });
+    expect(plain(refusal(RunnerError, () => runner.plan(spec, ctx)))).toEqual({
+      code: 'seccomp_unsupported',
+      details: { agent: 'agent1' },
+    });
   });
 });
 
@@ -116,6 +114,6 @@ describe('ssh has no boundary for limits or seccomp', () => {
   ])('ssh with %j → %s at plan', (config, code) => {
     const ctx = makeContext(dirs.home);
     const spec = makeSpec({ backend: 'ssh', host: 'agent@box.example', workspace: dirs.workspace, config } as never);
-    expect(codeOf(() => createSshRunner().plan(spec, ctx))).toMatchObject({ code });
+    expect(plain(refusal(RunnerError, () => createSshRunner().plan(spec, ctx)))).toMatchObject({ code });
   });
 });

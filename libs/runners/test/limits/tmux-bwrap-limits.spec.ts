@@ -41,15 +41,16 @@ suite('tmux runner bwrap with pids_limit and seccomp (real tmux, bwrap, cgroups)
     const group = limitGroupFor(spec, env.ctx);
     const filter = seccompFilterPath(plan, env.ctx);
     handle = await runner.start(plan, env.ctx);
-    const status = await waitFor('status', () =>
-      existsSync(path.join(env.workspace, 'status')) ? readFileSync(path.join(env.workspace, 'status'), 'utf8') : undefined,
+    const status = await waitFor(
+      () => (existsSync(path.join(env.workspace, 'status')) ? readFileSync(path.join(env.workspace, 'status'), 'utf8') : undefined),
+      'status',
     );
     expect(status).toMatch(/^Seccomp:\s+2$/m);
     expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
-    const count = await waitFor('count', () => {
+    const count = await waitFor(() => {
       const file = path.join(env.workspace, 'count');
       return existsSync(file) && readFileSync(file, 'utf8').trim() !== '' ? Number(readFileSync(file, 'utf8')) : undefined;
-    });
+    }, 'count');
     expect(count).toBeLessThan(16);
     expect(existsSync(group?.dirs.pids as string)).toBe(true);
     await handle.stop({ graceMs: 200 });

@@ -9,6 +9,7 @@ import type { RunnerContext, RunnerHandle } from '../../src/index';
 import { createBwrapRunner } from '../../src/index';
 import { haveBinary, makeContext, makeSandboxDirs, makeSpec, waitForFile } from '../support';
 import { addBusyboxClosure, nixSkipReason, nixStoreBinary } from './nix-closure-support';
+import { waitFor } from '@genswarms/test-kit';
 
 const skip = haveBinary('bwrap') ? nixSkipReason() : 'bubblewrap is not installed';
 if (skip !== undefined) console.warn(`SKIPPED nix-closure-bwrap: ${skip}`);
@@ -62,7 +63,7 @@ suite('host_nix bwrap sandbox (real Nix closure, real bubblewrap)', () => {
     });
     handle = await runner.start(runner.plan(spec, nixCtx()), nixCtx());
     const out = await waitForFile(path.join(dirs.workspace, 'probe.txt'));
-    await waitUntil(() => readLines(dirs.workspace).includes('done'));
+    await waitFor(() => readLines(dirs.workspace).includes('done'), 'the done line');
     const lines = readLines(dirs.workspace);
     const field = (key: string): string => (lines.find((l) => l.startsWith(`${key}=`)) ?? '').slice(key.length + 1).trim();
     expect(field('root').split(' ')).toEqual(['.', '..', 'bin', 'dev', 'nix', 'proc', 'root', 'run', 'tmp', 'workspace']);
@@ -106,13 +107,5 @@ function readLines(workspace: string): string[] {
     return readFileSync(path.join(workspace, 'probe.txt'), 'utf8').split('\n');
   } catch {
     return []; // expected: not written yet
-  }
-}
-
-async function waitUntil(ok: () => boolean, timeoutMs = 15000): Promise<void> {
-  const start = Date.now();
-  while (!ok()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -62,7 +62,7 @@ describe('local pty: a TUI client driven by its screen', () => {
     handle = startPtyClient(ptyPlan(dir, {}), file, args, { screen: FAKE_TUI_SCREEN });
     await handle.deliver(turn('pty-1'));
     const done = path.join(dir, '.genswarms', 'turns', 'pty-1', 'done.json');
-    await waitFor('done.json', () => (existsSync(done) ? true : undefined), 5000);
+    await waitFor(() => (existsSync(done) ? true : undefined), 'done.json', { timeoutMs: 5000 });
     const report = JSON.parse(await fsp.readFile(path.join(dir, 'report.json'), 'utf8')) as { submissions: string[] };
     expect(report.submissions).toEqual([
       expect.stringMatching(/^\[genswarms\] turn pty-1 — message 1 from _operator:\none\ntwo\nWhen finished/),

@@ -49,7 +49,7 @@ export async function makeScreenWorld(prefix: string): Promise<ScreenWorld> {
     }),
     async done(agent, turnId) {
       const file = path.join(workspaceOf(agent), '.genswarms', 'turns', turnId, 'done.json');
-      return JSON.parse(await waitFor(`${turnId} done.json`, async () => (existsSync(file) ? fsp.readFile(file, 'utf8') : undefined)));
+      return JSON.parse(await waitFor(async () => (existsSync(file) ? fsp.readFile(file, 'utf8') : undefined), `${turnId} done.json`));
     },
     async report(agent) {
       return JSON.parse(await fsp.readFile(path.join(workspaceOf(agent), 'fake-tui.json'), 'utf8')) as FakeTuiReport;

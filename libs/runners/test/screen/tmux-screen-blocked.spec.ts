@@ -45,7 +45,7 @@ describeIfBinaries(['tmux', 'xargs'])('tmux: a TUI client that waits for a perso
     handle.onClientBlocked?.((b) => seen.push(b));
     await handle.deliver(world.turn('later', 'later-1'));
     await world.done('later', 'later-1');
-    await waitFor('the dialog reported', () => (seen.length > 0 ? true : undefined), 5000);
+    await waitFor(() => (seen.length > 0 ? true : undefined), 'the dialog reported', { timeoutMs: 5000 });
     expect(seen).toEqual([{ dialog: 'fake_dialog', lastLines: expect.arrayContaining([DIALOG_LINE]) }]);
     const err = await deliveryError(handle.deliver(world.turn('later', 'later-2')));
     expect([err.code, err.details?.['stage']]).toEqual(['client_prompt_blocked', 'not_ready']);

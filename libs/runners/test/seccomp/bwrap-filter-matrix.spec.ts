@@ -21,6 +21,7 @@ import {
   observedRows,
   type Report,
 } from './filter-rows';
+import { waitFor } from '@genswarms/test-kit';
 
 const SIGSYS = 31;
 const missing = ['bwrap', 'gcc', 'socat', 'tmux'].filter((b) => !haveBinary(b));
@@ -71,11 +72,7 @@ suite('bwrap filter table, from inside the sandbox (real bubblewrap, static prob
     handle = await runner.start(runner.plan(spec, ctx), ctx);
     const file = path.join(dirs.workspace, 'report.json');
     await waitForFile(file);
-    for (;;) {
-      const report = readJsonIfWritten<Report>(file);
-      if (report !== undefined) return report;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    return waitFor(() => readJsonIfWritten<Report>(file), 'report.json', { intervalMs: 20 });
   }
 
   const MODES: readonly [Network, boolean][] = [

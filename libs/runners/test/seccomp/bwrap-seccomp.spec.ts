@@ -13,6 +13,7 @@ import type { RunnerHandle } from '../../src/index';
 import { createBwrapRunner } from '../../src/index';
 import { haveBinary, makeContext, makeSandboxDirs, makeSpec, readJsonIfWritten, waitForFile } from '../support';
 import { hostRunsI386Syscalls } from './filter-rows';
+import { waitFor } from '@genswarms/test-kit';
 
 const missing = ['bwrap', 'gcc', 'socat'].filter((b) => !haveBinary(b));
 const suite = missing.length === 0 ? describe : describe.skip;
@@ -86,11 +87,7 @@ suite('bwrap seccomp filter, from inside the sandbox (real bubblewrap, compiled 
     });
     handle = await runner.start(runner.plan(spec, ctx), ctx);
     await waitForFile(path.join(dirs.workspace, 'report.json'));
-    for (;;) {
-      const report = readJsonIfWritten<Report>(path.join(dirs.workspace, 'report.json'));
-      if (report !== undefined) return report;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    return waitFor(() => readJsonIfWritten<Report>(path.join(dirs.workspace, 'report.json')), 'report.json', { intervalMs: 20 });
   }
 
   it('every denied call sees EPERM, clone3 ENOSYS, another ABI or architecture is killed; the rest works', async () => {

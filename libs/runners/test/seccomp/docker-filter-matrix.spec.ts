@@ -71,7 +71,7 @@ describeIfProbe('docker filter table, from inside the container (real engine, st
       ...(tmux ? { backend: 'tmux' as const, runner: 'docker' as const } : {}),
     });
     handle = await runner.start(runner.plan(spec, ctx), ctx);
-    return waitFor(() => readJsonIfWritten<Report>(path.join(dirs.workspace, 'report.json')));
+    return waitFor(() => readJsonIfWritten<Report>(path.join(dirs.workspace, 'report.json')), 'report.json');
   }
 
   test.each(['open', 'none', 'isolated'] as const)('headless, network %s: each row as the table says', async (network) => {

@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import { ctlCommand, remoteAgentId, remoteLayout, runCommand } from '../../src/lib/ssh/remote-layout';
 import type { AgentLaunchSpec } from '../../src/lib/port';
-import { isRunnerError } from '../../src/lib/errors/runner-error';
+import { RunnerError } from '../../src/lib/errors/runner-error';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
+import { codeOf } from '@genswarms/test-kit';
 
 const dirs = makeSandboxDirs('gs-ssh-plan-');
 afterAll(() => dirs.cleanup());
@@ -19,18 +20,9 @@ const spec = (over: Partial<AgentLaunchSpec> = {}, opts: Record<string, unknown>
     ...over,
   });
 
-function codeOf(s: AgentLaunchSpec): string {
-  try {
-    runner.plan(s, ctx);
-    return 'ok';
-  } catch (e) {
-    return isRunnerError(e) ? e.code : 'not a RunnerError';
-  }
-}
-
 describe('ssh plan: the hostile table (refused before anything connects)', () => {
-  test.each<[string, Partial<AgentLaunchSpec>, Record<string, unknown>, string]>([
-    ['a plain agent', {}, {}, 'ok'],
+  test.each<[string, Partial<AgentLaunchSpec>, Record<string, unknown>, string | undefined]>([
+    ['a plain agent (planned)', {}, {}, undefined],
     ['silently_accept_hosts as the string "true"', {}, { silently_accept_hosts: 'true' }, 'validation_failed'],
     ['silently_accept_hosts as 1', {}, { silently_accept_hosts: 1 }, 'validation_failed'],
     ['an unknown option (ProxyCommand)', {}, { proxy_command: 'nc %h %p' }, 'validation_failed'],
@@ -59,7 +51,7 @@ describe('ssh plan: the hostile table (refused before anything connects)', () =>
     ['skills', { skills: ['/tmp/skill'] }, {}, 'validation_failed'],
     ['an env name that is reserved', { config: { env: { PATH: '/x' } } }, {}, 'validation_failed'],
   ])('%s → %s', (_name, over, opts, code) => {
-    expect(codeOf(spec(over, opts))).toBe(code);
+    expect(codeOf(RunnerError, () => runner.plan(spec(over, opts), ctx))).toBe(code);
   });
 
   it('a plan holds env names and values, never the key; notices say when the host key will not be verified', () => {

@@ -5,6 +5,7 @@ import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import type { AgentLaunchSpec, RunnerContext, RunnerHandle, Runner } from '../../src/lib/port';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
 import { createTestNetns, startTestSshd, testNetnsUnavailable, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
+import { waitFor } from '@genswarms/test-kit';
 
 const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`ssh-runner.spec skipped: ${skip}`);
@@ -23,15 +24,6 @@ function allCmdlines(): string[] {
     }
   }
   return out;
-}
-
-/** Waits (bounded) for a condition: no timing is asserted. */
-async function waitUntil(ok: () => boolean, limitMs = 15000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Alive and not a zombie (an orphaned client is reaped by whoever adopted it, maybe later). */
@@ -124,7 +116,7 @@ d('ssh runner against a real sshd', () => {
     const { h, ws } = await start('talker');
     const lines: string[] = [];
     h.onOutput((_stream, line) => lines.push(line));
-    await waitUntil(() => lines.some((l) => l.startsWith('started pid ')));
+    await waitFor(() => lines.some((l) => l.startsWith('started pid ')), 'the started pid line');
     expect(await turn(h, ws, 'logfifo')).toMatchObject({ kind: 'ok', reply: 'log gone' });
     expect(await turn(h, ws, 'still answering')).toMatchObject({ kind: 'ok' }); // the SFTP channel never blocked on the FIFO
     await h.stop();

@@ -12,7 +12,8 @@ import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import type { AgentLaunchSpec, RunnerContext, RunnerHandle, Runner } from '../../src/lib/port';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
 import { startTestSshd, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
-import { clientPidOf, isRunning, runTurn, waitUntil } from './ssh-support';
+import { clientPidOf, isRunning, runTurn } from './ssh-support';
+import { waitFor } from '@genswarms/test-kit';
 
 const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`ssh-stop-identity.spec skipped: ${skip}`);
@@ -78,13 +79,13 @@ d('ssh stop signals only the process group the host recorded', () => {
 
   /** Until the agent's pid file names the victim (the fixture rewrites it for its first 3 s). */
   async function forged(dir: string): Promise<void> {
-    await waitUntil(() => {
+    await waitFor(() => {
       try {
         return readFileSync(path.join(dir, 'pid'), 'utf8').startsWith(`${victim.pid} `);
       } catch {
         return false; // expected: not written yet
       }
-    });
+    }, 'the pid file to name the victim');
   }
 
   it('records the run script (its group and session leader), whatever the client writes into its pid file at once', async () => {
@@ -109,7 +110,7 @@ d('ssh stop signals only the process group the host recorded', () => {
     expect(client).toBeGreaterThan(0);
     await h.stop();
     expect(isRunning(victim.pid ?? 0)).toBe(true);
-    await waitUntil(() => !isRunning(pid) && !isRunning(client));
+    await waitFor(() => !isRunning(pid) && !isRunning(client), 'the agent and its client to end');
   }, 30000);
 
   it('a new start (a restarted server) stops the previous client by the host record, never by its pid file', async () => {
@@ -121,7 +122,7 @@ d('ssh stop signals only the process group the host recorded', () => {
     try {
       const again = await start('restarted', fresh);
       expect(isRunning(victim.pid ?? 0)).toBe(true);
-      await waitUntil(() => !isRunning(oldPid) && !isRunning(oldClient));
+      await waitFor(() => !isRunning(oldPid) && !isRunning(oldClient), 'the old agent and its client to end');
       expect(again.h.describe().pid).not.toBe(oldPid);
       await again.h.stop();
     } finally {

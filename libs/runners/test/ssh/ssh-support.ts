@@ -13,15 +13,6 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** Waits (bounded) for a condition: no timing is asserted. */
-export async function waitUntil(ok: () => boolean, limitMs = 15000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** One turn through the handle: the inbox file in the local mirror, deliver, watch the receipt. */
 export async function runTurn(h: RunnerHandle, ws: string, content: string) {
   const id = newTurnId();

@@ -9,18 +9,9 @@ import { buildServiceSpec, swarmNamesFor } from '../../src/lib/swarm/service-spe
 import { planSwarmLaunch } from '../../src/lib/swarm/swarm-plan';
 import { makeCtx, makeDirs, type TestDirs } from '../docker/docker-support';
 import { makeSwarmSpec } from './swarm-support';
+import { codeOf } from '@genswarms/test-kit';
 
 const TLS = { ca: '/certs/ca.pem', cert: '/certs/cert.pem', key: '/certs/key.pem' };
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RunnerError) return err.code;
-    throw err;
-  }
-  return 'no error';
-}
 
 describe('swarm engine addresses', () => {
   test.each([
@@ -45,7 +36,7 @@ describe('swarm engine addresses', () => {
     [{ host: 'tcp://h:99999', tls: TLS }, 'validation_failed'],
     [{ host: 'tcp://h:1;rm', tls: TLS }, 'validation_failed'],
   ])('refuses %j with %s', (ep, code) => {
-    expect(codeOf(() => parseEngineEndpoint(ep))).toBe(code);
+    expect(codeOf(RunnerError, () => parseEngineEndpoint(ep))).toBe(code);
   });
 });
 
@@ -109,7 +100,7 @@ describe('swarm plan', () => {
     ['memory_limit below 4m', { config: { memory_limit: '1k' } }, undefined, 'validation_failed'],
   ];
   test.each(table)('%s is refused', (_name, o, manager, code) => {
-    expect(codeOf(() => planSwarmLaunch(spec(o), ctx, manager))).toBe(code);
+    expect(codeOf(RunnerError, () => planSwarmLaunch(spec(o), ctx, manager))).toBe(code);
   });
 
   it.each([

@@ -109,10 +109,10 @@ describeIfBinaries(['tmux'])('TmuxControlClient + TmuxServer (real tmux)', () =>
       tmuxConst(bytes.toString('hex')),
     ]);
     const off = server.control.onPaneOutput(ref.paneId, (d) => chunks.push(d));
-    const got = await waitFor('printed bytes', () => {
+    const got = await waitFor(() => {
       const all = Buffer.concat(chunks);
       return all.includes(0x0a) ? all : undefined;
-    });
+    }, 'printed bytes');
     off();
     // The pty turns LF into CR LF; every other byte arrives unchanged.
     expect(got).toEqual(Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.from('\r\n')]));

@@ -43,7 +43,7 @@ describe.each(['none', 'bwrap'] as const)('tmux runner %s: TUI delivery to fake-
       };
       handle = await runner.start(runner.plan(spec, env.ctx), env.ctx);
       handle.onOutput((_stream, line) => lines.push(line));
-      await waitFor('fake-tui ready', () => (lines.some((l) => l.includes('fake-tui ready')) ? true : undefined));
+      await waitFor(() => (lines.some((l) => l.includes('fake-tui ready')) ? true : undefined), 'fake-tui ready');
     });
     afterAll(async () => {
       await handle.stop({ graceMs: 500 });
@@ -66,8 +66,9 @@ describe.each(['none', 'bwrap'] as const)('tmux runner %s: TUI delivery to fake-
       const clientTurnsDir = runnerKind === 'bwrap' ? '/workspace/.genswarms/turns' : path.join(env.workspace, '.genswarms', 'turns');
       await handle.deliver({ turnId, seq, from: 'planner', content, clientTurnsDir });
       const turnDir = path.join(env.workspace, '.genswarms', 'turns', turnId);
-      const done = await waitFor('done.json', async () =>
-        existsSync(path.join(turnDir, 'done.json')) ? await fsp.readFile(path.join(turnDir, 'done.json'), 'utf8') : undefined,
+      const done = await waitFor(
+        async () => (existsSync(path.join(turnDir, 'done.json')) ? await fsp.readFile(path.join(turnDir, 'done.json'), 'utf8') : undefined),
+        'done.json',
       );
       expect(JSON.parse(done)).toEqual({ v: 1, turn: turnId, status: 'ok' });
       expect(await fsp.readFile(path.join(turnDir, 'reply.md'), 'utf8')).toBe(`fake-tui: ${content}`);
@@ -81,7 +82,7 @@ describe.each(['none', 'bwrap'] as const)('tmux runner %s: TUI delivery to fake-
       const clientTurnsDir = runnerKind === 'bwrap' ? '/workspace/.genswarms/turns' : path.join(env.workspace, '.genswarms', 'turns');
       await handle.deliver({ turnId, seq: 99, from: 'planner', content: 'before\x1b[201~\rinjected', clientTurnsDir });
       const reply = path.join(env.workspace, '.genswarms', 'turns', turnId, 'reply.md');
-      await waitFor('reply.md', () => (existsSync(reply) ? true : undefined));
+      await waitFor(() => (existsSync(reply) ? true : undefined), 'reply.md');
       expect(await fsp.readFile(reply, 'utf8')).toBe('fake-tui: before\uFFFD[201~\uFFFDinjected');
       const report = await readReport();
       expect(report.submissions.filter((s) => s.includes('injected'))).toHaveLength(1); // one submission, not two
@@ -93,7 +94,7 @@ describe.each(['none', 'bwrap'] as const)('tmux runner %s: TUI delivery to fake-
 
     it('streams the pane output as lines', async () => {
       // fake-tui prints after writing done.json, so the line may still be on its way.
-      const line = await waitFor('answered line', () => lines.find((l) => l.startsWith(`fake-tui: answered turn turn-${runnerKind}-1`)));
+      const line = await waitFor(() => lines.find((l) => l.startsWith(`fake-tui: answered turn turn-${runnerKind}-1`)), 'answered line');
       expect(line).toBe(`fake-tui: answered turn turn-${runnerKind}-1`);
     });
   });

@@ -152,7 +152,7 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
       handle = await runner.start(runner.plan(spec, env.ctx), env.ctx);
       live.push(handle);
       handle.onOutput((_stream, line) => lines.push(line));
-      await waitFor('fake-tui ready', () => (lines.some((l) => l.includes('fake-tui ready')) ? true : undefined), 30_000);
+      await waitFor(() => (lines.some((l) => l.includes('fake-tui ready')) ? true : undefined), 'fake-tui ready', { timeoutMs: 30_000 });
     });
 
     it('runs the client inside the container with the built environment (TERM/LANG from the env file)', async () => {
@@ -166,12 +166,13 @@ describeTmuxDocker('tmux runner docker: a TUI client in a pane inside a containe
       const content = `hello from the host; $(touch ${PWNED}) #{pane_id}\nsecond line`;
       await handle.deliver({ turnId: 'tdturn1', seq: 1, from: 'planner', content, clientTurnsDir: '/workspace/.genswarms/turns' });
       const turnDir = path.join(ws, '.genswarms', 'turns', 'tdturn1');
-      const done = await waitFor('done.json', async () =>
-        existsSync(path.join(turnDir, 'done.json')) ? await fsp.readFile(path.join(turnDir, 'done.json'), 'utf8') : undefined,
+      const done = await waitFor(
+        async () => (existsSync(path.join(turnDir, 'done.json')) ? await fsp.readFile(path.join(turnDir, 'done.json'), 'utf8') : undefined),
+        'done.json',
       );
       expect(JSON.parse(done)).toEqual({ v: 1, turn: 'tdturn1', status: 'ok' });
       expect(await fsp.readFile(path.join(turnDir, 'reply.md'), 'utf8')).toBe(`fake-tui: ${content}`);
-      await waitFor('answered line', () => lines.find((l) => l.startsWith('fake-tui: answered turn tdturn1')));
+      await waitFor(() => lines.find((l) => l.startsWith('fake-tui: answered turn tdturn1')), 'answered line');
       expect(existsSync(PWNED)).toBe(false);
     });
   });

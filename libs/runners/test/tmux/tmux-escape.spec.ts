@@ -6,8 +6,9 @@
 import type { RunnerHandle } from '../../src/lib/port';
 import { createTmuxRunner } from '../../src/lib/tmux/tmux-runner';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
-import { ESCAPES, escapingClient, killLeftSleeps, liveSleeps, uniqueSleepArg, waitUntil } from '../escape/escape-support';
+import { ESCAPES, escapingClient, killLeftSleeps, liveSleeps, uniqueSleepArg } from '../escape/escape-support';
 import { describeIfBinaries, makeTestEnv, tmuxSpec, type TmuxTestEnv } from './tmux-support';
+import { waitFor } from '@genswarms/test-kit';
 
 const ALL_ESCAPES = ESCAPES.map(([, e]) => e);
 
@@ -33,7 +34,7 @@ describeIfBinaries(['tmux', 'xargs'])('tmux runner none: no escaped process surv
     uniques.push(...marks);
     const spec = tmuxSpec(env, `esc${++seq}`, escapingClient(escapes.map((e, i) => e(marks[i] as string))));
     const handle = await runner.start(runner.plan(spec, env.ctx), env.ctx);
-    expect(await waitUntil(() => marks.every((m) => liveSleeps(m).length > 0))).toBe(true);
+    await waitFor(() => marks.every((m) => liveSleeps(m).length > 0), 'every escaping sleep to run');
     return { handle, marks };
   }
 
@@ -63,7 +64,7 @@ describeIfBinaries(['tmux', 'xargs'])('tmux runner none: no escaped process surv
     const server = await runner.server(env.ctx);
     const pane = await server.findPane('sw', description.tmuxTarget?.split(':=')[1] ?? '');
     await server.killWindow(pane?.paneId); // the pane's client gets SIGHUP; the escapees do not care
-    expect(await waitUntil(() => marks.every((m) => liveSleeps(m).length > 0))).toBe(true);
+    await waitFor(() => marks.every((m) => liveSleeps(m).length > 0), 'every escaping sleep to run');
     const second = createTmuxRunner({ server: await TmuxServer.open({ home: env.home, tmux: '/usr/bin/tmux' }) });
     expect(await second.reattach?.(description, env.ctx)).toBeNull();
     expect(marks.flatMap(liveSleeps)).toEqual([]);

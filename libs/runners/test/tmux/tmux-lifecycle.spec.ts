@@ -101,7 +101,7 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     const handle = await runner.start(runner.plan(spec, env.ctx), env.ctx);
     const exits: Array<[number | null, string | null]> = [];
     handle.onExit((code, signal) => exits.push([code, signal]));
-    await waitFor('exit', () => (exits.length > 0 ? true : undefined));
+    await waitFor(() => (exits.length > 0 ? true : undefined), 'exit');
     // xargs maps a command exit status 1-125 to 123 (xargs(1)); the client's own code is not visible.
     // tmux may mark the pane dead before it reaps xargs (pane_dead_status still empty): the runner
     // then reads the status the kernel holds for the zombie, so the code is exact either way.
@@ -122,7 +122,7 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     const ws = await workspaceFor('survivor');
     const spec = { ...tmuxSpec(env, 'survivor', [NODE, FAKE_TUI, '--report', path.join(ws, 'r.json')]), workspace: ws };
     const first = await runner.start(runner.plan(spec, env.ctx), env.ctx);
-    await waitFor('fake-tui started (raw mode)', () => (existsSync(path.join(ws, 'r.json')) ? true : undefined));
+    await waitFor(() => (existsSync(path.join(ws, 'r.json')) ? true : undefined), 'fake-tui started (raw mode)');
     const description = first.describe();
     // A second orchestrator on the same home: its own control client; the first detaches.
     const second = createTmuxRunner({ server: await TmuxServer.open({ home: env.home, tmux: '/usr/bin/tmux' }) });
@@ -135,8 +135,8 @@ describeIfBinaries(['tmux', 'xargs', 'bwrap'])('tmux runner: plan refusals, tear
     handle.onOutput((_s, l) => lines.push(l));
     const turnsDir = path.join(ws, '.genswarms', 'turns');
     await handle.deliver({ turnId: 'after-restart', seq: 1, from: '_operator', content: 'still there?', clientTurnsDir: turnsDir });
-    await waitFor('receipt', () => (existsSync(path.join(turnsDir, 'after-restart', 'done.json')) ? true : undefined));
-    await waitFor('output line', () => (lines.some((l) => l.includes('answered turn after-restart')) ? true : undefined));
+    await waitFor(() => (existsSync(path.join(turnsDir, 'after-restart', 'done.json')) ? true : undefined), 'receipt');
+    await waitFor(() => (lines.some((l) => l.includes('answered turn after-restart')) ? true : undefined), 'output line');
     expect(await second.reattach?.({ ...description, pid: 1 }, env.ctx)).toBeNull(); // another pid: not ours
     await handle.stop({ graceMs: 500 });
     expect(await second.reattach?.(description, env.ctx)).toBeNull();

@@ -8,17 +8,9 @@ import { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import type { PaneDeath } from '../../src/lib/tmux/pane-state';
 import { tmuxConst, tmuxPath, type TmuxWord } from '../../src/lib/tmux/tmux-words';
 import { describeIfBinaries, makeTestEnv, type TmuxTestEnv } from './tmux-support';
+import { waitFor } from '@genswarms/test-kit';
 
 const sh = (script: string): TmuxWord[] => [tmuxPath('/bin/sh'), tmuxConst('-c'), tmuxConst(script)];
-
-async function until<T>(get: () => T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const v = get();
-    if (v !== undefined) return v;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describeIfBinaries(['tmux'])('tmux: no full pane listing per window, stop or poll', () => {
   let env: TmuxTestEnv;
@@ -48,7 +40,7 @@ describeIfBinaries(['tmux'])('tmux: no full pane listing per window, stop or pol
     for (const p of [...panes, crasher]) server.watchPane(p.paneId, (state) => seen.set(p.paneId, state ?? null));
     // a death, from the subscription (not a listing); its status may still be empty when tmux has not
     // reaped the process yet (the handle then reads the zombie, docs/runners.md)
-    expect(await until(() => seen.get(crasher.paneId), 'the crash')).toMatchObject({ dead: true, signal: null });
+    expect(await waitFor(() => seen.get(crasher.paneId), 'the crash')).toMatchObject({ dead: true, signal: null });
     expect([0, null]).toContain(seen.get(crasher.paneId)?.exitCode);
     expect(await server.paneState(panes[0]?.paneId ?? '')).toMatchObject({ session: 'nl', window: 'w0', dead: false });
     expect(await server.findPane('nl', 'w1')).toMatchObject({ paneId: panes[1]?.paneId });
@@ -56,7 +48,7 @@ describeIfBinaries(['tmux'])('tmux: no full pane listing per window, stop or pol
     // a removal: the window-close notification
     await server.killWindow(panes[2]?.paneId);
     const removed = panes[2]?.paneId ?? '';
-    await until(() => (seen.has(removed) ? true : undefined), 'the removal');
+    await waitFor(() => (seen.has(removed) ? true : undefined), 'the removal');
     expect(seen.get(removed)).toBeNull();
     expect(await server.paneState(removed)).toBeUndefined();
     // a dead window is replaced by a new start of the same agent

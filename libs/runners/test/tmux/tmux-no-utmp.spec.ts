@@ -10,6 +10,7 @@ import { NO_UTMP_CHILD_FD, NO_UTMP_LIBRARY_PATH, NO_UTMP_PRELOAD, noUtmpLibrary 
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import { tmuxConst, tmuxPath } from '../../src/lib/tmux/tmux-words';
 import { describeIfBinaries, makeTestEnv, type TmuxTestEnv } from './tmux-support';
+import { waitFor } from '@genswarms/test-kit';
 
 const TMUX = '/usr/bin/tmux';
 const STRACE = '/usr/bin/strace';
@@ -21,8 +22,8 @@ async function execsDuring(dir: string, pid: number, work: () => Promise<void>):
   const log = path.join(dir, `strace-${pid}.log`);
   const tracer = spawn(STRACE, ['-f', '-qq', '-e', 'trace=execve', '-o', log, '-p', String(pid)], { stdio: 'ignore' });
   // attached once the kernel names strace as the tracer (a fixed wait was too short on a loaded box)
-  for (let i = 0; i < 500 && !new RegExp(`^TracerPid:\\s+${tracer.pid ?? -1}$`, 'm').test(readFileSync(`/proc/${pid}/status`, 'utf8')); i++)
-    await sleep(10);
+  const traced = (): boolean => new RegExp(`^TracerPid:\\s+${tracer.pid ?? -1}$`, 'm').test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  await waitFor(traced, 'strace to attach', { timeoutMs: 10_000, intervalMs: 10 });
   await work();
   await sleep(300); // the last pane's teardown
   tracer.kill('SIGINT');
@@ -34,7 +35,8 @@ async function execsDuring(dir: string, pid: number, work: () => Promise<void>):
 
 /** Waits (up to 10 s) until the pane process runs `program`; before its exec it is a fork of the server. */
 async function paneExeced(pid: number, program: string): Promise<void> {
-  for (let i = 0; i < 1000 && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`${program}\0`); i++) await sleep(10);
+  const execed = (): boolean => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`${program}\0`);
+  await waitFor(execed, `the pane to exec ${program}`, { timeoutMs: 10_000, intervalMs: 10 });
 }
 
 // A checkout below a group-writable or sticky directory (e.g. /tmp) may not preload the shim: the rule itself, not a defect.

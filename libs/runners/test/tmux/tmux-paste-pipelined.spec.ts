@@ -8,15 +8,7 @@ import * as path from 'node:path';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import { tmuxConst, tmuxFormat, tmuxPath } from '../../src/lib/tmux/tmux-words';
 import { describeIfBinaries, makeTestEnv, type TmuxTestEnv } from './tmux-support';
-
-async function until<T>(get: () => T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const v = get();
-    if (v !== undefined) return v;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { waitFor } from '@genswarms/test-kit';
 
 describeIfBinaries(['tmux'])('tmux paste: load and paste pipelined', () => {
   let env: TmuxTestEnv;
@@ -53,7 +45,7 @@ describeIfBinaries(['tmux'])('tmux paste: load and paste pipelined', () => {
     expect(sent.map((s) => s.verb)).toEqual(['load-buffer', 'paste-buffer', 'send-keys']);
     expect(sent[1]?.inFlight).toBe(1); // the load was still unanswered: both went out together
     expect(sent[2]?.inFlight).toBe(0); // Enter only once the paste was answered
-    const text = await until(
+    const text = await waitFor(
       () => (existsSync(out) && readFileSync(out, 'utf8').includes('second line') ? readFileSync(out, 'utf8') : undefined),
       'the read',
     );

@@ -135,7 +135,7 @@ describeIfBinaries(['tmux', 'xargs'])('tmux runner: several tmux servers', () =>
 
     // shutdown: every server it opened is killed, whatever it holds
     await second.close('shutdown');
-    for (const pid of pids) await waitFor(`tmux server ${pid} gone`, () => (isProcessAlive(pid) ? undefined : true));
+    for (const pid of pids) await waitFor(() => (isProcessAlive(pid) ? undefined : true), `tmux server ${pid} gone`);
   }, 60_000);
 
   it('removes the socket of a server that died and does not start a server for it', async () => {
@@ -148,7 +148,7 @@ describeIfBinaries(['tmux', 'xargs'])('tmux runner: several tmux servers', () =>
     pids.add(serverPidOn(tmuxSocketPath(env.home, 0)) ?? 0);
     await runner.close('detach');
     process.kill(pid1 ?? 0, 'SIGKILL');
-    await waitFor('killed server gone', () => (isProcessAlive(pid1 ?? 0) ? undefined : true));
+    await waitFor(() => (isProcessAlive(pid1 ?? 0) ? undefined : true), 'killed server gone');
     const stale = tmuxSocketPath(env.home, 1);
     expect(lstatSync(stale).isSocket()).toBe(true); // tmux leaves its socket behind when killed
 

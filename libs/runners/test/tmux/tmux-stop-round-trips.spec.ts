@@ -12,14 +12,7 @@ import { TmuxHandle } from '../../src/lib/tmux/tmux-handle';
 import { TmuxServer } from '../../src/lib/tmux/tmux-server';
 import { tmuxConst, tmuxPath } from '../../src/lib/tmux/tmux-words';
 import { describeIfBinaries, makeTestEnv, type TmuxTestEnv } from './tmux-support';
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { waitFor } from '@genswarms/test-kit';
 
 describeIfBinaries(['tmux'])('tmux stop: the pane process from /proc, tmux asked only when unsure', () => {
   let env: TmuxTestEnv;
@@ -88,21 +81,21 @@ describeIfBinaries(['tmux'])('tmux stop: the pane process from /proc, tmux asked
       const child = spawn('/bin/sleep', ['600'], { stdio: 'ignore' });
       strangers.push(child);
       strangerPid = child.pid ?? 0;
-      await until(() => isProcessAlive(strangerPid), 'the stranger');
+      await waitFor(() => isProcessAlive(strangerPid), 'the stranger');
     }
     const { handle, realPid } = await handleFor(kind, () => (kind === 'stranger' ? strangerPid : 0x3ffffff));
     await handle.stop({ graceMs: 1000 });
     expect(verbs.map((v) => v.split(' ')[0])).toEqual(['display-message', 'kill-window']);
     if (kind === 'stranger') expect(isProcessAlive(strangerPid)).toBe(true);
     // kill-window ended the real pane (tmux hangs up its pty)
-    await until(() => !isProcessAlive(realPid), 'the real pane process to end');
+    await waitFor(() => !isProcessAlive(realPid), 'the real pane process to end');
     expect(await server.paneState((await server.findPane('rt', kind))?.paneId ?? '%999999')).toBeUndefined();
   });
 
   it("asks tmux when the pane process already exited (its exit status is tmux's to tell)", async () => {
     const { handle, realPid } = await handleFor('exited');
     process.kill(realPid, 'SIGKILL');
-    await until(() => !isProcessAlive(realPid), 'the pane to die');
+    await waitFor(() => !isProcessAlive(realPid), 'the pane to die');
     await handle.stop({ graceMs: 1000 });
     expect(verbs.map((v) => v.split(' ')[0])).toEqual(['display-message', 'kill-window']);
   });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { AgentLaunchSpec, RunnerContext } from '../../src/lib/port';
 import { buildRunnerContext } from '../../src/lib/context/runner-context';
 import { readJsonIfWritten } from '../support';
+import { waitFor } from '@genswarms/test-kit';
 
 export const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
 export const NODE = '/usr/bin/node';
@@ -86,16 +87,8 @@ export function tmuxSpec(
   };
 }
 
-/** Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes (then throws `what`). */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The kit's one polling helper, re-exported for the tmux specs that import it from here. */
+export { waitFor };
 
 export interface EchoReport {
   readonly argv: string[];
@@ -109,7 +102,7 @@ export interface EchoReport {
 export async function readEchoReport(workspace: string): Promise<EchoReport> {
   const file = path.join(workspace, 'echo-argv.json');
   // echo-argv creates the file, then writes it: until it parses, it is still being written
-  return waitFor('echo-argv report', () => readJsonIfWritten<EchoReport>(file));
+  return waitFor(() => readJsonIfWritten<EchoReport>(file), 'echo-argv report');
 }
 
 /** Every readable /proc/<pid>/cmdline, NUL-joined words. */

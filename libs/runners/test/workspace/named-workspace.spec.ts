@@ -6,9 +6,10 @@
 import { chownSync, linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { planNamedWorkspace, type RunnerContext } from '../../src/index';
+import { planNamedWorkspace, RunnerError, type RunnerContext } from '../../src/index';
 import { makeContext } from '../support';
 import { snapshotTree } from '@genswarms/tools';
+import { codeOf, refusal } from '@genswarms/test-kit';
 
 const isRoot = process.getuid?.() === 0;
 const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-named-ws-')));
@@ -38,15 +39,6 @@ beforeAll(() => {
   ctx = makeContext(home, { workspaceRoots: [root] });
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function refusal(written: string, c: RunnerContext = ctx): { code?: string; details?: Record<string, unknown> } | undefined {
-  try {
-    planNamedWorkspace(written, who, c);
-    return undefined;
-  } catch (e) {
-    return e as { code?: string; details?: Record<string, unknown> };
-  }
-}
 
 describe('planNamedWorkspace', () => {
   test.each<[string, () => string, () => string]>([
@@ -80,7 +72,10 @@ describe('planNamedWorkspace', () => {
     ['another swarm’s default workspace when the roots leave out <home>/workspaces', () => path.join(home, 'workspaces', 's', 'b')],
   ])('refuses %s with workspace_outside_roots naming the roots', (_label, written) => {
     const before = snapshotTree(tmp);
-    expect(refusal(written())).toMatchObject({ code: 'workspace_outside_roots', details: { path: written(), roots: [root] } });
+    expect(refusal(RunnerError, () => planNamedWorkspace(written(), who, ctx))).toMatchObject({
+      code: 'workspace_outside_roots',
+      details: { path: written(), roots: [root] },
+    });
     expect(snapshotTree(tmp)).toEqual(before);
   });
 
@@ -98,26 +93,26 @@ describe('planNamedWorkspace', () => {
   ])('refuses %s with unsafe_workspace', (_label, written, needsRoot) => {
     if (needsRoot && !isRoot) return; // chown to another uid needs a root test process
     const before = snapshotTree(tmp);
-    expect(refusal(written())?.code).toBe('unsafe_workspace');
+    expect(codeOf(RunnerError, () => planNamedWorkspace(written(), who, ctx))).toBe('unsafe_workspace');
     expect(snapshotTree(tmp)).toEqual(before);
   });
 
   it('refuses a named workspace inside GENSWARMS_HOME other than the own default, even with <home>/workspaces a root', () => {
     const c = makeContext(home, { workspaceRoots: [path.join(home, 'workspaces')] });
-    expect(refusal(path.join(home, 'workspaces', 'other', 'b'), c)?.code).toBe('unsafe_workspace');
+    expect(codeOf(RunnerError, () => planNamedWorkspace(path.join(home, 'workspaces', 'other', 'b'), who, c))).toBe('unsafe_workspace');
     expect(planNamedWorkspace(path.join(home, 'workspaces', 's', 'a'), who, c)).toBe(path.join(home, 'workspaces', 's', 'a'));
   });
 
   it('refuses a system directory even below a root an embedder put above it (the app refuses such roots at boot)', () => {
     const c = makeContext(home, { workspaceRoots: ['/'] });
     for (const p of ['/etc/x', '/usr/local/bin', '/boot/grub', '/tmp', '/var/spool/cron'])
-      expect([p, refusal(p, c)?.code]).toEqual([p, 'unsafe_workspace']);
+      expect([p, codeOf(RunnerError, () => planNamedWorkspace(p, who, c))]).toEqual([p, 'unsafe_workspace']);
   });
 
   it('uses <home>/workspaces when the context names no roots', () => {
     const c = makeContext(home, { workspaceRoots: undefined });
     const { workspaceRoots: _w, ...bare } = c;
-    expect(refusal(path.join(root, 'mine'), bare)).toMatchObject({
+    expect(refusal(RunnerError, () => planNamedWorkspace(path.join(root, 'mine'), who, bare))).toMatchObject({
       code: 'workspace_outside_roots',
       details: { roots: [path.join(home, 'workspaces')] },
     });

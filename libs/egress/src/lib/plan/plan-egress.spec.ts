@@ -3,19 +3,10 @@ import { buildEndpointPolicy } from '@genswarms/security';
 import { EgressError } from '../errors/egress-error';
 import { planEgress } from './plan-egress';
 import { sandboxEndpoint } from './target';
+import { refusal } from '@genswarms/test-kit';
 
 const policy = (llmEndpoint: string | undefined, allowed = ''): EndpointPolicy =>
   buildEndpointPolicy({ llmEndpoint, allowedEndpoints: allowed });
-
-function refusal(fn: () => unknown): EgressError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof EgressError) return err;
-    throw err;
-  }
-  throw new Error('expected an EgressError');
-}
 
 describe('planEgress', () => {
   test.each([
@@ -44,20 +35,20 @@ describe('planEgress', () => {
     ['https://api.llm.example/', 'api.llm.example'], // no subdomain match
     ['https://llm.example.evil.com/', 'llm.example.evil.com'],
   ])('refuses the untrusted agent endpoint %s with the host only', (agentEndpoint, host) => {
-    const err = refusal(() => planEgress({ agentEndpoint, policy: policy('http://llm.example', 'llm.example') }));
+    const err = refusal(EgressError, () => planEgress({ agentEndpoint, policy: policy('http://llm.example', 'llm.example') }));
     expect(err.code).toBe('endpoint_not_allowed');
     expect(err.endpoint).toBe(host);
   });
 
   it('never echoes an unparsable endpoint', () => {
-    const err = refusal(() => planEgress({ agentEndpoint: 'not a url sk-secret', policy: policy('http://llm.example') }));
+    const err = refusal(EgressError, () => planEgress({ agentEndpoint: 'not a url sk-secret', policy: policy('http://llm.example') }));
     expect(err.code).toBe('endpoint_not_allowed');
     expect(err.endpoint).toBeUndefined();
     expect(err.message).not.toContain('sk-secret');
   });
 
   it('refuses an isolated agent when no endpoint exists at all', () => {
-    expect(refusal(() => planEgress({ policy: policy(undefined) })).code).toBe('endpoint_not_configured');
+    expect(refusal(EgressError, () => planEgress({ policy: policy(undefined) })).code).toBe('endpoint_not_configured');
   });
 
   test.each([
@@ -67,7 +58,7 @@ describe('planEgress', () => {
     ["it's", "http://it's/"],
     ['a~b', 'http://a~b/'],
   ])('refuses the allowlisted but socat-hostile host %s', (allowed, endpoint) => {
-    const err = refusal(() => planEgress({ agentEndpoint: endpoint, policy: { allowedHosts: [allowed] } }));
+    const err = refusal(EgressError, () => planEgress({ agentEndpoint: endpoint, policy: { allowedHosts: [allowed] } }));
     expect(err.code).toBe('endpoint_not_allowed');
   });
 

@@ -1,18 +1,9 @@
 import { EgressError } from '../errors/egress-error';
 import type { EgressTarget } from '../plan/target';
 import { buildHostSocatArgs } from './socat-args';
+import { codeOf } from '@genswarms/test-kit';
 
 const target = (host: string, port = 80, tls = false): EgressTarget => ({ host, port, tls, pathAndQuery: '', upstreamHost: host });
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof EgressError) return err.code;
-    throw err;
-  }
-  return 'no error';
-}
 
 describe('buildHostSocatArgs', () => {
   it('builds the plain TCP forwarder tuple', () => {
@@ -43,7 +34,7 @@ describe('buildHostSocatArgs', () => {
     { uid: 2147483648, gid: 5 },
     { uid: Number.NaN, gid: 5 },
   ])('refuses the socket client %j (never root, never out of range)', (client) => {
-    expect(codeOf(() => buildHostSocatArgs('/h/llm.sock', target('llm.example'), client))).toBe('egress_unavailable');
+    expect(codeOf(EgressError, () => buildHostSocatArgs('/h/llm.sock', target('llm.example'), client))).toBe('egress_unavailable');
   });
 
   it('keeps IPv6 literals bracketed', () => {
@@ -68,11 +59,11 @@ describe('buildHostSocatArgs', () => {
     '*',
     '..,/',
   ])('refuses the hostile host %j', (host) => {
-    expect(codeOf(() => buildHostSocatArgs('/h/llm.sock', target(host)))).toBe('endpoint_not_allowed');
+    expect(codeOf(EgressError, () => buildHostSocatArgs('/h/llm.sock', target(host)))).toBe('endpoint_not_allowed');
   });
 
   test.each([0, -1, 65536, 1.5, Number.NaN])('refuses port %p', (port) => {
-    expect(codeOf(() => buildHostSocatArgs('/h/llm.sock', target('h.example', port)))).toBe('endpoint_not_allowed');
+    expect(codeOf(EgressError, () => buildHostSocatArgs('/h/llm.sock', target('h.example', port)))).toBe('endpoint_not_allowed');
   });
 
   test.each([
@@ -85,7 +76,7 @@ describe('buildHostSocatArgs', () => {
     '/h\0/llm.sock',
     `/${'a'.repeat(120)}/llm.sock`,
   ])('refuses the socket path %j', (sock) => {
-    expect(codeOf(() => buildHostSocatArgs(sock, target('h.example')))).toBe('egress_unavailable');
+    expect(codeOf(EgressError, () => buildHostSocatArgs(sock, target('h.example')))).toBe('egress_unavailable');
   });
 
   it('produces exactly two argv words for every accepted input', () => {

@@ -13,16 +13,7 @@ import {
   parseTaskCommand,
   parseTopologyPatchCommand,
 } from './parse-command';
-
-function refusal(fn: () => unknown): { code: string; details: Record<string, unknown> } {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof EngineError) return { code: e.code, details: { ...e.details } };
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from '@genswarms/test-kit';
 
 describe('command schemas', () => {
   test.each(Object.entries(COMMAND_SCHEMAS))('%s has a description', (_name, schema) => {
@@ -56,17 +47,17 @@ describe('edge command parsers refuse malformed bodies with the documented codes
     ['limit: not digits', () => parseLimitParam('1e2', 100, 10), 'invalid_query'],
     ['format: xml', () => parseSnapshotFormat('xml'), 'invalid_query'],
   ])('%s', (_name, fn, code) => {
-    expect(refusal(fn).code).toBe(code);
+    expect(refusal(EngineError, fn).code).toBe(code);
   });
 
   it('names the offending list of a new agent', () => {
-    expect(refusal(() => parseAddAgentCommand({ name: 'a', incoming: [1] })).details).toEqual({
+    expect(refusal(EngineError, () => parseAddAgentCommand({ name: 'a', incoming: [1] })).details).toEqual({
       issues: [{ path: 'incoming', message: 'expected a list of names' }],
     });
   });
 
   it('issues carry paths and messages, never the offending values', () => {
-    const { details } = refusal(() => parseMessageCommand({ from: 'a', to: 'b', content: { secret: 'sk-VALUE' } }));
+    const { details } = refusal(EngineError, () => parseMessageCommand({ from: 'a', to: 'b', content: { secret: 'sk-VALUE' } }));
     expect(JSON.stringify(details)).not.toContain('sk-VALUE');
   });
 });

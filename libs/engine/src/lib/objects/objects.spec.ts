@@ -1,22 +1,13 @@
-import type { EngineError } from '../errors/engine-error';
+import { EngineError } from '../errors/engine-error';
 import { createHandlerRegistry } from './builtins';
 import { checkConfigPatch, countPatchKeys } from './config-patch';
 import type { ObjectHandler } from './handler';
 import { ObjectInstance } from './object-instance';
+import { refusal } from '@genswarms/test-kit';
 
 const reg = createHandlerRegistry();
 const counter = reg.get('counter') as ObjectHandler;
 const recorder = reg.get('recorder') as ObjectHandler;
-
-function codeOf(fn: () => unknown): [string, number, unknown] {
-  try {
-    fn();
-  } catch (e) {
-    const err = e as EngineError;
-    return [err.code, err.status, err.details];
-  }
-  return ['none', 0, null];
-}
 
 describe('handler registry', () => {
   it('has the built-ins and refuses names outside the grammar', () => {
@@ -44,12 +35,14 @@ describe('checkConfigPatch (docs/rest-api.md order)', () => {
     ['secret key is immutable', counter, { api_token: 'x' }, ['immutable_keys', 422]],
     ['unknown key is immutable', counter, { colour: 'red' }, ['immutable_keys', 422]],
   ])('%s', (_n, handler, patch, [code, status]) => {
-    const [c, s] = codeOf(() => checkConfigPatch(handler as ObjectHandler, patch));
+    const { code: c, status: s } = refusal(EngineError, () => checkConfigPatch(handler as ObjectHandler, patch));
     expect([c, s]).toEqual([code, status]);
   });
 
   it('names the refused keys sorted', () => {
-    expect(codeOf(() => checkConfigPatch(counter, { start: 1, api_token: 'x' }))[2]).toEqual({ keys: ['api_token', 'start'] });
+    expect(refusal(EngineError, () => checkConfigPatch(counter, { start: 1, api_token: 'x' })).details).toEqual({
+      keys: ['api_token', 'start'],
+    });
   });
 
   it('accepts a mutable key', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Clock } from '../util/clock';
 import { OUTBOX_IDLE_POLL_MAX_MS, OutboxSchedule } from './outbox-schedule';
+import { waitFor } from '@genswarms/test-kit';
 
 // An idle swarm paid a 500 ms drain timer per agent. Now the outbox is watched (inotify) and the
 // fallback poll backs off while nothing arrives; a fake clock shows which waits were asked for.
@@ -28,10 +29,6 @@ class FakeClock implements Clock {
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
 };
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 250 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  if (!check()) throw new Error(`timed out: ${what}`);
-}
 
 describe('outbox schedule', () => {
   let ws: string;

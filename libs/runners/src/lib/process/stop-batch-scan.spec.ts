@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { isProcessAlive, killProcessTree, listDescendants, procScanCount } from './process-tree';
+import { waitFor } from '@genswarms/test-kit';
 
 // A swarm stop (and a launch-time isolation check) ran one full /proc scan per agent (every
 // /proc/<pid>/stat, synchronously), so N agents cost O(N²). A tree is now walked down its children files
@@ -29,7 +30,7 @@ test('listDescendants without an age takes a fresh scan and sees a child started
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(listDescendants(parent.pid as number)).toEqual([]);
     parent.stdin?.write('go\n');
-    for (let i = 0; i < 100 && listDescendants(parent.pid as number).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => listDescendants(parent.pid as number).length > 0, 'the child of the parent', { intervalMs: 20 });
     expect(listDescendants(parent.pid as number)).toHaveLength(1);
   } finally {
     await killProcessTree(parent.pid as number, 500);
@@ -39,7 +40,7 @@ test('listDescendants without an age takes a fresh scan and sees a child started
 test('finds a grandchild by walking children files, without a full /proc scan', async () => {
   const parent = spawn('/bin/sh', ['-c', '/bin/sh -c "/bin/sleep 300 & wait" & wait'], { shell: false, detached: true, stdio: 'ignore' });
   try {
-    for (let i = 0; i < 100 && listDescendants(parent.pid as number).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => listDescendants(parent.pid as number).length >= 2, 'two descendants', { intervalMs: 20 });
     const before = procScanCount();
     const tree = listDescendants(parent.pid as number);
     expect(tree).toHaveLength(2);

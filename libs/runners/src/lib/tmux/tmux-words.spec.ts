@@ -12,15 +12,7 @@ import {
   tmuxSessionTarget,
   tmuxWindowTarget,
 } from './tmux-words';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (err) {
-    return err instanceof RunnerError ? err.code : 'not-a-runner-error';
-  }
-}
+import { codeOf } from '@genswarms/test-kit';
 
 describe('tmux words', () => {
   it.each([
@@ -35,8 +27,8 @@ describe('tmux words', () => {
     ['empty', ''],
     ['dot-relative', './a'],
   ])('refuses a host path with %s (unsafe_bind)', (_label, p) => {
-    expect(codeOf(() => tmuxPath(p))).toBe('unsafe_bind');
-    expect(codeOf(() => assertQuotablePath(p))).toBe('unsafe_bind');
+    expect(codeOf(RunnerError, () => tmuxPath(p))).toBe('unsafe_bind');
+    expect(codeOf(RunnerError, () => assertQuotablePath(p))).toBe('unsafe_bind');
   });
 
   it.each([
@@ -54,14 +46,14 @@ describe('tmux words', () => {
   });
 
   it.each(['a;b', 'a b', '$x', '#{x}', "'", '"', '', 'ü', 'a\n', '~'])('refuses the constant %j', (c) => {
-    expect(codeOf(() => tmuxConst(c))).toBe('runner_error');
+    expect(codeOf(RunnerError, () => tmuxConst(c))).toBe('runner_error');
   });
 
   it.each(['1abc', '_genswarms', '__proto__', 'a;b', 'a b', 'a:b', '=a', 'a.b', '', 'x'.repeat(65), 'a\n', 'ü'])(
     'refuses the Name %j',
     (n) => {
-      expect(codeOf(() => tmuxName(n))).toBe('validation_failed');
-      expect(codeOf(() => tmuxWindowTarget('sw', n))).toBe('validation_failed');
+      expect(codeOf(RunnerError, () => tmuxName(n))).toBe('validation_failed');
+      expect(codeOf(RunnerError, () => tmuxWindowTarget('sw', n))).toBe('validation_failed');
     },
   );
 
@@ -69,24 +61,24 @@ describe('tmux words', () => {
     expect(tmuxWindowTarget('Sw-1', 'a_b').text).toBe('=Sw-1:=a_b');
     expect(tmuxSessionTarget('sw').text).toBe('=sw:');
     expect(tmuxSessionTarget(CONTROL_SESSION).text).toBe('=_genswarms:');
-    expect(codeOf(() => tmuxSessionTarget('_other'))).toBe('validation_failed');
+    expect(codeOf(RunnerError, () => tmuxSessionTarget('_other'))).toBe('validation_failed');
   });
 
   it.each([-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2])('refuses the integer %p', (n) => {
-    expect(codeOf(() => tmuxInt(n))).toBe('runner_error');
+    expect(codeOf(RunnerError, () => tmuxInt(n))).toBe('runner_error');
   });
 
   it.each(['1', '%', '%1;', '%1 x', '@1', '%-1'])('refuses the pane id %j', (id) => {
-    expect(codeOf(() => tmuxPane(id))).toBe('runner_error');
+    expect(codeOf(RunnerError, () => tmuxPane(id))).toBe('runner_error');
   });
 
   it.each(["#{x}'", '#{x}\n', '#{x};y'])('refuses the format %j', (f) => {
-    expect(codeOf(() => tmuxFormat(f))).toBe('runner_error');
+    expect(codeOf(RunnerError, () => tmuxFormat(f))).toBe('runner_error');
   });
 
   it('joins words with single spaces and refuses forged words', () => {
     expect(buildTmuxCommand([tmuxConst('send-keys'), tmuxConst('-t'), tmuxPane('%12'), tmuxConst('Enter')])).toBe('send-keys -t %12 Enter');
-    expect(codeOf(() => buildTmuxCommand([]))).toBe('runner_error');
-    expect(codeOf(() => buildTmuxCommand([{ text: 'run-shell id' } as never]))).toBe('runner_error');
+    expect(codeOf(RunnerError, () => buildTmuxCommand([]))).toBe('runner_error');
+    expect(codeOf(RunnerError, () => buildTmuxCommand([{ text: 'run-shell id' } as never]))).toBe('runner_error');
   });
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { decodeWaitStatus, parseZombieStat, readZombieExit } from './zombie-exit';
+import { waitFor } from '@genswarms/test-kit';
 
 /** A stat line as the kernel writes it, with `fields` from field 3 (state) on, 52 fields in all. */
 function statLine(comm: string, state: string, ppid: number, exitCode: number): string {
@@ -63,16 +64,15 @@ function startParent(childScript: string): Promise<{ parent: ChildProcess; child
 }
 
 async function waitForZombie(pid: number): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
+  const isZombie = (): boolean => {
     try {
       const line = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (line.slice(line.lastIndexOf(')') + 2).startsWith('Z')) return;
+      return line.slice(line.lastIndexOf(')') + 2).startsWith('Z');
     } catch {
       throw new Error(`process ${pid} vanished before it became a zombie`);
     }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`process ${pid} never became a zombie`);
+  };
+  await waitFor(isZombie, `process ${pid} to become a zombie`, { timeoutMs: 5000 });
 }
 
 describe('readZombieExit on real processes', () => {

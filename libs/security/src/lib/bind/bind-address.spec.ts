@@ -1,14 +1,6 @@
 import { SecurityError } from '../errors/security-error';
 import { isHostHeaderAllowed, parseBindAddress, parsePort } from './bind-address';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof SecurityError ? err.code : 'not-a-security-error';
-  }
-  return undefined;
-}
+import { codeOf } from '@genswarms/test-kit';
 
 describe('parseBindAddress', () => {
   test.each<[string | undefined, string]>([
@@ -28,7 +20,7 @@ describe('parseBindAddress', () => {
   test.each(['not-an-ip', '999.999.999.999', '0.0.0.0:4000', '[::1]', '127.1', 'localhost', 'fe80::1%eth0', '1.2.3.4 5.6.7.8', '::1\n::2'])(
     'refuses %j with invalid_bind_address (no silent fallback)',
     (raw) => {
-      expect(codeOf(() => parseBindAddress(raw))).toBe('invalid_bind_address');
+      expect(codeOf(SecurityError, () => parseBindAddress(raw))).toBe('invalid_bind_address');
     },
   );
 
@@ -58,7 +50,7 @@ describe('parsePort', () => {
   test.each(['0', '65536', '-1', '+80', '80.0', '1e3', '0x50', 'abc', '4000abc', '99999999999999999999', '80 80', '٣٠٠٠'])(
     'refuses %j with invalid_port',
     (raw) => {
-      expect(codeOf(() => parsePort(raw))).toBe('invalid_port');
+      expect(codeOf(SecurityError, () => parsePort(raw))).toBe('invalid_port');
     },
   );
 });

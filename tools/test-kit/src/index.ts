@@ -1,0 +1,10 @@
+export { WAIT_FOR_INTERVAL_MS, WAIT_FOR_TIMEOUT_MS, waitFor } from './lib/wait-for';
+export type { Settled, WaitForOptions, WaitForUntilOptions } from './lib/wait-for';
+export { codeOf, refusal } from './lib/refusal';
+export type { ErrorClass } from './lib/refusal';
+export { TEMP_DIR_MODE, tempDir } from './lib/temp-dir';
+export type { TempDir } from './lib/temp-dir';
+export { closeServer, listen } from './lib/listen';
+export { TestKitError } from './lib/test-kit-error';
+export type { TestKitErrorCode } from './lib/test-kit-error';
+export { SHOWN_VALUE_MAX_CHARS } from './lib/show-value';
