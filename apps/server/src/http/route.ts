@@ -6,7 +6,6 @@ import type { ServerLogger } from '../logging/logger';
 import type { ServerMetrics } from '../metrics/server-metrics';
 import type { Operation } from './operations';
 import type { ConfigValidator } from './routes/config-validator';
-import type { ReadinessProbe } from './routes/health';
 
 /** Everything a route handler may use. Handlers do no file I/O of their own: they call libs. */
 export interface RouteContext {
@@ -33,3 +32,6 @@ export type BindRoute = (ctx: RouteContext) => RequestHandler | undefined;
 export interface Route extends Operation {
   readonly bind: BindRoute;
 }
+
+/** Whether the server can take work: the store answers and the runners were probed. Never throws. */
+export type ReadinessProbe = () => Promise<boolean>;

@@ -1,6 +1,6 @@
 /** Stored events, the skills catalogue and config validation. */
 import { ANSWER_SCHEMAS, COMMAND_SCHEMAS, PLAN_ERROR_CODES } from '@genswarms/engine';
-import { ValidateConfigCommandSchema } from '../routes/config-validate';
+import { ValidateConfigCommandSchema } from './config-validate-bodies';
 import { CONFIG_SOURCE, ok } from './kit';
 import type { Operation } from './operation';
 

@@ -1,25 +1,11 @@
 import * as path from 'node:path';
-import { z } from 'zod';
 import { EngineError } from '@genswarms/engine';
 import { checkConfinedPath, readConfinedConfig } from '@genswarms/security';
 import type { RouteContext } from '../route';
 import type { RouteHandlers } from './route-kit';
 import { anyRoute } from './route-kit';
+import { ContentBodySchema, InlineBodySchema, PathBodySchema } from '../operations/config-validate-bodies';
 
-const InlineBodySchema = z.strictObject({
-  config: z.custom<unknown>((v) => v !== undefined).describe('Inline swarm config object (docs/configuration.md)'),
-});
-const PathBodySchema = z.strictObject({
-  config_path: z.unknown().describe('Path of a .json/.yaml/.yml file inside GENSWARMS_SWARM_CONFIG_DIR (docs/security.md)'),
-});
-const ContentBodySchema = z.strictObject({
-  content: z.string().describe('Config text'),
-  format: z.string().describe('json, yaml or yml'),
-});
-/** The three body shapes of the validate request (exactly one), for the OpenAPI document. */
-export const ValidateConfigCommandSchema = z
-  .union([InlineBodySchema, PathBodySchema, ContentBodySchema])
-  .describe('Exactly one of {config}, {config_path} or {content, format}');
 const FORMATS = new Set(['json', 'yaml', 'yml']);
 
 type Outcome = { status: 200; body: Record<string, unknown> } | { status: 400; body: Record<string, unknown> };

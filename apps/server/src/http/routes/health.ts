@@ -1,8 +1,6 @@
 import type { SwarmService } from '@genswarms/engine';
+import type { ReadinessProbe } from '../route';
 import type { HandlersOf } from './route-kit';
-
-/** Whether the server can take work: the store answers and the runners were probed. Never throws. */
-export type ReadinessProbe = () => Promise<boolean>;
 
 /** A readiness check that has not answered in this time counts as not ready (a wedged store must not hang the probe). */
 export const READINESS_TIMEOUT_MS = 2000;
@@ -69,3 +67,5 @@ export const HEALTH_HANDLERS: HandlersOf<'healthz' | 'readyz'> = {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   },
 };
+
+export type { ReadinessProbe };
