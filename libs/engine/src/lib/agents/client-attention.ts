@@ -6,18 +6,15 @@
  */
 import { isRunnerError, type ClientReadiness, type RunnerHandle } from '@genswarms/runners';
 import type { AttentionDetails, AttentionInfo, SessionState } from '../store/store';
-import type { EventBus } from '../events/event-bus';
-import type { PushHub } from '../events/pushes';
+import type { CorePorts } from '../util/core-ports';
 
 export const CLIENT_PROMPT_BLOCKED = 'client_prompt_blocked';
 
 /** What holding an agent for its client needs of the session. */
-export interface AttentionHost {
+export interface AttentionHost extends Pick<CorePorts, 'events' | 'pushes'> {
   readonly name: string;
   readonly swarm: string;
   readonly state: SessionState;
-  readonly events: EventBus;
-  readonly pushes: PushHub;
   setState(state: SessionState, attention?: AttentionInfo | null): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 /** Runtime mutations through the gate (§12.8): `applyOp` on the live state; refused → nothing changes. */
 import { applyOp, mapIrErrorToHttp, stateToConfig, type IrError, type OpName, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
 import { EngineError, isEngineErrorCode } from '../errors/engine-error';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import type { SwarmRuntime } from './swarm-runtime';
 
 export interface PendingOp {
@@ -35,7 +35,7 @@ export function irToEngineError(error: IrError, opts: { objectPatch?: boolean } 
 }
 
 export async function applyRuntimeOps(
-  ctx: EngineContext,
+  ctx: Ports<'clock' | 'limits' | 'pushes' | 'store'>,
   rt: SwarmRuntime,
   ops: readonly PendingOp[],
   opts: { objectPatch?: boolean } = {},
@@ -56,7 +56,7 @@ export async function applyRuntimeOps(
     commit: async () => {
       const at = ctx.clock.now().toISOString();
       for (const op of ops) await ctx.store.appendOverlayEvent(rt.swarm, op.op, op.payload, at);
-      rt.setState(finalState);
+      rt.replaceState(finalState);
       ctx.pushes.push(rt.swarm, { type: 'topology_changed', payload: { topology: rt.topology.entries() } });
     },
   };

@@ -313,7 +313,7 @@ export class Engine implements SwarmService {
 
   /** Drops every runtime without stopping agents or touching the store (as a crash would); closes the store. */
   async close(): Promise<void> {
-    for (const rt of this.swarms.values()) for (const s of rt.agents.values()) s.abandon();
+    for (const rt of this.swarms.values()) for (const s of rt.sessionList()) s.abandon();
     this.swarms.clear();
     await this.opts.runners.closeAll('detach'); // panes and containers stay for the next start to re-attach
     await this.store.close();
@@ -327,7 +327,7 @@ export class Engine implements SwarmService {
    */
   async detach(): Promise<void> {
     for (const rt of this.swarms.values()) {
-      for (const s of rt.agents.values()) {
+      for (const s of rt.sessionList()) {
         if (REATTACHABLE.has(s.spec.backend)) s.abandon();
         else await s.release();
       }
