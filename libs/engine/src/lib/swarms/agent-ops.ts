@@ -35,10 +35,11 @@ export async function sendTask(
   }
   const rt = view.rt;
   const s = sessionOf(rt, agent);
-  if (s.state === 'starting' || s.state === 'failed' || s.state === 'stopped') {
-    throw new EngineError('agent_not_ready', `Agent ${agent} is ${s.state}.`, { agent, state: s.state });
+  const refused = s.taskRefusal();
+  if (refused?.code === 'agent_not_ready') {
+    throw new EngineError('agent_not_ready', `Agent ${agent} is ${refused.state}.`, { agent, state: refused.state });
   }
-  if (s.state === 'needs_attention') {
+  if (refused?.code === 'needs_attention') {
     throw new EngineError('needs_attention', `Agent ${agent} needs attention; resume or restart it first.`, {
       agent,
       reason: s.attention?.reason ?? 'unknown',
@@ -133,11 +134,11 @@ export async function resumeAgent(
   agent: string,
 ): Promise<{ status: 'resumed'; agent: string; state: 'idle' | 'busy' }> {
   const s = sessionOf(ctx.runtimes.running(swarm), agent);
-  if (s.state !== 'needs_attention')
-    throw new EngineError('invalid_state', `Agent ${agent} is ${s.state}, not needs_attention.`, { agent, state: s.state });
   // a client that showed a dialog mid-turn (client_prompt_blocked) still has that turn open: it goes on with it
-  const state = s.turns.currentId() === null ? 'idle' : 'busy';
-  await s.setState(state);
+  const resumed = await s.resume();
+  if (resumed.kind === 'refused')
+    throw new EngineError('invalid_state', `Agent ${agent} is ${resumed.state}, not needs_attention.`, { agent, state: resumed.state });
+  const state = resumed.state;
   await ctx.events.emit({ type: 'agent_resumed', swarm, agent, message: `Agent ${agent} resumed by the operator.` });
   s.kick();
   return { status: 'resumed', agent, state };
@@ -154,9 +155,7 @@ export async function restartAgent(
   if (config === undefined) throw new EngineError('agent_not_found', `No agent named ${agent}.`, { agent });
   const plan = await planAgent(rt, ctx.paths.home, config);
   await s.stop(null);
-  s.spec = plan.spec;
-  s.attention = null;
-  if (await s.launch(plan)) await s.becomeReady();
+  if (await s.launch(plan)) await s.becomeReady(); // the launch takes the new plan's spec and drops any hold
   await ctx.events.emit({ type: 'agent_restarted', swarm, agent, message: `Agent ${agent} restarted.` });
   return { status: 'restarted', agent };
 }

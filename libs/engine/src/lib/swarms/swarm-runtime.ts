@@ -303,9 +303,7 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     );
     if (along !== undefined) this.events.announce(along);
     if (r.kind === 'full') return { kind: 'full' };
-    const session = this.sessions.get(agent);
-    session?.clearAwaiting();
-    session?.kick();
+    this.sessions.get(agent)?.messageQueued();
     return { kind: 'ok', itemId: r.item.id };
   }
 }

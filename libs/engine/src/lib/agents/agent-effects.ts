@@ -1,0 +1,172 @@
+/**
+ * The effects port of one agent session (session-ports.ts): the store, the event log, pushes, the runner handle,
+ * the workspace files, the clock and outbox routing, behind one object. The session executes its machine's
+ * decisions through it; the turn runner and outbox routing use it directly. It holds no session state: only
+ * the agent's handle and launch spec, which the session sets on each start.
+ */
+import type { AgentConfig } from '@genswarms/ir-gate';
+import { prepareTurnDir, watchTurn, type PreparedTurnDir, type TurnReceipt } from '@genswarms/receipts';
+import type { AgentLaunchSpec, RunnerHandle, SessionDescription, TurnDelivery } from '@genswarms/runners';
+import type { EmitInput, EventBus } from '../events/event-bus';
+import type { FailureSite } from '../events/failure-report';
+import type { EnginePush } from '../events/pushes';
+import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
+import type { RoutingHost } from '../routing/router';
+import type { AttentionInfo, SessionState, Store, TurnRow } from '../store/store';
+import type { TimerHandle } from '../util/clock';
+import { writeHostReceipt } from './host-receipt';
+import { writeInboxFile } from './inbox-file';
+import { clientTurnsDir, isTuiBackend } from './launch-spec';
+import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing';
+import type { SessionHost } from './session-host';
+import type { InboxWrite, OutboxOwner, TurnPort, TurnSends } from './session-ports';
+import { turnTimeoutOf } from './turn-timeout';
+
+export class AgentEffects implements TurnPort, OutboxOwner {
+  /** The running client (null before a start, after a stop). */
+  handle: RunnerHandle | null = null;
+  /** Outbox entries that could not be removed, reported once (routing/outbox.ts). */
+  readonly outboxMemo: OutboxMemo = newOutboxMemo();
+  /** One `outbox_rejected` per period of a non-directory `.outbox`. */
+  outboxDirRejected = false;
+  private outboxBusy: Promise<void> = Promise.resolve();
+  private activeSends: TurnSends | null = null;
+
+  constructor(
+    private readonly host: SessionHost,
+    readonly name: string,
+    public spec: AgentLaunchSpec,
+  ) {}
+
+  get agent(): string {
+    return this.name;
+  }
+  get swarm(): string {
+    return this.host.swarm;
+  }
+  get workspace(): string {
+    return this.spec.workspace;
+  }
+  get store(): Store {
+    return this.host.store;
+  }
+  get events(): EventBus {
+    return this.host.events;
+  }
+  get routing(): RoutingHost {
+    return this.host.routing;
+  }
+
+  agentConfig(): AgentConfig | undefined {
+    return this.host.agentConfig(this.name);
+  }
+  turnTimeoutMs(): number | undefined {
+    return turnTimeoutOf(this.agentConfig(), this.spec.client);
+  }
+  replyTo(): string | undefined {
+    return this.agentConfig()?.reply_to;
+  }
+  isTui(): boolean {
+    return isTuiBackend(this.spec.backend);
+  }
+
+  // ---- time ----
+  now(): string {
+    return this.host.clock.now().toISOString();
+  }
+  nowMs(): number {
+    return this.host.clock.now().getTime();
+  }
+  setTimer(ms: number, fire: () => void): TimerHandle {
+    return this.host.clock.setTimer(ms, fire);
+  }
+
+  // ---- persistence, events, pushes ----
+  /** Stores the session's state; `lastActivity` is the time stored with it. */
+  async persistState(state: SessionState, attention: AttentionInfo | null, lastActivity: string): Promise<void> {
+    await this.host.store.setSessionState(this.host.swarm, this.name, state, attention, lastActivity);
+  }
+
+  async persistSession(row: {
+    state: SessionState;
+    attention: AttentionInfo | null;
+    description: SessionDescription | null;
+    startedAt: string | null;
+    lastActivity: string | null;
+  }): Promise<void> {
+    await this.host.store.upsertSession({
+      swarm: this.host.swarm,
+      agent: this.name,
+      state: row.state,
+      needsAttention: row.attention,
+      description: row.description,
+      workspace: this.workspace,
+      startedAt: row.startedAt,
+      lastActivity: row.lastActivity,
+    });
+  }
+
+  /** One event of this agent (`swarm` and `agent` filled in). */
+  emitOwn(input: Omit<EmitInput, 'swarm' | 'agent'>): Promise<unknown> {
+    return this.host.events.emit({ ...input, swarm: this.host.swarm, agent: this.name });
+  }
+
+  push(push: EnginePush): void {
+    this.host.pushes.push(this.host.swarm, push);
+  }
+
+  report(where: FailureSite, error: unknown, metadata: Record<string, unknown> = {}): Promise<void> {
+    return this.host.events.reportFailure({ where, swarm: this.host.swarm, agent: this.name, error, metadata });
+  }
+
+  // ---- the workspace and the client ----
+  prepareTurnDir(turnId: string): Promise<PreparedTurnDir> {
+    return prepareTurnDir(this.workspace, turnId);
+  }
+  writeInbox(turn: TurnRow): Promise<InboxWrite> {
+    return writeInboxFile(this.workspace, turn, this.now());
+  }
+  async writeHostReceipt(turnId: string, error: string): Promise<void> {
+    await writeHostReceipt(this.workspace, turnId, error);
+  }
+  async deliver(delivery: Omit<TurnDelivery, 'clientTurnsDir'>): Promise<void> {
+    await this.handle?.deliver({ ...delivery, clientTurnsDir: clientTurnsDir(this.spec) });
+  }
+  /** A remote client (ssh) writes its receipt on its own host: the runner watches it under the same rules. */
+  watch(turnId: string, signal: AbortSignal): Promise<TurnReceipt> {
+    const handle = this.handle;
+    if (handle?.watchReceipt !== undefined) return handle.watchReceipt(turnId, { signal });
+    const pollMs = this.host.receiptPollMs;
+    return watchTurn(this.workspace, turnId, {
+      signal,
+      requireTurnDir: true, // the delivery created it; gone now = the agent removed it (receipt_replaced)
+      ...(pollMs === undefined ? {} : { pollMs }),
+    });
+  }
+
+  // ---- routing ----
+  trackSends(sends: TurnSends | null): void {
+    this.activeSends = sends;
+  }
+  noteSend(to: string): void {
+    this.activeSends?.sentTo.add(to);
+  }
+  noteBroadcast(): void {
+    if (this.activeSends !== null) this.activeSends.broadcast = true;
+  }
+  route(turnId: string, reply: string, sends: TurnSends): Promise<void> {
+    return routeCompletion(this, turnId, reply, sends);
+  }
+  /** Serialised outbox drain (the poll and the turn-completion drain never overlap). */
+  drainOutbox(turnId: string | null, sends?: TurnSends): Promise<void> {
+    const run = this.outboxBusy.then(() => drainAndRoute(this, turnId, sends));
+    this.outboxBusy = run.catch(() => undefined); // expected: the chain only orders drains; `run`'s caller gets the failure
+    return run;
+  }
+  /** What a cancelled turn's process left in `.outbox` is deleted unrouted, in the drains' order. */
+  discardOutbox(turnId: string): Promise<void> {
+    const run = this.outboxBusy.then(() => discardOutbox(this, turnId));
+    this.outboxBusy = run.catch(() => undefined); // expected: the chain only orders drains; `run`'s caller gets the failure
+    return run;
+  }
+}
