@@ -33,12 +33,17 @@ export class AgentEffects implements TurnPort, OutboxOwner {
   outboxDirRejected = false;
   private outboxBusy: Promise<void> = Promise.resolve();
   private activeSends: TurnSends | null = null;
+  readonly store: Store;
+  readonly events: EventBus;
+  readonly routing: RoutingHost;
 
   constructor(
     private readonly host: SessionHost,
     readonly name: string,
     public spec: AgentLaunchSpec,
-  ) {}
+  ) {
+    ({ store: this.store, events: this.events, routing: this.routing } = host);
+  }
 
   get agent(): string {
     return this.name;
@@ -48,15 +53,6 @@ export class AgentEffects implements TurnPort, OutboxOwner {
   }
   get workspace(): string {
     return this.spec.workspace;
-  }
-  get store(): Store {
-    return this.host.store;
-  }
-  get events(): EventBus {
-    return this.host.events;
-  }
-  get routing(): RoutingHost {
-    return this.host.routing;
   }
 
   agentConfig(): AgentConfig | undefined {

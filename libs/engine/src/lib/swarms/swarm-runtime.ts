@@ -47,6 +47,18 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
   private statusNow: SwarmStatus = 'starting';
   private startedAtNow: string;
   private readonly ctx: RunnerContext;
+  // The ports this runtime hands its sessions and routing, taken once from its deps (no forwarding getters).
+  readonly store: Store;
+  readonly events: EventBus;
+  readonly pushes: PushHub;
+  readonly clock: Clock;
+  readonly runners: RunnerRegistry;
+  /** Receipt watcher poll (ms); undefined = the watcher's default. */
+  readonly receiptPollMs: number | undefined;
+  readonly outboxPollMs: number;
+  readonly awaitingMs: number;
+  /** This runtime is its sessions' routing host. */
+  readonly routing: RoutingHost = this;
   /** Each agent's context with its own ids (a root server with an id range); empty otherwise. */
   private readonly agentContexts = new Map<string, RunnerContext>();
   /** Validate: ids are previewed, never written. */
@@ -63,6 +75,8 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     /** When the swarm started: now for a new start, the stored time for a recovered one. */
     startedAt?: string,
   ) {
+    ({ store: this.store, events: this.events, pushes: this.pushes, clock: this.clock, runners: this.runners } = deps);
+    ({ receiptPollMs: this.receiptPollMs, outboxPollMs: this.outboxPollMs, awaitingMs: this.awaitingMs } = deps);
     this.stateNow = state;
     this.effectiveNow = stateToConfig(state);
     this.topologyNow = new Topology(state.topology);
@@ -191,21 +205,6 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     return dirs;
   }
 
-  get store(): Store {
-    return this.deps.store;
-  }
-  get events(): EventBus {
-    return this.deps.events;
-  }
-  get pushes(): PushHub {
-    return this.deps.pushes;
-  }
-  get clock(): Clock {
-    return this.deps.clock;
-  }
-  get runners(): RunnerRegistry {
-    return this.deps.runners;
-  }
   /** The engine's runner context, plus the other agents' directories as protected paths. */
   get runnerContext(): RunnerContext {
     return this.ctx;
@@ -248,18 +247,6 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
       ids = got.ids;
     }
     this.agentContexts.set(agent, { ...this.ctx, agent: ids });
-  }
-  get receiptPollMs(): number | undefined {
-    return this.deps.receiptPollMs;
-  }
-  get outboxPollMs(): number {
-    return this.deps.outboxPollMs;
-  }
-  get awaitingMs(): number {
-    return this.deps.awaitingMs;
-  }
-  get routing(): RoutingHost {
-    return this;
   }
 
   /** Replaces the effective state (after an accepted op) and rebuilds the topology. */
