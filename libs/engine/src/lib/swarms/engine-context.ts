@@ -5,6 +5,7 @@
  */
 import type { HandlerRegistry } from '../objects/handler';
 import type { CorePorts } from '../util/core-ports';
+import type { Limiter } from './bounded';
 import type { RuntimeTable } from './runtime-table';
 import type { RuntimeDeps } from './swarm-runtime';
 
@@ -27,6 +28,8 @@ export interface EngineContext extends CorePorts {
   readonly limits: EngineLimits;
   readonly paths: EnginePaths;
   readonly runtimes: RuntimeTable;
+  /** Launch slots shared by every swarm starting at once (bounded.ts). */
+  readonly launchSlots: Limiter;
   /** What a new `SwarmRuntime` of this engine is built with. */
   runtimeDeps(): RuntimeDeps;
 }
