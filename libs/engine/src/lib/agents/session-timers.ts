@@ -8,7 +8,7 @@ import type { Clock, TimerHandle } from '../util/clock';
 export class SessionTimers {
   private awaitTimer: TimerHandle | null = null;
   private dispatchRetry: TimerHandle | null = null;
-  /** A turn that a full disk kept from being stored, retried until space returns (issue 19 §2). */
+  /** A turn that a full disk kept from being stored, retried until space returns. */
   private storageRetry: TimerHandle | null = null;
   private outbox: OutboxSchedule | null = null;
 

@@ -313,7 +313,7 @@ export class TurnRunner {
   }
 
   /**
-   * §11: turn rejected with `receipt_rejected`; nothing routed. The agent then needs attention (the session's
+   * The turn is rejected with `receipt_rejected`; nothing routed. The agent then needs attention (the session's
    * machine: state, agent_needs_attention, push).
    */
   private async reject(turn: TurnRow, reason: string, file?: string): Promise<TurnEnd> {

@@ -12,7 +12,7 @@ export const EventCategorySchema = z.enum(['swarm', 'agent', 'object', 'routing'
 export const SwarmStatusSchema = z.enum(['starting', 'running', 'stopping', 'stopped', 'error']).describe('Swarm status');
 const MetadataSchema = z.record(z.string(), z.unknown()).describe('Event details (secrets redacted)');
 
-/** §4 error body; `details` keys are listed in docs/rest-api.md (never paths, tokens or file contents). */
+/** The error body (docs/rest-api.md); `details` keys are listed in docs/rest-api.md (never paths, tokens or file contents). */
 export const ErrorBodySchema = z
   .looseObject({
     error: z.string().describe('snake_case error code'),

@@ -50,7 +50,7 @@ export function migrate(db: Db): number {
 /** Upper bound of cached statements (the SQL texts are ours; the event query has at most a few hundred shapes). */
 const STATEMENT_CACHE_MAX = 512;
 
-/** Prepared statements by SQL text (issue 13: re-preparing on every call was ~10 % of a busy server). */
+/** Prepared statements by SQL text (re-preparing on every call was ~10 % of a busy server's CPU). */
 export class StatementCache {
   private readonly statements = new Map<string, Database.Statement>();
 

@@ -6,7 +6,7 @@ import { toEvent, toMessage, toOverlay, type Raw } from './sqlite-rows';
 
 /**
  * The message log is trimmed to MESSAGE_LOG_KEEP entries per swarm once every this many appends of the swarm
- * (issue 13: the trim's OFFSET walks up to MESSAGE_LOG_KEEP index entries; it ran on every routed message).
+ * (the trim's OFFSET walks up to MESSAGE_LOG_KEEP index entries: on every routed message it was a hot spot).
  * In between the table holds up to MESSAGE_PRUNE_EVERY - 1 older entries, which no read returns
  * (`listMessages`, `listMessagesFrom` see the newest MESSAGE_LOG_KEEP only).
  */

@@ -25,7 +25,7 @@ async function gateConfig(ctx: GatePorts, value: unknown, baseDir: string): Prom
   return gate;
 }
 
-/** The gate (§12.8): schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
+/** The gate: schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
 export async function startSwarm(
   ctx: Ports<'store' | 'events' | 'pushes' | 'clock' | 'handlers' | 'paths' | 'runtimes' | 'runtimeDeps' | 'launchSlots'>,
   input: StartInput,
