@@ -9,7 +9,8 @@ import type { AttentionInfo, TurnFinish, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { failureCode } from '../events/failure-report';
-import { AGENT_EXITED_ERROR, DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, TURN_CANCELLED_ERROR } from './host-receipt';
+import { AGENT_EXITED_ERROR, DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR } from './host-receipt';
+import { cancelTurnByHost, failTurnByHost, settleFromHostReceipt } from './turn-endings';
 import type { TurnPort, TurnSends } from './session-ports';
 import type { TurnEnd } from './session-machine';
 import { isStorageFullError } from '../store/storage-full';
@@ -264,52 +265,14 @@ export class TurnRunner {
    */
   async failInternally(turn: TurnRow): Promise<void> {
     const cur = this.current;
-    if (cur?.id === turn.id) {
-      this.current = null;
-      cur.timer?.cancel();
-      cur.abort.abort();
-    }
-    await this.port.writeHostReceipt(turn.id, ENGINE_FAILED_ERROR);
-    if (
-      !(await this.port.store.finishTurn(turn.id, {
-        status: 'error',
-        error: ENGINE_FAILED_ERROR,
-        replyPreview: null,
-        completedAt: this.port.now(),
-      }))
-    )
-      return;
-    await this.emit('turn_failed', `Turn ${turn.id} failed inside the engine.`, { turn: turn.id, error: ENGINE_FAILED_ERROR });
-    this.port.push({
-      type: 'turn_completed',
-      payload: { agent: this.port.agent, turn: turn.id, status: 'error', error: ENGINE_FAILED_ERROR, reply_preview: null },
-    });
+    if (cur?.id === turn.id) this.stopWatching(cur);
+    const error = ENGINE_FAILED_ERROR;
+    await failTurnByHost(this.port, turn.id, error, `Turn ${turn.id} failed inside the engine.`, { turn: turn.id, error });
   }
 
-  /**
-   * Recovery found the host receipt of an open turn (the engine crashed after writing it, before the
-   * store update): the turn ends as the host meant — cancelled, or error delivery_failed — once, with
-   * its event, and is not delivered again. Returns true when this call made it final.
-   */
-  async settleFromHostReceipt(turn: TurnRow, error: string): Promise<boolean> {
-    const cancelled = error === TURN_CANCELLED_ERROR;
-    const finish = cancelled ? { status: 'cancelled' as const } : { status: 'error' as const, error };
-    if (!(await this.port.store.finishTurn(turn.id, { ...finish, completedAt: this.port.now() }))) return false;
-    if (cancelled) await this.emitCancelled(turn.id);
-    else await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
-    return true;
-  }
-
-  /** One `turn_failed` (level info, `status: cancelled`) per cancelled turn (docs/observability.md has no turn_cancelled). */
-  emitCancelled(turnId: string): Promise<unknown> {
-    return this.port.events.emit({
-      type: 'turn_failed',
-      level: 'info',
-      swarm: this.port.swarm,
-      agent: this.port.agent,
-      message: `Turn ${turnId} cancelled.`,
-      metadata: { turn: turnId, status: 'cancelled', error: TURN_CANCELLED_ERROR },
-    });
+  /** Recovery found the host receipt of an open turn: it ends as the host meant (turn-endings.ts). */
+  settleFromHostReceipt(turn: TurnRow, error: string): Promise<boolean> {
+    return settleFromHostReceipt(this.port, turn.id, error);
   }
 
   /**
@@ -335,14 +298,8 @@ export class TurnRunner {
   async cancel(): Promise<string | null> {
     const cur = this.current;
     if (cur === null) return null;
-    this.current = null;
-    cur.timer?.cancel();
-    cur.abort.abort();
-    // The watcher is stopped: write the host receipt first, then finish in the store (host-receipt.ts).
-    await this.port.writeHostReceipt(cur.id, TURN_CANCELLED_ERROR);
-    if (!(await this.port.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.port.now() }))) return null;
-    await this.emitCancelled(cur.id);
-    return cur.id;
+    this.stopWatching(cur);
+    return (await cancelTurnByHost(this.port, cur.id)) ? cur.id : null;
   }
 
   /**
@@ -356,17 +313,16 @@ export class TurnRunner {
     if (cur === null) return;
     await new Promise((r) => setTimeout(r, graceMs));
     if (this.current !== cur) return; // the receipt completed it meanwhile, or a stop/restart cancelled it
+    this.stopWatching(cur);
+    const error = AGENT_EXITED_ERROR;
+    await failTurnByHost(this.port, cur.id, error, `Turn ${cur.id} failed: the agent exited (${code}).`, { turn: cur.id, error, code });
+  }
+
+  /** The turn is no longer watched: its timer and watcher end, and it is no longer current. */
+  private stopWatching(cur: Current): void {
     this.current = null;
     cur.timer?.cancel();
     cur.abort.abort();
-    const error = AGENT_EXITED_ERROR;
-    await this.port.writeHostReceipt(cur.id, error);
-    if (!(await this.port.store.finishTurn(cur.id, { status: 'error', error, replyPreview: null, completedAt: this.port.now() }))) return;
-    await this.emit('turn_failed', `Turn ${cur.id} failed: the agent exited (${code}).`, { turn: cur.id, error, code });
-    this.port.push({
-      type: 'turn_completed',
-      payload: { agent: this.port.agent, turn: cur.id, status: 'error', error, reply_preview: null },
-    });
   }
 
   abandon(): void {
