@@ -1,8 +1,8 @@
 /**
  * The effects port of one agent session (session-ports.ts): the store, the event log, pushes, the runner handle,
  * the workspace files, the clock and outbox routing, behind one object. The session executes its machine's
- * decisions through it; the turn runner and outbox routing use it directly. It holds no session state: only
- * the agent's handle and launch spec, which the session sets on each start.
+ * decisions through it; the turn runner uses it directly. It holds no session state: only the agent's handle
+ * and launch spec, which the session sets on each start, and its outbox router.
  */
 import type { AgentConfig } from '@genswarms/ir-gate';
 import { newTurnId, prepareTurnDir, watchTurn, type PreparedTurnDir, type TurnReceipt } from '@genswarms/receipts';
@@ -10,8 +10,6 @@ import type { AgentLaunchSpec, IsolationReport, RunnerHandle, SessionDescription
 import type { EmitInput, EventBus } from '../events/event-bus';
 import type { FailureSite } from '../events/failure-report';
 import type { EnginePush } from '../events/pushes';
-import { newOutboxMemo, type OutboxMemo } from '../routing/outbox';
-import type { RoutingHost } from '../routing/router';
 import type { AttentionInfo, EventAlong, SessionState, Store, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import type { AgentFailure } from './agent-failure';
@@ -19,30 +17,26 @@ import { attentionEvent } from './client-attention';
 import { writeHostReceipt } from './host-receipt';
 import { writeInboxFile } from './inbox-file';
 import { clientTurnsDir, isTuiBackend } from './launch-spec';
-import { discardOutbox, drainAndRoute, routeCompletion } from './outbox-routing';
+import { OutboxRouter } from './outbox-routing';
 import type { SessionHost } from './session-host';
-import type { InboxWrite, OutboxOwner, TurnPort, TurnSends } from './session-ports';
+import type { InboxWrite, TurnPort, TurnSends } from './session-ports';
 import { turnTimeoutOf } from './turn-timeout';
 
-export class AgentEffects implements TurnPort, OutboxOwner {
+export class AgentEffects implements TurnPort {
   /** The running client (null before a start, after a stop). */
   handle: RunnerHandle | null = null;
-  /** Outbox entries that could not be removed, reported once (routing/outbox.ts). */
-  readonly outboxMemo: OutboxMemo = newOutboxMemo();
-  /** One `outbox_rejected` per period of a non-directory `.outbox`. */
-  outboxDirRejected = false;
-  private outboxBusy: Promise<void> = Promise.resolve();
-  private activeSends: TurnSends | null = null;
   readonly store: Store;
   readonly events: EventBus;
-  readonly routing: RoutingHost;
+  /** This agent's outbox, markers and reply_to (outbox-routing.ts). */
+  private readonly outbox: OutboxRouter;
 
   constructor(
     private readonly host: SessionHost,
     readonly name: string,
     public spec: AgentLaunchSpec,
   ) {
-    ({ store: this.store, events: this.events, routing: this.routing } = host);
+    ({ store: this.store, events: this.events } = host);
+    this.outbox = new OutboxRouter(host, name);
   }
 
   get agent(): string {
@@ -234,27 +228,17 @@ export class AgentEffects implements TurnPort, OutboxOwner {
 
   // ---- routing ----
   trackSends(sends: TurnSends | null): void {
-    this.activeSends = sends;
-  }
-  noteSend(to: string): void {
-    this.activeSends?.sentTo.add(to);
-  }
-  noteBroadcast(): void {
-    if (this.activeSends !== null) this.activeSends.broadcast = true;
+    this.outbox.track(sends);
   }
   route(turnId: string, reply: string, sends: TurnSends): Promise<void> {
-    return routeCompletion(this, turnId, reply, sends);
+    return this.outbox.complete(this.workspace, turnId, reply, sends);
   }
-  /** Serialised outbox drain (the poll and the turn-completion drain never overlap). */
-  drainOutbox(turnId: string | null, sends?: TurnSends): Promise<void> {
-    const run = this.outboxBusy.then(() => drainAndRoute(this, turnId, sends));
-    this.outboxBusy = run.catch(() => undefined); // expected: the chain only orders drains; `run`'s caller gets the failure
-    return run;
+  /** One drain of the outbox (in order with every other drain of this agent). */
+  drainOutbox(turnId: string | null): Promise<void> {
+    return this.outbox.drain(this.workspace, turnId);
   }
   /** What a cancelled turn's process left in `.outbox` is deleted unrouted, in the drains' order. */
   discardOutbox(turnId: string): Promise<void> {
-    const run = this.outboxBusy.then(() => discardOutbox(this, turnId));
-    this.outboxBusy = run.catch(() => undefined); // expected: the chain only orders drains; `run`'s caller gets the failure
-    return run;
+    return this.outbox.discard(this.workspace, turnId);
   }
 }

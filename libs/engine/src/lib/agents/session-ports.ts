@@ -1,17 +1,14 @@
 /**
- * The effects port of an agent session: everything the runner of a turn and outbox routing do to the world
- * (persist, emit, push, deliver, watch, route, write receipts) goes through these interfaces, implemented by
- * `AgentEffects` (agent-effects.ts). The turn runner holds only a `TurnPort`: it never sees the session, and
+ * The effects port of an agent session: everything the runner of a turn does to the world (persist, emit,
+ * push, deliver, watch, route, write receipts) goes through this interface, implemented by `AgentEffects`
+ * (agent-effects.ts). The turn runner holds only a `TurnPort`: it never sees the session, and
  * tells it how a turn ended by its return value (`TurnEnd`, session-machine.ts).
  */
-import type { AgentConfig } from '@genswarms/ir-gate';
 import type { PreparedTurnDir, TurnReceipt } from '@genswarms/receipts';
 import type { TurnDelivery } from '@genswarms/runners';
 import type { EventBus } from '../events/event-bus';
 import type { FailureSite } from '../events/failure-report';
 import type { EnginePush } from '../events/pushes';
-import type { OutboxMemo } from '../routing/outbox';
-import type { RoutingHost } from '../routing/router';
 import type { Store, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 
@@ -56,23 +53,4 @@ export interface TurnPort {
   route(turnId: string, reply: string, sends: TurnSends): Promise<void>;
   /** The sends of the turn now running (null between turns): what a poll-time drain routes counts for it. */
   trackSends(sends: TurnSends | null): void;
-}
-
-/** What outbox routing needs from the agent whose outbox and reply it routes. */
-export interface OutboxOwner {
-  readonly name: string;
-  readonly swarm: string;
-  readonly workspace: string;
-  readonly events: EventBus;
-  readonly routing: RoutingHost;
-  /** Outbox entries that could not be removed, reported once. */
-  readonly outboxMemo: OutboxMemo;
-  /** One `outbox_rejected` per period of a non-directory `.outbox`. */
-  outboxDirRejected: boolean;
-  agentConfig(): AgentConfig | undefined;
-  /** Records a send of the current turn (outside a turn: nothing). */
-  noteSend(to: string): void;
-  noteBroadcast(): void;
-  /** The serialised drain of this agent's outbox. */
-  drainOutbox(turnId: string | null, sends?: TurnSends): Promise<void>;
 }
