@@ -146,91 +146,121 @@ function protoChain(value: object): object[] {
   return out;
 }
 
+interface Walk {
+  /** Every promise made during the walk, by async id (stack and trigger). */
+  readonly inits: Probe['inits'];
+  /** Each entry into a wrapped method or getter: the file it is declared in, and the causal chain that led there. */
+  readonly entries: readonly { readonly callee: string; readonly chain: readonly string[] }[];
+}
+
+/**
+ * Starts `config`, posts a task to `agent` and records the walk until the runner hands a turn to `until` (the
+ * real mock runner; its delivery comes right after the inbox file is written).
+ */
+async function walkTask(h: Harness, config: { name: string }, agent: string, until: string): Promise<Walk> {
+  Error.stackTraceLimit = Infinity;
+  const engine = h.engine;
+  await engine.startSwarm({ config });
+  const rt = engine.swarms.running(config.name);
+  const session = rt.session(agent);
+  if (session === undefined) throw new Error(`no session ${agent}`);
+  const effects = (session as unknown as { effects?: { outbox?: object } }).effects;
+  const targets = [rt, session, session.turns, effects, effects?.outbox].filter((t): t is object => t !== undefined);
+  const probe = makeProbe();
+  const entries: { callee: string; chain: string[] }[] = [];
+  let walking = false;
+  const undo = [...new Set(targets.flatMap(protoChain))].map((proto) => {
+    const callee = fileOfClass((proto as { constructor: { name: string } }).constructor.name);
+    return recordEntries(proto, () => {
+      if (!walking) return;
+      const chain = probe.chain();
+      if (chain.some((s) => s.includes(POST_MARK))) entries.push({ callee, chain });
+    });
+  });
+  probe.enable();
+  try {
+    walking = true;
+    await (async function postTheTask() {
+      await engine.sendTask(config.name, agent, 'hello');
+    })();
+    await waitFor(async () => deliveredTo.has(until), `the delivery of a turn to ${until}`);
+  } finally {
+    walking = false;
+    probe.disable();
+    undo.forEach((u) => u());
+  }
+  return { inits: probe.inits, entries };
+}
+
+/** Agents that were handed a turn (by the wrapped mock runner). */
+const deliveredTo = new Set<string>();
+
+/** The real mock runner, its handles' deliveries noted in `deliveredTo`. */
+function noteDeliveries(real: RunnerRegistry): RunnerRegistry {
+  return Object.assign(Object.create(real) as RunnerRegistry, {
+    get: (kind: Parameters<RunnerRegistry['get']>[0]) => {
+      const runner = real.get(kind);
+      return Object.assign(Object.create(runner) as typeof runner, {
+        start: async (...args: Parameters<typeof runner.start>) => {
+          const handle: RunnerHandle = await runner.start(...args);
+          const agent = args[0].spec.agent;
+          return Object.assign(Object.create(handle) as RunnerHandle, {
+            deliver: (d: Parameters<RunnerHandle['deliver']>[0]) => {
+              deliveredTo.add(agent);
+              return handle.deliver(d);
+            },
+          });
+        },
+      });
+    },
+  });
+}
+
+/** caller → callee file pairs that call each other both ways over the walk. */
+function twoWayCalls(walk: Walk): string[] {
+  const edges = new Set(
+    walk.entries.flatMap(({ callee, chain }) => {
+      const caller = framesOf(chain[0] ?? '')[0];
+      const entry = caller !== null && caller !== undefined && caller !== callee ? [`${caller} -> ${callee}`] : [];
+      return [...entry, ...chain.flatMap((s) => edgesOf(framesOf(s)))];
+    }),
+  );
+  return [...edges].filter((e) => {
+    const [caller, callee] = e.split(' -> ');
+    return caller !== undefined && callee !== undefined && caller < callee && edges.has(`${callee} -> ${caller}`);
+  });
+}
+
 describe('a task walks from its POST to the inbox crossing each engine file at most twice', () => {
   let h: Harness | undefined;
+  beforeEach(async () => {
+    deliveredTo.clear();
+    h = await makeHarness({ runners: noteDeliveries });
+  });
   afterEach(async () => {
     await h?.cleanup();
     h = undefined;
   });
 
-  it('has no callback between engine files and no file entered three times on the way', async () => {
-    Error.stackTraceLimit = Infinity;
-    const probe = makeProbe();
-    /** Each entry into a wrapped method or getter: the file it is declared in, and the causal chain that led there. */
-    const entries: { callee: string; chain: string[] }[] = [];
-    let walking = false;
-    let delivered = false;
-    // the real mock runner; its handle's delivery (right after the inbox file is written) ends the walk
-    const runners = (real: RunnerRegistry): RunnerRegistry =>
-      Object.assign(Object.create(real) as RunnerRegistry, {
-        get: (kind: Parameters<RunnerRegistry['get']>[0]) => {
-          const runner = real.get(kind);
-          return Object.assign(Object.create(runner) as typeof runner, {
-            start: async (...args: Parameters<typeof runner.start>) => {
-              const handle: RunnerHandle = await runner.start(...args);
-              return Object.assign(Object.create(handle) as RunnerHandle, {
-                deliver: (d: Parameters<RunnerHandle['deliver']>[0]) => {
-                  if (walking) {
-                    walking = false;
-                    delivered = true;
-                  }
-                  return handle.deliver(d);
-                },
-              });
-            },
-          });
-        },
-      });
-    h = await makeHarness({ runners });
-    const engine = h.engine;
-    await engine.startSwarm({ config: { name: 'walk', agents: [mockAgent('a')] } });
-    const rt = engine.swarms.running('walk');
-    const session = rt.session('a');
-    if (session === undefined) throw new Error('no session');
-    const targets = [rt, session, session.turns, (session as unknown as { effects?: object }).effects].filter(
-      (t): t is object => t !== undefined,
-    );
-    const undo = [...new Set(targets.flatMap(protoChain))].map((proto) => {
-      const callee = fileOfClass((proto as { constructor: { name: string } }).constructor.name);
-      return recordEntries(proto, () => {
-        if (!walking) return;
-        const chain = probe.chain();
-        if (chain.some((s) => s.includes(POST_MARK))) entries.push({ callee, chain });
-      });
-    });
-    probe.enable();
-    try {
-      walking = true;
-      await (async function postTheTask() {
-        await engine.sendTask('walk', 'a', 'hello');
-      })();
-      await waitFor(async () => delivered, 'the delivery of the task');
-    } finally {
-      walking = false;
-      probe.disable();
-      undo.forEach((u) => u());
-    }
+  it('has no callback between engine files and no file entered three times on the way to the inbox', async () => {
+    const walk = await walkTask(h as Harness, { name: 'walk', agents: [mockAgent('a')] } as { name: string }, 'a', 'a');
     // the spine: the stacks that led to the inbox file's write, back to the POST
-    const write = [...probe.inits.values()].find((r) => r.stack.includes(`${path.sep}inbox-file.ts:`));
+    const write = [...walk.inits.values()].find((r) => r.stack.includes(`${path.sep}inbox-file.ts:`));
     expect(write).toBeDefined();
     const spine: string[] = [];
-    for (let r = write, hops = 0; r !== undefined && hops < 10_000; r = probe.inits.get(r.trigger), hops++) spine.push(r.stack);
+    for (let r = write, hops = 0; r !== undefined && hops < 10_000; r = walk.inits.get(r.trigger), hops++) spine.push(r.stack);
     expect(spine.some((s) => s.includes(POST_MARK))).toBe(true);
     const crowded = spine.flatMap((s) => [...runsPerFile(framesOf(s))].filter(([, n]) => n > 2).map(([f, n]) => `${f} ×${n}`));
     expect(crowded).toEqual([]);
-    // one-way calls over every entry of the walk
-    expect(entries.length).toBeGreaterThan(0);
-    const edges = new Set(
-      entries.flatMap(({ callee, chain }) => {
-        const caller = framesOf(chain[0] ?? '')[0];
-        const entry = caller !== null && caller !== undefined && caller !== callee ? [`${caller} -> ${callee}`] : [];
-        return [...entry, ...chain.flatMap((s) => edgesOf(framesOf(s)))];
-      }),
-    );
-    const twoWay = [...edges].filter((e) => {
-      const [caller, callee] = e.split(' -> ');
-      return caller !== undefined && callee !== undefined && caller < callee && edges.has(`${callee} -> ${caller}`);
-    });
-    expect(twoWay).toEqual([]);
+    expect(walk.entries.length).toBeGreaterThan(0);
+    expect(twoWayCalls(walk)).toEqual([]);
+  });
+
+  it("has no callback between engine files through the whole turn, its reply routed into the next agent's inbox", async () => {
+    const reply = 'done\n<<SWARM_MSG:TO=b:START>>\nyour turn\n<<SWARM_MSG:END>>';
+    const config = { name: 'relay', agents: [mockAgent('a', [reply]), mockAgent('b')], topology: [['a', 'b']] };
+    const walk = await walkTask(h as Harness, config, 'a', 'b');
+    expect(walk.entries.length).toBeGreaterThan(0);
+    expect(twoWayCalls(walk)).toEqual([]);
   });
 });
