@@ -2,9 +2,9 @@
  * The engine: swarms that run, route, persist and recover. Per-instance state only; every dependency
  * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto docs/rest-api.md bodies.
  */
-import { NAME_RE, type ConfigSummary } from '@genswarms/ir-gate';
+import type { ConfigSummary } from '@genswarms/ir-gate';
 import { EventBus, type EventListener } from '../events/event-bus';
-import { toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
+import type { EventFilterSet, ParsedEventQuery } from '../events/event-query';
 import type {
   AddAgentCommand,
   AddObjectCommand,
@@ -48,27 +48,17 @@ import { parseBudgetPatchCommand, type BudgetUpdated, type LlmRequestList } from
 import type { StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
-import {
-  runtimeDetail,
-  runtimeSummary,
-  storedDetail,
-  storedSummary,
-  type AgentStatus,
-  type ObjectStatus,
-  type SwarmDetail,
-  type SwarmSummary,
-} from './status';
-import { storedSwarm } from './stored-view';
+import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from './status';
 import type { SwarmRuntime } from './swarm-runtime';
 import type { EngineContext } from './engine-context';
-import { assertKnownSwarm, stopRuntime } from './lifecycle';
+import { stopRuntime } from './lifecycle';
 import { createLimiter, LAUNCH_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
-import { assertName } from './helpers';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
 import * as objectOps from './object-ops';
 import * as swarmOps from './swarm-ops';
+import * as readOps from './read-ops';
 import { agentHistory, type HistoryEntry } from './agent-history';
 import { setSwarmPaused, type PauseResult } from './swarm-pause';
 import { skillOrThrow, skillsCatalogue, type SkillEntry } from '../skills/skills-catalogue';
@@ -167,20 +157,12 @@ export class Engine implements SwarmService {
   }
 
   /** Running swarms are summarised from their runtime; only a swarm without one has its stored config read. */
-  async listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
-    const swarms: SwarmSummary[] = [];
-    for (const head of await this.store.listSwarmHeads()) {
-      const rt = this.swarms.get(head.name);
-      swarms.push(rt !== undefined ? runtimeSummary(rt, head) : await storedSummary(this.store, head));
-    }
-    return { swarms };
+  listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
+    return readOps.listSwarms(this.ctx);
   }
 
-  async getSwarm(swarm: string): Promise<SwarmDetail> {
-    assertName('swarm', swarm);
-    const rt = this.swarms.get(swarm);
-    if (rt !== undefined) return runtimeDetail(rt);
-    return storedDetail(this.store, await storedSwarm(this.ctx, swarm));
+  getSwarm(swarm: string): Promise<SwarmDetail> {
+    return readOps.getSwarm(this.ctx, swarm);
   }
 
   /** Stops a swarm (inbox dropped with one `inbox_dropped`); `purge` also deletes its data and default dirs. */
@@ -222,32 +204,22 @@ export class Engine implements SwarmService {
   }
 
   /** One page of stored events; the query (scope included) was parsed at the edge. */
-  async queryEvents(query: ParsedEventQuery): Promise<EventPage> {
-    const events = await this.store.queryEvents(toStoreQuery(query, this.clock.now()));
-    return { events, count: events.length, query };
+  queryEvents(query: ParsedEventQuery): Promise<EventPage> {
+    return readOps.queryEvents(this.ctx, query);
   }
 
   /** The newest `limit` events of a swarm matching any filter set, oldest first, each once. */
-  async recentEvents(swarm: string, filters: readonly EventFilterSet[], limit: number): Promise<StoredEvent[]> {
-    const seen = new Map<number, StoredEvent>();
-    for (const set of filters) {
-      const { events } = await this.queryEvents({ ...set, swarm, limit });
-      for (const e of events) seen.set(e.id, e);
-    }
-    return [...seen.entries()]
-      .sort(([a], [b]) => a - b)
-      .slice(-limit)
-      .map(([, e]) => e);
+  recentEvents(swarm: string, filters: readonly EventFilterSet[], limit: number): Promise<StoredEvent[]> {
+    return readOps.recentEvents(this.ctx, swarm, filters, limit);
   }
 
-  async listMessages(swarm: string, limit = 100): Promise<{ messages: MessageRow[] }> {
-    await assertKnownSwarm(this.ctx, swarm);
-    return { messages: await this.store.listMessages(swarm, limit) };
+  listMessages(swarm: string, limit = 100): Promise<{ messages: MessageRow[] }> {
+    return readOps.listMessages(this.ctx, swarm, limit);
   }
 
   /** Whether the swarm is running or known to the store. */
-  async hasSwarm(swarm: string): Promise<boolean> {
-    return NAME_RE.test(swarm) && (this.swarms.has(swarm) || (await this.store.getSwarm(swarm)) !== null);
+  hasSwarm(swarm: string): Promise<boolean> {
+    return readOps.hasSwarm(this.ctx, swarm);
   }
 
   /** Drops every runtime without stopping agents or touching the store (as a crash would); closes the store. */
