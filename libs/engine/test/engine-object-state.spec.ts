@@ -41,7 +41,7 @@ function config(name: string): Record<string, unknown> {
 }
 
 function stateOf(engine: Engine, swarm: string, object: string): unknown {
-  return engine.swarms.get(swarm)?.objects.get(object)?.state;
+  return engine.swarms.get(swarm)?.object(object)?.state;
 }
 
 async function send(engine: Engine, swarm: string, to: string, content: string, times = 1): Promise<void> {

@@ -5,21 +5,9 @@
  * --write`), then resumes, or restarts the agent.
  */
 import { isRunnerError, type ClientReadiness, type RunnerHandle } from '@genswarms/runners';
-import type { AttentionDetails, AttentionInfo, SessionState } from '../store/store';
-import type { EventBus } from '../events/event-bus';
-import type { PushHub } from '../events/pushes';
+import type { AttentionDetails, AttentionInfo } from '../store/store';
 
 export const CLIENT_PROMPT_BLOCKED = 'client_prompt_blocked';
-
-/** What holding an agent for its client needs of the session. */
-export interface AttentionHost {
-  readonly name: string;
-  readonly swarm: string;
-  readonly state: SessionState;
-  readonly events: EventBus;
-  readonly pushes: PushHub;
-  setState(state: SessionState, attention?: AttentionInfo | null): Promise<void>;
-}
 
 /** The attention for a start that did not end ready; null when the client is ready, gone, or the wait was dropped. */
 export function attentionOfReadiness(readiness: ClientReadiness): AttentionInfo | null {
@@ -51,17 +39,24 @@ export function blocked(turn: string | null, details: AttentionDetails): Attenti
   return { reason: CLIENT_PROMPT_BLOCKED, turn, details };
 }
 
-/** The agent waits for its operator: state, one `agent_needs_attention` event with the details, the push. */
-export async function holdForAttention(host: AttentionHost, attention: AttentionInfo): Promise<void> {
-  await host.setState('needs_attention', attention);
-  await host.events.emit({
-    type: 'agent_needs_attention',
-    swarm: host.swarm,
-    agent: host.name,
-    message: `Agent ${host.name} needs attention (${attention.reason})${describe(attention.details)}.`,
+/**
+ * The `agent_needs_attention` event of a hold: `hold` (a client that waits, an isolation mismatch) describes what
+ * the screen showed; `rejected` (a refused receipt) names the reason only.
+ */
+export function attentionEvent(
+  agent: string,
+  attention: AttentionInfo,
+  wording: 'hold' | 'rejected',
+): { readonly message: string; readonly metadata: Record<string, unknown> } {
+  if (wording === 'rejected')
+    return {
+      message: `Agent ${agent} needs attention (${attention.reason}).`,
+      metadata: { turn: attention.turn, reason: attention.reason },
+    };
+  return {
+    message: `Agent ${agent} needs attention (${attention.reason})${describe(attention.details)}.`,
     metadata: { reason: attention.reason, turn: attention.turn, ...(attention.details ?? {}) },
-  });
-  host.pushes.push(host.swarm, { type: 'needs_attention', payload: { agent: host.name, turn: attention.turn, reason: attention.reason } });
+  };
 }
 
 function describe(details: AttentionDetails | undefined): string {

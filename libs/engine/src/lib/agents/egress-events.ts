@@ -75,3 +75,41 @@ export async function emitEgressStopped(
 function hostPort(facts: EgressFacts): string {
   return `${facts.host.includes(':') ? `[${facts.host}]` : facts.host}:${facts.port}`;
 }
+
+/** One session's forwarder between its `egress_started` and its one end (`egress_stopped` or `egress_failed`). */
+export class EgressRecord {
+  private facts: EgressFacts | null = null;
+
+  constructor(
+    private readonly events: EventBus,
+    private readonly swarm: string,
+    private readonly agent: string,
+  ) {}
+
+  /** The launch gave the agent a forwarder: `egress_started`. */
+  async started(plan: LaunchPlan, description: SessionDescription): Promise<void> {
+    this.facts = egressFactsOf(plan, description);
+    if (this.facts !== null) await emitEgressStarted(this.events, this.swarm, this.agent, this.facts);
+  }
+
+  /** The forwarder could not start (the agent then fails to start). */
+  async startFailed(plan: LaunchPlan, detail: string): Promise<void> {
+    const facts = egressFactsOf(plan, null);
+    if (facts !== null) await emitEgressFailed(this.events, this.swarm, this.agent, facts, 'forwarder_start_failed', detail);
+  }
+
+  /** The forwarder died under the running client: one `egress_failed`, and it counts as the forwarder's end. */
+  async lost(detail: string): Promise<void> {
+    const facts = this.facts;
+    if (facts === null) return;
+    this.facts = null;
+    await emitEgressFailed(this.events, this.swarm, this.agent, facts, 'forwarder_exited', detail);
+  }
+
+  /** Records the forwarder's end once; a release or crash records nothing (the next start records anew). */
+  async ended(reason: EgressStopReason): Promise<void> {
+    const facts = this.facts;
+    this.facts = null;
+    if (facts !== null) await emitEgressStopped(this.events, this.swarm, this.agent, facts, reason);
+  }
+}

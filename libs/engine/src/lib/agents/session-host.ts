@@ -1,18 +1,11 @@
 /** What an agent session needs from its swarm: persistence, events, pushes, time and routing. */
 import type { AgentConfig } from '@genswarms/ir-gate';
 import type { RunnerContext, RunnerRegistry } from '@genswarms/runners';
-import type { EventBus } from '../events/event-bus';
-import type { PushHub } from '../events/pushes';
 import type { RoutingHost } from '../routing/router';
-import type { Store } from '../store/store';
-import type { Clock } from '../util/clock';
+import type { CorePorts } from '../util/core-ports';
 
-export interface SessionHost {
+export interface SessionHost extends CorePorts {
   readonly swarm: string;
-  readonly store: Store;
-  readonly events: EventBus;
-  readonly pushes: PushHub;
-  readonly clock: Clock;
   readonly routing: RoutingHost;
   readonly runners: RunnerRegistry;
   /** The runner context `agent` is planned, started and re-attached with (its own ids on a per-agent-uid server). */

@@ -1,16 +1,16 @@
 /**
- * The narrow views an agent session gives the code that works for it, so that code depends on an
- * interface, never on `AgentSession` (no import circle, no `session.host.…` chains).
+ * The effects port of an agent session: everything the runner of a turn does to the world (persist, emit,
+ * push, deliver, watch, route, write receipts) goes through this interface, implemented by `AgentEffects`
+ * (agent-effects.ts). The turn runner holds only a `TurnPort`: it never sees the session, and
+ * tells it how a turn ended by its return value (`TurnEnd`, session-machine.ts).
  */
-import type { AgentConfig } from '@genswarms/ir-gate';
-import type { AgentLaunchSpec, RunnerHandle } from '@genswarms/runners';
+import type { PreparedTurnDir, TurnReceipt } from '@genswarms/receipts';
+import type { TurnDelivery } from '@genswarms/runners';
 import type { EventBus } from '../events/event-bus';
 import type { FailureSite } from '../events/failure-report';
-import type { PushHub } from '../events/pushes';
-import type { OutboxMemo } from '../routing/outbox';
-import type { RoutingHost } from '../routing/router';
-import type { AttentionInfo, SessionState, Store } from '../store/store';
-import type { Clock } from '../util/clock';
+import type { EnginePush } from '../events/pushes';
+import type { Store, TurnRow } from '../store/store';
+import type { TimerHandle } from '../util/clock';
 
 /** Sends a turn made so far (a `reply_to` sink that was already sent to gets no automatic reply). */
 export interface TurnSends {
@@ -18,49 +18,39 @@ export interface TurnSends {
   broadcast: boolean;
 }
 
-/** What a `TurnRunner` needs from the session whose turns it runs. */
-export interface TurnHost {
-  readonly name: string;
+/** The inbox file was written (its data settles in `flushed`), or writing it was refused. */
+export type InboxWrite = { readonly ok: true; readonly flushed: Promise<void> } | { readonly ok: false; readonly detail: string };
+
+/** What the runner of one agent's turns does to the world, and the few facts it reads. */
+export interface TurnPort {
+  readonly agent: string;
   readonly swarm: string;
-  readonly workspace: string;
-  readonly isTui: boolean;
-  readonly spec: AgentLaunchSpec;
-  readonly handle: RunnerHandle | null;
-  /** The session's state now (a turn that ends after the agent failed or stopped leaves it so). */
-  readonly state: SessionState;
-  readonly store: Store;
-  readonly events: EventBus;
-  readonly pushes: PushHub;
-  readonly clock: Clock;
-  /** Receipt watcher poll (ms); undefined = the watcher's default. */
-  readonly receiptPollMs: number | undefined;
-  /** The agent's current effective config. */
-  agentConfig(): AgentConfig | undefined;
-  now(): string;
-  setState(state: SessionState, attention?: AttentionInfo | null): Promise<void>;
-  /** Schedules the next dispatch. */
-  kick(): void;
+  /** Persistence of a turn's progress and end. */
+  readonly store: Pick<Store, 'finishTurn' | 'markTurnDelivered' | 'markTurnTimedOut'>;
+  /** The event log (an `along` event is written in the store's transaction, announced after it). */
+  readonly events: Pick<EventBus, 'emit' | 'along' | 'announce'>;
+  push(push: EnginePush): void;
   /** Reports an internal failure (log line + `engine_error`); never throws. */
   report(where: FailureSite, error: unknown, metadata?: Record<string, unknown>): Promise<void>;
+  /** ISO time now, and the same instant in ms. */
+  now(): string;
+  nowMs(): number;
+  setTimer(ms: number, fire: () => void): TimerHandle;
+  /** `turn_timeout_ms` of the agent's current config and client; undefined = none. */
+  turnTimeoutMs(): number | undefined;
+  /** The agent's current `reply_to` sink. */
+  replyTo(): string | undefined;
+  /** A TUI client takes its turns pasted, never as an inbox file. */
+  isTui(): boolean;
+  prepareTurnDir(turnId: string): Promise<PreparedTurnDir>;
+  writeInbox(turn: TurnRow): Promise<InboxWrite>;
+  /** Hands the turn to the running client (a no-op without one). */
+  deliver(delivery: Omit<TurnDelivery, 'clientTurnsDir'>): Promise<void>;
+  /** Waits for the turn's receipt (the runner's own watcher for a remote client). */
+  watch(turnId: string, signal: AbortSignal): Promise<TurnReceipt>;
+  writeHostReceipt(turnId: string, error: string): Promise<void>;
   /** Final outbox drain, markers, then `reply_to` (outbox-routing.ts). */
-  routeCompletion(turnId: string, reply: string, sends: TurnSends): Promise<void>;
-}
-
-/** What outbox routing needs from the agent whose outbox and reply it routes. */
-export interface OutboxOwner {
-  readonly name: string;
-  readonly swarm: string;
-  readonly workspace: string;
-  readonly events: EventBus;
-  readonly routing: RoutingHost;
-  /** Outbox entries that could not be removed, reported once. */
-  readonly outboxMemo: OutboxMemo;
-  /** One `outbox_rejected` per period of a non-directory `.outbox`. */
-  outboxDirRejected: boolean;
-  agentConfig(): AgentConfig | undefined;
-  /** Records a send of the current turn (outside a turn: nothing). */
-  noteSend(to: string): void;
-  noteBroadcast(): void;
-  /** The serialised drain of this agent's outbox. */
-  drainOutbox(turnId: string | null, sends?: TurnSends): Promise<void>;
+  route(turnId: string, reply: string, sends: TurnSends): Promise<void>;
+  /** The sends of the turn now running (null between turns): what a poll-time drain routes counts for it. */
+  trackSends(sends: TurnSends | null): void;
 }

@@ -1,19 +1,23 @@
 /**
  * One turn at a time: prepare the turn dir, deliver (inbox file or paste), watch the receipt, apply
- * the receipt outcome, honour `turn_timeout_ms` and route at completion.
+ * the receipt outcome, honour `turn_timeout_ms` and route at completion. Every effect goes
+ * through the `TurnPort`; how the turn ended is the return value (`TurnEnd`), which the session's state
+ * machine turns into the agent's next state. The runner never calls back into the session.
  */
-import { prepareTurnDir, watchTurn, type TurnReceipt } from '@genswarms/receipts';
+import type { TurnReceipt } from '@genswarms/receipts';
 import type { AttentionInfo, TurnFinish, TurnRow } from '../store/store';
 import type { TimerHandle } from '../util/clock';
 import { contentPreview } from '../util/preview';
 import { failureCode } from '../events/failure-report';
-import { AGENT_EXITED_ERROR, DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR, TURN_CANCELLED_ERROR, writeHostReceipt } from './host-receipt';
-import { writeInboxFile } from './inbox-file';
-import { clientTurnsDir } from './launch-spec';
-import type { TurnHost } from './session-ports';
+import { AGENT_EXITED_ERROR, DELIVERY_FAILED_ERROR, ENGINE_FAILED_ERROR } from './host-receipt';
+import { cancelTurnByHost, failTurnByHost, settleFromHostReceipt } from './turn-endings';
+import type { TurnPort, TurnSends } from './session-ports';
+import type { TurnEnd } from './session-machine';
 import { isStorageFullError } from '../store/storage-full';
-import { attentionOfDeliveryError, holdForAttention } from './client-attention';
-import { turnTimeoutOf } from './turn-timeout';
+import { attentionOfDeliveryError } from './client-attention';
+
+const DROPPED: TurnEnd = { kind: 'dropped' };
+const FINISHED: TurnEnd = { kind: 'finished' };
 
 /** How a turn is run: `fresh` = delivered now; `startRecorded` = its `turn_started` was written with its dispatch. */
 export interface RunOptions {
@@ -27,16 +31,25 @@ interface Current {
   readonly abort: AbortController;
   timer: TimerHandle | null;
   expired: boolean;
-  readonly sentTo: Set<string>;
-  broadcast: boolean;
+  readonly sends: TurnSends;
 }
 
 export class TurnRunner {
-  private current: Current | null = null;
+  private currentTurn: Current | null = null;
   /** A turn handed to the agent whose `delivered` flag a full disk kept from the store: never delivered twice. */
   private unrecordedDelivery: string | null = null;
 
-  constructor(private readonly host: TurnHost) {}
+  constructor(private readonly port: TurnPort) {}
+
+  private get current(): Current | null {
+    return this.currentTurn;
+  }
+
+  /** The turn now running; what the outbox routes meanwhile counts as its sends. */
+  private set current(cur: Current | null) {
+    this.currentTurn = cur;
+    this.port.trackSends(cur?.sends ?? null);
+  }
 
   /** `turn` with `delivered` as this process knows it (the store may have had no room to record it). */
   withDelivery(turn: TurnRow): TurnRow {
@@ -45,14 +58,6 @@ export class TurnRunner {
 
   currentId(): string | null {
     return this.current?.id ?? null;
-  }
-
-  noteSend(to: string): void {
-    this.current?.sentTo.add(to);
-  }
-
-  noteBroadcast(): void {
-    if (this.current !== null) this.current.broadcast = true;
   }
 
   private emit(
@@ -67,91 +72,73 @@ export class TurnRunner {
     message: string,
     metadata: Record<string, unknown>,
   ): Promise<unknown> {
-    return this.host.events.emit({ type, swarm: this.host.swarm, agent: this.host.name, message, metadata });
+    return this.port.events.emit({ type, swarm: this.port.swarm, agent: this.port.agent, message, metadata });
   }
 
-  async run(turn: TurnRow, opts: RunOptions): Promise<void> {
+  /** Runs the turn to its end; throws when the engine failed it (the session settles it `engine_error`). */
+  async run(turn: TurnRow, opts: RunOptions): Promise<TurnEnd> {
     const cur: Current = {
       id: turn.id,
       abort: new AbortController(),
       timer: null,
       expired: turn.timedOut,
-      sentTo: new Set(),
-      broadcast: false,
+      sends: { sentTo: new Set(), broadcast: false },
     };
     this.current = cur;
     if (opts.fresh) {
       if (!turn.delivered && opts.startRecorded !== true)
         await this.emit('turn_started', `Turn ${turn.id} started.`, { turn: turn.id, item_id: turn.itemId, from: turn.from });
-      if (!(await this.deliver(turn, true, cur))) return;
-    } else if (opts.redeliver === true && !(await this.deliver(turn, false, cur))) {
-      return;
+      const delivered = await this.deliver(turn, true, cur);
+      if (delivered !== null) return delivered;
+    } else if (opts.redeliver === true) {
+      const delivered = await this.deliver(turn, false, cur);
+      if (delivered !== null) return delivered;
     }
-    if (this.current !== cur) return;
+    if (this.current !== cur) return DROPPED;
     this.armTimeout(turn, cur);
     let receipt: TurnReceipt;
     try {
-      // A remote client (ssh) writes its receipt on its own host: the runner watches it under the same rules.
-      const handle = this.host.handle;
-      receipt =
-        handle?.watchReceipt !== undefined
-          ? await handle.watchReceipt(turn.id, { signal: cur.abort.signal })
-          : await watchTurn(this.host.workspace, turn.id, {
-              signal: cur.abort.signal,
-              requireTurnDir: true, // deliver() created it; gone now = the agent removed it (receipt_replaced)
-              ...(this.host.receiptPollMs === undefined ? {} : { pollMs: this.host.receiptPollMs }),
-            });
+      receipt = await this.port.watch(turn.id, cur.abort.signal);
     } catch (e) {
-      if (cur.abort.signal.aborted) return; // the turn was cancelled or the engine dropped it
-      throw e; // a watcher failure fails the turn (AgentSession.turnFailed)
+      if (cur.abort.signal.aborted) return DROPPED; // the turn was cancelled or the engine dropped it
+      throw e; // a watcher failure fails the turn (the session settles it)
     }
-    if (receipt.kind !== 'pending') await this.complete(turn, cur, receipt, this.host.clock.now().getTime());
+    return receipt.kind === 'pending' ? DROPPED : this.complete(turn, cur, receipt, this.port.nowMs());
   }
 
-  /** Prepares the turn dir and hands the turn over; false when the turn ended here. */
-  private async deliver(turn: TurnRow, writeFile: boolean, cur: Current): Promise<boolean> {
-    const prep = await prepareTurnDir(this.host.workspace, turn.id).catch(async (e: unknown) => {
-      if (isStorageFullError(e)) throw e; // no room on the workspace's disk: retried, not held (AgentSession.turnFailed)
-      await this.host.report('turn', e, { turn: turn.id });
+  /** Prepares the turn dir and hands the turn over; null when it was handed over, else how the turn ended here. */
+  private async deliver(turn: TurnRow, writeFile: boolean, cur: Current): Promise<TurnEnd | null> {
+    const prep = await this.port.prepareTurnDir(turn.id).catch(async (e: unknown) => {
+      if (isStorageFullError(e)) throw e; // no room on the workspace's disk: retried, not held (the session's storage retry)
+      await this.port.report('turn', e, { turn: turn.id });
       return { kind: 'refused' as const, reason: 'receipt_not_regular' as const };
     });
-    if (this.current !== cur) return false;
-    if (prep.kind === 'refused') {
-      await this.reject(turn, prep.reason, 'directory');
-      return false;
-    }
+    if (this.current !== cur) return DROPPED;
+    if (prep.kind === 'refused') return this.reject(turn, prep.reason, 'directory');
     let flushed: Promise<void> = Promise.resolve();
-    if (writeFile && !this.host.isTui) {
-      const w = await writeInboxFile(this.host.workspace, turn, this.host.now()).catch(async (e: unknown) => {
+    if (writeFile && !this.port.isTui()) {
+      const w = await this.port.writeInbox(turn).catch(async (e: unknown) => {
         if (isStorageFullError(e)) throw e;
-        await this.host.report('turn', e, { turn: turn.id });
+        await this.port.report('turn', e, { turn: turn.id });
         return { ok: false as const, detail: 'write failed' };
       });
-      if (this.current !== cur) return false;
-      if (!w.ok) {
-        await this.reject(turn, 'inbox_unsafe');
-        return false;
-      }
+      if (this.current !== cur) return DROPPED;
+      if (!w.ok) return this.reject(turn, 'inbox_unsafe');
       flushed = w.flushed;
     }
     try {
-      await this.host.handle?.deliver({
-        turnId: turn.id,
-        seq: turn.seq,
-        from: turn.from,
-        content: turn.content,
-        clientTurnsDir: clientTurnsDir(this.host.spec),
-      });
+      await this.port.deliver({ turnId: turn.id, seq: turn.seq, from: turn.from, content: turn.content });
     } catch (e) {
       // a TUI client that would not take the paste (a dialog, no prompt, the Enter not taken) holds the agent
-      if (this.current === cur) await this.finish(turn, DELIVERY_FAILED_ERROR, failureCode(e), attentionOfDeliveryError(e, turn.id));
-      return false;
+      if (this.current !== cur) return DROPPED;
+      return this.finish(turn, DELIVERY_FAILED_ERROR, failureCode(e), attentionOfDeliveryError(e, turn.id));
     }
-    if (this.current !== cur) return false;
+    if (this.current !== cur) return DROPPED;
     // The inbox file is on disk before the turn is recorded delivered (a crash before that delivers it afresh).
-    if (!(await this.inboxFlushed(turn, flushed, cur))) return false;
+    const flush = await this.inboxFlushed(turn, flushed, cur);
+    if (flush !== null) return flush;
     // A full disk cannot record the flag; the turn is watched all the same (a crash before space returns redelivers it).
-    await this.host.store.markTurnDelivered(turn.id).then(
+    await this.port.store.markTurnDelivered(turn.id).then(
       () => {
         this.unrecordedDelivery = null;
       },
@@ -160,40 +147,39 @@ export class TurnRunner {
         this.unrecordedDelivery = turn.id;
       },
     );
-    return true;
+    return null;
   }
 
-  /** false when the turn ended here: the flush failed (the turn is rejected, inbox_unsafe) or it was cancelled meanwhile. */
-  private async inboxFlushed(turn: TurnRow, flushed: Promise<void>, cur: Current): Promise<boolean> {
+  /** null once the inbox file is on disk; else the turn ended here (the flush failed: rejected inbox_unsafe; or cancelled). */
+  private async inboxFlushed(turn: TurnRow, flushed: Promise<void>, cur: Current): Promise<TurnEnd | null> {
     const flush = await flushed.then(
       () => ({ ok: true as const }),
       (error: unknown) => ({ ok: false as const, error }),
     );
-    if (this.current !== cur) return false;
-    if (flush.ok) return true;
+    if (this.current !== cur) return DROPPED;
+    if (flush.ok) return null;
     if (isStorageFullError(flush.error)) throw flush.error;
-    await this.host.report('turn', flush.error, { turn: turn.id });
-    await this.reject(turn, 'inbox_unsafe');
-    return false;
+    await this.port.report('turn', flush.error, { turn: turn.id });
+    return this.reject(turn, 'inbox_unsafe');
   }
 
   private armTimeout(turn: TurnRow, cur: Current): void {
-    const limit = turnTimeoutOf(this.host.agentConfig(), this.host.spec.client);
+    const limit = this.port.turnTimeoutMs();
     if (limit === undefined || cur.expired) return;
-    const elapsed = this.host.clock.now().getTime() - Date.parse(turn.startedAt);
-    cur.timer = this.host.clock.setTimer(Math.max(0, limit - elapsed), () => {
+    const elapsed = this.port.nowMs() - Date.parse(turn.startedAt);
+    cur.timer = this.port.setTimer(Math.max(0, limit - elapsed), () => {
       cur.timer = null;
-      void this.expire(turn, cur, limit).catch((e: unknown) => this.host.report('turn_timeout', e, { turn: turn.id }));
+      void this.expire(turn, cur, limit).catch((e: unknown) => this.port.report('turn_timeout', e, { turn: turn.id }));
     });
   }
 
   private async expire(turn: TurnRow, cur: Current, limit: number): Promise<void> {
-    if (this.current !== cur || !(await this.host.store.markTurnTimedOut(turn.id))) return;
+    if (this.current !== cur || !(await this.port.store.markTurnTimedOut(turn.id))) return;
     cur.expired = true;
     await this.emit('turn_timeout', `Turn ${turn.id} exceeded ${limit} ms.`, { turn: turn.id, turn_timeout_ms: limit });
-    this.host.pushes.push(this.host.swarm, {
+    this.port.push({
       type: 'turn_completed',
-      payload: { agent: this.host.name, turn: turn.id, status: 'timed_out', reply_preview: null },
+      payload: { agent: this.port.agent, turn: turn.id, status: 'timed_out', reply_preview: null },
     });
   }
 
@@ -203,29 +189,26 @@ export class TurnRunner {
     cur: Current,
     receipt: Exclude<TurnReceipt, { kind: 'pending' }>,
     receiptAt: number,
-  ): Promise<void> {
-    if (this.current !== cur) return;
+  ): Promise<TurnEnd> {
+    if (this.current !== cur) return DROPPED;
     cur.timer?.cancel();
-    if (receipt.kind === 'refused') {
-      await this.reject(turn, receipt.reason, receipt.file);
-      return;
-    }
+    if (receipt.kind === 'refused') return this.reject(turn, receipt.reason, receipt.file);
     const status = receipt.status === 'ok' ? 'completed' : 'error';
     const preview = receipt.reply === null ? null : contentPreview(receipt.reply.trim());
     // The turn's event is written in the finish's transaction (one commit); none for a turn that expired.
     const type = status === 'completed' ? 'turn_completed' : 'turn_failed';
-    const ended = this.host.events.along((finished: boolean) =>
+    const ended = this.port.events.along((finished: boolean) =>
       !finished || cur.expired
         ? null
         : {
             type,
-            swarm: this.host.swarm,
-            agent: this.host.name,
+            swarm: this.port.swarm,
+            agent: this.port.agent,
             message: `Turn ${turn.id} ${status === 'completed' ? 'completed' : 'failed'}.`,
             metadata: {
               turn: turn.id,
               ...(receipt.error === undefined ? {} : { error: receipt.error.slice(0, 200) }),
-              receipt_latency_ms: Math.max(0, this.host.clock.now().getTime() - receiptAt),
+              receipt_latency_ms: Math.max(0, this.port.nowMs() - receiptAt),
             },
           },
     );
@@ -234,57 +217,45 @@ export class TurnRunner {
       error: receipt.error ?? null,
       replyPreview: preview,
       reply: receipt.reply,
-      completedAt: this.host.now(),
+      completedAt: this.port.now(),
     };
-    if (!(await this.host.store.finishTurn(turn.id, finish, ended))) return;
+    if (!(await this.port.store.finishTurn(turn.id, finish, ended))) return DROPPED;
     this.current = null;
-    if (this.host.events.announce(ended) === null) {
-      if (this.host.agentConfig()?.reply_to !== undefined) {
+    if (this.port.events.announce(ended) === null) {
+      if (this.port.replyTo() !== undefined) {
         await this.emit('auto_deliver_skipped', `Late receipt of turn ${turn.id}: nothing routed.`, {
           turn: turn.id,
           reason: 'turn_expired',
         });
       }
     } else {
-      this.host.pushes.push(this.host.swarm, {
+      this.port.push({
         type: 'turn_completed',
         payload: {
-          agent: this.host.name,
+          agent: this.port.agent,
           turn: turn.id,
           status,
           ...(receipt.error === undefined ? {} : { error: receipt.error }),
           reply_preview: preview,
         },
       });
-      await this.host.routeCompletion(turn.id, receipt.reply ?? '', { sentTo: cur.sentTo, broadcast: cur.broadcast });
+      await this.port.route(turn.id, receipt.reply ?? '', cur.sends);
     }
-    await this.becomeIdle();
-  }
-
-  /**
-   * After a turn ends the agent takes the next item, unless it failed or stopped meanwhile (its client exited,
-   * its tmux server died): it stays so and its queue waits for a restart. A delivery that failed
-   * because the tmux server was killed set a failed agent `idle`, and each queued item then failed in turn.
-   */
-  private async becomeIdle(): Promise<void> {
-    if (this.host.state === 'failed' || this.host.state === 'stopped') return;
-    await this.host.setState('idle');
-    this.host.kick();
+    return FINISHED;
   }
 
   /**
    * The runner could not deliver: the turn fails with `delivery_failed` and the runner's code; with `attention`
    * (client_prompt_blocked) the agent then waits for its operator instead of taking the next item.
    */
-  private async finish(turn: TurnRow, error: string, code: string, attention: AttentionInfo | null = null): Promise<void> {
+  private async finish(turn: TurnRow, error: string, code: string, attention: AttentionInfo | null): Promise<TurnEnd> {
     this.current = null;
     // The inbox file may be written already: the host receipt keeps the next client process off it.
     // Receipt first, store second (host-receipt.ts): a crash in between is settled by recovery.
-    await writeHostReceipt(this.host.workspace, turn.id, error);
-    await this.host.store.finishTurn(turn.id, { status: 'error', error, replyPreview: null, completedAt: this.host.now() });
+    await this.port.writeHostReceipt(turn.id, error);
+    await this.port.store.finishTurn(turn.id, { status: 'error', error, replyPreview: null, completedAt: this.port.now() });
     await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error, code });
-    if (attention !== null && (this.host.state === 'busy' || this.host.state === 'idle')) await holdForAttention(this.host, attention);
-    else await this.becomeIdle();
+    return { kind: 'undelivered', attention };
   }
 
   /**
@@ -294,66 +265,29 @@ export class TurnRunner {
    */
   async failInternally(turn: TurnRow): Promise<void> {
     const cur = this.current;
-    if (cur?.id === turn.id) {
-      this.current = null;
-      cur.timer?.cancel();
-      cur.abort.abort();
-    }
-    await writeHostReceipt(this.host.workspace, turn.id, ENGINE_FAILED_ERROR);
-    if (
-      !(await this.host.store.finishTurn(turn.id, {
-        status: 'error',
-        error: ENGINE_FAILED_ERROR,
-        replyPreview: null,
-        completedAt: this.host.now(),
-      }))
-    )
-      return;
-    await this.emit('turn_failed', `Turn ${turn.id} failed inside the engine.`, { turn: turn.id, error: ENGINE_FAILED_ERROR });
-    this.host.pushes.push(this.host.swarm, {
-      type: 'turn_completed',
-      payload: { agent: this.host.name, turn: turn.id, status: 'error', error: ENGINE_FAILED_ERROR, reply_preview: null },
-    });
+    if (cur?.id === turn.id) this.stopWatching(cur);
+    const error = ENGINE_FAILED_ERROR;
+    await failTurnByHost(this.port, turn.id, error, `Turn ${turn.id} failed inside the engine.`, { turn: turn.id, error });
+  }
+
+  /** Recovery found the host receipt of an open turn: it ends as the host meant (turn-endings.ts). */
+  settleFromHostReceipt(turn: TurnRow, error: string): Promise<boolean> {
+    return settleFromHostReceipt(this.port, turn.id, error);
   }
 
   /**
-   * Recovery found the host receipt of an open turn (the engine crashed after writing it, before the
-   * store update): the turn ends as the host meant — cancelled, or error delivery_failed — once, with
-   * its event, and is not delivered again. Returns true when this call made it final.
+   * The turn is rejected with `receipt_rejected`; nothing routed. The agent then needs attention (the session's
+   * machine: state, agent_needs_attention, push).
    */
-  async settleFromHostReceipt(turn: TurnRow, error: string): Promise<boolean> {
-    const cancelled = error === TURN_CANCELLED_ERROR;
-    const finish = cancelled ? { status: 'cancelled' as const } : { status: 'error' as const, error };
-    if (!(await this.host.store.finishTurn(turn.id, { ...finish, completedAt: this.host.now() }))) return false;
-    if (cancelled) await this.emitCancelled(turn.id);
-    else await this.emit('turn_failed', `Turn ${turn.id} could not be delivered.`, { turn: turn.id, error });
-    return true;
-  }
-
-  /** One `turn_failed` (level info, `status: cancelled`) per cancelled turn (docs/observability.md has no turn_cancelled). */
-  emitCancelled(turnId: string): Promise<unknown> {
-    return this.host.events.emit({
-      type: 'turn_failed',
-      level: 'info',
-      swarm: this.host.swarm,
-      agent: this.host.name,
-      message: `Turn ${turnId} cancelled.`,
-      metadata: { turn: turnId, status: 'cancelled', error: TURN_CANCELLED_ERROR },
-    });
-  }
-
-  /** Turn rejected, session needs_attention, receipt_rejected + agent_needs_attention + push; nothing routed. */
-  private async reject(turn: TurnRow, reason: string, file?: string): Promise<void> {
+  private async reject(turn: TurnRow, reason: string, file?: string): Promise<TurnEnd> {
     this.current = null;
-    await this.host.store.finishTurn(turn.id, { status: 'rejected', reason, completedAt: this.host.now() });
+    await this.port.store.finishTurn(turn.id, { status: 'rejected', reason, completedAt: this.port.now() });
     await this.emit('receipt_rejected', `Receipt of turn ${turn.id} rejected (${reason}).`, {
       turn: turn.id,
       reason,
       ...(file === undefined ? {} : { file }),
     });
-    await this.host.setState('needs_attention', { reason, turn: turn.id });
-    await this.emit('agent_needs_attention', `Agent ${this.host.name} needs attention (${reason}).`, { turn: turn.id, reason });
-    this.host.pushes.push(this.host.swarm, { type: 'needs_attention', payload: { agent: this.host.name, turn: turn.id, reason } });
+    return { kind: 'rejected', reason, turn: turn.id };
   }
 
   /**
@@ -364,14 +298,8 @@ export class TurnRunner {
   async cancel(): Promise<string | null> {
     const cur = this.current;
     if (cur === null) return null;
-    this.current = null;
-    cur.timer?.cancel();
-    cur.abort.abort();
-    // The watcher is stopped: write the host receipt first, then finish in the store (host-receipt.ts).
-    await writeHostReceipt(this.host.workspace, cur.id, TURN_CANCELLED_ERROR);
-    if (!(await this.host.store.finishTurn(cur.id, { status: 'cancelled', completedAt: this.host.now() }))) return null;
-    await this.emitCancelled(cur.id);
-    return cur.id;
+    this.stopWatching(cur);
+    return (await cancelTurnByHost(this.port, cur.id)) ? cur.id : null;
   }
 
   /**
@@ -385,17 +313,16 @@ export class TurnRunner {
     if (cur === null) return;
     await new Promise((r) => setTimeout(r, graceMs));
     if (this.current !== cur) return; // the receipt completed it meanwhile, or a stop/restart cancelled it
+    this.stopWatching(cur);
+    const error = AGENT_EXITED_ERROR;
+    await failTurnByHost(this.port, cur.id, error, `Turn ${cur.id} failed: the agent exited (${code}).`, { turn: cur.id, error, code });
+  }
+
+  /** The turn is no longer watched: its timer and watcher end, and it is no longer current. */
+  private stopWatching(cur: Current): void {
     this.current = null;
     cur.timer?.cancel();
     cur.abort.abort();
-    const error = AGENT_EXITED_ERROR;
-    await writeHostReceipt(this.host.workspace, cur.id, error);
-    if (!(await this.host.store.finishTurn(cur.id, { status: 'error', error, replyPreview: null, completedAt: this.host.now() }))) return;
-    await this.emit('turn_failed', `Turn ${cur.id} failed: the agent exited (${code}).`, { turn: cur.id, error, code });
-    this.host.pushes.push(this.host.swarm, {
-      type: 'turn_completed',
-      payload: { agent: this.host.name, turn: cur.id, status: 'error', error, reply_preview: null },
-    });
   }
 
   abandon(): void {

@@ -2,25 +2,20 @@
  * docs/messaging.md-14.7: topology-gated delivery of directed sends and broadcasts to agents (inbox)
  * and objects (handler), the message log, `message_routed` / `message_broadcast`, and `awaiting`.
  */
-import type { EmitInput, EventBus } from '../events/event-bus';
-import type { PushHub } from '../events/pushes';
+import type { EmitInput } from '../events/event-bus';
 import type { ObjectInstance } from '../objects/object-instance';
 import type { MessageResult } from '../objects/handler';
-import type { EnqueueResult, EventAlong, Store } from '../store/store';
-import type { Clock } from '../util/clock';
+import type { EnqueueResult, EventAlong } from '../store/store';
+import type { CorePorts } from '../util/core-ports';
 import { contentPreview } from '../util/preview';
 import { isSystemObject, type NodeKind, type Topology } from './topology';
 
 /** Object → object sends can loop; deeper chains are dropped. */
 export const MAX_ROUTE_DEPTH = 16;
 
-export interface RoutingHost {
+export interface RoutingHost extends CorePorts {
   readonly swarm: string;
   readonly topology: Topology;
-  readonly events: EventBus;
-  readonly pushes: PushHub;
-  readonly store: Store;
-  readonly clock: Clock;
   kindOf(name: string): NodeKind | undefined;
   /**
    * Queues a message item for an agent and kicks its scheduler; `along` (its `message_delivered`) is written with

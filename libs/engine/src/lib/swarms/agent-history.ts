@@ -5,7 +5,7 @@
 import type { MessageRow, TurnRow } from '../store/store';
 import { contentPreview } from '../util/preview';
 import { assertKnownAgent } from './agent-ops';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 
 export const HISTORY_MAX = 1000;
 export const HISTORY_DEFAULT = 100;
@@ -57,7 +57,7 @@ function fromMessage(m: MessageRow): SentEntry {
 
 /** `{history}` newest first, at most `limit` (1-1000, default 100; the edge checks the range). */
 export async function agentHistory(
-  ctx: EngineContext,
+  ctx: Ports<'runtimes' | 'store'>,
   swarm: string,
   agent: string,
   limit = HISTORY_DEFAULT,

@@ -5,7 +5,7 @@ import type { LogLine } from '../agents/agent-session';
 import { OPERATOR_FROM } from '../agents/session-host';
 import { routeDirect } from '../routing/router';
 import { INBOX_LIMIT, type EnqueueResult, type TurnRow } from '../store/store';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import { assertName } from './helpers';
 import type { MessageCommand } from '../commands/command-schemas';
 import { planAgent } from './launch';
@@ -16,13 +16,13 @@ import type { AgentSession } from '../agents/agent-session';
 
 export function sessionOf(rt: SwarmRuntime, agent: string): AgentSession {
   assertName('agent', agent);
-  const s = rt.agents.get(agent);
+  const s = rt.session(agent);
   if (s === undefined) throw new EngineError('agent_not_found', `No agent named ${agent}.`, { agent });
   return s;
 }
 
 export async function sendTask(
-  ctx: EngineContext,
+  ctx: Ports<'clock' | 'events' | 'runtimes' | 'store'>,
   swarm: string,
   agent: string,
   task: string,
@@ -35,10 +35,11 @@ export async function sendTask(
   }
   const rt = view.rt;
   const s = sessionOf(rt, agent);
-  if (s.state === 'starting' || s.state === 'failed' || s.state === 'stopped') {
-    throw new EngineError('agent_not_ready', `Agent ${agent} is ${s.state}.`, { agent, state: s.state });
+  const refused = s.taskRefusal();
+  if (refused?.code === 'agent_not_ready') {
+    throw new EngineError('agent_not_ready', `Agent ${agent} is ${refused.state}.`, { agent, state: refused.state });
   }
-  if (s.state === 'needs_attention') {
+  if (refused?.code === 'needs_attention') {
     throw new EngineError('needs_attention', `Agent ${agent} needs attention; resume or restart it first.`, {
       agent,
       reason: s.attention?.reason ?? 'unknown',
@@ -86,7 +87,7 @@ export async function sendTask(
 
 /** POST /message: fire-and-forget; answers whether or not the route is allowed. */
 export async function sendMessage(
-  ctx: EngineContext,
+  ctx: Ports<'runtimes'>,
   swarm: string,
   msg: MessageCommand,
 ): Promise<{ status: 'routed'; from: string; to: string; swarm: string }> {
@@ -96,7 +97,7 @@ export async function sendMessage(
   return { status: 'routed', from, to, swarm };
 }
 
-export async function getAgent(ctx: EngineContext, swarm: string, agent: string): Promise<AgentStatus> {
+export async function getAgent(ctx: Ports<'runtimes' | 'store'>, swarm: string, agent: string): Promise<AgentStatus> {
   const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') {
     const config = storedAgent(view.stored, agent);
@@ -106,7 +107,7 @@ export async function getAgent(ctx: EngineContext, swarm: string, agent: string)
   return agentStatus(ctx.store, swarm, view.rt.agentConfig(agent), agent, s, null);
 }
 
-export async function listAgents(ctx: EngineContext, swarm: string): Promise<{ agents: AgentStatus[] }> {
+export async function listAgents(ctx: Ports<'runtimes' | 'store'>, swarm: string): Promise<{ agents: AgentStatus[] }> {
   const view = await swarmView(ctx, swarm);
   const agents: AgentStatus[] = [];
   if (view.kind === 'stored') {
@@ -115,12 +116,12 @@ export async function listAgents(ctx: EngineContext, swarm: string): Promise<{ a
     return { agents };
   }
   const rt = view.rt;
-  for (const [name, s] of rt.agents) agents.push(await agentStatus(ctx.store, swarm, rt.agentConfig(name), name, s, null));
+  for (const s of rt.sessionList()) agents.push(await agentStatus(ctx.store, swarm, rt.agentConfig(s.name), s.name, s, null));
   return { agents };
 }
 
 /** 404s unless the agent exists in the running swarm, or in the stored view of a stopped one. */
-export async function assertKnownAgent(ctx: EngineContext, swarm: string, agent: string): Promise<AgentSession | undefined> {
+export async function assertKnownAgent(ctx: Ports<'runtimes' | 'store'>, swarm: string, agent: string): Promise<AgentSession | undefined> {
   const view = await swarmView(ctx, swarm);
   if (view.kind === 'running') return sessionOf(view.rt, agent);
   storedAgent(view.stored, agent);
@@ -128,31 +129,33 @@ export async function assertKnownAgent(ctx: EngineContext, swarm: string, agent:
 }
 
 export async function resumeAgent(
-  ctx: EngineContext,
+  ctx: Ports<'events' | 'runtimes'>,
   swarm: string,
   agent: string,
 ): Promise<{ status: 'resumed'; agent: string; state: 'idle' | 'busy' }> {
   const s = sessionOf(ctx.runtimes.running(swarm), agent);
-  if (s.state !== 'needs_attention')
-    throw new EngineError('invalid_state', `Agent ${agent} is ${s.state}, not needs_attention.`, { agent, state: s.state });
   // a client that showed a dialog mid-turn (client_prompt_blocked) still has that turn open: it goes on with it
-  const state = s.turns.currentId() === null ? 'idle' : 'busy';
-  await s.setState(state);
+  const resumed = await s.resume();
+  if (resumed.kind === 'refused')
+    throw new EngineError('invalid_state', `Agent ${agent} is ${resumed.state}, not needs_attention.`, { agent, state: resumed.state });
+  const state = resumed.state;
   await ctx.events.emit({ type: 'agent_resumed', swarm, agent, message: `Agent ${agent} resumed by the operator.` });
   s.kick();
   return { status: 'resumed', agent, state };
 }
 
-export async function restartAgent(ctx: EngineContext, swarm: string, agent: string): Promise<{ status: 'restarted'; agent: string }> {
+export async function restartAgent(
+  ctx: Ports<'events' | 'paths' | 'runtimes'>,
+  swarm: string,
+  agent: string,
+): Promise<{ status: 'restarted'; agent: string }> {
   const rt = ctx.runtimes.running(swarm);
   const s = sessionOf(rt, agent);
   const config = rt.agentConfig(agent);
   if (config === undefined) throw new EngineError('agent_not_found', `No agent named ${agent}.`, { agent });
   const plan = await planAgent(rt, ctx.paths.home, config);
   await s.stop(null);
-  s.spec = plan.spec;
-  s.attention = null;
-  if (await s.launch(plan)) await s.becomeReady();
+  if (await s.launch(plan)) await s.becomeReady(); // the launch takes the new plan's spec and drops any hold
   await ctx.events.emit({ type: 'agent_restarted', swarm, agent, message: `Agent ${agent} restarted.` });
   return { status: 'restarted', agent };
 }
@@ -188,7 +191,12 @@ function turnView(t: TurnRow): TurnView {
   };
 }
 
-export async function listTurns(ctx: EngineContext, swarm: string, agent: string, limit = 50): Promise<{ turns: TurnView[] }> {
+export async function listTurns(
+  ctx: Ports<'runtimes' | 'store'>,
+  swarm: string,
+  agent: string,
+  limit = 50,
+): Promise<{ turns: TurnView[] }> {
   await assertKnownAgent(ctx, swarm, agent);
   const rows = await ctx.store.listTurns(swarm, agent, limit);
   return { turns: rows.map(turnView) };
@@ -198,7 +206,7 @@ export async function listTurns(ctx: EngineContext, swarm: string, agent: string
  * One turn of the agent with its full reply. An id off the turn-id grammar, an unknown id and a turn of
  * another agent (or swarm) all answer `turn_not_found`; the id is echoed only when it is on-grammar.
  */
-export async function getTurn(ctx: EngineContext, swarm: string, agent: string, turn: string): Promise<TurnDetail> {
+export async function getTurn(ctx: Ports<'runtimes' | 'store'>, swarm: string, agent: string, turn: string): Promise<TurnDetail> {
   await assertKnownAgent(ctx, swarm, agent);
   const row = isTurnId(turn) ? await ctx.store.getTurn(turn) : null;
   if (row === null || row.swarm !== swarm || row.agent !== agent) {
@@ -214,7 +222,7 @@ export const SCREEN_MAX_LINES = 2000;
  * A TUI agent's pane text now (scrollback + screen, plain text), or `null` when there is none to show: a
  * headless agent (its output is `agentLogs`), an agent not running, or a pane that cannot be read.
  */
-export async function agentScreen(ctx: EngineContext, swarm: string, agent: string): Promise<{ screen: string[] | null }> {
+export async function agentScreen(ctx: Ports<'runtimes' | 'store'>, swarm: string, agent: string): Promise<{ screen: string[] | null }> {
   const s = await assertKnownAgent(ctx, swarm, agent);
   const capture = s?.handle?.captureScreen?.bind(s.handle);
   if (capture === undefined) return { screen: null };
@@ -227,7 +235,7 @@ export async function agentScreen(ctx: EngineContext, swarm: string, agent: stri
  * The last 500 lines of the running process; `[]` for TUI agents (a tmux pane, a local pty: their screen is
  * `agentScreen`, the raw terminal output is no use as lines) and agents of a stopped swarm.
  */
-export async function agentLogs(ctx: EngineContext, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
+export async function agentLogs(ctx: Ports<'runtimes' | 'store'>, swarm: string, agent: string): Promise<{ logs: LogLine[] }> {
   const s = await assertKnownAgent(ctx, swarm, agent);
   return { logs: s === undefined || s.isTui || s.handle?.captureScreen !== undefined ? [] : s.logs.slice(-500) };
 }

@@ -9,7 +9,7 @@ import {
   type SwarmState,
 } from '@genswarms/ir-gate';
 import { EngineError, isEngineErrorCode } from '../errors/engine-error';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import type { SwarmRuntime } from './swarm-runtime';
 
 /** One overlay op of a runtime mutation, typed by its kind (ir-gate's union; fold parses it again when stored). */
@@ -41,7 +41,7 @@ export function irToEngineError(error: IrError, opts: { objectPatch?: boolean } 
 }
 
 export async function applyRuntimeOps(
-  ctx: EngineContext,
+  ctx: Ports<'clock' | 'limits' | 'pushes' | 'store'>,
   rt: SwarmRuntime,
   ops: readonly PendingOp[],
   opts: { objectPatch?: boolean } = {},
@@ -62,7 +62,7 @@ export async function applyRuntimeOps(
     commit: async () => {
       const at = ctx.clock.now().toISOString();
       for (const op of ops) await ctx.store.appendOverlayEvent(rt.swarm, op.op, op.payload, at);
-      rt.setState(finalState);
+      rt.replaceState(finalState);
       ctx.pushes.push(rt.swarm, { type: 'topology_changed', payload: { topology: rt.topology.entries() } });
     },
   };

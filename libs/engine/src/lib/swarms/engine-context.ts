@@ -3,11 +3,9 @@
  * limits, paths and the table of running swarms. Operation modules take an `EngineContext`, never
  * the `Engine`, so they import only what they use and nothing imports the engine back.
  */
-import type { EventBus } from '../events/event-bus';
-import type { PushHub } from '../events/pushes';
 import type { HandlerRegistry } from '../objects/handler';
-import type { Store } from '../store/store';
-import type { Clock } from '../util/clock';
+import type { CorePorts } from '../util/core-ports';
+import type { Limiter } from './bounded';
 import type { RuntimeTable } from './runtime-table';
 import type { RuntimeDeps } from './swarm-runtime';
 
@@ -25,15 +23,16 @@ export interface EnginePaths {
   readonly skillsRoot: string;
 }
 
-export interface EngineContext {
-  readonly store: Store;
-  readonly events: EventBus;
-  readonly pushes: PushHub;
-  readonly clock: Clock;
+export interface EngineContext extends CorePorts {
   readonly handlers: HandlerRegistry;
   readonly limits: EngineLimits;
   readonly paths: EnginePaths;
   readonly runtimes: RuntimeTable;
+  /** Launch slots shared by every swarm starting at once (bounded.ts). */
+  readonly launchSlots: Limiter;
   /** What a new `SwarmRuntime` of this engine is built with. */
   runtimeDeps(): RuntimeDeps;
 }
+
+/** The part of the context an operation uses: each operation names the ports it needs, nothing more. */
+export type Ports<K extends keyof EngineContext> = Pick<EngineContext, K>;

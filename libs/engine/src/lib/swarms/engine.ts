@@ -2,10 +2,9 @@
  * The engine: swarms that run, route, persist and recover. Per-instance state only; every dependency
  * is injected. Errors are `EngineError`s whose `code`/`status` map 1:1 onto docs/rest-api.md bodies.
  */
-import { gateStart, NAME_RE, type ConfigSummary } from '@genswarms/ir-gate';
-import { EngineError } from '../errors/engine-error';
+import type { ConfigSummary } from '@genswarms/ir-gate';
 import { EventBus, type EventListener } from '../events/event-bus';
-import { toStoreQuery, type EventFilterSet, type ParsedEventQuery } from '../events/event-query';
+import type { EventFilterSet, ParsedEventQuery } from '../events/event-query';
 import type {
   AddAgentCommand,
   AddObjectCommand,
@@ -46,32 +45,20 @@ import { SYSTEM_CLOCK, type Clock } from '../util/clock';
 import { LlmMeter, type LlmCallListener } from '../llm/llm-meter';
 import * as llmOps from './llm-ops';
 import { parseBudgetPatchCommand, type BudgetUpdated, type LlmRequestList } from '../commands/llm-schemas';
-import { loadStartInput, nameOfInput, type StartInput } from './config-input';
+import type { StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
-import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
-import { purgeSwarmFiles, releaseAgentIds } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
-import { recordRefusedStart } from './refused-start';
-import {
-  runtimeDetail,
-  runtimeSummary,
-  storedDetail,
-  storedSummary,
-  type AgentStatus,
-  type ObjectStatus,
-  type SwarmDetail,
-  type SwarmSummary,
-} from './status';
-import { storedSwarm } from './stored-view';
-import { SwarmRuntime } from './swarm-runtime';
+import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from './status';
+import type { SwarmRuntime } from './swarm-runtime';
 import type { EngineContext } from './engine-context';
-import { assertKnownSwarm, markRunning, stopRuntime } from './lifecycle';
-import { createLimiter, forEachBounded, LAUNCH_CONCURRENCY, STARTING_CONCURRENCY } from './bounded';
+import { stopRuntime } from './lifecycle';
+import { createLimiter, LAUNCH_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
-import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
 import * as objectOps from './object-ops';
+import * as swarmOps from './swarm-ops';
+import * as readOps from './read-ops';
 import { agentHistory, type HistoryEntry } from './agent-history';
 import { setSwarmPaused, type PauseResult } from './swarm-pause';
 import { skillOrThrow, skillsCatalogue, type SkillEntry } from '../skills/skills-catalogue';
@@ -113,6 +100,7 @@ export class Engine implements SwarmService {
       runtimes: this.swarms,
       limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100 },
       paths: { home: opts.home, configDir: opts.configDir, skillsRoot: opts.skillsRoot ?? path.join(opts.home, 'skills') },
+      launchSlots: this.launchSlots,
       runtimeDeps: () => this.runtimeDeps(),
     };
     this.events.subscribe((e) => {
@@ -155,30 +143,8 @@ export class Engine implements SwarmService {
   }
 
   /** The gate (docs/ir.md#the-gate): schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
-  async startSwarm(input: StartInput): Promise<{ status: 'created'; swarm_name: string }> {
-    const { value, baseDir } = await loadStartInput(input, this.opts.configDir);
-    const gate = await this.gateConfig(value, baseDir);
-    if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
-    const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
-    rt.noteScaleBases(await this.store.listOverlay(rt.swarm));
-    const plans = await planAll(rt, this.opts.home, gate.effective.agents).catch(async (e: unknown) => {
-      await recordRefusedStart(this.events, rt.swarm, e);
-      throw e;
-    });
-    this.swarms.add(rt);
-    await this.store.upsertSwarm({
-      name: rt.swarm,
-      config: gate.config,
-      baseDir,
-      status: 'starting',
-      startedAt: rt.startedAt,
-      stoppedAt: null,
-    });
-    await startObjects(rt, this.handlers, gate.effective.objects ?? []);
-    const launch = (plan: Parameters<typeof launchAgent>[1]): Promise<unknown> => launchAgent(rt, plan, null, this.launchSlots);
-    await forEachBounded([...plans.values()], STARTING_CONCURRENCY, async (plan) => void (await launch(plan)));
-    await markRunning(this.ctx, rt);
-    return { status: 'created', swarm_name: rt.swarm };
+  startSwarm(input: StartInput): Promise<{ status: 'created'; swarm_name: string }> {
+    return swarmOps.startSwarm(this.ctx, input);
   }
 
   /**
@@ -186,75 +152,30 @@ export class Engine implements SwarmService {
    * runner plan of every agent), without starting or creating anything: `valid` means start will not
    * refuse the config for a config reason. Throws the EngineError start would.
    */
-  async validateConfig(value: unknown, baseDir: string): Promise<ConfigSummary> {
-    const gate = await this.gateConfig(value, baseDir);
-    const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
-    rt.previewIdentities();
-    for (const agent of gate.effective.agents) await planAgentOnly(rt, this.opts.home, agent);
-    return gate.summary;
-  }
-
-  private async gateConfig(value: unknown, baseDir: string): Promise<Extract<ReturnType<typeof gateStart>, { kind: 'ok' }>> {
-    const name = nameOfInput(value);
-    const overlay = name !== null && NAME_RE.test(name) ? toOverlayEvents(await this.store.listOverlay(name)) : [];
-    const gate = gateStart(value, { baseDir, handlers: this.handlers.names(), overlayEvents: overlay });
-    if (gate.kind === 'refused') {
-      const { kind: _k, error, message, ...details } = gate;
-      throw new EngineError(error, message, details);
-    }
-    return gate;
+  validateConfig(value: unknown, baseDir: string): Promise<ConfigSummary> {
+    return swarmOps.validateConfig(this.ctx, value, baseDir);
   }
 
   /** Running swarms are summarised from their runtime; only a swarm without one has its stored config read. */
-  async listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
-    const swarms: SwarmSummary[] = [];
-    for (const head of await this.store.listSwarmHeads()) {
-      const rt = this.swarms.get(head.name);
-      swarms.push(rt !== undefined ? runtimeSummary(rt, head) : await storedSummary(this.store, head));
-    }
-    return { swarms };
+  listSwarms(): Promise<{ swarms: SwarmSummary[] }> {
+    return readOps.listSwarms(this.ctx);
   }
 
-  async getSwarm(swarm: string): Promise<SwarmDetail> {
-    assertName('swarm', swarm);
-    const rt = this.swarms.get(swarm);
-    if (rt !== undefined) return runtimeDetail(rt);
-    return storedDetail(this.store, await storedSwarm(this.ctx, swarm));
+  getSwarm(swarm: string): Promise<SwarmDetail> {
+    return readOps.getSwarm(this.ctx, swarm);
   }
 
   /** Stops a swarm (inbox dropped with one `inbox_dropped`); `purge` also deletes its data and default dirs. */
-  async stopSwarm(swarm: string, opts: { purge?: boolean } = {}): Promise<{ status: 'stopped' | 'purged'; swarm_name: string }> {
-    assertName('swarm', swarm);
-    const rt = this.swarms.get(swarm);
-    const row = await this.store.getSwarm(swarm);
-    if (rt === undefined && row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
-    if (rt !== undefined) await stopRuntime(this.ctx, rt);
-    if (opts.purge === true) {
-      // files first: purge reads the named workspaces from the store, and a failed purge can be retried
-      await purgeSwarmFiles({ store: this.store, paths: this.opts }, swarm, rt?.seedConfig);
-      await releaseAgentIds(this.store, this.opts.home, swarm, this.clock.now().toISOString());
-      await this.store.deleteSwarmData(swarm, { purge: true });
-      return { status: 'purged', swarm_name: swarm };
-    }
-    return { status: 'stopped', swarm_name: swarm };
+  stopSwarm(swarm: string, opts: { purge?: boolean } = {}): Promise<{ status: 'stopped' | 'purged'; swarm_name: string }> {
+    return swarmOps.stopSwarm(this.ctx, swarm, opts);
   }
 
   /** Stop then start from the stored seed config (+ overlay); `deleteData` first removes events, messages, turns and default dirs. */
-  async restartSwarm(
+  restartSwarm(
     swarm: string,
     opts: { deleteData?: boolean } = {},
   ): Promise<{ status: 'restarted'; swarm_name: string; delete_data: boolean }> {
-    assertName('swarm', swarm);
-    const row = await this.store.getSwarm(swarm);
-    if (row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);
-    const rt = this.swarms.get(swarm);
-    if (rt !== undefined) await stopRuntime(this.ctx, rt);
-    if (opts.deleteData === true) {
-      await purgeSwarmFiles({ store: this.store, paths: this.opts }, swarm, row.config);
-      await this.store.deleteSwarmData(swarm, { purge: false });
-    }
-    await this.startSwarm({ config: row.config });
-    return { status: 'restarted', swarm_name: swarm, delete_data: opts.deleteData === true };
+    return swarmOps.restartSwarm(this.ctx, swarm, opts);
   }
 
   /** Pauses every docker-backed agent (docker, tmux+docker) of a running swarm; others listed in `skipped`. */
@@ -283,37 +204,27 @@ export class Engine implements SwarmService {
   }
 
   /** One page of stored events; the query (scope included) was parsed at the edge. */
-  async queryEvents(query: ParsedEventQuery): Promise<EventPage> {
-    const events = await this.store.queryEvents(toStoreQuery(query, this.clock.now()));
-    return { events, count: events.length, query };
+  queryEvents(query: ParsedEventQuery): Promise<EventPage> {
+    return readOps.queryEvents(this.ctx, query);
   }
 
   /** The newest `limit` events of a swarm matching any filter set, oldest first, each once. */
-  async recentEvents(swarm: string, filters: readonly EventFilterSet[], limit: number): Promise<StoredEvent[]> {
-    const seen = new Map<number, StoredEvent>();
-    for (const set of filters) {
-      const { events } = await this.queryEvents({ ...set, swarm, limit });
-      for (const e of events) seen.set(e.id, e);
-    }
-    return [...seen.entries()]
-      .sort(([a], [b]) => a - b)
-      .slice(-limit)
-      .map(([, e]) => e);
+  recentEvents(swarm: string, filters: readonly EventFilterSet[], limit: number): Promise<StoredEvent[]> {
+    return readOps.recentEvents(this.ctx, swarm, filters, limit);
   }
 
-  async listMessages(swarm: string, limit = 100): Promise<{ messages: MessageRow[] }> {
-    await assertKnownSwarm(this.ctx, swarm);
-    return { messages: await this.store.listMessages(swarm, limit) };
+  listMessages(swarm: string, limit = 100): Promise<{ messages: MessageRow[] }> {
+    return readOps.listMessages(this.ctx, swarm, limit);
   }
 
   /** Whether the swarm is running or known to the store. */
-  async hasSwarm(swarm: string): Promise<boolean> {
-    return NAME_RE.test(swarm) && (this.swarms.has(swarm) || (await this.store.getSwarm(swarm)) !== null);
+  hasSwarm(swarm: string): Promise<boolean> {
+    return readOps.hasSwarm(this.ctx, swarm);
   }
 
   /** Drops every runtime without stopping agents or touching the store (as a crash would); closes the store. */
   async close(): Promise<void> {
-    for (const rt of this.swarms.values()) for (const s of rt.agents.values()) s.abandon();
+    for (const rt of this.swarms.values()) for (const s of rt.sessionList()) s.abandon();
     this.swarms.clear();
     await this.opts.runners.closeAll('detach'); // panes and containers stay for the next start to re-attach
     await this.store.close();
@@ -327,7 +238,7 @@ export class Engine implements SwarmService {
    */
   async detach(): Promise<void> {
     for (const rt of this.swarms.values()) {
-      for (const s of rt.agents.values()) {
+      for (const s of rt.sessionList()) {
         if (REATTACHABLE.has(s.spec.backend)) s.abandon();
         else await s.release();
       }

@@ -73,7 +73,7 @@ export async function launchAgent(
   slots?: Limiter,
 ): Promise<AgentSession> {
   const session = new AgentSession(rt, plan.spec.agent, plan.spec);
-  rt.agents.set(plan.spec.agent, session);
+  rt.addSession(session);
   const launched = slots === undefined ? await session.launch(plan) : await slots.run(() => session.launch(plan));
   if (launched) await session.becomeReady(keep);
   return session;
@@ -93,7 +93,7 @@ export async function startObject(
   if (handler === undefined) throw new EngineError('invalid_handler', `Handler ${o.handler} is not registered.`, { handler: o.handler });
   const inst = new ObjectInstance(o.name, o.handler, handler, (o.config ?? {}) as Record<string, unknown>);
   inst.persister = objectStatePersister(rt);
-  rt.objects.set(o.name, inst);
+  rt.addObject(inst);
   const restored = opts.restore && (await restoreObjectState(rt, inst));
   const r = restored ? { ok: true as const } : await inst.start();
   await rt.events.emit(

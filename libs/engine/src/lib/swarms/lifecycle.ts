@@ -1,39 +1,42 @@
 /** Swarm lifecycle transitions shared by start, stop, restart and recovery. */
 import { EngineError } from '../errors/engine-error';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import { viewBackend } from '@genswarms/ir-gate';
 import { forEachBounded, interleaveByLane, STOP_CONCURRENCY } from './bounded';
 import { assertName } from './helpers';
 import type { SwarmRuntime } from './swarm-runtime';
 
 /** The swarm is running (`swarm_started`, level warning when an agent failed to start) and pushed. */
-export async function markRunning(ctx: EngineContext, rt: SwarmRuntime): Promise<void> {
-  rt.status = 'running';
+export async function markRunning(ctx: Ports<'clock' | 'events' | 'pushes' | 'store'>, rt: SwarmRuntime): Promise<void> {
+  rt.markRunning();
   await ctx.store.setSwarmStatus(rt.swarm, 'running', ctx.clock.now().toISOString());
-  const failed = [...rt.agents.values()].filter((s) => s.state === 'failed').map((s) => s.name);
+  const failed = rt
+    .sessionList()
+    .filter((s) => s.state === 'failed')
+    .map((s) => s.name);
   await ctx.events.emit({
     type: 'swarm_started',
     swarm: rt.swarm,
     agent: null,
     message: `Swarm ${rt.swarm} started.`,
-    metadata: { agents: rt.agents.size, objects: rt.objects.size, failed },
+    metadata: { agents: rt.sessionCount, objects: rt.objectCount, failed },
     ...(failed.length > 0 ? { level: 'warning' as const } : {}),
   });
   ctx.pushes.push(rt.swarm, { type: 'swarm_started', payload: { swarm: rt.swarm, status: 'running' } });
 }
 
 /** Stops every agent and object, drops the queue (one `inbox_dropped`), and records the swarm stopped. */
-export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise<void> {
-  rt.status = 'stopping';
+export async function stopRuntime(ctx: Ports<'clock' | 'events' | 'pushes' | 'runtimes' | 'store'>, rt: SwarmRuntime): Promise<void> {
+  rt.markStopping();
   await ctx.store.setSwarmStatus(rt.swarm, 'stopping', ctx.clock.now().toISOString());
   // Bounded concurrency: one agent after another made a 1,000-agent stop take minutes. The stops take
   // turns between the tmux servers holding the windows: in agent order all 32 queued on one server at a time.
-  const order = interleaveByLane([...rt.agents.values()], (s) => s.stopLane);
+  const order = interleaveByLane(rt.sessionList(), (s) => s.stopLane);
   await forEachBounded(order, STOP_CONCURRENCY, async (s) => {
     await s.stop('stopped');
     await ctx.events.emit({ type: 'agent_stopped', swarm: rt.swarm, agent: s.name, message: `Agent ${s.name} stopped.` });
   });
-  for (const o of rt.objects.values()) {
+  for (const o of rt.objectList()) {
     o.stop();
     await ctx.events.emit({ type: 'object_stopped', swarm: rt.swarm, agent: o.name, message: `Object ${o.name} stopped.` });
   }
@@ -47,7 +50,7 @@ export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise
       metadata: { count: dropped, reason: 'swarm_stopped' },
     });
   }
-  rt.status = 'stopped';
+  rt.markStopped();
   ctx.runtimes.delete(rt.swarm);
   await ctx.store.setSwarmStatus(rt.swarm, 'stopped', ctx.clock.now().toISOString());
   await ctx.events.emit({ type: 'swarm_stopped', swarm: rt.swarm, agent: null, message: `Swarm ${rt.swarm} stopped.` });
@@ -57,10 +60,7 @@ export async function stopRuntime(ctx: EngineContext, rt: SwarmRuntime): Promise
 
 /** Does the swarm run (or configure) a tmux agent? */
 function usesTmux(rt: SwarmRuntime): boolean {
-  return (
-    [...rt.agents.values()].some((s) => s.spec.backend === 'tmux') ||
-    rt.effective.agents.some((a) => viewBackend(a.backend).type === 'tmux')
-  );
+  return rt.sessionList().some((s) => s.spec.backend === 'tmux') || rt.effective.agents.some((a) => viewBackend(a.backend).type === 'tmux');
 }
 
 /**
@@ -68,14 +68,14 @@ function usesTmux(rt: SwarmRuntime): boolean {
  * running (or starting) swarm uses tmux, the tmux runner is shut down (server and control client); the next
  * tmux start opens a new one. A DELETE left the tmux server running.
  */
-async function releaseUnusedTmux(ctx: EngineContext, stopped: SwarmRuntime): Promise<void> {
+async function releaseUnusedTmux(ctx: Ports<'runtimes'>, stopped: SwarmRuntime): Promise<void> {
   if (!stopped.runners.has('tmux')) return;
   for (const other of ctx.runtimes.values()) if (usesTmux(other)) return;
   await stopped.runners.get('tmux').close?.('shutdown');
 }
 
 /** 404 `swarm_not_found` unless the swarm is running or known to the store. */
-export async function assertKnownSwarm(ctx: EngineContext, swarm: string): Promise<void> {
+export async function assertKnownSwarm(ctx: Ports<'runtimes' | 'store'>, swarm: string): Promise<void> {
   assertName('swarm', swarm);
   if (!ctx.runtimes.has(swarm) && (await ctx.store.getSwarm(swarm)) === null)
     throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);

@@ -3,7 +3,7 @@ import { findUnenforceableBudget, llmLimitsOf, scaleGroupOf } from '@genswarms/i
 import { EngineError } from '../errors/engine-error';
 import type { BudgetPatchCommand, BudgetUpdated, LlmRequestList } from '../commands/llm-schemas';
 import { applyRuntimeOps, type PendingOp } from './apply-ops';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import { assertName } from './helpers';
 import { storedAgent, swarmView } from './stored-view';
 import type { SwarmRuntime } from './swarm-runtime';
@@ -17,7 +17,7 @@ function limitFields(cmd: BudgetPatchCommand): Record<string, unknown> {
 }
 
 /** Applies `ops`, refuses a result where a limit could be spent past the relay, commits (the overlay records it). */
-async function applyLimits(ctx: EngineContext, rt: SwarmRuntime, ops: PendingOp[]): Promise<void> {
+async function applyLimits(ctx: Ports<'clock' | 'limits' | 'pushes' | 'store'>, rt: SwarmRuntime, ops: PendingOp[]): Promise<void> {
   const applied = await applyRuntimeOps(ctx, rt, ops);
   const bad = findUnenforceableBudget(applied.effective.agents, applied.effective.options);
   if (bad !== null) {
@@ -31,7 +31,12 @@ async function applyLimits(ctx: EngineContext, rt: SwarmRuntime, ops: PendingOp[
 }
 
 /** PATCH an agent's limits: every member of its scaled group changes together (they share one budget). */
-export async function patchAgentBudget(ctx: EngineContext, swarm: string, agent: string, cmd: BudgetPatchCommand): Promise<BudgetUpdated> {
+export async function patchAgentBudget(
+  ctx: Ports<'clock' | 'limits' | 'pushes' | 'runtimes' | 'store'>,
+  swarm: string,
+  agent: string,
+  cmd: BudgetPatchCommand,
+): Promise<BudgetUpdated> {
   const rt = ctx.runtimes.running(swarm);
   assertName('agent', agent);
   if (rt.agentConfig(agent) === undefined) throw new EngineError('agent_not_found', `No agent named ${agent}.`, { agent });
@@ -50,7 +55,11 @@ export async function patchAgentBudget(ctx: EngineContext, swarm: string, agent:
 }
 
 /** PATCH the swarm's limits (`options.budget`, `options.rate_limit`, shared by every agent). */
-export async function patchSwarmBudget(ctx: EngineContext, swarm: string, cmd: BudgetPatchCommand): Promise<BudgetUpdated> {
+export async function patchSwarmBudget(
+  ctx: Ports<'clock' | 'limits' | 'pushes' | 'runtimes' | 'store'>,
+  swarm: string,
+  cmd: BudgetPatchCommand,
+): Promise<BudgetUpdated> {
   const rt = ctx.runtimes.running(swarm);
   await applyLimits(ctx, rt, [{ op: 'set_options', payload: { options: limitFields(cmd) } }]);
   const now = llmLimitsOf(rt.swarmOptions());
@@ -59,7 +68,7 @@ export async function patchSwarmBudget(ctx: EngineContext, swarm: string, cmd: B
 
 /** One page of an agent's LLM calls, newest first (running or stopped swarm). */
 export async function listLlmRequests(
-  ctx: EngineContext,
+  ctx: Ports<'runtimes' | 'store'>,
   swarm: string,
   agent: string,
   page: { readonly limit: number; readonly before?: number },

@@ -6,7 +6,7 @@ import { EngineError } from '../errors/engine-error';
 import type { AddAgentCommand, TopologyPatch } from '../commands/command-schemas';
 import { sessionOf } from './agent-ops';
 import { applyRuntimeOps, irToEngineError, type PendingOp } from './apply-ops';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import { launchAgent, planAgent, planAll } from './launch';
 import { swarmView } from './stored-view';
 import type { TopologyEntry } from '../events/pushes';
@@ -17,7 +17,11 @@ export function edgeOps(name: string, connections: readonly string[], incoming: 
 }
 
 /** The command was parsed at the edge (name, edge lists); the agent fields go through the gate's AgentSchema here. */
-export async function addAgent(ctx: EngineContext, swarm: string, cmd: AddAgentCommand): Promise<{ status: 'added'; name: string }> {
+export async function addAgent(
+  ctx: Ports<'clock' | 'events' | 'limits' | 'paths' | 'pushes' | 'runtimes' | 'store'>,
+  swarm: string,
+  cmd: AddAgentCommand,
+): Promise<{ status: 'added'; name: string }> {
   const rt = ctx.runtimes.running(swarm);
   const { connections = [], incoming = [], ...raw } = cmd;
   const limit = effectiveAgentCap(rt.state, { maxAgents: ctx.limits.maxAgents });
@@ -55,13 +59,17 @@ function resolveAgentPaths(a: AgentConfig, baseDir: string): AgentConfig {
   };
 }
 
-export async function removeAgent(ctx: EngineContext, swarm: string, agent: string): Promise<{ status: 'removed'; name: string }> {
+export async function removeAgent(
+  ctx: Ports<'clock' | 'events' | 'limits' | 'pushes' | 'runtimes' | 'store'>,
+  swarm: string,
+  agent: string,
+): Promise<{ status: 'removed'; name: string }> {
   const rt = ctx.runtimes.running(swarm);
   const s = sessionOf(rt, agent);
   const applied = await applyRuntimeOps(ctx, rt, [{ op: 'remove_agent', payload: { name: agent } }]);
   await applied.commit();
   await s.stop(null);
-  rt.agents.delete(agent);
+  rt.removeSession(agent);
   await ctx.store.dropInbox(swarm, agent);
   await ctx.store.deleteSession(swarm, agent);
   await ctx.events.emit({ type: 'agent_removed', swarm, agent, message: `Agent ${agent} removed.` });
@@ -70,7 +78,7 @@ export async function removeAgent(ctx: EngineContext, swarm: string, agent: stri
 }
 
 export async function scaleAgents(
-  ctx: EngineContext,
+  ctx: Ports<'clock' | 'events' | 'limits' | 'paths' | 'pushes' | 'runtimes' | 'store'>,
   swarm: string,
   base: string,
   count: number,
@@ -78,7 +86,7 @@ export async function scaleAgents(
   const rt = ctx.runtimes.running(swarm);
   const before = new Set(rt.state.agents.map((a) => a.name));
   const applied = await applyRuntimeOps(ctx, rt, [{ op: 'scale_agent_group', payload: { base_name: base, target_count: count } }]);
-  rt.scaleBases.add(base); // the instances share the base's LLM budget from their first call
+  rt.noteScaleBase(base); // the instances share the base's LLM budget from their first call
   const after = new Set(applied.state.agents.map((a) => a.name));
   const added = [...after].filter((n) => !before.has(n));
   const removed = [...before].filter((n) => !after.has(n));
@@ -87,8 +95,8 @@ export async function scaleAgents(
   const plans = [...(await planAll(rt, ctx.paths.home, configs)).values()];
   await applied.commit();
   for (const name of removed) {
-    await rt.agents.get(name)?.stop(null);
-    rt.agents.delete(name);
+    await rt.session(name)?.stop(null);
+    rt.removeSession(name);
     await ctx.store.deleteSession(swarm, name);
     await ctx.events.emit({ type: 'agent_removed', swarm, agent: name, message: `Agent ${name} removed by scaling.` });
   }
@@ -101,13 +109,13 @@ export async function scaleAgents(
   return { status: 'ok', result: { added, removed, failed } };
 }
 
-export async function getTopology(ctx: EngineContext, swarm: string): Promise<{ topology: readonly TopologyEntry[] }> {
+export async function getTopology(ctx: Ports<'runtimes' | 'store'>, swarm: string): Promise<{ topology: readonly TopologyEntry[] }> {
   const view = await swarmView(ctx, swarm);
   return { topology: view.kind === 'running' ? view.rt.topology.entries() : view.stored.topology };
 }
 
 export async function patchTopology(
-  ctx: EngineContext,
+  ctx: Ports<'clock' | 'limits' | 'pushes' | 'runtimes' | 'store'>,
   swarm: string,
   patch: TopologyPatch,
 ): Promise<{ status: 'ok'; added: number; removed: number }> {

@@ -8,7 +8,7 @@ import type { SnapshotFormat } from '../commands/parse-command';
 import { checkConfigPatch } from '../objects/config-patch';
 import type { ObjectInstance } from '../objects/object-instance';
 import { applyRuntimeOps } from './apply-ops';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import { assertKnownSwarm } from './lifecycle';
 import { toOverlayEvents } from './helpers';
 import { startObject } from './launch';
@@ -19,20 +19,20 @@ import { edgeOps } from './node-ops';
 import type { SwarmRuntime } from './swarm-runtime';
 
 function objectOf(rt: SwarmRuntime, name: string): ObjectInstance {
-  const o = NAME_RE.test(name) ? rt.objects.get(name) : undefined;
+  const o = NAME_RE.test(name) ? rt.object(name) : undefined;
   if (o === undefined) throw new EngineError('object_not_found', `No object named ${name}.`);
   return o;
 }
 
-export async function listObjects(ctx: EngineContext, swarm: string): Promise<{ objects: ObjectStatus[] }> {
+export async function listObjects(ctx: Ports<'runtimes' | 'store'>, swarm: string): Promise<{ objects: ObjectStatus[] }> {
   const view = await swarmView(ctx, swarm);
   if (view.kind === 'stored') return { objects: view.stored.objects.map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' })) };
-  return { objects: [...view.rt.objects.values()].map((o) => ({ name: o.name, handler: o.handlerName, state: o.lifecycle })) };
+  return { objects: view.rt.objectList().map((o) => ({ name: o.name, handler: o.handlerName, state: o.lifecycle })) };
 }
 
 /** `{object: {name, handler, config}, state}`; the config redacted by key name and by the handler's `secret` keys. */
 export async function getObject(
-  ctx: EngineContext,
+  ctx: Ports<'handlers' | 'runtimes' | 'store'>,
   swarm: string,
   name: string,
 ): Promise<{ object: { name: string; handler: string; config: unknown }; state: string }> {
@@ -52,7 +52,11 @@ export async function getObject(
 }
 
 /** The command was parsed at the edge (name); the handler and the object fields are checked here (gate). */
-export async function addObject(ctx: EngineContext, swarm: string, cmd: AddObjectCommand): Promise<{ status: 'added'; name: string }> {
+export async function addObject(
+  ctx: Ports<'clock' | 'events' | 'handlers' | 'limits' | 'pushes' | 'runtimes' | 'store'>,
+  swarm: string,
+  cmd: AddObjectCommand,
+): Promise<{ status: 'added'; name: string }> {
   const rt = ctx.runtimes.running(swarm);
   const { connections, incoming, ...raw } = cmd;
   if (typeof raw['handler'] !== 'string' || !ctx.handlers.has(raw['handler']))
@@ -82,13 +86,17 @@ export async function addObject(ctx: EngineContext, swarm: string, cmd: AddObjec
   return { status: 'added', name: o.name };
 }
 
-export async function removeObject(ctx: EngineContext, swarm: string, name: string): Promise<{ status: 'removed'; name: string }> {
+export async function removeObject(
+  ctx: Ports<'clock' | 'events' | 'limits' | 'pushes' | 'runtimes' | 'store'>,
+  swarm: string,
+  name: string,
+): Promise<{ status: 'removed'; name: string }> {
   const rt = ctx.runtimes.running(swarm);
   const o = objectOf(rt, name);
   const applied = await applyRuntimeOps(ctx, rt, [{ op: 'remove_object', payload: { name } }]);
   await applied.commit();
   o.stop();
-  rt.objects.delete(name);
+  rt.removeObject(name);
   await ctx.store.deleteObjectState(swarm, name);
   await ctx.events.emit({ type: 'object_removed', swarm, agent: name, message: `Object ${name} removed.` });
   return { status: 'removed', name };
@@ -96,7 +104,7 @@ export async function removeObject(ctx: EngineContext, swarm: string, name: stri
 
 /** PATCH of an object: checks (1)-(5) in order, then restart with {...old, ...patch}; a failing init restores the old config. */
 export async function patchObjectConfig(
-  ctx: EngineContext,
+  ctx: Ports<'clock' | 'events' | 'limits' | 'pushes' | 'runtimes' | 'store'>,
   swarm: string,
   name: string,
   cmd: ObjectConfigPatchCommand,
@@ -130,7 +138,10 @@ export async function patchObjectConfig(
   return { status: 'updated', object: name, keys };
 }
 
-export async function getOverlay(ctx: EngineContext, swarm: string): Promise<{ swarm: string; events: unknown[] }> {
+export async function getOverlay(
+  ctx: Ports<'handlers' | 'runtimes' | 'store'>,
+  swarm: string,
+): Promise<{ swarm: string; events: unknown[] }> {
   if (!NAME_RE.test(swarm)) return { swarm, events: [] };
   const rows = await ctx.store.listOverlay(swarm);
   const seed = ctx.runtimes.get(swarm)?.seedConfig ?? (await ctx.store.getSwarm(swarm))?.config;
@@ -149,7 +160,7 @@ function seedObjectHandlers(seed: unknown): Map<string, string> {
   return out;
 }
 
-export async function clearOverlay(ctx: EngineContext, swarm: string): Promise<{ status: 'cleared'; swarm: string }> {
+export async function clearOverlay(ctx: Ports<'events' | 'store'>, swarm: string): Promise<{ status: 'cleared'; swarm: string }> {
   if (NAME_RE.test(swarm)) {
     const n = await ctx.store.clearOverlay(swarm);
     await ctx.events.emit({ type: 'overlay_cleared', swarm, agent: null, message: `Overlay of ${swarm} cleared.`, metadata: { count: n } });
@@ -164,7 +175,11 @@ export interface Snapshot {
 }
 
 /** The effective config (seed ⊕ overlay), redacted, as JSON (default) or YAML. */
-export async function snapshot(ctx: EngineContext, swarm: string, format: SnapshotFormat = 'json'): Promise<Snapshot> {
+export async function snapshot(
+  ctx: Ports<'handlers' | 'runtimes' | 'store'>,
+  swarm: string,
+  format: SnapshotFormat = 'json',
+): Promise<Snapshot> {
   const rt = ctx.runtimes.get(swarm);
   let effective: unknown = rt?.effective;
   if (effective === undefined) {

@@ -9,7 +9,7 @@ import { AgentSession } from '../agents/agent-session';
 import { startFailureOf } from '../agents/agent-failure';
 import { readHostReceipt, TURN_CANCELLED_ERROR, writeHostReceipt } from '../agents/host-receipt';
 import type { SwarmRow, TurnRow } from '../store/store';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import { markRunning, stopRuntime } from './lifecycle';
 import { toOverlayEvents } from './helpers';
 import { planAgent, startObjects } from './launch';
@@ -32,7 +32,7 @@ async function reattach(rt: SwarmRuntime, agent: string, description: unknown, b
   return runner.reattach(description as SessionDescription, rt.contextFor(agent)).catch(() => null);
 }
 
-async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, openTurn: TurnRow | undefined): Promise<void> {
+async function recoverAgent(ctx: Ports<'paths' | 'store'>, rt: SwarmRuntime, name: string, openTurn: TurnRow | undefined): Promise<void> {
   const config = rt.agentConfig(name);
   const row = await ctx.store.getSession(rt.swarm, name);
   if (config === undefined) return;
@@ -43,7 +43,7 @@ async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, 
     // What outlived the server for this agent (a pane, a container) must not run on unowned.
     await stopLeftover(rt, name, row?.description ?? null);
     const s = new AgentSession(rt, name, { ...placeholderSpec(rt.swarm, name) });
-    rt.agents.set(name, s);
+    rt.addSession(s);
     await s.persist(null);
     const why = startFailureOf(e);
     await s.fail(
@@ -55,7 +55,7 @@ async function recoverAgent(ctx: EngineContext, rt: SwarmRuntime, name: string, 
   const handle = await reattach(rt, name, row?.description ?? null, plan.spec.backend);
   if (handle === null) await stopUnrecordedPane(rt, plan);
   const session = new AgentSession(rt, name, plan.spec);
-  rt.agents.set(name, session);
+  rt.addSession(session);
   const hostEnded = openTurn === undefined ? null : await readHostReceipt(plan.spec.workspace, openTurn.id);
   const launched = await session.launch(plan, handle);
   if (openTurn !== undefined && (!launched || hostEnded !== null)) {
@@ -139,7 +139,7 @@ function placeholderSpec(swarm: string, agent: string): ConstructorParameters<ty
 }
 
 /** The stored seed config ⊕ overlay through the start gate, as a start would see it. */
-async function gateStored(ctx: EngineContext, row: SwarmRow): Promise<ReturnType<typeof gateStart>> {
+async function gateStored(ctx: Ports<'handlers' | 'store'>, row: SwarmRow): Promise<ReturnType<typeof gateStart>> {
   const overlay = toOverlayEvents(await ctx.store.listOverlay(row.name));
   return gateStart(row.config, {
     ...(row.baseDir === null ? {} : { baseDir: row.baseDir }),
@@ -148,7 +148,10 @@ async function gateStored(ctx: EngineContext, row: SwarmRow): Promise<ReturnType
   });
 }
 
-export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<void> {
+export async function recoverSwarm(
+  ctx: Ports<'clock' | 'events' | 'handlers' | 'paths' | 'pushes' | 'runtimeDeps' | 'runtimes' | 'store'>,
+  row: SwarmRow,
+): Promise<void> {
   const gate = await gateStored(ctx, row);
   if (gate.kind === 'refused') {
     await ctx.store.setSwarmStatus(row.name, 'error', ctx.clock.now().toISOString());
@@ -161,9 +164,8 @@ export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<v
     });
     return;
   }
-  const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, gate.state, row.config, row.baseDir);
+  const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, gate.state, row.config, row.baseDir, row.startedAt ?? undefined);
   rt.noteScaleBases(await ctx.store.listOverlay(row.name));
-  if (row.startedAt !== null) rt.startedAt = row.startedAt;
   ctx.runtimes.add(rt);
   await startObjects(rt, ctx.handlers, gate.effective.objects ?? []);
   const open = await ctx.store.listOpenTurns(rt.swarm);
@@ -183,7 +185,10 @@ export async function recoverSwarm(ctx: EngineContext, row: SwarmRow): Promise<v
  * is re-attached only to be stopped, open turns are cancelled receipt-first (never answerable again),
  * queued items are dropped, and the swarm ends `stopped` with the usual events.
  */
-export async function finishInterruptedStop(ctx: EngineContext, row: SwarmRow): Promise<void> {
+export async function finishInterruptedStop(
+  ctx: Ports<'clock' | 'events' | 'handlers' | 'paths' | 'pushes' | 'runtimeDeps' | 'runtimes' | 'store'>,
+  row: SwarmRow,
+): Promise<void> {
   const gate = await gateStored(ctx, row);
   // A config the gate now refuses still gets its leftovers stopped: an empty state, agents from the store.
   const state: SwarmState =
@@ -206,7 +211,7 @@ export async function finishInterruptedStop(ctx: EngineContext, row: SwarmRow): 
 }
 
 async function adoptToStop(
-  ctx: EngineContext,
+  ctx: Ports<'paths'>,
   rt: SwarmRuntime,
   name: string,
   description: unknown,
@@ -220,7 +225,7 @@ async function adoptToStop(
   if (plan === null) await stopLeftover(rt, name, desc);
   const spec = plan?.spec ?? { ...placeholderSpec(rt.swarm, name), workspace: desc?.workspace ?? '/nonexistent' };
   const session = new AgentSession(rt, name, spec);
-  rt.agents.set(name, session);
+  rt.addSession(session);
   if (handle !== null && plan !== null) await session.launch(plan, handle);
   if (openTurn !== undefined) {
     const hostEnded = await readHostReceipt(session.workspace, openTurn.id);

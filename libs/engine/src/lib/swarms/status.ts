@@ -108,11 +108,11 @@ export async function agentStatus(
 
 export async function runtimeDetail(rt: SwarmRuntime): Promise<SwarmDetail> {
   const agents: AgentStatus[] = [];
-  for (const a of rt.effective.agents) agents.push(await agentStatus(rt.store, rt.swarm, a, a.name, rt.agents.get(a.name), null));
+  for (const a of rt.effective.agents) agents.push(await agentStatus(rt.store, rt.swarm, a, a.name, rt.session(a.name), null));
   const objects = (rt.effective.objects ?? []).map((o) => ({
     name: o.name,
     handler: o.handler,
-    state: rt.objects.get(o.name)?.lifecycle ?? 'stopped',
+    state: rt.object(o.name)?.lifecycle ?? 'stopped',
   }));
   return {
     name: rt.swarm,
@@ -173,11 +173,11 @@ function agentsByState(rt: SwarmRuntime): Readonly<Record<string, number>> {
     memo.epoch === epoch &&
     memo.agents === agents &&
     memo.agentCount === agents.length &&
-    memo.sessions === rt.agents.size
+    memo.sessions === rt.sessionCount
   )
     return memo.counts;
-  const counts = Object.freeze(countByState(agents.map((a) => rt.agents.get(a.name)?.state ?? 'stopped')));
-  stateCounts.set(rt, { epoch, agents, agentCount: agents.length, sessions: rt.agents.size, counts });
+  const counts = Object.freeze(countByState(agents.map((a) => rt.session(a.name)?.state ?? 'stopped')));
+  stateCounts.set(rt, { epoch, agents, agentCount: agents.length, sessions: rt.sessionCount, counts });
   return counts;
 }
 

@@ -7,7 +7,7 @@ import { EngineError } from '../errors/engine-error';
 import type { TopologyEntry } from '../events/pushes';
 import { Topology } from '../routing/topology';
 import type { SwarmStatus } from '../store/store';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 import { assertName, toOverlayEvents } from './helpers';
 import type { SwarmRuntime } from './swarm-runtime';
 
@@ -23,7 +23,7 @@ export interface StoredSwarm {
 /** The running swarm, or the stored view of a known one that is not running; else 404 `swarm_not_found`. */
 export type SwarmView = { readonly kind: 'running'; readonly rt: SwarmRuntime } | { readonly kind: 'stored'; readonly stored: StoredSwarm };
 
-export async function swarmView(ctx: EngineContext, swarm: string): Promise<SwarmView> {
+export async function swarmView(ctx: Ports<'runtimes' | 'store'>, swarm: string): Promise<SwarmView> {
   assertName('swarm', swarm);
   const rt = ctx.runtimes.get(swarm);
   if (rt !== undefined) return { kind: 'running', rt };
@@ -31,7 +31,7 @@ export async function swarmView(ctx: EngineContext, swarm: string): Promise<Swar
 }
 
 /** seed ⊕ overlay of a stored swarm (the seed alone when the overlay no longer applies). */
-export async function storedSwarm(ctx: EngineContext, swarm: string): Promise<StoredSwarm> {
+export async function storedSwarm(ctx: Ports<'store'>, swarm: string): Promise<StoredSwarm> {
   assertName('swarm', swarm);
   const row = await ctx.store.getSwarm(swarm);
   if (row === null) throw new EngineError('swarm_not_found', `No swarm named ${swarm}.`);

@@ -5,7 +5,7 @@
  */
 import type { AgentLaunchSpec, Runner } from '@genswarms/runners';
 import { EngineError } from '../errors/engine-error';
-import type { EngineContext } from './engine-context';
+import type { Ports } from './engine-context';
 
 /** What the docker runner (`createDockerRunner`) adds to the Runner port. */
 export interface SwarmPauser {
@@ -31,7 +31,7 @@ function isSwarmPauser(runner: Runner): runner is Runner & SwarmPauser {
   return typeof r.pauseSwarm === 'function' && typeof r.resumeSwarm === 'function';
 }
 
-async function runnerFailure(ctx: EngineContext, swarm: string, action: string, reason: string, cause?: unknown): Promise<EngineError> {
+async function runnerFailure(ctx: Ports<'events'>, swarm: string, action: string, reason: string, cause?: unknown): Promise<EngineError> {
   await ctx.events.emit({
     type: 'runner_error',
     swarm,
@@ -48,9 +48,9 @@ async function runnerFailure(ctx: EngineContext, swarm: string, action: string, 
 }
 
 /** Pauses (`paused: true`) or resumes every docker-backed agent of a running swarm. */
-export async function setSwarmPaused(ctx: EngineContext, swarm: string, paused: boolean): Promise<PauseResult> {
+export async function setSwarmPaused(ctx: Ports<'events' | 'runtimes'>, swarm: string, paused: boolean): Promise<PauseResult> {
   const rt = ctx.runtimes.running(swarm);
-  const sessions = [...rt.agents.values()];
+  const sessions = rt.sessionList();
   const skipped = sessions.filter((s) => !isDockerBacked(s.spec)).map((s) => s.name);
   const status = paused ? 'paused' : 'resumed';
   if (skipped.length === sessions.length) return { status, swarm_name: swarm, containers: 0, skipped };

@@ -11,16 +11,13 @@ import type { EnqueueOutcome, RoutingHost } from '../routing/router';
 import { Topology, type NodeKind } from '../routing/topology';
 import { INBOX_LIMIT, type EnqueueResult, type EventAlong, type Store, type SwarmStatus } from '../store/store';
 import type { Clock } from '../util/clock';
+import type { CorePorts } from '../util/core-ports';
 import type { LlmMeter } from '../llm/llm-meter';
 import type { MeterHost } from '../llm/llm-scopes';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
-export interface RuntimeDeps {
-  readonly store: Store;
-  readonly events: EventBus;
-  readonly pushes: PushHub;
-  readonly clock: Clock;
+export interface RuntimeDeps extends CorePorts {
   readonly runners: RunnerRegistry;
   readonly runnerContext: RunnerContext;
   readonly receiptPollMs?: number;
@@ -36,31 +33,54 @@ export function newItemId(): string {
   return `item_${randomUUID().replace(/-/g, '')}`;
 }
 
+/**
+ * One running swarm. It owns its sessions, objects, effective state and status: they change only through the
+ * intent-named methods below (`addSession`, `removeSession`, `addObject`, `removeObject`, `replaceState`,
+ * `markStarting`/`markRunning`/`markStopping`/`markStopped`, `noteScaleBase`), never by a write from outside.
+ */
 export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
-  readonly agents = new Map<string, AgentSession>();
-  readonly objects = new Map<string, ObjectInstance>();
-  topology: Topology;
-  effective: SwarmConfig;
-  status: SwarmStatus = 'starting';
-  startedAt: string;
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly objectsByName = new Map<string, ObjectInstance>();
+  private topologyNow: Topology;
+  private effectiveNow: SwarmConfig;
+  private stateNow: SwarmState;
+  private statusNow: SwarmStatus = 'starting';
+  private startedAtNow: string;
   private readonly ctx: RunnerContext;
+  // The ports this runtime hands its sessions and routing, taken once from its deps (no forwarding getters).
+  readonly store: Store;
+  readonly events: EventBus;
+  readonly pushes: PushHub;
+  readonly clock: Clock;
+  readonly runners: RunnerRegistry;
+  /** Receipt watcher poll (ms); undefined = the watcher's default. */
+  readonly receiptPollMs: number | undefined;
+  readonly outboxPollMs: number;
+  readonly awaitingMs: number;
+  /** This runtime is its sessions' routing host. */
+  readonly routing: RoutingHost = this;
   /** Each agent's context with its own ids (a root server with an id range); empty otherwise. */
   private readonly agentContexts = new Map<string, RunnerContext>();
   /** Validate: ids are previewed, never written. */
   private identitiesPreviewOnly = false;
   /** Bases a `scale_agent_group` named (from the overlay, and each scale since): their instances share an LLM budget. */
-  readonly scaleBases = new Set<string>();
+  private readonly scaleBaseNames = new Set<string>();
 
   constructor(
     private readonly deps: RuntimeDeps,
     readonly swarm: string,
-    public state: SwarmState,
+    state: SwarmState,
     readonly seedConfig: unknown,
     readonly baseDir: string | null,
+    /** When the swarm started: now for a new start, the stored time for a recovered one. */
+    startedAt?: string,
   ) {
-    this.effective = stateToConfig(state);
-    this.topology = new Topology(state.topology);
-    this.startedAt = deps.clock.now().toISOString();
+    ({ store: this.store, events: this.events, pushes: this.pushes, clock: this.clock, runners: this.runners } = deps);
+    ({ receiptPollMs: this.receiptPollMs, outboxPollMs: this.outboxPollMs, awaitingMs: this.awaitingMs } = deps);
+    this.stateNow = state;
+    this.effectiveNow = stateToConfig(state);
+    this.topologyNow = new Topology(state.topology);
+    this.startedAtNow = startedAt ?? deps.clock.now().toISOString();
     const base = deps.runnerContext;
     // Runners refuse any host path overlapping another agent's directories (docs/security.md §10).
     this.ctx = {
@@ -78,8 +98,77 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
   noteScaleBases(events: readonly { readonly op: string; readonly payload: Readonly<Record<string, unknown>> }[]): void {
     for (const e of events) {
       const base = e.payload['base_name'];
-      if (e.op === 'scale_agent_group' && typeof base === 'string') this.scaleBases.add(base);
+      if (e.op === 'scale_agent_group' && typeof base === 'string') this.scaleBaseNames.add(base);
     }
+  }
+
+  /** A `scale_agent_group` of `base` was applied: its instances share the base's LLM budget from their first call. */
+  noteScaleBase(base: string): void {
+    this.scaleBaseNames.add(base);
+  }
+
+  /** Bases a `scale_agent_group` named (from the overlay, and each scale since). */
+  get scaleBases(): ReadonlySet<string> {
+    return this.scaleBaseNames;
+  }
+
+  /** The effective state (seed ⊕ overlay). */
+  get state(): SwarmState {
+    return this.stateNow;
+  }
+  /** The effective config, derived from `state`. */
+  get effective(): SwarmConfig {
+    return this.effectiveNow;
+  }
+  get topology(): Topology {
+    return this.topologyNow;
+  }
+  get status(): SwarmStatus {
+    return this.statusNow;
+  }
+  get startedAt(): string {
+    return this.startedAtNow;
+  }
+
+  markRunning(): void {
+    this.statusNow = 'running';
+  }
+  markStopping(): void {
+    this.statusNow = 'stopping';
+  }
+  markStopped(): void {
+    this.statusNow = 'stopped';
+  }
+
+  // ---- sessions and objects: this runtime is their one owner ----
+  session(agent: string): AgentSession | undefined {
+    return this.sessions.get(agent);
+  }
+  /** The running sessions, in the order they were added. */
+  sessionList(): AgentSession[] {
+    return [...this.sessions.values()];
+  }
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+  /** Adds (or replaces, on a restart of the same name) the session of `session.name`. */
+  addSession(session: AgentSession): void {
+    this.sessions.set(session.name, session);
+  }
+  removeSession(agent: string): void {
+    this.sessions.delete(agent);
+  }
+  objectList(): ObjectInstance[] {
+    return [...this.objectsByName.values()];
+  }
+  get objectCount(): number {
+    return this.objectsByName.size;
+  }
+  addObject(object: ObjectInstance): void {
+    this.objectsByName.set(object.name, object);
+  }
+  removeObject(name: string): void {
+    this.objectsByName.delete(name);
   }
 
   /** The effective `options` (seed ⊕ overlay): where the swarm's LLM budget and rate limit live. */
@@ -99,7 +188,7 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
       const dirs = this.defaultDirsOf(a.name);
       out.push(a.workspace ?? dirs.workspace, dirs.state);
     }
-    for (const [name, session] of this.agents) if (name !== except) out.push(session.spec.workspace);
+    for (const [name, session] of this.sessions) if (name !== except) out.push(session.spec.workspace);
     return out;
   }
 
@@ -116,21 +205,6 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     return dirs;
   }
 
-  get store(): Store {
-    return this.deps.store;
-  }
-  get events(): EventBus {
-    return this.deps.events;
-  }
-  get pushes(): PushHub {
-    return this.deps.pushes;
-  }
-  get clock(): Clock {
-    return this.deps.clock;
-  }
-  get runners(): RunnerRegistry {
-    return this.deps.runners;
-  }
   /** The engine's runner context, plus the other agents' directories as protected paths. */
   get runnerContext(): RunnerContext {
     return this.ctx;
@@ -174,24 +248,12 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     }
     this.agentContexts.set(agent, { ...this.ctx, agent: ids });
   }
-  get receiptPollMs(): number | undefined {
-    return this.deps.receiptPollMs;
-  }
-  get outboxPollMs(): number {
-    return this.deps.outboxPollMs;
-  }
-  get awaitingMs(): number {
-    return this.deps.awaitingMs;
-  }
-  get routing(): RoutingHost {
-    return this;
-  }
 
   /** Replaces the effective state (after an accepted op) and rebuilds the topology. */
-  setState(state: SwarmState): void {
-    this.state = state;
-    this.effective = stateToConfig(state);
-    this.topology = new Topology(state.topology);
+  replaceState(state: SwarmState): void {
+    this.stateNow = state;
+    this.effectiveNow = stateToConfig(state);
+    this.topologyNow = new Topology(state.topology);
   }
 
   agentConfig(agent: string): AgentConfig | undefined {
@@ -199,17 +261,17 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
   }
 
   kindOf(name: string): NodeKind | undefined {
-    if (this.agents.has(name)) return 'agent';
-    if (this.objects.has(name)) return 'object';
+    if (this.sessions.has(name)) return 'agent';
+    if (this.objectsByName.has(name)) return 'object';
     return undefined;
   }
 
   object(name: string): ObjectInstance | undefined {
-    return this.objects.get(name);
+    return this.objectsByName.get(name);
   }
 
   markAwaiting(agent: string): void {
-    this.agents.get(agent)?.markAwaiting();
+    this.sessions.get(agent)?.markAwaiting();
   }
 
   async enqueueMessage(agent: string, from: string, content: string, along?: EventAlong<EnqueueResult>): Promise<EnqueueOutcome> {
@@ -228,9 +290,7 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     );
     if (along !== undefined) this.events.announce(along);
     if (r.kind === 'full') return { kind: 'full' };
-    const session = this.agents.get(agent);
-    session?.clearAwaiting();
-    session?.kick();
+    this.sessions.get(agent)?.messageQueued();
     return { kind: 'ok', itemId: r.item.id };
   }
 }
