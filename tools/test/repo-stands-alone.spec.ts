@@ -46,11 +46,11 @@ function headingsOf(file: string): { numbers: Set<string>; anchors: Set<string> 
     found = { numbers: new Set(), anchors: new Set() };
     const counts = new Map<string, number>();
     for (const line of fs.readFileSync(full, 'utf8').split('\n')) {
-      const m = /^#{1,6}\s+(.*)$/.exec(line);
-      if (!m) continue;
-      const num = /^(\d+(?:\.\d+)*)\.?\s/.exec(m[1]);
-      if (num) found.numbers.add(num[1]);
-      const base = anchorOf(m[1]);
+      const heading = /^#{1,6}\s+(.*)$/.exec(line)?.[1];
+      if (heading === undefined) continue;
+      const num = /^(\d+(?:\.\d+)*)\.?\s/.exec(heading)?.[1];
+      if (num !== undefined) found.numbers.add(num);
+      const base = anchorOf(heading);
       const n = counts.get(base) ?? 0;
       counts.set(base, n + 1);
       found.anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -74,6 +74,7 @@ function resolveDoc(file: string, name: string): string | null {
 function danglingSections(file: string, line: string): string[] {
   const out: string[] = [];
   for (const m of line.matchAll(SECTION_MARK)) {
+    const section = m[1] ?? '';
     // "page.md §8, §11" and "page.md (§1–§9)": the page is named once, before the first mark
     const before = line
       .slice(0, m.index)
@@ -83,7 +84,7 @@ function danglingSections(file: string, line: string): string[] {
     const named = DOC_NAME.exec(before)?.[1];
     const doc = named ? resolveDoc(file, named) : file.endsWith('.md') ? file : null;
     const numbers = doc ? headingsOf(doc)?.numbers : undefined;
-    if (!numbers?.has(m[1])) out.push(`§${m[1]}${doc ? ` (no such section in ${doc})` : ' (names no document)'}`);
+    if (!numbers?.has(section)) out.push(`§${section}${doc ? ` (no such section in ${doc})` : ' (names no document)'}`);
   }
   return out;
 }
@@ -91,12 +92,12 @@ function danglingSections(file: string, line: string): string[] {
 /** Every link to `page.md#anchor` names a heading of that page. */
 function danglingAnchors(file: string, line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/([\w./-]*\.md)#([\w-]+)/g)) {
-    const doc = resolveDoc(file, m[1]);
-    if (doc && !headingsOf(doc)?.anchors.has(m[2])) out.push(`${m[1]}#${m[2]}`);
+  for (const [, page = '', anchor = ''] of line.matchAll(/([\w./-]*\.md)#([\w-]+)/g)) {
+    const doc = resolveDoc(file, page);
+    if (doc && !headingsOf(doc)?.anchors.has(anchor)) out.push(`${page}#${anchor}`);
   }
-  for (const m of line.matchAll(/\]\(#([\w-]+)\)/g)) {
-    if (file.endsWith('.md') && !headingsOf(file)?.anchors.has(m[1])) out.push(`#${m[1]}`);
+  for (const [, anchor = ''] of line.matchAll(/\]\(#([\w-]+)\)/g)) {
+    if (file.endsWith('.md') && !headingsOf(file)?.anchors.has(anchor)) out.push(`#${anchor}`);
   }
   return out;
 }
