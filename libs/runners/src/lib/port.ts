@@ -219,6 +219,8 @@ export interface SessionRemote {
   readonly pid: number;
   /** /proc/<pid>/stat field 22 (clock ticks since boot): a reused pid never matches. */
   readonly startTime: string;
+  /** (additive) The remote node the receipt watcher runs with (`remote_node`); absent = no watcher at re-attach. */
+  readonly node?: string;
 }
 
 /** Where an isolated agent's forwarder connects: host (plain hostname / IP literal), port, tls. No key, no URL path. */

@@ -14,9 +14,14 @@ import { removeLaunchFiles } from './remote-setup';
 import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
 import type { SshConnection } from './ssh-connection';
 import { tailRemoteLog } from './remote-log-tail';
+import { ReceiptPush, type PushWake } from '../remote/receipt-push';
 
-/** Receipt poll interval over SFTP (ms). */
+/** Receipt poll interval over SFTP (ms) without a live receipt watcher (none, or it died). */
 export const SSH_RECEIPT_POLL_MS = 250;
+/** The fallback poll while the remote receipt watcher is live (its pushes wake the handle at once). */
+export const SSH_RECEIPT_PUSH_POLL_MS = 1000;
+/** Restarts of a receipt watcher that was live and died, per session (one that never came up is not retried). */
+export const SSH_WATCH_RESTARTS_MAX = 2;
 /** A malformed done.json is final only when still malformed this long after it was first seen (docs/receipts.md). */
 export const SSH_MALFORMED_SETTLE_MS = 500;
 /** Tries to hand a turn over (each after a reconnect through the pool) before it fails as `ssh_disconnected`. */
@@ -41,6 +46,8 @@ export interface SshSessionDeps {
   readonly connect: () => Promise<SshConnection>;
   /** Told about outbox files refused remotely (a link, FIFO, oversize…): the caller records them. */
   readonly onOutboxRefused?: (names: readonly string[]) => void;
+  /** The remote receipt watcher's command line (remote-layout `watchCommand`); absent = poll only. */
+  readonly watchCommand?: string;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -68,8 +75,59 @@ export class SshSession implements RunnerHandle {
   private stopping: Promise<void> | null = null;
   private readonly outputs = new Set<(stream: OutputStream, line: string) => void>();
   private tail: { stop(): void } | null = null;
+  private readonly push = new ReceiptPush((detail) => this.pushLost(detail));
+  private readonly pushLostListeners = new Set<(detail: string) => void>();
+  private watchStarts = 0;
+  private watchWasLive = false;
+  private watchStarting: Promise<void> | null = null;
 
   constructor(private readonly deps: SshSessionDeps) {}
+
+  /** Starts the remote receipt watcher when none runs (bounded restarts); a failure only leaves the poll. */
+  ensureWatcher(): Promise<void> {
+    this.watchStarting ??= this.startWatcher().finally(() => {
+      this.watchStarting = null;
+    });
+    return this.watchStarting;
+  }
+
+  private async startWatcher(): Promise<void> {
+    const cmd = this.deps.watchCommand;
+    if (cmd === undefined || !this.push.stopped || this.exitState !== null || this.stopping !== null) return;
+    if (this.watchStarts > 0 && (!this.watchWasLive || this.watchStarts > SSH_WATCH_RESTARTS_MAX)) return;
+    this.watchStarts += 1;
+    this.watchWasLive = false;
+    let channel: ClientChannel;
+    try {
+      channel = await (await this.deps.connect()).exec(cmd);
+    } catch (e) {
+      this.pushLost(`the receipt watcher could not be started (${e instanceof Error ? e.message : 'exec failed'})`);
+      return;
+    }
+    this.push.attach({ write: (line) => channel.write(line), close: () => channel.close() });
+    channel.on('data', (b: Buffer) => {
+      this.push.feed(b);
+      if (this.push.live) this.watchWasLive = true;
+    });
+    channel.stderr.resume(); // a shell's "not found" and the like: drained, never kept
+    channel.on('close', (code: number | null) => this.push.end(`the receipt watcher exited (status ${String(code ?? 'none')})`));
+  }
+
+  private pushLost(detail: string): void {
+    if (this.stopping !== null || this.exitState !== null) return;
+    for (const l of [...this.pushLostListeners]) l(`${detail}; receipts are polled every ${SSH_RECEIPT_POLL_MS} ms`);
+  }
+
+  /** Called when the remote receipt watcher is lost (or could not start): the turn falls back to the poll. */
+  onReceiptPushLost(listener: (detail: string) => void): void {
+    this.pushLostListeners.add(listener);
+  }
+
+  /** Until a push about `turnId`, outbox activity, or the fallback poll (slow while the watcher is live). */
+  private nextWake(turnId: string, signal: AbortSignal, settling: boolean): Promise<PushWake> {
+    const ms = this.push.live && !settling ? SSH_RECEIPT_PUSH_POLL_MS : SSH_RECEIPT_POLL_MS;
+    return this.push.wait(turnId, ms, signal);
+  }
 
   /** Follows a channel whose exit is the agent's (the run channel, or `ctl wait` after a reconnect). */
   follow(channel: ClientChannel, viaCtl: boolean): void {
@@ -107,6 +165,7 @@ export class SshSession implements RunnerHandle {
     if (this.exitState !== null) return;
     this.exitState = { code, signal, ...(info === undefined ? {} : { info }) };
     this.tail?.stop();
+    this.push.close();
     for (const l of [...this.exits]) l(code, signal, info);
   }
 
@@ -118,6 +177,8 @@ export class SshSession implements RunnerHandle {
     if (this.exitState !== null) throw new RunnerError('runner_error', 'the client has exited');
     const once = async (): Promise<void> => {
       await prepareRemoteTurnDir(this.deps.workspace, turn.turnId);
+      await this.ensureWatcher();
+      this.push.watch(turn.turnId); // before the inbox goes up: the watcher is looking when the client answers
       await pushInbox(this.deps.workspace, this.sent);
     };
     for (let attempt = 1; ; attempt += 1) {
@@ -142,16 +203,31 @@ export class SshSession implements RunnerHandle {
   }
 
   async watchReceipt(turnId: string, opts: { readonly signal: AbortSignal }): Promise<FinalReceipt> {
-    const { signal } = opts;
+    await this.ensureWatcher();
+    this.push.watch(turnId);
+    try {
+      return await this.pollReceipt(turnId, opts.signal);
+    } finally {
+      this.push.unwatch(turnId);
+    }
+  }
+
+  /** Reads the receipt at each wake: a push (read first, mailboxes after), outbox activity, or the fallback poll. */
+  private async pollReceipt(turnId: string, signal: AbortSignal): Promise<FinalReceipt> {
     let malformedAt: number | null = null;
     let failures = 0;
+    let wake: PushWake = 'timeout';
     for (;;) {
       if (signal.aborted) throw abortError(signal);
       const exitedBefore = this.exitState !== null; // polled once more after the exit: a receipt written last still counts
       let receipt: TurnReceipt;
       try {
-        await this.syncMailboxes();
+        if (wake !== 'receipt') await this.syncMailboxes();
         receipt = await readRemoteReceipt(this.deps.workspace, turnId);
+        if (wake === 'receipt' && receipt.kind === 'pending') {
+          this.push.missed(turnId);
+          await this.syncMailboxes();
+        }
       } catch (e) {
         if (signal.aborted) throw abortError(signal);
         failures += 1;
@@ -159,6 +235,7 @@ export class SshSession implements RunnerHandle {
           throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while the turn ran', { cause: e });
         }
         await sleep(SSH_RECEIPT_POLL_MS, signal); // a transient SFTP failure: the next poll reconnects through the pool
+        wake = 'timeout';
         continue;
       }
       failures = 0;
@@ -172,7 +249,8 @@ export class SshSession implements RunnerHandle {
         malformedAt = null;
         if (exitedBefore) throw new RunnerError('runner_error', 'the remote client exited without writing its receipt');
       }
-      await sleep(SSH_RECEIPT_POLL_MS, signal);
+      wake = await this.nextWake(turnId, signal, malformedAt !== null);
+      if (wake === 'lost') await this.ensureWatcher();
     }
   }
 
@@ -189,6 +267,7 @@ export class SshSession implements RunnerHandle {
   }
 
   private async stopRemote(): Promise<void> {
+    this.push.close();
     // After a lost link the remote client may still run (we only lost sight of it): signal it anyway.
     const mayRun = this.exitState === null || this.exitState.info?.reason === 'ssh_disconnected';
     try {

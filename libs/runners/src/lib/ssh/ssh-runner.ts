@@ -19,10 +19,10 @@ import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { hasBypassFlag, isTuiClient } from '../client/clients';
 import { loadKnownHosts } from './host-key-verify';
 import { readPrivateKey } from './ssh-key';
-import { parseSshOptions, type SshOptions } from './ssh-options';
+import { parseSshOptions, REMOTE_PATH_RE, type SshOptions } from './ssh-options';
 import { SshPool } from './ssh-pool';
 import type { SshConnection, SshEndpoint } from './ssh-connection';
-import { remoteAgentId, remoteLayout, runCommand, ctlCommand, type RemoteLayout } from './remote-layout';
+import { remoteAgentId, remoteLayout, runCommand, ctlCommand, watchCommand, type RemoteLayout } from './remote-layout';
 import { sftpEnsurePrivateDir, sftpProbeUid, sftpRealpath } from './sftp-io';
 import { SshSession } from './ssh-handle';
 import { assertRemotePrerequisites, removeLaunchFiles, uploadScripts, writeLaunchFiles } from './remote-setup';
@@ -39,6 +39,11 @@ export interface SshRunnerOptions {
   /** Reconnect attempts and base delay of the shared pool (tests shorten them). */
   readonly reconnectAttempts?: number;
   readonly reconnectBaseMs?: number;
+  /**
+   * Start the remote receipt watcher with the remote node (default true). false = poll every 250 ms, as before the
+   * push existed (the latency bench's baseline).
+   */
+  readonly receiptPush?: boolean;
 }
 
 /** Plan + start state the handle needs; the key bytes live only inside the pool's endpoint. */
@@ -62,9 +67,9 @@ export function createSshRunner(options: SshRunnerOptions = {}): Runner {
     preflight: (plan, ctx) => preflightSsh(plan, ctx, extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts, pool),
     start: async (plan, ctx) => {
       const opts = extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts;
-      return startSsh(plan, ctx, opts, pool);
+      return startSsh(plan, ctx, opts, pool, options.receiptPush !== false);
     },
-    reattach: (description, ctx) => reattachSsh(description, ctx, pool),
+    reattach: (description, ctx) => reattachSsh(description, ctx, pool, options.receiptPush !== false),
     close: () => pool.close(),
   };
 }
@@ -196,7 +201,7 @@ async function stopRecordedClient(conn: SshConnection, ctx: RunnerContext, opts:
   if (r.user === opts.user && r.host === opts.host && r.port === opts.port && r.dir === layout.dir) await runCtl(conn, layout, 'stop', r);
 }
 
-async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool): Promise<RunnerHandle> {
+async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool, push: boolean): Promise<RunnerHandle> {
   const ep = await endpointOf(opts, ctx);
   const conn = await pool.get(ep);
   const { s, layout, uid, env } = await prepareRemote(conn, plan, ctx);
@@ -214,7 +219,7 @@ async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, 
     if (e instanceof RunnerError && e.code !== 'start_failed') throw e;
     throw new RunnerError('start_failed', 'the remote client did not start', { agent: plan.spec.agent, cause: e });
   }
-  const remote: SessionRemote = { ...pick(opts), dir: layout.dir, pid: leader.pid, startTime: leader.startTime };
+  const remote: SessionRemote = { ...pick(opts), dir: layout.dir, pid: leader.pid, startTime: leader.startTime, node: opts.remoteNode };
   const description: SessionDescription = {
     ...describePlan(plan, { pid: leader.pid }),
     notices: conn.hostKey.verified
@@ -227,8 +232,10 @@ async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, 
     layout,
     workspace: workspaceOf(pool, ep, layout, plan.spec.workspace, uid),
     connect: () => pool.get(ep),
+    ...(push ? { watchCommand: watchCommand(layout, opts.remoteNode) } : {}),
   });
   session.follow(channel, false);
+  void session.ensureWatcher(); // started with the client, so it is looking by the first turn (never throws)
   return session;
 }
 
@@ -267,7 +274,12 @@ async function runCtl(conn: SshConnection, layout: RemoteLayout, verb: 'status' 
  * After a server restart: adopt the remote agent only if the recorded group leader still runs with the recorded
  * start time (asked of the ctl this server uploads first: an older one knew no recorded process).
  */
-async function reattachSsh(description: SessionDescription, ctx: RunnerContext, pool: SshPool): Promise<RunnerHandle | null> {
+async function reattachSsh(
+  description: SessionDescription,
+  ctx: RunnerContext,
+  pool: SshPool,
+  push: boolean,
+): Promise<RunnerHandle | null> {
   const r = description.remote;
   if (description.backend !== 'ssh' || r === undefined) return null;
   const ep = await endpointOf(r, ctx);
@@ -286,7 +298,9 @@ async function reattachSsh(description: SessionDescription, ctx: RunnerContext, 
     layout,
     workspace: workspaceOf(pool, ep, layout, description.workspace, uid),
     connect: () => pool.get(ep),
+    ...(push && r.node !== undefined && REMOTE_PATH_RE.test(r.node) ? { watchCommand: watchCommand(layout, r.node) } : {}),
   });
   session.follow(await conn.exec(ctlCommand(layout, 'wait', r)), true);
+  void session.ensureWatcher();
   return session;
 }
