@@ -3,7 +3,9 @@
  * for an agent on the REMOTE node (node2), against a raw baseline of one archive HEAD on that node's engine; (2) the
  * launch time of N agents (default 100) spread over both nodes by constraint, against N bare services (same image, no
  * secret, config or volume) created straight through the Engine API in the same run. Prints figures; asserts nothing.
- * Usage: npm run bench:swarm-launch -- [agents=100] [turns=50]
+ * Usage: npm run bench:swarm-launch -- [agents=100] [turns=50] [--mode both|push|poll]
+ *   --mode: the receipt latency with the receipt watcher's push, with the 100 ms poll alone, or both (poll first);
+ *   agents 0 skips the launch measure.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -87,9 +89,11 @@ function specFor(root: string, agent: string, node: 'node1' | 'node2'): AgentLau
   };
 }
 
-async function latency(root: string, ctx: RunnerContext, turns: number): Promise<void> {
-  const runner = createSwarmRunner({ nodesFile: NODES_FILE });
-  const spec = specFor(root, 'lat', 'node2');
+type Mode = 'push' | 'poll';
+
+async function latency(root: string, ctx: RunnerContext, turns: number, mode: Mode): Promise<void> {
+  const runner = createSwarmRunner({ nodesFile: NODES_FILE, receiptPush: mode === 'push' });
+  const spec = specFor(root, `lat-${mode}`, 'node2');
   const handle = await runner.start(runner.plan(spec, ctx), ctx);
   try {
     const id = handle.describe().containerId ?? '';
@@ -120,7 +124,8 @@ async function latency(root: string, ctx: RunnerContext, turns: number): Promise
         [...v].sort((a, b) => a - b),
         50,
       );
-    process.stdout.write(`remote node (node2) receipt written → verified receipt returned, ${turns} turns, ms: ${summary(lat)}\n`);
+    const how = mode === 'push' ? 'pushed (watcher in the task)' : 'polled (100 ms, no watcher)';
+    process.stdout.write(`remote node (node2) receipt ${how}, written → verified receipt returned, ${turns} turns, ms: ${summary(lat)}\n`);
     process.stdout.write(
       `  raw baseline, one archive HEAD on node2's engine, ms: ${summary(raw)}  (p50 ratio ${(p50(lat) / p50(raw)).toFixed(1)}x)\n`,
     );
@@ -194,9 +199,25 @@ async function runnerLaunch(root: string, ctx: RunnerContext, n: number): Promis
   return ms;
 }
 
+/** `[agents] [turns] [--mode both|push|poll]`. */
+export function parseSwarmBenchArgs(argv: readonly string[]): { agents: number; turns: number; modes: Mode[] } {
+  const nums: number[] = [];
+  let modes: Mode[] = ['poll', 'push'];
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i] ?? '';
+    if (a === '--mode') {
+      const m = argv[(i += 1)];
+      if (m === 'both') modes = ['poll', 'push'];
+      else if (m === 'push' || m === 'poll') modes = [m];
+      else throw new Error('--mode must be both, push or poll');
+    } else if (/^[0-9]+$/.test(a)) nums.push(Number(a));
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return { agents: nums[0] ?? 100, turns: nums[1] ?? 50, modes };
+}
+
 export async function runSwarmLaunchBench(argv: readonly string[]): Promise<number> {
-  const agents = Number(argv[0] ?? '100');
-  const turns = Number(argv[1] ?? '50');
+  const { agents, turns, modes } = parseSwarmBenchArgs(argv);
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-swarm-bench-')));
   const home = path.join(root, 'home');
   mkdirSync(home, { mode: 0o700 });
@@ -210,7 +231,10 @@ export async function runSwarmLaunchBench(argv: readonly string[]): Promise<numb
     llm: { allowedHosts: [] },
   });
   try {
-    await latency(root, ctx, turns);
+    process.stdout.write(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    if (turns > 0) for (const mode of modes) await latency(root, ctx, turns, mode);
+    process.stdout.write(`load average after the latency runs: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    if (agents === 0) return 0;
     const ours = await runnerLaunch(root, ctx, agents);
     const raw = await rawLaunch(agents);
     process.stdout.write(

@@ -14,14 +14,14 @@ import { removeLaunchFiles } from './remote-setup';
 import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
 import type { SshConnection } from './ssh-connection';
 import { tailRemoteLog } from './remote-log-tail';
-import { ReceiptPush, type PushWake } from '../remote/receipt-push';
+import type { PushWake } from '../remote/receipt-push';
+import { ReceiptWatch, type WatcherStream } from '../remote/receipt-watch';
 
 /** Receipt poll interval over SFTP (ms) without a live receipt watcher (none, or it died). */
 export const SSH_RECEIPT_POLL_MS = 250;
 /** The fallback poll while the remote receipt watcher is live (its pushes wake the handle at once). */
 export const SSH_RECEIPT_PUSH_POLL_MS = 1000;
-/** Restarts of a receipt watcher that was live and died, per session (one that never came up is not retried). */
-export const SSH_WATCH_RESTARTS_MAX = 2;
+
 /** A malformed done.json is final only when still malformed this long after it was first seen (docs/receipts.md). */
 export const SSH_MALFORMED_SETTLE_MS = 500;
 /** Tries to hand a turn over (each after a reconnect through the pool) before it fails as `ssh_disconnected`. */
@@ -75,58 +75,25 @@ export class SshSession implements RunnerHandle {
   private stopping: Promise<void> | null = null;
   private readonly outputs = new Set<(stream: OutputStream, line: string) => void>();
   private tail: { stop(): void } | null = null;
-  private readonly push = new ReceiptPush((detail) => this.pushLost(detail));
-  private readonly pushLostListeners = new Set<(detail: string) => void>();
-  private watchStarts = 0;
-  private watchWasLive = false;
-  private watchStarting: Promise<void> | null = null;
+  private readonly receipts: ReceiptWatch;
 
-  constructor(private readonly deps: SshSessionDeps) {}
+  constructor(private readonly deps: SshSessionDeps) {
+    const cmd = deps.watchCommand;
+    this.receipts = new ReceiptWatch({
+      pollMs: SSH_RECEIPT_POLL_MS,
+      pushPollMs: SSH_RECEIPT_PUSH_POLL_MS,
+      ...(cmd === undefined ? {} : { start: async () => channelStream(await (await deps.connect()).exec(cmd)) }),
+    });
+  }
 
-  /** Starts the remote receipt watcher when none runs (bounded restarts); a failure only leaves the poll. */
+  /** Starts the remote receipt watcher when none runs (bounded restarts); never rejects. */
   ensureWatcher(): Promise<void> {
-    this.watchStarting ??= this.startWatcher().finally(() => {
-      this.watchStarting = null;
-    });
-    return this.watchStarting;
+    return this.receipts.ensure();
   }
 
-  private async startWatcher(): Promise<void> {
-    const cmd = this.deps.watchCommand;
-    if (cmd === undefined || !this.push.stopped || this.exitState !== null || this.stopping !== null) return;
-    if (this.watchStarts > 0 && (!this.watchWasLive || this.watchStarts > SSH_WATCH_RESTARTS_MAX)) return;
-    this.watchStarts += 1;
-    this.watchWasLive = false;
-    let channel: ClientChannel;
-    try {
-      channel = await (await this.deps.connect()).exec(cmd);
-    } catch (e) {
-      this.pushLost(`the receipt watcher could not be started (${e instanceof Error ? e.message : 'exec failed'})`);
-      return;
-    }
-    this.push.attach({ write: (line) => channel.write(line), close: () => channel.close() });
-    channel.on('data', (b: Buffer) => {
-      this.push.feed(b);
-      if (this.push.live) this.watchWasLive = true;
-    });
-    channel.stderr.resume(); // a shell's "not found" and the like: drained, never kept
-    channel.on('close', (code: number | null) => this.push.end(`the receipt watcher exited (status ${String(code ?? 'none')})`));
-  }
-
-  private pushLost(detail: string): void {
-    if (this.stopping !== null || this.exitState !== null) return;
-    for (const l of [...this.pushLostListeners]) l(`${detail}; receipts are polled every ${SSH_RECEIPT_POLL_MS} ms`);
-  }
-
-  /** Called when the remote receipt watcher is lost (or could not start): the turn falls back to the poll. */
+  /** Called when the remote receipt watcher is lost (or could not start): turns fall back to the 250 ms poll. */
   onReceiptPushLost(listener: (detail: string) => void): void {
-    this.pushLostListeners.add(listener);
-  }
-
-  /** Until a push about `turnId`, outbox activity, or the fallback poll (slow while the watcher is live). */
-  private nextWake(turnId: string, signal: AbortSignal, settling: boolean): Promise<PushWake> {
-    const ms = this.push.live && !settling ? SSH_RECEIPT_PUSH_POLL_MS : SSH_RECEIPT_POLL_MS;
-    return this.push.wait(turnId, ms, signal);
+    this.receipts.onLost(listener);
   }
 
   /** Follows a channel whose exit is the agent's (the run channel, or `ctl wait` after a reconnect). */
@@ -165,7 +132,7 @@ export class SshSession implements RunnerHandle {
     if (this.exitState !== null) return;
     this.exitState = { code, signal, ...(info === undefined ? {} : { info }) };
     this.tail?.stop();
-    this.push.close();
+    this.receipts.close();
     for (const l of [...this.exits]) l(code, signal, info);
   }
 
@@ -178,7 +145,7 @@ export class SshSession implements RunnerHandle {
     const once = async (): Promise<void> => {
       await prepareRemoteTurnDir(this.deps.workspace, turn.turnId);
       await this.ensureWatcher();
-      this.push.watch(turn.turnId); // before the inbox goes up: the watcher is looking when the client answers
+      this.receipts.watch(turn.turnId); // before the inbox goes up: the watcher is looking when the client answers
       await pushInbox(this.deps.workspace, this.sent);
     };
     for (let attempt = 1; ; attempt += 1) {
@@ -204,11 +171,11 @@ export class SshSession implements RunnerHandle {
 
   async watchReceipt(turnId: string, opts: { readonly signal: AbortSignal }): Promise<FinalReceipt> {
     await this.ensureWatcher();
-    this.push.watch(turnId);
+    this.receipts.watch(turnId);
     try {
       return await this.pollReceipt(turnId, opts.signal);
     } finally {
-      this.push.unwatch(turnId);
+      this.receipts.unwatch(turnId);
     }
   }
 
@@ -225,7 +192,7 @@ export class SshSession implements RunnerHandle {
         if (wake !== 'receipt') await this.syncMailboxes();
         receipt = await readRemoteReceipt(this.deps.workspace, turnId);
         if (wake === 'receipt' && receipt.kind === 'pending') {
-          this.push.missed(turnId);
+          this.receipts.missed(turnId);
           await this.syncMailboxes();
         }
       } catch (e) {
@@ -249,8 +216,7 @@ export class SshSession implements RunnerHandle {
         malformedAt = null;
         if (exitedBefore) throw new RunnerError('runner_error', 'the remote client exited without writing its receipt');
       }
-      wake = await this.nextWake(turnId, signal, malformedAt !== null);
-      if (wake === 'lost') await this.ensureWatcher();
+      wake = await this.receipts.next(turnId, signal, malformedAt !== null);
     }
   }
 
@@ -267,7 +233,7 @@ export class SshSession implements RunnerHandle {
   }
 
   private async stopRemote(): Promise<void> {
-    this.push.close();
+    this.receipts.close();
     // After a lost link the remote client may still run (we only lost sight of it): signal it anyway.
     const mayRun = this.exitState === null || this.exitState.info?.reason === 'ssh_disconnected';
     try {
@@ -311,6 +277,17 @@ export class SshSession implements RunnerHandle {
     this.exits.add(listener);
     return () => this.exits.delete(listener);
   }
+}
+
+/** The watcher's exec channel as a WatcherStream (stderr drained: a shell's "not found" is never kept). */
+function channelStream(channel: ClientChannel): WatcherStream {
+  channel.stderr.resume();
+  return {
+    write: (line) => void channel.write(line),
+    close: () => void channel.close(),
+    onData: (l) => void channel.on('data', l),
+    onEnd: (l) => void channel.on('close', (code: number | null) => l(`the receipt watcher exited (status ${String(code ?? 'none')})`)),
+  };
 }
 
 function isFinalLinkError(e: unknown): boolean {
