@@ -252,6 +252,11 @@ export interface RunnerHandle {
    */
   onEgressLost?(listener: (detail: string) => void): void;
   /**
+   * (additive) ssh/swarm: called each time the remote receipt watcher is lost or could not start; turns go on at the
+   * fallback poll's latency (docs/receipts.md "Remote receipts: the push"). `detail` says how. Absent elsewhere.
+   */
+  onReceiptPushLost?(listener: (detail: string) => void): void;
+  /**
    * (additive) The isolation the live client really has, read from /proc (namespaces, NoNewPrivs, Seccomp, network,
    * cgroup limits, mounts, bypass flags) and compared with the plan (docs/runners.md "Effective isolation").
    */

@@ -208,6 +208,14 @@ export class AgentSession implements TurnHost, OutboxOwner {
     this.egress = egressFactsOf(plan, description);
     if (this.egress !== null) await emitEgressStarted(this.host.events, this.host.swarm, this.name, this.egress);
     this.handle.onEgressLost?.((detail) => void this.egressLost(detail));
+    // ssh/swarm: the remote receipt watcher is gone; turns still complete, at the fallback poll's latency
+    this.handle.onReceiptPushLost?.((detail) => {
+      if (this.closed) return;
+      const event = { type: 'receipt_push_lost', swarm: this.host.swarm, agent: this.name, metadata: { detail } } as const;
+      void this.host.events
+        .emit({ ...event, message: `Agent ${this.name}: ${detail}.` })
+        .catch((e: unknown) => this.report('agent_exit', e));
+    });
     return true;
   }
 

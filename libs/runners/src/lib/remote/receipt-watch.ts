@@ -42,6 +42,7 @@ export class ReceiptWatch {
   private wasLive = false;
   private starting: Promise<void> | null = null;
   private closed = false;
+  private readonly early: string[] = [];
 
   constructor(private readonly opts: ReceiptWatchOptions) {}
 
@@ -75,14 +76,21 @@ export class ReceiptWatch {
     stream.onEnd((detail) => this.push.end(detail));
   }
 
-  /** Told once per loss of the watcher (or a start that failed), with how and what the turn falls back to. */
+  /**
+   * Told once per loss of the watcher (or a start that failed), with how and what the turn falls back to. A loss
+   * before the first listener (the watcher starts with the client) is told to it.
+   */
   onLost(listener: (detail: string) => void): void {
     this.listeners.add(listener);
+    const early = this.early.splice(0);
+    if (early.length > 0) queueMicrotask(() => early.forEach((d) => listener(d)));
   }
 
   private lost(detail: string): void {
     if (this.closed) return;
-    for (const l of [...this.listeners]) l(`${detail}; receipts are polled every ${this.opts.pollMs} ms`);
+    const text = `${detail}; receipts are polled every ${this.opts.pollMs} ms`;
+    if (this.listeners.size === 0) this.early.push(text);
+    for (const l of [...this.listeners]) l(text);
   }
 
   watch(turnId: string): void {
