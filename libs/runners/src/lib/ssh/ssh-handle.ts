@@ -48,6 +48,8 @@ export interface SshSessionDeps {
   readonly onOutboxRefused?: (names: readonly string[]) => void;
   /** The remote receipt watcher's command line (remote-layout `watchCommand`); absent = poll only. */
   readonly watchCommand?: string;
+  /** The fallback poll while the watcher is live (default SSH_RECEIPT_PUSH_POLL_MS). */
+  readonly pushPollMs?: number | undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -81,7 +83,7 @@ export class SshSession implements RunnerHandle {
     const cmd = deps.watchCommand;
     this.receipts = new ReceiptWatch({
       pollMs: SSH_RECEIPT_POLL_MS,
-      pushPollMs: SSH_RECEIPT_PUSH_POLL_MS,
+      pushPollMs: deps.pushPollMs ?? SSH_RECEIPT_PUSH_POLL_MS,
       ...(cmd === undefined ? {} : { start: async () => channelStream(await (await deps.connect()).exec(cmd)) }),
     });
   }

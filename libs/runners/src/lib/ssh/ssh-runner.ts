@@ -44,6 +44,8 @@ export interface SshRunnerOptions {
    * push existed (the latency bench's baseline).
    */
   readonly receiptPush?: boolean;
+  /** The fallback poll while the watcher is live (default SSH_RECEIPT_PUSH_POLL_MS; specs lengthen it to prove the push). */
+  readonly receiptPushPollMs?: number;
 }
 
 /** Plan + start state the handle needs; the key bytes live only inside the pool's endpoint. */
@@ -67,11 +69,19 @@ export function createSshRunner(options: SshRunnerOptions = {}): Runner {
     preflight: (plan, ctx) => preflightSsh(plan, ctx, extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts, pool),
     start: async (plan, ctx) => {
       const opts = extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts;
-      return startSsh(plan, ctx, opts, pool, options.receiptPush !== false);
+      return startSsh(plan, ctx, opts, pool, pushOf(options));
     },
-    reattach: (description, ctx) => reattachSsh(description, ctx, pool, options.receiptPush !== false),
+    reattach: (description, ctx) => reattachSsh(description, ctx, pool, pushOf(options)),
     close: () => pool.close(),
   };
+}
+
+/** The receipt push settings of the runner's sessions: off, or on with its fallback poll. */
+type PushSettings = { readonly on: false } | { readonly on: true; readonly pollMs?: number };
+
+function pushOf(o: SshRunnerOptions): PushSettings {
+  if (o.receiptPush === false) return { on: false };
+  return o.receiptPushPollMs === undefined ? { on: true } : { on: true, pollMs: o.receiptPushPollMs };
 }
 
 function clientArgvOf(spec: AgentLaunchSpec, opts: SshOptions): readonly string[] {
@@ -201,7 +211,7 @@ async function stopRecordedClient(conn: SshConnection, ctx: RunnerContext, opts:
   if (r.user === opts.user && r.host === opts.host && r.port === opts.port && r.dir === layout.dir) await runCtl(conn, layout, 'stop', r);
 }
 
-async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool, push: boolean): Promise<RunnerHandle> {
+async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool, push: PushSettings): Promise<RunnerHandle> {
   const ep = await endpointOf(opts, ctx);
   const conn = await pool.get(ep);
   const { s, layout, uid, env } = await prepareRemote(conn, plan, ctx);
@@ -232,7 +242,7 @@ async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, 
     layout,
     workspace: workspaceOf(pool, ep, layout, plan.spec.workspace, uid),
     connect: () => pool.get(ep),
-    ...(push ? { watchCommand: watchCommand(layout, opts.remoteNode) } : {}),
+    ...(push.on ? { watchCommand: watchCommand(layout, opts.remoteNode), pushPollMs: push.pollMs } : {}),
   });
   session.follow(channel, false);
   void session.ensureWatcher(); // started with the client, so it is looking by the first turn (never throws)
@@ -278,7 +288,7 @@ async function reattachSsh(
   description: SessionDescription,
   ctx: RunnerContext,
   pool: SshPool,
-  push: boolean,
+  push: PushSettings,
 ): Promise<RunnerHandle | null> {
   const r = description.remote;
   if (description.backend !== 'ssh' || r === undefined) return null;
@@ -298,7 +308,7 @@ async function reattachSsh(
     layout,
     workspace: workspaceOf(pool, ep, layout, description.workspace, uid),
     connect: () => pool.get(ep),
-    ...(push && r.node !== undefined && REMOTE_PATH_RE.test(r.node) ? { watchCommand: watchCommand(layout, r.node) } : {}),
+    ...(push.on && r.node !== undefined && REMOTE_PATH_RE.test(r.node) ? { watchCommand: watchCommand(layout, r.node), pushPollMs: push.pollMs } : {}),
   });
   session.follow(await conn.exec(ctlCommand(layout, 'wait', r)), true);
   void session.ensureWatcher();
