@@ -46,6 +46,8 @@ export interface SwarmHandleDeps {
   readonly onOutboxRefused?: (names: readonly string[]) => void;
   /** Starts the receipt watcher in the task's container (swarm-receipt-watch.ts); absent = poll only. */
   readonly startWatcher?: () => Promise<WatcherStream>;
+  /** The fallback poll while the watcher is live (default SWARM_RECEIPT_PUSH_POLL_MS). */
+  readonly pushPollMs?: number | undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -79,7 +81,7 @@ export class SwarmHandle implements RunnerHandle {
   constructor(private readonly deps: SwarmHandleDeps) {
     this.receipts = new ReceiptWatch({
       pollMs: SWARM_RECEIPT_POLL_MS,
-      pushPollMs: SWARM_RECEIPT_PUSH_POLL_MS,
+      pushPollMs: deps.pushPollMs ?? SWARM_RECEIPT_PUSH_POLL_MS,
       ...(deps.startWatcher === undefined ? {} : { start: deps.startWatcher }),
     });
     this.splitters = {

@@ -47,6 +47,8 @@ export interface SwarmRunnerOptions {
    * existed (the latency bench's baseline).
    */
   readonly receiptPush?: boolean;
+  /** The fallback poll while the watcher is live (default SWARM_RECEIPT_PUSH_POLL_MS; specs lengthen it to prove the push). */
+  readonly receiptPushPollMs?: number;
 }
 
 /** Default wait for a task to run. */
@@ -82,13 +84,14 @@ export function createSwarmRunner(options: SwarmRunnerOptions = {}): Runner {
   };
   const timeoutMs = options.taskStartTimeoutMs ?? SWARM_TASK_START_TIMEOUT_MS;
   const receiptPush = options.receiptPush !== false;
+  const receiptPushPollMs = options.receiptPushPollMs;
   return {
     kind: 'swarm',
     plan: (spec, ctx) => planSwarmLaunch(spec, ctx, options.manager),
     preflight: async (plan) => preflightSwarm(await managerClient(), plan),
-    start: async (plan, ctx) => startSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush }, plan, ctx),
+    start: async (plan, ctx) => startSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush, receiptPushPollMs }, plan, ctx),
     reattach: async (description, ctx) =>
-      reattachSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush }, description, ctx),
+      reattachSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush, receiptPushPollMs }, description, ctx),
   };
 }
 
@@ -97,6 +100,7 @@ interface Env {
   readonly nodeClient: (nodeId: string, agent: string) => Promise<DockerClient>;
   readonly timeoutMs: number;
   readonly receiptPush: boolean;
+  readonly receiptPushPollMs: number | undefined;
 }
 
 /** The manager answers and is a manager; a named network exists with swarm scope. */
@@ -233,7 +237,12 @@ async function handleFor(
     objects,
     volume,
     logsSinceSeconds,
-    ...(env.receiptPush ? { startWatcher: () => startSwarmWatcher(node.getContainer(task.containerId), `${uid}:${gid}`) } : {}),
+    ...(env.receiptPush
+      ? {
+          startWatcher: () => startSwarmWatcher(node.getContainer(task.containerId), `${uid}:${gid}`),
+          pushPollMs: env.receiptPushPollMs,
+        }
+      : {}),
   });
   await handle.attach();
   return handle;
