@@ -130,12 +130,16 @@ export async function pullOutbox(t: RemoteWorkspaceTransport, ws: RemoteWorkspac
   return { moved, refused };
 }
 
-/** The turn directory chain, link by link: null when fine, else the refusal; 'pending' when a link is absent. */
+/**
+ * The turn directory chain, link by link: its path when fine, else the refusal; `pending` when a link is absent. The
+ * three lstats go out together (one round trip); the verdict still takes them in order, outermost first.
+ */
 async function checkTurnChain(t: RemoteWorkspaceTransport, ws: RemoteWorkspaceOptions, turnId: string): Promise<TurnReceipt | string> {
+  const dirs: string[] = [];
   let dir = ws.remote;
-  for (const c of [...TURN_DIR_COMPONENTS, turnId]) {
-    dir = path.posix.join(dir, c);
-    const st = await t.lstat(dir);
+  for (const c of [...TURN_DIR_COMPONENTS, turnId]) dirs.push((dir = path.posix.join(dir, c)));
+  const stats = await Promise.all(dirs.map((d) => t.lstat(d)));
+  for (const st of stats) {
     if (st === null) return { kind: 'pending' };
     if (st.kind === 'symlink') return { kind: 'refused', reason: 'receipt_symlink', file: 'directory' };
     if (st.kind !== 'dir') return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
