@@ -112,10 +112,14 @@ d('ssh receipt push against a real sshd', () => {
     ['a symlink', 'symlink', 'receipt_symlink'],
     ['a FIFO', 'fifo', 'receipt_not_regular'],
     ['oversize', 'big', 'receipt_too_large'],
-  ])('a pushed receipt that is %s is refused exactly as a polled one', async (_name, content, reason) => {
-    const { h, ws } = await start(`hostile-${content}`, { receiptPushPollMs: 600_000 });
-    expect(await runTurn(h, ws, content)).toMatchObject({ kind: 'refused', reason });
-  }, 60000);
+  ])(
+    'a pushed receipt that is %s is refused exactly as a polled one',
+    async (_name, content, reason) => {
+      const { h, ws } = await start(`hostile-${content}`, { receiptPushPollMs: 600_000 });
+      expect(await runTurn(h, ws, content)).toMatchObject({ kind: 'refused', reason });
+    },
+    60000,
+  );
 
   it('a remote without that node: no watcher, one report, turns complete by the poll', async () => {
     const { h, ws, lost } = await start('nonode', {}, { remote_node: '/nonexistent/bin/node' });

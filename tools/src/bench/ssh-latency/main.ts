@@ -54,9 +54,19 @@ export async function runSshLatencyBench(argv: readonly string[]): Promise<numbe
   const { turns, modes } = parseSshLatencyArgs(argv);
   const sshd = await startTestSshd();
   try {
-    process.stdout.write(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.stdout.write(
+      `load average at start: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
     for (const mode of modes) await runMode(sshd, mode, turns);
-    process.stdout.write(`load average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.stdout.write(
+      `load average at end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
     return 0;
   } finally {
     await sshd.stop();

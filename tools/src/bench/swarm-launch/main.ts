@@ -231,9 +231,19 @@ export async function runSwarmLaunchBench(argv: readonly string[]): Promise<numb
     llm: { allowedHosts: [] },
   });
   try {
-    process.stdout.write(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.stdout.write(
+      `load average at start: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
     if (turns > 0) for (const mode of modes) await latency(root, ctx, turns, mode);
-    process.stdout.write(`load average after the latency runs: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.stdout.write(
+      `load average after the latency runs: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
     if (agents === 0) return 0;
     const ours = await runnerLaunch(root, ctx, agents);
     const raw = await rawLaunch(agents);

@@ -308,7 +308,9 @@ async function reattachSsh(
     layout,
     workspace: workspaceOf(pool, ep, layout, description.workspace, uid),
     connect: () => pool.get(ep),
-    ...(push.on && r.node !== undefined && REMOTE_PATH_RE.test(r.node) ? { watchCommand: watchCommand(layout, r.node), pushPollMs: push.pollMs } : {}),
+    ...(push.on && r.node !== undefined && REMOTE_PATH_RE.test(r.node)
+      ? { watchCommand: watchCommand(layout, r.node), pushPollMs: push.pollMs }
+      : {}),
   });
   session.follow(await conn.exec(ctlCommand(layout, 'wait', r)), true);
   void session.ensureWatcher();

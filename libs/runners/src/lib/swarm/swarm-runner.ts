@@ -89,7 +89,8 @@ export function createSwarmRunner(options: SwarmRunnerOptions = {}): Runner {
     kind: 'swarm',
     plan: (spec, ctx) => planSwarmLaunch(spec, ctx, options.manager),
     preflight: async (plan) => preflightSwarm(await managerClient(), plan),
-    start: async (plan, ctx) => startSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush, receiptPushPollMs }, plan, ctx),
+    start: async (plan, ctx) =>
+      startSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush, receiptPushPollMs }, plan, ctx),
     reattach: async (description, ctx) =>
       reattachSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush, receiptPushPollMs }, description, ctx),
   };
