@@ -2,7 +2,8 @@
  * Receipt latency over SSH (docs/runners.md "ssh"): a /bin/sh protocol client behind a real sshd answers N turns; for
  * each, the time from the client's `mv done.tmp done.json` (its clock, in reply.md) to the ssh handle returning the
  * verified receipt (what the engine then turns into `turn_completed`). Prints figures; asserts nothing.
- * Usage: npm run bench:ssh-latency -- [turns=50] [--mode both|push|poll]   (both: the poll baseline, then the push)
+ * Usage: npm run bench:ssh-latency -- [turns=50] [--mode both|push|poll]   (both: the poll baseline, then the push).
+ * Each mode starts its own agent and runs one uncounted warm-up turn first.
  */
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -112,7 +113,8 @@ async function runMode(sshd: TestSshd, mode: Mode, turns: number): Promise<void>
     };
     const handle = await runner.start(runner.plan(spec, ctx), ctx);
     const latencies: number[] = [];
-    for (let i = 1; i <= turns; i += 1) {
+    // turn 0 is a warm-up, not counted: the client and (push mode) the remote watcher have just started
+    for (let i = 0; i <= turns; i += 1) {
       const id = newTurnId();
       await prepareTurnDir(workspace, id);
       await writeFileUnder(
@@ -125,7 +127,7 @@ async function runMode(sshd: TestSshd, mode: Mode, turns: number): Promise<void>
       const r = await handle.watchReceipt?.(id, { signal: new AbortController().signal });
       const done = process.hrtime.bigint() + wallOffsetNs;
       if (r?.kind !== 'ok' || r.reply === null) throw new Error(`turn ${i}: ${JSON.stringify(r)}`);
-      latencies.push(Number(done - BigInt(r.reply.trim())) / 1e6);
+      if (i > 0) latencies.push(Number(done - BigInt(r.reply.trim())) / 1e6);
     }
     await handle.stop();
     // the remote host is this machine: remove the agent directory the run made under ~/.genswarms-ssh
