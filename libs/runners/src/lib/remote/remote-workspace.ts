@@ -11,6 +11,7 @@ import {
   REPLY_FILE,
   REPLY_MAX_BYTES,
   isTurnId,
+  placeFileUnder,
   readTurnReceipt,
   readUntrustedFile,
   writeFileUnder,
@@ -168,11 +169,19 @@ export async function readReceipt(t: RemoteWorkspaceTransport, ws: RemoteWorkspa
   if (done.kind === 'refused') return { kind: 'refused', reason: done.reason, file: 'done.json' };
   if (reply.kind === 'refused') return { kind: 'refused', reason: reply.reason, file: 'reply.md' };
   const components = [...TURN_DIR_COMPONENTS, turnId];
+  // placed (renamed in) before their flush, which overlaps the parse: reply.md still lands before done.json
+  const flushes: Promise<void>[] = [];
   if (reply.kind === 'ok') {
-    const w = await writeFileUnder(ws.local, components, REPLY_FILE, reply.data);
+    const w = await placeFileUnder(ws.local, components, REPLY_FILE, reply.data);
     if (w.kind !== 'ok') return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
+    flushes.push(w.flushed);
   }
-  const w = await writeFileUnder(ws.local, components, DONE_FILE, done.data);
-  if (w.kind !== 'ok') return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
-  return readTurnReceipt(ws.local, turnId);
+  const w = await placeFileUnder(ws.local, components, DONE_FILE, done.data);
+  if (w.kind !== 'ok') {
+    await Promise.allSettled(flushes);
+    return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
+  }
+  flushes.push(w.flushed);
+  const [receipt] = await Promise.all([readTurnReceipt(ws.local, turnId), ...flushes]);
+  return receipt;
 }
