@@ -19,7 +19,11 @@ const NODES_FILE = process.env['GENSWARMS_SWARM_NODES'] ?? '/run/genswarms-two-n
 const NODE2_SOCKET = '/var/run/gs-node2.sock';
 const MANAGER_SOCKET = '/var/run/docker.sock';
 
-/** Answers each inbox turn at once; reply.md holds the client's wall clock (ms) taken just before done.json. */
+/**
+ * Answers each inbox turn 250 ms after it sees it (a real turn takes far longer; answering at once would race the
+ * host's first look, made right after the inbox upload, and measure no wait at all); reply.md holds the client's wall
+ * clock (ms) taken just before done.json.
+ */
 const CLIENT = `
 const fs = require('fs'), path = require('path'), ws = '/workspace', seen = new Set();
 setInterval(() => {
@@ -30,9 +34,11 @@ setInterval(() => {
     seen.add(n);
     const turn = JSON.parse(fs.readFileSync(path.join(ws, '.inbox', n), 'utf8')).turn;
     const d = path.join(ws, '.genswarms', 'turns', turn);
-    fs.writeFileSync(path.join(d, '.done.tmp'), JSON.stringify({ v: 1, turn, status: 'ok' }));
-    fs.writeFileSync(path.join(d, 'reply.md'), String(Date.now()));
-    fs.renameSync(path.join(d, '.done.tmp'), path.join(d, 'done.json'));
+    setTimeout(() => {
+      fs.writeFileSync(path.join(d, '.done.tmp'), JSON.stringify({ v: 1, turn, status: 'ok' }));
+      fs.writeFileSync(path.join(d, 'reply.md'), String(Date.now()));
+      fs.renameSync(path.join(d, '.done.tmp'), path.join(d, 'done.json'));
+    }, 250);
   }
 }, 10);`;
 
