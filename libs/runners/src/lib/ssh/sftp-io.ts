@@ -163,8 +163,8 @@ export async function readRemoteBounded(
     }
     return { kind: 'ok', data };
   } finally {
-    // best-effort, not waited for: a closed channel drops the handle, and the server closes it after our last request
-    void sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined);
+    // not waited for: the server closes the handle after our last request
+    void sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
   }
 }
 
