@@ -284,11 +284,18 @@ export class SshSession implements RunnerHandle {
 /** The watcher's exec channel as a WatcherStream (stderr drained: a shell's "not found" is never kept). */
 function channelStream(channel: ClientChannel): WatcherStream {
   channel.stderr.resume();
+  let code: number | null = null;
+  channel.on('exit', (c: number | null) => (code = c));
   return {
-    write: (line) => void channel.write(line),
+    write: (line) => {
+      if (channel.writable) channel.write(line);
+    },
     close: () => void channel.close(),
     onData: (l) => void channel.on('data', l),
-    onEnd: (l) => void channel.on('close', (code: number | null) => l(`the receipt watcher exited (status ${String(code ?? 'none')})`)),
+    onEnd: (l) => {
+      channel.on('close', () => l(`the receipt watcher exited (status ${String(code ?? 'none')})`));
+      channel.on('error', (e: Error) => l(`the receipt watcher's channel failed (${e.message})`));
+    },
   };
 }
 
