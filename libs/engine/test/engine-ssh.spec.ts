@@ -14,6 +14,22 @@ const AGENT_DIR = path.join(REPO, 'apps', 'agent');
 const AGENT_ENTRY = path.join(AGENT_DIR, 'dist', 'main.js');
 const SCRIPT = [{ match: 'ssh task', response: 'remote answer\n<<SWARM_MSG:TO=peer:START>>marker from the remote agent<<SWARM_MSG:END>>' }];
 
+/** A /bin/sh protocol client: answers each inbox file's turn (reply.md, then done.json by rename). */
+const SH_ANSWER = `#!/bin/sh
+ws=$GENSWARMS_WORKSPACE
+while :; do
+  for f in "$ws"/.inbox/*.json; do
+    [ -f "$f" ] || continue
+    turn=$(sed -n 's/.*"turn":"\\([a-z0-9_-]*\\)".*/\\1/p' "$f")
+    mv -f "$f" "$f.seen"
+    d="$ws/.genswarms/turns/$turn"
+    printf 'polled answer' > "$d/reply.md"
+    printf '{"v":1,"turn":"%s","status":"ok"}' "$turn" > "$d/.done.tmp" && mv "$d/.done.tmp" "$d/done.json"
+  done
+  sleep 0.05
+done
+`;
+
 const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`engine-ssh.spec skipped: ${skip}`);
 const d = skip === null ? describe : describe.skip;
@@ -34,7 +50,7 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
   afterAll(async () => {
     // the remote side is this host: remove the agent directories the sessions recorded under ~/.genswarms-ssh
     for (const name of ['remote']) {
-      for (const swarm of ['unknown', 'mixed', 'unverified', 'both']) {
+      for (const swarm of ['unknown', 'mixed', 'unverified', 'both', 'nopush']) {
         const dir = (
           (await h?.engine.store.getSession(swarm, name).catch(() => null))?.description as { remote?: { dir?: string } } | undefined
         )?.remote?.dir;
@@ -152,6 +168,22 @@ d('ssh agents through the engine (real sshd, real genswarms-agent, mock LLM)', (
     expect((await h.engine.getAgent('unverified', 'remote')).host_key_verified).toBe(false);
     await h.engine.stopSwarm('unverified');
   }, 60_000);
+
+  it('a remote without node for the receipt watcher: one receipt_push_lost warning, and turns complete by the poll', async () => {
+    writeFileSync(path.join(h.home, 'known_hosts'), `${sshd.knownHostsLine()}\n`, { mode: 0o600 });
+    const script = path.join(h.home, 'answer.sh');
+    writeFileSync(script, SH_ANSWER, { mode: 0o755 });
+    const c = config('nopush', { remote_node: '/nonexistent/bin/node' });
+    (c.agents[0] as Record<string, unknown>)['client'] = { command: ['/bin/sh', script] };
+    await h.engine.startSwarm({ config: c });
+    const ev = await waitEvent(h.engine, 'nopush', (e) => e.event_type === 'receipt_push_lost', 'the warning');
+    expect(ev).toMatchObject({ agent: 'remote', level: 'warning', metadata: { detail: expect.stringContaining('polled every 250 ms') } });
+    await waitFor(async () => (await h.engine.getAgent('nopush', 'remote')).state === 'idle', 'remote idle', { timeoutMs: 60_000 });
+    await h.engine.sendTask('nopush', 'remote', 'hello');
+    await waitEvent(h.engine, 'nopush', (e) => e.event_type === 'turn_completed' && e.agent === 'remote', 'the turn');
+    expect((await h.engine.listTurns('nopush', 'remote')).turns[0]).toMatchObject({ status: 'completed', reply_preview: 'polled answer' });
+    await h.engine.stopSwarm('nopush');
+  }, 120_000);
 
   it('a server restart re-attaches to the running remote agent (same pid) and its next turn completes', async () => {
     const pidBefore = (await h.engine.store.getSession('mixed', 'remote'))?.description as { pid?: number } | undefined;

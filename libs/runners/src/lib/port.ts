@@ -219,6 +219,8 @@ export interface SessionRemote {
   readonly pid: number;
   /** /proc/<pid>/stat field 22 (clock ticks since boot): a reused pid never matches. */
   readonly startTime: string;
+  /** (additive) The remote node the receipt watcher runs with (`remote_node`); absent = no watcher at re-attach. */
+  readonly node?: string;
 }
 
 /** Where an isolated agent's forwarder connects: host (plain hostname / IP literal), port, tls. No key, no URL path. */
@@ -249,6 +251,11 @@ export interface RunnerHandle {
    * has lost its route to the LLM); `detail` says how. Absent for runners without a forwarder.
    */
   onEgressLost?(listener: (detail: string) => void): void;
+  /**
+   * (additive) ssh/swarm: called each time the remote receipt watcher is lost or could not start; turns go on at the
+   * fallback poll's latency (docs/receipts.md "Remote receipts: the push"). `detail` says how. Absent elsewhere.
+   */
+  onReceiptPushLost?(listener: (detail: string) => void): void;
   /**
    * (additive) The isolation the live client really has, read from /proc (namespaces, NoNewPrivs, Seccomp, network,
    * cgroup limits, mounts, bypass flags) and compared with the plan (docs/runners.md "Effective isolation").

@@ -2,13 +2,15 @@
  * Receipt latency over SSH (docs/runners.md "ssh"): a /bin/sh protocol client behind a real sshd answers N turns; for
  * each, the time from the client's `mv done.tmp done.json` (its clock, in reply.md) to the ssh handle returning the
  * verified receipt (what the engine then turns into `turn_completed`). Prints figures; asserts nothing.
+ * Usage: npm run bench:ssh-latency -- [turns=50] [--mode both|push|poll]   (both: the poll baseline, then the push).
+ * Each mode starts its own agent and runs one uncounted warm-up turn first.
  */
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { newTurnId, prepareTurnDir, writeFileUnder } from '@genswarms/receipts';
 import { buildRunnerContext, createSshRunner } from '@genswarms/runners';
-import { startTestSshd } from '../../sshd/test-sshd';
+import { startTestSshd, type TestSshd } from '../../sshd/test-sshd';
 
 const CLIENT = `#!/bin/sh
 ws=$GENSWARMS_WORKSPACE
@@ -30,12 +32,52 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+type Mode = 'push' | 'poll';
+
+/** `[turns] [--mode both|push|poll]` → the turn count and the modes to run, in order. */
+export function parseSshLatencyArgs(argv: readonly string[]): { turns: number; modes: Mode[] } {
+  let turns = 50;
+  let modes: Mode[] = ['poll', 'push'];
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i] ?? '';
+    if (a === '--mode') {
+      const m = argv[(i += 1)];
+      if (m === 'both') modes = ['poll', 'push'];
+      else if (m === 'push' || m === 'poll') modes = [m];
+      else throw new Error('--mode must be both, push or poll');
+    } else if (/^[0-9]+$/.test(a) && Number(a) > 0) turns = Number(a);
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return { turns, modes };
+}
+
 export async function runSshLatencyBench(argv: readonly string[]): Promise<number> {
-  const turns = Number(argv[0] ?? '50');
+  const { turns, modes } = parseSshLatencyArgs(argv);
+  const sshd = await startTestSshd();
+  try {
+    process.stdout.write(
+      `load average at start: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
+    for (const mode of modes) await runMode(sshd, mode, turns);
+    process.stdout.write(
+      `load average at end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
+    return 0;
+  } finally {
+    await sshd.stop();
+  }
+}
+
+async function runMode(sshd: TestSshd, mode: Mode, turns: number): Promise<void> {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-ssh-bench-')));
   chmodSync(root, 0o711);
-  const sshd = await startTestSshd();
-  const runner = createSshRunner();
+  const runner = createSshRunner({ receiptPush: mode === 'push' });
   try {
     const client = path.join(root, 'client.sh');
     writeFileSync(client, CLIENT, { mode: 0o755 });
@@ -71,7 +113,8 @@ export async function runSshLatencyBench(argv: readonly string[]): Promise<numbe
     };
     const handle = await runner.start(runner.plan(spec, ctx), ctx);
     const latencies: number[] = [];
-    for (let i = 1; i <= turns; i += 1) {
+    // turn 0 is a warm-up, not counted: the client and (push mode) the remote watcher have just started
+    for (let i = 0; i <= turns; i += 1) {
       const id = newTurnId();
       await prepareTurnDir(workspace, id);
       await writeFileUnder(
@@ -84,7 +127,7 @@ export async function runSshLatencyBench(argv: readonly string[]): Promise<numbe
       const r = await handle.watchReceipt?.(id, { signal: new AbortController().signal });
       const done = process.hrtime.bigint() + wallOffsetNs;
       if (r?.kind !== 'ok' || r.reply === null) throw new Error(`turn ${i}: ${JSON.stringify(r)}`);
-      latencies.push(Number(done - BigInt(r.reply.trim())) / 1e6);
+      if (i > 0) latencies.push(Number(done - BigInt(r.reply.trim())) / 1e6);
     }
     await handle.stop();
     // the remote host is this machine: remove the agent directory the run made under ~/.genswarms-ssh
@@ -93,14 +136,12 @@ export async function runSshLatencyBench(argv: readonly string[]): Promise<numbe
     const sorted = [...latencies].sort((a, b) => a - b);
     const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
     process.stdout.write(
-      `ssh receipt latency over ${turns} turns (receipt written → verified receipt returned), ms: ` +
+      `ssh receipt latency, ${mode === 'push' ? 'pushed (remote watcher)' : 'polled (250 ms, no watcher)'}, over ${turns} turns (receipt written → verified receipt returned), ms: ` +
         `p50 ${percentile(sorted, 50).toFixed(1)}  p90 ${percentile(sorted, 90).toFixed(1)}  p99 ${percentile(sorted, 99).toFixed(1)}  ` +
         `max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)}  mean ${mean.toFixed(1)}\n`,
     );
-    return 0;
   } finally {
     await runner.close?.('shutdown');
-    await sshd.stop();
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,9 @@
  * for an agent on the REMOTE node (node2), against a raw baseline of one archive HEAD on that node's engine; (2) the
  * launch time of N agents (default 100) spread over both nodes by constraint, against N bare services (same image, no
  * secret, config or volume) created straight through the Engine API in the same run. Prints figures; asserts nothing.
- * Usage: npm run bench:swarm-launch -- [agents=100] [turns=50]
+ * Usage: npm run bench:swarm-launch -- [agents=100] [turns=50] [--mode both|push|poll]
+ *   --mode: the receipt latency with the receipt watcher's push, with the 100 ms poll alone, or both (poll first);
+ *   agents 0 skips the launch measure.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -17,7 +19,11 @@ const NODES_FILE = process.env['GENSWARMS_SWARM_NODES'] ?? '/run/genswarms-two-n
 const NODE2_SOCKET = '/var/run/gs-node2.sock';
 const MANAGER_SOCKET = '/var/run/docker.sock';
 
-/** Answers each inbox turn at once; reply.md holds the client's wall clock (ms) taken just before done.json. */
+/**
+ * Answers each inbox turn 250 ms after it sees it (a real turn takes far longer; answering at once would race the
+ * host's first look, made right after the inbox upload, and measure no wait at all); reply.md holds the client's wall
+ * clock (ms) taken just before done.json.
+ */
 const CLIENT = `
 const fs = require('fs'), path = require('path'), ws = '/workspace', seen = new Set();
 setInterval(() => {
@@ -28,9 +34,11 @@ setInterval(() => {
     seen.add(n);
     const turn = JSON.parse(fs.readFileSync(path.join(ws, '.inbox', n), 'utf8')).turn;
     const d = path.join(ws, '.genswarms', 'turns', turn);
-    fs.writeFileSync(path.join(d, '.done.tmp'), JSON.stringify({ v: 1, turn, status: 'ok' }));
-    fs.writeFileSync(path.join(d, 'reply.md'), String(Date.now()));
-    fs.renameSync(path.join(d, '.done.tmp'), path.join(d, 'done.json'));
+    setTimeout(() => {
+      fs.writeFileSync(path.join(d, '.done.tmp'), JSON.stringify({ v: 1, turn, status: 'ok' }));
+      fs.writeFileSync(path.join(d, 'reply.md'), String(Date.now()));
+      fs.renameSync(path.join(d, '.done.tmp'), path.join(d, 'done.json'));
+    }, 250);
   }
 }, 10);`;
 
@@ -56,6 +64,18 @@ function engine(socketPath: string, method: string, urlPath: string, body?: unkn
     );
     req.on('error', reject);
     req.end(data);
+  });
+}
+
+/** One GET whose body is read and dropped (an archive: a tar stream, not JSON). */
+function engineDrain(socketPath: string, urlPath: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, method: 'GET', path: urlPath }, (res) => {
+      res.resume();
+      res.on('end', () => resolve());
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -87,20 +107,27 @@ function specFor(root: string, agent: string, node: 'node1' | 'node2'): AgentLau
   };
 }
 
-async function latency(root: string, ctx: RunnerContext, turns: number): Promise<void> {
-  const runner = createSwarmRunner({ nodesFile: NODES_FILE });
-  const spec = specFor(root, 'lat', 'node2');
+type Mode = 'push' | 'poll';
+
+async function latency(root: string, ctx: RunnerContext, turns: number, mode: Mode): Promise<void> {
+  const runner = createSwarmRunner({ nodesFile: NODES_FILE, receiptPush: mode === 'push' });
+  const spec = specFor(root, `lat-${mode}`, 'node2');
   const handle = await runner.start(runner.plan(spec, ctx), ctx);
   try {
     const id = handle.describe().containerId ?? '';
     const raw: number[] = [];
+    const rawGet: number[] = [];
     for (let i = 0; i < turns; i += 1) {
       const t0 = performance.now();
       await engine(NODE2_SOCKET, 'HEAD', `/containers/${id}/archive?path=%2Fworkspace`);
       raw.push(performance.now() - t0);
+      const t1 = performance.now();
+      await engineDrain(NODE2_SOCKET, `/containers/${id}/archive?path=%2Fetc%2Fhostname`);
+      rawGet.push(performance.now() - t1);
     }
     const lat: number[] = [];
-    for (let i = 1; i <= turns; i += 1) {
+    // turn 0 is a warm-up, not counted: the client and (push mode) the watcher in the task have just started
+    for (let i = 0; i <= turns; i += 1) {
       const id = newTurnId();
       await prepareTurnDir(spec.workspace, id);
       await writeFileUnder(
@@ -113,16 +140,20 @@ async function latency(root: string, ctx: RunnerContext, turns: number): Promise
       const r = await handle.watchReceipt?.(id, { signal: new AbortController().signal });
       const now = Date.now();
       if (r?.kind !== 'ok' || r.reply === null) throw new Error(`turn ${i}: ${JSON.stringify(r)}`);
-      lat.push(now - Number(r.reply.trim()));
+      if (i > 0) lat.push(now - Number(r.reply.trim()));
     }
     const p50 = (v: number[]): number =>
       percentile(
         [...v].sort((a, b) => a - b),
         50,
       );
-    process.stdout.write(`remote node (node2) receipt written → verified receipt returned, ${turns} turns, ms: ${summary(lat)}\n`);
+    const how = mode === 'push' ? 'pushed (watcher in the task)' : 'polled (100 ms, no watcher)';
+    process.stdout.write(`remote node (node2) receipt ${how}, written → verified receipt returned, ${turns} turns, ms: ${summary(lat)}\n`);
     process.stdout.write(
       `  raw baseline, one archive HEAD on node2's engine, ms: ${summary(raw)}  (p50 ratio ${(p50(lat) / p50(raw)).toFixed(1)}x)\n`,
+    );
+    process.stdout.write(
+      `  raw baseline, one archive GET of a small file on node2's engine (the floor of a verified read), ms: ${summary(rawGet)}\n`,
     );
   } finally {
     await handle.stop();
@@ -194,9 +225,25 @@ async function runnerLaunch(root: string, ctx: RunnerContext, n: number): Promis
   return ms;
 }
 
+/** `[agents] [turns] [--mode both|push|poll]`. */
+export function parseSwarmBenchArgs(argv: readonly string[]): { agents: number; turns: number; modes: Mode[] } {
+  const nums: number[] = [];
+  let modes: Mode[] = ['poll', 'push'];
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i] ?? '';
+    if (a === '--mode') {
+      const m = argv[(i += 1)];
+      if (m === 'both') modes = ['poll', 'push'];
+      else if (m === 'push' || m === 'poll') modes = [m];
+      else throw new Error('--mode must be both, push or poll');
+    } else if (/^[0-9]+$/.test(a)) nums.push(Number(a));
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return { agents: nums[0] ?? 100, turns: nums[1] ?? 50, modes };
+}
+
 export async function runSwarmLaunchBench(argv: readonly string[]): Promise<number> {
-  const agents = Number(argv[0] ?? '100');
-  const turns = Number(argv[1] ?? '50');
+  const { agents, turns, modes } = parseSwarmBenchArgs(argv);
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gs-swarm-bench-')));
   const home = path.join(root, 'home');
   mkdirSync(home, { mode: 0o700 });
@@ -210,7 +257,20 @@ export async function runSwarmLaunchBench(argv: readonly string[]): Promise<numb
     llm: { allowedHosts: [] },
   });
   try {
-    await latency(root, ctx, turns);
+    process.stdout.write(
+      `load average at start: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
+    if (turns > 0) for (const mode of modes) await latency(root, ctx, turns, mode);
+    process.stdout.write(
+      `load average after the latency runs: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
+    if (agents === 0) return 0;
     const ours = await runnerLaunch(root, ctx, agents);
     const raw = await rawLaunch(agents);
     process.stdout.write(

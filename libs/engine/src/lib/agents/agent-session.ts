@@ -102,6 +102,13 @@ export class AgentSession extends SessionLoop {
     await this.effects.emitNotices(description.notices);
     await this.egress.started(plan, description);
     handle.onEgressLost?.((detail) => void this.egressLost(detail));
+    // ssh/swarm: the remote receipt watcher is gone; turns still complete, at the fallback poll's latency
+    handle.onReceiptPushLost?.((detail) => {
+      if (this.closed) return;
+      void this.effects
+        .emitOwn({ type: 'receipt_push_lost', metadata: { detail }, message: `Agent ${this.name}: ${detail}.` })
+        .catch((e: unknown) => this.report('agent_exit', e));
+    });
     return true;
   }
 

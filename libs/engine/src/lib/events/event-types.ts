@@ -28,6 +28,7 @@ export const EVENT_CATEGORIES = {
   turn_failed: 'agent',
   turn_timeout: 'agent',
   receipt_rejected: 'agent',
+  receipt_push_lost: 'agent',
   object_started: 'object',
   object_stopped: 'object',
   object_error: 'object',
@@ -77,6 +78,7 @@ const WARNING_WORDS = [
   'unfiltered',
   'exhausted',
   'rate_limited',
+  'push_lost',
 ];
 
 /** Level from the event type, first match wins: error words, then warning words, else info. */

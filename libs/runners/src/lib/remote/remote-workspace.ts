@@ -11,6 +11,7 @@ import {
   REPLY_FILE,
   REPLY_MAX_BYTES,
   isTurnId,
+  placeFileUnder,
   readTurnReceipt,
   readUntrustedFile,
   writeFileUnder,
@@ -130,12 +131,16 @@ export async function pullOutbox(t: RemoteWorkspaceTransport, ws: RemoteWorkspac
   return { moved, refused };
 }
 
-/** The turn directory chain, link by link: null when fine, else the refusal; 'pending' when a link is absent. */
+/**
+ * The turn directory chain, link by link: its path when fine, else the refusal; `pending` when a link is absent. The
+ * three lstats go out together (one round trip); the verdict still takes them in order, outermost first.
+ */
 async function checkTurnChain(t: RemoteWorkspaceTransport, ws: RemoteWorkspaceOptions, turnId: string): Promise<TurnReceipt | string> {
+  const dirs: string[] = [];
   let dir = ws.remote;
-  for (const c of [...TURN_DIR_COMPONENTS, turnId]) {
-    dir = path.posix.join(dir, c);
-    const st = await t.lstat(dir);
+  for (const c of [...TURN_DIR_COMPONENTS, turnId]) dirs.push((dir = path.posix.join(dir, c)));
+  const stats = await Promise.all(dirs.map((d) => t.lstat(d)));
+  for (const st of stats) {
     if (st === null) return { kind: 'pending' };
     if (st.kind === 'symlink') return { kind: 'refused', reason: 'receipt_symlink', file: 'directory' };
     if (st.kind !== 'dir') return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
@@ -164,11 +169,19 @@ export async function readReceipt(t: RemoteWorkspaceTransport, ws: RemoteWorkspa
   if (done.kind === 'refused') return { kind: 'refused', reason: done.reason, file: 'done.json' };
   if (reply.kind === 'refused') return { kind: 'refused', reason: reply.reason, file: 'reply.md' };
   const components = [...TURN_DIR_COMPONENTS, turnId];
+  // placed (renamed in) before their flush, which overlaps the parse: reply.md still lands before done.json
+  const flushes: Promise<void>[] = [];
   if (reply.kind === 'ok') {
-    const w = await writeFileUnder(ws.local, components, REPLY_FILE, reply.data);
+    const w = await placeFileUnder(ws.local, components, REPLY_FILE, reply.data);
     if (w.kind !== 'ok') return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
+    flushes.push(w.flushed);
   }
-  const w = await writeFileUnder(ws.local, components, DONE_FILE, done.data);
-  if (w.kind !== 'ok') return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
-  return readTurnReceipt(ws.local, turnId);
+  const w = await placeFileUnder(ws.local, components, DONE_FILE, done.data);
+  if (w.kind !== 'ok') {
+    await Promise.allSettled(flushes);
+    return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
+  }
+  flushes.push(w.flushed);
+  const [receipt] = await Promise.all([readTurnReceipt(ws.local, turnId), ...flushes]);
+  return receipt;
 }

@@ -12,7 +12,7 @@ import { leaderWords, type RemoteLeader } from './remote-leader';
 /** The state root below the ssh user's home (0700). */
 export const REMOTE_ROOT_NAME = '.genswarms-ssh';
 /** Constant scripts uploaded into `<root>/bin` (0500). */
-export const REMOTE_SCRIPTS = ['genswarms-launch', 'genswarms-ssh-run', 'genswarms-ssh-ctl'] as const;
+export const REMOTE_SCRIPTS = ['genswarms-launch', 'genswarms-ssh-run', 'genswarms-ssh-ctl', 'genswarms-receipt-watch'] as const;
 
 export interface RemoteLayout {
   readonly root: string;
@@ -20,6 +20,8 @@ export interface RemoteLayout {
   readonly launcher: string;
   readonly run: string;
   readonly ctl: string;
+  /** The receipt watcher (run by the remote node; docs/receipts.md "Remote receipts: the push"). */
+  readonly watch: string;
   /** `<root>/agents/<id>` (0700): the agent's state. */
   readonly dir: string;
   readonly manifest: string;
@@ -59,6 +61,7 @@ export function remoteLayout(remoteHome: string, agentId: string): RemoteLayout 
     launcher: path.posix.join(bin, 'genswarms-launch'),
     run: path.posix.join(bin, 'genswarms-ssh-run'),
     ctl: path.posix.join(bin, 'genswarms-ssh-ctl'),
+    watch: path.posix.join(bin, 'genswarms-receipt-watch'),
     dir,
     manifest: path.posix.join(dir, 'launch.argv'),
     envFile: path.posix.join(dir, 'env'),
@@ -73,6 +76,11 @@ export function remoteLayout(remoteHome: string, agentId: string): RemoteLayout 
 /** The constant command lines (docs/runners.md "ssh"). */
 export function runCommand(l: RemoteLayout): string {
   return `${l.run} ${l.manifest}`;
+}
+/** `<node> genswarms-receipt-watch <workspace>`: `node` is the checked remote_node option (REMOTE_PATH_RE). */
+export function watchCommand(l: RemoteLayout, node: string): string {
+  if (!REMOTE_PATH_RE.test(node)) throw new RunnerError('validation_failed', 'remote_node must be an absolute path of [A-Za-z0-9._+/-]');
+  return `${node} ${l.watch} ${l.workspace}`;
 }
 /** `genswarms-ssh-ctl <verb> <manifest> <pid> <starttime>`: the process is the host's record, digits only. */
 export function ctlCommand(l: RemoteLayout, verb: 'status' | 'wait' | 'stop', leader: RemoteLeader): string {

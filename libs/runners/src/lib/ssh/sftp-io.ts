@@ -153,21 +153,56 @@ export async function readRemoteBounded(
     const atOpen = await sftpCall<Stats>((cb) => s.fstat(handle, cb));
     if (!atOpen.isFile()) return { kind: 'refused', reason: 'receipt_not_regular' };
     if (!sameAttributes(before, atOpen)) return { kind: 'refused', reason: 'receipt_replaced' };
-    const buf = Buffer.alloc(max + 1);
-    let got = 0;
-    for (;;) {
-      const n = await sftpCall<number>((cb) => s.read(handle, buf, got, buf.length - got, got, (e, bytes) => cb(e, bytes)));
-      if (n === 0) break;
-      got += n;
-      if (got > max) return { kind: 'refused', reason: 'receipt_too_large' };
-    }
-    const atEnd = await sftpCall<Stats>((cb) => s.fstat(handle, cb));
-    const after = await sftpLstatOrNull(s, file);
+    const { got, data, atEnd, after } =
+      before.size < SFTP_PIPELINED_READ_MAX_BYTES
+        ? await readPipelined(s, handle, file, before.size)
+        : await readLooped(s, handle, file, max);
+    if (got > max) return { kind: 'refused', reason: 'receipt_too_large' };
     if (got !== before.size || !sameAttributes(before, atEnd) || after === null || !sameAttributes(before, after)) {
-      return { kind: 'refused', reason: got > max ? 'receipt_too_large' : 'receipt_replaced' };
+      return { kind: 'refused', reason: 'receipt_replaced' };
     }
-    return { kind: 'ok', data: buf.subarray(0, got) };
+    return { kind: 'ok', data };
   } finally {
-    await sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
+    // not waited for: the server closes the handle after our last request
+    void sftpCall<void>((cb) => s.close(handle, (e) => cb(e, undefined))).catch(() => undefined); // best-effort: a closed channel drops the handle
   }
+}
+
+/**
+ * A file this small comes back from one SFTP read whole: the read of `size + 1` bytes, the fstat and the lstat go out
+ * together (one round trip; the server answers them in order). A read of `size + 1` bytes that returns `size` met
+ * the end of the file (the loop proves it with one more read); any other count is refused by the caller.
+ */
+export const SFTP_PIPELINED_READ_MAX_BYTES = 16_384;
+
+interface TailRead {
+  readonly got: number;
+  readonly data: Buffer;
+  readonly atEnd: Stats;
+  readonly after: Stats | null;
+}
+
+async function readPipelined(s: SFTPWrapper, handle: Buffer, file: string, size: number): Promise<TailRead> {
+  const buf = Buffer.alloc(size + 1);
+  const [got, atEnd, after] = await Promise.all([
+    sftpCall<number>((cb) => s.read(handle, buf, 0, size + 1, 0, (e, bytes) => cb(e, bytes))),
+    sftpCall<Stats>((cb) => s.fstat(handle, cb)),
+    sftpLstatOrNull(s, file),
+  ]);
+  return { got, data: buf.subarray(0, got), atEnd, after };
+}
+
+/** Reads at most `max` + 1 bytes until the end of the file, then fstat and lstat again. */
+async function readLooped(s: SFTPWrapper, handle: Buffer, file: string, max: number): Promise<TailRead> {
+  const buf = Buffer.alloc(max + 1);
+  let got = 0;
+  for (;;) {
+    const n = await sftpCall<number>((cb) => s.read(handle, buf, got, buf.length - got, got, (e, bytes) => cb(e, bytes)));
+    if (n === 0) break;
+    got += n;
+    if (got > max) break;
+  }
+  const atEnd = await sftpCall<Stats>((cb) => s.fstat(handle, cb));
+  const after = await sftpLstatOrNull(s, file);
+  return { got, data: buf.subarray(0, got), atEnd, after };
 }

@@ -14,9 +14,14 @@ import { removeLaunchFiles } from './remote-setup';
 import { prepareRemoteTurnDir, pullOutbox, pushInbox, readRemoteReceipt, type RemoteWorkspace } from './remote-workspace';
 import type { SshConnection } from './ssh-connection';
 import { tailRemoteLog } from './remote-log-tail';
+import type { PushWake } from '../remote/receipt-push';
+import { ReceiptWatch, type WatcherStream } from '../remote/receipt-watch';
 
-/** Receipt poll interval over SFTP (ms). */
+/** Receipt poll interval over SFTP (ms) without a live receipt watcher (none, or it died). */
 export const SSH_RECEIPT_POLL_MS = 250;
+/** The fallback poll while the remote receipt watcher is live (its pushes wake the handle at once). */
+export const SSH_RECEIPT_PUSH_POLL_MS = 1000;
+
 /** A malformed done.json is final only when still malformed this long after it was first seen (docs/receipts.md). */
 export const SSH_MALFORMED_SETTLE_MS = 500;
 /** Tries to hand a turn over (each after a reconnect through the pool) before it fails as `ssh_disconnected`. */
@@ -41,6 +46,10 @@ export interface SshSessionDeps {
   readonly connect: () => Promise<SshConnection>;
   /** Told about outbox files refused remotely (a link, FIFO, oversize…): the caller records them. */
   readonly onOutboxRefused?: (names: readonly string[]) => void;
+  /** The remote receipt watcher's command line (remote-layout `watchCommand`); absent = poll only. */
+  readonly watchCommand?: string;
+  /** The fallback poll while the watcher is live (default SSH_RECEIPT_PUSH_POLL_MS). */
+  readonly pushPollMs?: number | undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -68,8 +77,26 @@ export class SshSession implements RunnerHandle {
   private stopping: Promise<void> | null = null;
   private readonly outputs = new Set<(stream: OutputStream, line: string) => void>();
   private tail: { stop(): void } | null = null;
+  private readonly receipts: ReceiptWatch;
 
-  constructor(private readonly deps: SshSessionDeps) {}
+  constructor(private readonly deps: SshSessionDeps) {
+    const cmd = deps.watchCommand;
+    this.receipts = new ReceiptWatch({
+      pollMs: SSH_RECEIPT_POLL_MS,
+      pushPollMs: deps.pushPollMs ?? SSH_RECEIPT_PUSH_POLL_MS,
+      ...(cmd === undefined ? {} : { start: async () => channelStream(await (await deps.connect()).exec(cmd)) }),
+    });
+  }
+
+  /** Starts the remote receipt watcher when none runs (bounded restarts); never rejects. */
+  ensureWatcher(): Promise<void> {
+    return this.receipts.ensure();
+  }
+
+  /** Called when the remote receipt watcher is lost (or could not start): turns fall back to the 250 ms poll. */
+  onReceiptPushLost(listener: (detail: string) => void): void {
+    this.receipts.onLost(listener);
+  }
 
   /** Follows a channel whose exit is the agent's (the run channel, or `ctl wait` after a reconnect). */
   follow(channel: ClientChannel, viaCtl: boolean): void {
@@ -107,6 +134,7 @@ export class SshSession implements RunnerHandle {
     if (this.exitState !== null) return;
     this.exitState = { code, signal, ...(info === undefined ? {} : { info }) };
     this.tail?.stop();
+    this.receipts.close();
     for (const l of [...this.exits]) l(code, signal, info);
   }
 
@@ -118,6 +146,8 @@ export class SshSession implements RunnerHandle {
     if (this.exitState !== null) throw new RunnerError('runner_error', 'the client has exited');
     const once = async (): Promise<void> => {
       await prepareRemoteTurnDir(this.deps.workspace, turn.turnId);
+      await this.ensureWatcher();
+      this.receipts.watch(turn.turnId); // before the inbox goes up: the watcher is looking when the client answers
       await pushInbox(this.deps.workspace, this.sent);
     };
     for (let attempt = 1; ; attempt += 1) {
@@ -142,16 +172,31 @@ export class SshSession implements RunnerHandle {
   }
 
   async watchReceipt(turnId: string, opts: { readonly signal: AbortSignal }): Promise<FinalReceipt> {
-    const { signal } = opts;
+    await this.ensureWatcher();
+    this.receipts.watch(turnId);
+    try {
+      return await this.pollReceipt(turnId, opts.signal);
+    } finally {
+      this.receipts.unwatch(turnId);
+    }
+  }
+
+  /** Reads the receipt at each wake: a push (read first, mailboxes after), outbox activity, or the fallback poll. */
+  private async pollReceipt(turnId: string, signal: AbortSignal): Promise<FinalReceipt> {
     let malformedAt: number | null = null;
     let failures = 0;
+    let wake: PushWake = 'timeout';
     for (;;) {
       if (signal.aborted) throw abortError(signal);
       const exitedBefore = this.exitState !== null; // polled once more after the exit: a receipt written last still counts
       let receipt: TurnReceipt;
       try {
-        await this.syncMailboxes();
+        if (wake !== 'receipt') await this.syncMailboxes();
         receipt = await readRemoteReceipt(this.deps.workspace, turnId);
+        if (wake === 'receipt' && receipt.kind === 'pending') {
+          this.receipts.missed(turnId);
+          await this.syncMailboxes();
+        }
       } catch (e) {
         if (signal.aborted) throw abortError(signal);
         failures += 1;
@@ -159,6 +204,7 @@ export class SshSession implements RunnerHandle {
           throw new RunnerError('ssh_disconnected', 'the ssh connection was lost while the turn ran', { cause: e });
         }
         await sleep(SSH_RECEIPT_POLL_MS, signal); // a transient SFTP failure: the next poll reconnects through the pool
+        wake = 'timeout';
         continue;
       }
       failures = 0;
@@ -172,7 +218,7 @@ export class SshSession implements RunnerHandle {
         malformedAt = null;
         if (exitedBefore) throw new RunnerError('runner_error', 'the remote client exited without writing its receipt');
       }
-      await sleep(SSH_RECEIPT_POLL_MS, signal);
+      wake = await this.receipts.next(turnId, signal, malformedAt !== null);
     }
   }
 
@@ -189,6 +235,7 @@ export class SshSession implements RunnerHandle {
   }
 
   private async stopRemote(): Promise<void> {
+    this.receipts.close();
     // After a lost link the remote client may still run (we only lost sight of it): signal it anyway.
     const mayRun = this.exitState === null || this.exitState.info?.reason === 'ssh_disconnected';
     try {
@@ -232,6 +279,24 @@ export class SshSession implements RunnerHandle {
     this.exits.add(listener);
     return () => this.exits.delete(listener);
   }
+}
+
+/** The watcher's exec channel as a WatcherStream (stderr drained: a shell's "not found" is never kept). */
+function channelStream(channel: ClientChannel): WatcherStream {
+  channel.stderr.resume();
+  let code: number | null = null;
+  channel.on('exit', (c: number | null) => (code = c));
+  return {
+    write: (line) => {
+      if (channel.writable) channel.write(line);
+    },
+    close: () => void channel.close(),
+    onData: (l) => void channel.on('data', l),
+    onEnd: (l) => {
+      channel.on('close', () => l(`the receipt watcher exited (status ${String(code ?? 'none')})`));
+      channel.on('error', (e: Error) => l(`the receipt watcher's channel failed (${e.message})`));
+    },
+  };
 }
 
 function isFinalLinkError(e: unknown): boolean {

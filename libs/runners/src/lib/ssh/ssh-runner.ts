@@ -19,10 +19,10 @@ import { bypassNotices, describePlan, newSessionId } from '../plan/describe';
 import { hasBypassFlag, isTuiClient } from '../client/clients';
 import { loadKnownHosts } from './host-key-verify';
 import { readPrivateKey } from './ssh-key';
-import { parseSshOptions, type SshOptions } from './ssh-options';
+import { parseSshOptions, REMOTE_PATH_RE, type SshOptions } from './ssh-options';
 import { SshPool } from './ssh-pool';
 import type { SshConnection, SshEndpoint } from './ssh-connection';
-import { remoteAgentId, remoteLayout, runCommand, ctlCommand, type RemoteLayout } from './remote-layout';
+import { remoteAgentId, remoteLayout, runCommand, ctlCommand, watchCommand, type RemoteLayout } from './remote-layout';
 import { sftpEnsurePrivateDir, sftpProbeUid, sftpRealpath } from './sftp-io';
 import { SshSession } from './ssh-handle';
 import { assertRemotePrerequisites, removeLaunchFiles, uploadScripts, writeLaunchFiles } from './remote-setup';
@@ -39,6 +39,13 @@ export interface SshRunnerOptions {
   /** Reconnect attempts and base delay of the shared pool (tests shorten them). */
   readonly reconnectAttempts?: number;
   readonly reconnectBaseMs?: number;
+  /**
+   * Start the remote receipt watcher with the remote node (default true). false = poll every 250 ms, as before the
+   * push existed (the latency bench's baseline).
+   */
+  readonly receiptPush?: boolean;
+  /** The fallback poll while the watcher is live (default SSH_RECEIPT_PUSH_POLL_MS; specs lengthen it to prove the push). */
+  readonly receiptPushPollMs?: number;
 }
 
 /** Plan + start state the handle needs; the key bytes live only inside the pool's endpoint. */
@@ -62,11 +69,19 @@ export function createSshRunner(options: SshRunnerOptions = {}): Runner {
     preflight: (plan, ctx) => preflightSsh(plan, ctx, extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts, pool),
     start: async (plan, ctx) => {
       const opts = extras.get(plan)?.opts ?? planSsh(plan.spec, ctx).opts;
-      return startSsh(plan, ctx, opts, pool);
+      return startSsh(plan, ctx, opts, pool, pushOf(options));
     },
-    reattach: (description, ctx) => reattachSsh(description, ctx, pool),
+    reattach: (description, ctx) => reattachSsh(description, ctx, pool, pushOf(options)),
     close: () => pool.close(),
   };
+}
+
+/** The receipt push settings of the runner's sessions: off, or on with its fallback poll. */
+type PushSettings = { readonly on: false } | { readonly on: true; readonly pollMs?: number };
+
+function pushOf(o: SshRunnerOptions): PushSettings {
+  if (o.receiptPush === false) return { on: false };
+  return o.receiptPushPollMs === undefined ? { on: true } : { on: true, pollMs: o.receiptPushPollMs };
 }
 
 function clientArgvOf(spec: AgentLaunchSpec, opts: SshOptions): readonly string[] {
@@ -196,7 +211,7 @@ async function stopRecordedClient(conn: SshConnection, ctx: RunnerContext, opts:
   if (r.user === opts.user && r.host === opts.host && r.port === opts.port && r.dir === layout.dir) await runCtl(conn, layout, 'stop', r);
 }
 
-async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool): Promise<RunnerHandle> {
+async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, pool: SshPool, push: PushSettings): Promise<RunnerHandle> {
   const ep = await endpointOf(opts, ctx);
   const conn = await pool.get(ep);
   const { s, layout, uid, env } = await prepareRemote(conn, plan, ctx);
@@ -214,7 +229,7 @@ async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, 
     if (e instanceof RunnerError && e.code !== 'start_failed') throw e;
     throw new RunnerError('start_failed', 'the remote client did not start', { agent: plan.spec.agent, cause: e });
   }
-  const remote: SessionRemote = { ...pick(opts), dir: layout.dir, pid: leader.pid, startTime: leader.startTime };
+  const remote: SessionRemote = { ...pick(opts), dir: layout.dir, pid: leader.pid, startTime: leader.startTime, node: opts.remoteNode };
   const description: SessionDescription = {
     ...describePlan(plan, { pid: leader.pid }),
     notices: conn.hostKey.verified
@@ -227,8 +242,10 @@ async function startSsh(plan: LaunchPlan, ctx: RunnerContext, opts: SshOptions, 
     layout,
     workspace: workspaceOf(pool, ep, layout, plan.spec.workspace, uid),
     connect: () => pool.get(ep),
+    ...(push.on ? { watchCommand: watchCommand(layout, opts.remoteNode), pushPollMs: push.pollMs } : {}),
   });
   session.follow(channel, false);
+  void session.ensureWatcher(); // started with the client, so it is looking by the first turn (never throws)
   return session;
 }
 
@@ -267,7 +284,12 @@ async function runCtl(conn: SshConnection, layout: RemoteLayout, verb: 'status' 
  * After a server restart: adopt the remote agent only if the recorded group leader still runs with the recorded
  * start time (asked of the ctl this server uploads first: an older one knew no recorded process).
  */
-async function reattachSsh(description: SessionDescription, ctx: RunnerContext, pool: SshPool): Promise<RunnerHandle | null> {
+async function reattachSsh(
+  description: SessionDescription,
+  ctx: RunnerContext,
+  pool: SshPool,
+  push: PushSettings,
+): Promise<RunnerHandle | null> {
   const r = description.remote;
   if (description.backend !== 'ssh' || r === undefined) return null;
   const ep = await endpointOf(r, ctx);
@@ -286,7 +308,11 @@ async function reattachSsh(description: SessionDescription, ctx: RunnerContext, 
     layout,
     workspace: workspaceOf(pool, ep, layout, description.workspace, uid),
     connect: () => pool.get(ep),
+    ...(push.on && r.node !== undefined && REMOTE_PATH_RE.test(r.node)
+      ? { watchCommand: watchCommand(layout, r.node), pushPollMs: push.pollMs }
+      : {}),
   });
   session.follow(await conn.exec(ctlCommand(layout, 'wait', r)), true);
+  void session.ensureWatcher();
   return session;
 }

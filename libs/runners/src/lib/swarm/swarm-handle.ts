@@ -14,9 +14,13 @@ import { LineSplitter } from '../docker/log-demux';
 import type { RemoteWorkspace } from '../remote/workspace-port';
 import { removeSwarmObjects, tolerant, type SwarmObjects } from './swarm-objects';
 import { tasksOf } from './swarm-task';
+import type { PushWake } from '../remote/receipt-push';
+import { ReceiptWatch, type WatcherStream } from '../remote/receipt-watch';
 
-/** Receipt poll interval through the archive API (ms). */
+/** Receipt poll interval through the archive API (ms) without a live receipt watcher (none, or it died). */
 export const SWARM_RECEIPT_POLL_MS = 100;
+/** The fallback poll while the receipt watcher in the container is live (its pushes wake the handle at once). */
+export const SWARM_RECEIPT_PUSH_POLL_MS = 1000;
 /** Manager poll for a rescheduled or vanished task (ms). */
 export const SWARM_TASK_POLL_MS = 1000;
 /** A malformed done.json is final only when still malformed this long after it was first seen. */
@@ -40,6 +44,10 @@ export interface SwarmHandleDeps {
   /** Logs since (seconds since epoch; 0 = all). */
   readonly logsSinceSeconds: number;
   readonly onOutboxRefused?: (names: readonly string[]) => void;
+  /** Starts the receipt watcher in the task's container (swarm-receipt-watch.ts); absent = poll only. */
+  readonly startWatcher?: () => Promise<WatcherStream>;
+  /** The fallback poll while the watcher is live (default SWARM_RECEIPT_PUSH_POLL_MS). */
+  readonly pushPollMs?: number | undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -68,8 +76,14 @@ export class SwarmHandle implements RunnerHandle {
   private monitor: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
   private readonly splitters: Record<OutputStream, LineSplitter>;
+  private readonly receipts: ReceiptWatch;
 
   constructor(private readonly deps: SwarmHandleDeps) {
+    this.receipts = new ReceiptWatch({
+      pollMs: SWARM_RECEIPT_POLL_MS,
+      pushPollMs: deps.pushPollMs ?? SWARM_RECEIPT_PUSH_POLL_MS,
+      ...(deps.startWatcher === undefined ? {} : { start: deps.startWatcher }),
+    });
     this.splitters = {
       stdout: new LineSplitter((line) => this.hub.emitLine('stdout', line)),
       stderr: new LineSplitter((line) => this.hub.emitLine('stderr', line)),
@@ -88,6 +102,12 @@ export class SwarmHandle implements RunnerHandle {
     );
     this.monitor = setInterval(() => void this.checkTask(), SWARM_TASK_POLL_MS);
     this.monitor.unref();
+    void this.receipts.ensure(); // started with the client, so it is looking by the first turn (never rejects)
+  }
+
+  /** Called when the receipt watcher is lost (or could not start): turns fall back to the 100 ms poll. */
+  onReceiptPushLost(listener: (detail: string) => void): void {
+    this.receipts.onLost(listener);
   }
 
   private async checkTask(): Promise<void> {
@@ -136,6 +156,7 @@ export class SwarmHandle implements RunnerHandle {
     if (this.exitState !== null) return;
     this.exitState = { code, signal, ...(info === undefined ? {} : { info }) };
     clearInterval(this.monitor);
+    this.receipts.close();
     this.splitters.stdout.flush();
     this.splitters.stderr.flush();
     for (const l of [...this.exits]) l(code, signal, info);
@@ -149,6 +170,8 @@ export class SwarmHandle implements RunnerHandle {
   async deliver(turn: TurnDelivery): Promise<void> {
     if (this.exitState !== null) throw this.exitError();
     await this.deps.workspace.prepareTurnDir(turn.turnId);
+    await this.receipts.ensure();
+    this.receipts.watch(turn.turnId); // before the inbox goes up: the watcher is looking when the client answers
     await this.deps.workspace.pushInbox();
   }
 
@@ -163,17 +186,32 @@ export class SwarmHandle implements RunnerHandle {
   }
 
   async watchReceipt(turnId: string, opts: { readonly signal: AbortSignal }): Promise<FinalReceipt> {
-    const { signal } = opts;
+    await this.receipts.ensure();
+    this.receipts.watch(turnId);
+    try {
+      return await this.pollReceipt(turnId, opts.signal);
+    } finally {
+      this.receipts.unwatch(turnId);
+    }
+  }
+
+  /** Reads the receipt at each wake: a push (read first, mailboxes after), outbox activity, or the fallback poll. */
+  private async pollReceipt(turnId: string, signal: AbortSignal): Promise<FinalReceipt> {
     let malformedAt: number | null = null;
     let failures = 0;
+    let wake: PushWake = 'timeout';
     for (;;) {
       if (signal.aborted) throw abortError(signal);
       if (this.exitState?.info?.reason === 'agent_rescheduled') throw this.exitError();
       const exitedBefore = this.exitState !== null; // one more look after the exit: a receipt written last counts
       let receipt: TurnReceipt;
       try {
-        await this.syncMailboxes();
+        if (wake !== 'receipt') await this.syncMailboxes();
         receipt = await this.deps.workspace.readReceipt(turnId);
+        if (wake === 'receipt' && receipt.kind === 'pending') {
+          this.receipts.missed(turnId);
+          await this.syncMailboxes();
+        }
       } catch (e) {
         if (signal.aborted) throw abortError(signal);
         failures += 1;
@@ -181,6 +219,7 @@ export class SwarmHandle implements RunnerHandle {
           throw new RunnerError('remote_transport_failed', 'the node engine could not be read while the turn ran', { cause: e });
         }
         await sleep(SWARM_RECEIPT_POLL_MS * 5, signal);
+        wake = 'timeout';
         continue;
       }
       failures = 0;
@@ -194,7 +233,7 @@ export class SwarmHandle implements RunnerHandle {
         malformedAt = null;
         if (exitedBefore) throw new RunnerError('runner_error', 'the swarm task exited without writing its receipt');
       }
-      await sleep(SWARM_RECEIPT_POLL_MS, signal);
+      wake = await this.receipts.next(turnId, signal, malformedAt !== null);
     }
   }
 
@@ -210,6 +249,7 @@ export class SwarmHandle implements RunnerHandle {
   }
 
   private async stopNow(): Promise<void> {
+    this.receipts.close();
     try {
       await removeSwarmObjects(this.deps.manager, this.deps.objects);
       await this.removeVolume();

@@ -33,6 +33,7 @@ import {
 } from './swarm-objects';
 import { tasksOf, waitForRunningTask } from './swarm-task';
 import { SwarmHandle } from './swarm-handle';
+import { startSwarmWatcher } from './swarm-receipt-watch';
 
 export interface SwarmRunnerOptions {
   /** The manager engine (`DOCKER_HOST` and its client certificates); unset = the local socket. */
@@ -41,6 +42,13 @@ export interface SwarmRunnerOptions {
   readonly nodesFile?: string;
   /** How long a task may take to reach `running` (a node copying a large image is slow). Default 180 s. */
   readonly taskStartTimeoutMs?: number;
+  /**
+   * Start the receipt watcher in each task's container (default true). false = poll every 100 ms, as before the push
+   * existed (the latency bench's baseline).
+   */
+  readonly receiptPush?: boolean;
+  /** The fallback poll while the watcher is live (default SWARM_RECEIPT_PUSH_POLL_MS; specs lengthen it to prove the push). */
+  readonly receiptPushPollMs?: number;
 }
 
 /** Default wait for a task to run. */
@@ -75,12 +83,16 @@ export function createSwarmRunner(options: SwarmRunnerOptions = {}): Runner {
     return client;
   };
   const timeoutMs = options.taskStartTimeoutMs ?? SWARM_TASK_START_TIMEOUT_MS;
+  const receiptPush = options.receiptPush !== false;
+  const receiptPushPollMs = options.receiptPushPollMs;
   return {
     kind: 'swarm',
     plan: (spec, ctx) => planSwarmLaunch(spec, ctx, options.manager),
     preflight: async (plan) => preflightSwarm(await managerClient(), plan),
-    start: async (plan, ctx) => startSwarm({ manager: await managerClient(), nodeClient, timeoutMs }, plan, ctx),
-    reattach: async (description, ctx) => reattachSwarm({ manager: await managerClient(), nodeClient, timeoutMs }, description, ctx),
+    start: async (plan, ctx) =>
+      startSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush, receiptPushPollMs }, plan, ctx),
+    reattach: async (description, ctx) =>
+      reattachSwarm({ manager: await managerClient(), nodeClient, timeoutMs, receiptPush, receiptPushPollMs }, description, ctx),
   };
 }
 
@@ -88,6 +100,8 @@ interface Env {
   readonly manager: DockerClient;
   readonly nodeClient: (nodeId: string, agent: string) => Promise<DockerClient>;
   readonly timeoutMs: number;
+  readonly receiptPush: boolean;
+  readonly receiptPushPollMs: number | undefined;
 }
 
 /** The manager answers and is a manager; a named network exists with swarm scope. */
@@ -224,6 +238,12 @@ async function handleFor(
     objects,
     volume,
     logsSinceSeconds,
+    ...(env.receiptPush
+      ? {
+          startWatcher: () => startSwarmWatcher(node.getContainer(task.containerId), `${uid}:${gid}`),
+          pushPollMs: env.receiptPushPollMs,
+        }
+      : {}),
   });
   await handle.attach();
   return handle;

@@ -1,0 +1,85 @@
+/**
+ * swarm receipts pushed by the watcher exec'd in the task's container (docs/receipts.md "Remote receipts: the push"),
+ * on the real two-node swarm, agent on the remote node: the receipt arrives by the push alone, and a killed watcher is
+ * reported and restarted while the turn completes by the poll. Node2's dockerd shares this host's pid namespace, so
+ * the watcher's host pid comes from `docker top`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { RunnerContext, RunnerHandle } from '../../src/lib/port';
+import { createSwarmRunner } from '../../src/lib/swarm/swarm-runner';
+import { dockerCli, makeCtx, makeDirs, type TestDirs } from '../docker/docker-support';
+import { describeIfTwoNodes, makeSwarmSpec, NODES_FILE, NODE2_HOST } from './swarm-support';
+
+/** Host pids of the receipt watchers running in `containerId` on node2. */
+function watcherPids(containerId: string): number[] {
+  const out = dockerCli(['-H', NODE2_HOST, 'top', containerId, '-eo', 'pid,args']) ?? '';
+  return out
+    .split('\n')
+    .filter((l) => l.includes('genswarms-receipt-watch'))
+    .map((l) => Number(l.trim().split(/\s+/)[0]))
+    .filter((n) => Number.isInteger(n) && n > 0);
+}
+
+async function waitUntil(ok: () => boolean, limitMs = 30000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describeIfTwoNodes('swarm receipt push on the real two-node swarm', () => {
+  let dirs: TestDirs;
+  let ctx: RunnerContext;
+  const handles: RunnerHandle[] = [];
+  let seq = 0;
+
+  beforeAll(() => {
+    dirs = makeDirs('gs-swarm-push-');
+    ctx = makeCtx(dirs.home);
+  });
+  afterAll(async () => {
+    for (const h of handles.splice(0)) await h.stop({ graceMs: 0 });
+    dirs?.cleanup();
+  });
+
+  async function start(agent: string, pushPollMs: number | undefined) {
+    const runner = createSwarmRunner({ nodesFile: NODES_FILE, ...(pushPollMs === undefined ? {} : { receiptPushPollMs: pushPollMs }) });
+    const workspace = path.join(dirs.root, `ws-${agent}`);
+    mkdirSync(workspace, { mode: 0o700 });
+    const handle = await runner.start(runner.plan(makeSwarmSpec({ agent, workspace, network: 'open' }), ctx), ctx);
+    handles.push(handle);
+    const lost: string[] = [];
+    handle.onReceiptPushLost?.((d) => lost.push(d));
+    return { handle, workspace, lost };
+  }
+
+  async function turn(who: { handle: RunnerHandle; workspace: string }, content: string) {
+    seq += 1;
+    const turnId = `p${seq}`;
+    mkdirSync(path.join(who.workspace, '.inbox'), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(who.workspace, '.inbox', `${turnId}.json`), JSON.stringify({ turn: turnId, content }), { mode: 0o600 });
+    await who.handle.deliver({ turnId, seq, from: 'user', content, clientTurnsDir: '/workspace/.genswarms/turns' });
+    return who.handle.watchReceipt!(turnId, { signal: AbortSignal.timeout(120_000) });
+  }
+
+  it('delivers the receipt by the push alone: with a 10-minute fallback poll the turns still complete', async () => {
+    const who = await start('pushed', 600_000);
+    await waitUntil(() => watcherPids(who.handle.describe().containerId ?? '').length === 1);
+    for (const content of ['one', 'two']) expect(await turn(who, content)).toMatchObject({ kind: 'ok', status: 'ok' });
+    expect(who.lost).toEqual([]);
+  }, 300_000);
+
+  it('a killed watcher is reported, the turn completes by the poll, and the watcher is started again', async () => {
+    const who = await start('killed', undefined);
+    const cid = who.handle.describe().containerId ?? '';
+    await waitUntil(() => watcherPids(cid).length === 1);
+    const [first] = watcherPids(cid);
+    process.kill(first ?? 0, 'SIGKILL');
+    await waitUntil(() => who.lost.length === 1);
+    expect(who.lost[0]).toMatch(/^the receipt watcher exited; receipts are polled every 100 ms$/);
+    expect(await turn(who, 'after')).toMatchObject({ kind: 'ok', status: 'ok' });
+    await waitUntil(() => watcherPids(cid).some((p) => p !== first));
+  }, 300_000);
+});
