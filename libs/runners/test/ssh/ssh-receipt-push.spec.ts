@@ -9,7 +9,8 @@ import { createSshRunner } from '../../src/lib/ssh/ssh-runner';
 import type { AgentLaunchSpec, RunnerContext, RunnerHandle, Runner } from '../../src/lib/port';
 import { makeContext, makeSandboxDirs, makeSpec } from '../support';
 import { startTestSshd, testSshdUnavailable, type TestSshd } from '@genswarms/tools';
-import { runTurn, waitUntil } from './ssh-support';
+import { waitFor } from '@genswarms/test-kit';
+import { runTurn } from './ssh-support';
 
 const skip = testSshdUnavailable();
 if (skip !== null) console.warn(`ssh-receipt-push.spec skipped: ${skip}`);
@@ -79,32 +80,32 @@ d('ssh receipt push against a real sshd', () => {
 
   it('delivers the receipt by the push alone: with a 10-minute fallback poll the turn still completes', async () => {
     const { h, ws, remoteWs, lost } = await start('pushed', { receiptPushPollMs: 600_000 });
-    await waitUntil(() => watcherPids(remoteWs).length === 1);
+    await waitFor(() => watcherPids(remoteWs).length === 1, 'watcherPids(remoteWs).length === 1');
     for (const content of ['one', 'two', 'three']) {
       expect(await runTurn(h, ws, content)).toEqual({ kind: 'ok', status: 'ok', reply: `echo: ${content} (secret 1)` });
     }
     expect(lost).toEqual([]);
     await h.stop();
-    await waitUntil(() => watcherPids(remoteWs).length === 0); // stdin closed with the channel: it exits
+    await waitFor(() => watcherPids(remoteWs).length === 0, 'watcherPids(remoteWs).length === 0'); // stdin closed with the channel: it exits
   }, 60000);
 
   it('a killed watcher is reported, the turn completes by the poll, and the watcher is started again', async () => {
     const { h, ws, remoteWs, lost } = await start('killed', {});
-    await waitUntil(() => watcherPids(remoteWs).length === 1);
+    await waitFor(() => watcherPids(remoteWs).length === 1, 'watcherPids(remoteWs).length === 1');
     expect(await runTurn(h, ws, 'before')).toMatchObject({ kind: 'ok', reply: 'echo: before (secret 1)' });
     const [first] = watcherPids(remoteWs);
     process.kill(first ?? 0, 'SIGKILL');
-    await waitUntil(() => lost.length === 1);
+    await waitFor(() => lost.length === 1, 'lost.length === 1');
     expect(lost[0]).toMatch(/^the receipt watcher exited .*; receipts are polled every 250 ms$/);
     expect(await runTurn(h, ws, 'after')).toMatchObject({ kind: 'ok', reply: 'echo: after (secret 1)' });
-    await waitUntil(() => watcherPids(remoteWs).some((p) => p !== first));
+    await waitFor(() => watcherPids(remoteWs).some((p) => p !== first), 'watcherPids(remoteWs).some((p) => p !== first)');
   }, 60000);
 
   it('an agent that floods its watcher with an oversize line gets it dropped: reported, and the receipt still verified', async () => {
     const { h, ws, remoteWs, lost } = await start('flooder', {});
-    await waitUntil(() => watcherPids(remoteWs).length === 1);
+    await waitFor(() => watcherPids(remoteWs).length === 1, 'watcherPids(remoteWs).length === 1');
     expect(await runTurn(h, ws, 'pushflood')).toEqual({ kind: 'ok', status: 'ok', reply: 'flooded' });
-    await waitUntil(() => lost.length >= 1);
+    await waitFor(() => lost.length >= 1, 'lost.length >= 1');
     expect(lost[0]).toMatch(/^the watcher was dropped: a line over the length bound; receipts are polled/);
   }, 60000);
 
@@ -123,7 +124,7 @@ d('ssh receipt push against a real sshd', () => {
 
   it('a remote without that node: no watcher, one report, turns complete by the poll', async () => {
     const { h, ws, lost } = await start('nonode', {}, { remote_node: '/nonexistent/bin/node' });
-    await waitUntil(() => lost.length === 1);
+    await waitFor(() => lost.length === 1, 'lost.length === 1');
     expect(lost[0]).toMatch(/^the receipt watcher exited \(status 127\); receipts are polled every 250 ms$/);
     expect(await runTurn(h, ws, 'polled')).toMatchObject({ kind: 'ok', reply: 'echo: polled (secret 1)' });
     expect(lost).toHaveLength(1); // one that never came up is not retried

@@ -10,6 +10,7 @@ import type { RunnerContext, RunnerHandle } from '../../src/lib/port';
 import { createSwarmRunner } from '../../src/lib/swarm/swarm-runner';
 import { dockerCli, makeCtx, makeDirs, type TestDirs } from '../docker/docker-support';
 import { describeIfTwoNodes, makeSwarmSpec, NODES_FILE, NODE2_HOST } from './swarm-support';
+import { waitFor } from '@genswarms/test-kit';
 
 /** Host pids of the receipt watchers running in `containerId` on node2. */
 function watcherPids(containerId: string): number[] {
@@ -19,14 +20,6 @@ function watcherPids(containerId: string): number[] {
     .filter((l) => l.includes('genswarms-receipt-watch'))
     .map((l) => Number(l.trim().split(/\s+/)[0]))
     .filter((n) => Number.isInteger(n) && n > 0);
-}
-
-async function waitUntil(ok: () => boolean, limitMs = 30000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describeIfTwoNodes('swarm receipt push on the real two-node swarm', () => {
@@ -66,7 +59,11 @@ describeIfTwoNodes('swarm receipt push on the real two-node swarm', () => {
 
   it('delivers the receipt by the push alone: with a 10-minute fallback poll the turns still complete', async () => {
     const who = await start('pushed', 600_000);
-    await waitUntil(() => watcherPids(who.handle.describe().containerId ?? '').length === 1);
+    await waitFor(
+      () => watcherPids(who.handle.describe().containerId ?? '').length === 1,
+      'watcherPids(who.handle.describe().containerId ?? "").length === 1',
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     for (const content of ['one', 'two']) expect(await turn(who, content)).toMatchObject({ kind: 'ok', status: 'ok' });
     expect(who.lost).toEqual([]);
   }, 300_000);
@@ -74,12 +71,15 @@ describeIfTwoNodes('swarm receipt push on the real two-node swarm', () => {
   it('a killed watcher is reported, the turn completes by the poll, and the watcher is started again', async () => {
     const who = await start('killed', undefined);
     const cid = who.handle.describe().containerId ?? '';
-    await waitUntil(() => watcherPids(cid).length === 1);
+    await waitFor(() => watcherPids(cid).length === 1, 'watcherPids(cid).length === 1', { timeoutMs: 30_000, intervalMs: 200 });
     const [first] = watcherPids(cid);
     process.kill(first ?? 0, 'SIGKILL');
-    await waitUntil(() => who.lost.length === 1);
+    await waitFor(() => who.lost.length === 1, 'who.lost.length === 1', { timeoutMs: 30_000, intervalMs: 200 });
     expect(who.lost[0]).toMatch(/^the receipt watcher exited; receipts are polled every 100 ms$/);
     expect(await turn(who, 'after')).toMatchObject({ kind: 'ok', status: 'ok' });
-    await waitUntil(() => watcherPids(cid).some((p) => p !== first));
+    await waitFor(() => watcherPids(cid).some((p) => p !== first), 'watcherPids(cid).some((p) => p !== first)', {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
   }, 300_000);
 });
