@@ -18,9 +18,9 @@ const LIMITS = (nofile: string, nproc: string): string =>
 function probe(files: Record<string, string>, opts: { fds?: number; watches?: number; euid?: number } = {}): HostProbe {
   const fds = Array.from({ length: opts.fds ?? 10 }, (_, i) => String(i));
   const fdinfo = Array.from({ length: opts.watches ?? 0 }, (_, i) => `inotify wd:${i + 1} ino:1 sdev:1 mask:1`).join('\n');
-  const all: Record<string, string> = { __proto__: null, '/proc/self/fdinfo/3': fdinfo, ...files } as Record<string, string>;
+  const all = new Map<string, string>(Object.entries({ '/proc/self/fdinfo/3': fdinfo, ...files }));
   return {
-    readFile: (f) => all[f],
+    readFile: (f) => all.get(f),
     listDir: (d) => (d === '/proc/self/fd' ? fds : d === '/proc' ? ['1', '2', 'self'] : []),
     readLink: (f) => (f === '/proc/self/fd/3' ? 'anon_inode:inotify' : 'pipe:[1]'),
     euid: opts.euid ?? 0,
