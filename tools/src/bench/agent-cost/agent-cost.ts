@@ -4,7 +4,7 @@
  * Each figure is the difference between the host before a swarm of N agents and once all of them are ready.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { agentConfig, type BenchBackend } from '../swarm/backends';
 import { fdUsageOf, type BenchServer } from '../swarm/bench-server';
 import { snapshotProcs } from '../swarm/leftovers';
@@ -58,7 +58,9 @@ function ourTasks(server: BenchServer, withContainers: boolean): number {
   const procs = snapshotProcs();
   const children = new Map<number, number[]>();
   for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
-  const roots = procs.filter((p) => p.pid === server.pid || (p.cmdline.includes(server.home) && p.cmdline.startsWith('tmux')));
+  const roots = procs.filter(
+    (p) => p.pid === server.pid || (p.cmdline.includes(server.home) && basename(p.cmdline.split('\0')[0] ?? '') === 'tmux'),
+  );
   const ours = new Set<number>();
   const queue = roots.map((p) => p.pid);
   while (queue.length > 0) {

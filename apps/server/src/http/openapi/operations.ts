@@ -79,7 +79,14 @@ const CONFIG_SOURCE: readonly EngineErrorCode[] = [
   'config_parse_error',
   'ir_validation_failed',
 ];
-const START: readonly ErrorSpec[] = [...CONFIG_SOURCE, 'already_exists', 'agent_cap_exceeded', ...PLAN_ERROR_CODES, 'runner_error'];
+const START: readonly ErrorSpec[] = [
+  ...CONFIG_SOURCE,
+  'already_exists',
+  'agent_cap_exceeded',
+  ...PLAN_ERROR_CODES,
+  'host_limit',
+  'runner_error',
+];
 const body = (name: keyof typeof COMMAND_SCHEMAS) => ({ name, schema: COMMAND_SCHEMAS[name] });
 const ok = (name: keyof typeof ANSWER_SCHEMAS, status: 200 | 201 = 200) => ({ status, name, schema: ANSWER_SCHEMAS[name] });
 
@@ -277,6 +284,7 @@ export const OPERATIONS: readonly Operation[] = [
       'forbidden_config_keys',
       'unknown_edge_endpoint',
       ...PLAN_ERROR_CODES,
+      'host_limit',
       'runner_error',
     ],
   },
@@ -340,7 +348,7 @@ export const OPERATIONS: readonly Operation[] = [
     scope: 'full',
     body: body('ScaleCommand'),
     success: ok('ScaleResult'),
-    errors: [...AGENT, 'invalid_count', 'agent_cap_exceeded', ...PLAN_ERROR_CODES, 'runner_error'],
+    errors: [...AGENT, 'invalid_count', 'agent_cap_exceeded', ...PLAN_ERROR_CODES, 'host_limit', 'runner_error'],
   },
   {
     method: 'get',

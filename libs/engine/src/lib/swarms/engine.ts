@@ -68,6 +68,7 @@ import type { EngineContext } from './engine-context';
 import { assertKnownSwarm, markRunning, stopRuntime } from './lifecycle';
 import { createLimiter, forEachBounded, LAUNCH_CONCURRENCY, STARTING_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
+import { assertHostCapacity, SYSTEM_HOST_LIMITS } from './host-capacity-gate';
 import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
@@ -111,7 +112,7 @@ export class Engine implements SwarmService {
       clock: this.clock,
       handlers: this.handlers,
       runtimes: this.swarms,
-      limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100 },
+      limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100, readHost: opts.readHostLimits ?? SYSTEM_HOST_LIMITS },
       paths: { home: opts.home, configDir: opts.configDir, skillsRoot: opts.skillsRoot ?? path.join(opts.home, 'skills') },
       runtimeDeps: () => this.runtimeDeps(),
     };
@@ -159,6 +160,7 @@ export class Engine implements SwarmService {
     const { value, baseDir } = await loadStartInput(input, this.opts.configDir);
     const gate = await this.gateConfig(value, baseDir);
     if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
+    assertHostCapacity(this.ctx.limits.readHost, gate.effective.agents);
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
     rt.noteScaleBases(await this.store.listOverlay(rt.swarm));
     const plans = await planAll(rt, this.opts.home, gate.effective.agents).catch(async (e: unknown) => {

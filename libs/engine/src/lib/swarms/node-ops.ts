@@ -8,6 +8,7 @@ import { sessionOf } from './agent-ops';
 import { applyRuntimeOps, type PendingOp } from './apply-ops';
 import type { EngineContext } from './engine-context';
 import { launchAgent, planAgent, planAll } from './launch';
+import { assertHostCapacity } from './host-capacity-gate';
 import { swarmView } from './stored-view';
 import type { TopologyEntry } from '../events/pushes';
 
@@ -38,6 +39,7 @@ export async function addAgent(ctx: EngineContext, swarm: string, cmd: AddAgentC
   const ops: PendingOp[] = [{ op: 'add_agent', payload: irAgent as unknown as Rec }, ...edgeOps(agent.name, connections, incoming)];
   const applied = await applyRuntimeOps(ctx, rt, ops);
   const effective = applied.effective.agents.find((a) => a.name === agent.name) ?? agent;
+  assertHostCapacity(ctx.limits.readHost, [effective]);
   const plan = await planAgent(rt, ctx.paths.home, effective, connections);
   await applied.commit();
   await launchAgent(rt, plan);
@@ -85,6 +87,7 @@ export async function scaleAgents(
   const removed = [...before].filter((n) => !after.has(n));
   // every new member planned before any workspace is made: a refused plan creates nothing
   const configs = added.flatMap((name) => applied.effective.agents.filter((a) => a.name === name));
+  assertHostCapacity(ctx.limits.readHost, configs);
   const plans = [...(await planAll(rt, ctx.paths.home, configs)).values()];
   await applied.commit();
   for (const name of removed) {

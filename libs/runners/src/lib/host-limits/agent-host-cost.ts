@@ -35,13 +35,13 @@ export type HostCostRunner = (typeof HOST_COST_RUNNERS)[number];
  * descriptor each for the connection or stream the server keeps.
  */
 export const AGENT_HOST_COST: Readonly<Record<HostCostRunner, AgentHostCost>> = {
-  mock: { tasks: 0, fds: 1, watches: 0, ptys: 0, cgroups: 0 },
+  mock: { tasks: 0, fds: 0, watches: 1, ptys: 0, cgroups: 0 },
   local: { tasks: 2, fds: 3, watches: 2, ptys: 0, cgroups: 1 },
   bwrap: { tasks: 3, fds: 3, watches: 2, ptys: 0, cgroups: 0 },
-  tmux: { tasks: 2, fds: 1, watches: 2, ptys: 1, cgroups: 1 },
+  tmux: { tasks: 3, fds: 1, watches: 2, ptys: 1, cgroups: 1 },
   'tmux-bwrap': { tasks: 4, fds: 1, watches: 2, ptys: 1, cgroups: 0 },
-  'tmux-docker': { tasks: 12, fds: 1, watches: 2, ptys: 1, cgroups: 0 },
-  docker: { tasks: 11, fds: 2, watches: 2, ptys: 0, cgroups: 0 },
+  'tmux-docker': { tasks: 14, fds: 1, watches: 2, ptys: 2, cgroups: 0 },
+  docker: { tasks: 14, fds: 2, watches: 2, ptys: 0, cgroups: 0 },
   ssh: { tasks: 0, fds: 1, watches: 0, ptys: 0, cgroups: 0 },
   swarm: { tasks: 0, fds: 1, watches: 0, ptys: 0, cgroups: 0 },
   apple_container: { tasks: 1, fds: 3, watches: 2, ptys: 0, cgroups: 0 },
