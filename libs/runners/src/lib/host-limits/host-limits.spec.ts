@@ -46,8 +46,12 @@ const BASE: Record<string, string> = {
 const bwrap = (n: number): Array<{ backend: 'bwrap' }> => Array.from({ length: n }, () => ({ backend: 'bwrap' as const }));
 
 describe('host readings', () => {
-  test('detects cgroup v1 controllers beside an empty cgroup2 mount (hybrid), not v2', () => {
-    expect(readHostLimits(probe(BASE)).cgroups).toEqual({ kind: 'v1', controllers: ['freezer', 'pids'], emptyV2: true });
+  test.each([
+    ['an empty', '\n', []],
+    ['a hugetlb-only', 'hugetlb\n', ['hugetlb']],
+  ])('detects cgroup v1 controllers beside %s cgroup2 mount (hybrid), not v2', (_what, controllers, v2Controllers) => {
+    const files = { ...BASE, '/sys/fs/cgroup/unified/cgroup.controllers': controllers };
+    expect(readHostLimits(probe(files)).cgroups).toEqual({ kind: 'v1', controllers: ['freezer', 'pids'], v2Controllers });
   });
 
   test('detects a pure v2 host, its pids.max (tightest ancestor) and its descendant cap', () => {
@@ -125,7 +129,11 @@ describe('checkHostCapacity', () => {
       Array.from({ length: 4200 }, () => ({ backend: 'tmux' })),
       { kind: 'exceeded', limit: 'kernel.pty.max' },
     ],
-    ['mock agents cost no tasks', Array.from({ length: 20000 }, () => ({ backend: 'mock' })), { kind: 'exceeded', limit: 'RLIMIT_NOFILE' }],
+    [
+      '20,000 mock agents fit (no task, no descriptor, a watch each)',
+      Array.from({ length: 20000 }, () => ({ backend: 'mock' })),
+      { kind: 'ok' },
+    ],
   ])('%s', (_what, agents, expected) => {
     expect(checkHostCapacity(readings, agents as Array<{ backend: 'bwrap' }>)).toMatchObject(expected);
   });

@@ -11,7 +11,8 @@ export interface Usage {
 /** Which cgroup hierarchies this host has (detected, never assumed: a hybrid host has v1 controllers and an empty v2). */
 export type CgroupLayout =
   | { readonly kind: 'v2'; readonly controllers: readonly string[] }
-  | { readonly kind: 'v1'; readonly controllers: readonly string[]; readonly emptyV2: boolean }
+  /** `v2Controllers`: a hybrid host's cgroup2 mount and what it offers (often nothing, or hugetlb alone); undefined without one. */
+  | { readonly kind: 'v1'; readonly controllers: readonly string[]; readonly v2Controllers: readonly string[] | undefined }
   | { readonly kind: 'none' };
 
 /** Everything the host-limit check reads, at one moment, for this (the server's) process. */
@@ -95,7 +96,7 @@ function layoutOf(mounts: readonly CgroupMount[], p: HostProbe): CgroupLayout {
   const v1 = mounts
     .filter((m) => m.fsType === 'cgroup')
     .flatMap((m) => m.superOptions.filter((o) => !['rw', 'ro', 'relatime'].includes(o)));
-  if (v1.length > 0) return { kind: 'v1', controllers: [...new Set(v1)].sort(), emptyV2: v2 !== undefined && v2Has.length === 0 };
+  if (v1.length > 0) return { kind: 'v1', controllers: [...new Set(v1)].sort(), v2Controllers: v2 === undefined ? undefined : v2Has };
   if (v2 !== undefined) return { kind: 'v2', controllers: v2Has };
   return { kind: 'none' };
 }
