@@ -77,6 +77,18 @@ describe('host_limit', () => {
     expect((await h.engine.getSwarm('s')).agents.map((a) => a.name)).toEqual(['a', 'b']);
   });
 
+  test('charges the agents of a start still in flight: of two starts at once that fit only alone, one is refused', async () => {
+    h = await makeHarness({ readHostLimits: hostWithWatchRoom(30) });
+    const results = await Promise.allSettled([
+      h.engine.startSwarm({ config: { name: 'one', agents: [counted('w', 20)] } }),
+      h.engine.startSwarm({ config: { name: 'two', agents: [counted('w', 20)] } }),
+    ]);
+    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as EngineError] : []));
+    expect(refused.map((e) => e.code)).toEqual(['host_limit']);
+    expect(refused[0]?.message).toContain('(with 20 agent(s) of other starts in flight)');
+    expect((await h.engine.listSwarms()).swarms).toHaveLength(1);
+  });
+
   test('reports the list of a stopped counted swarm with every instance counted', async () => {
     h = await makeHarness();
     await h.engine.startSwarm({ config: { name: 's', agents: [counted('w', 3), mockAgent('boss')], topology: [['boss', 'w']] } });

@@ -8,15 +8,15 @@ import type { PushHub } from '../events/pushes';
 import type { HandlerRegistry } from '../objects/handler';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
-import type { HostLimitsReader } from './host-capacity-gate';
+import type { HostCapacityGate } from './host-capacity-gate';
 import type { RuntimeTable } from './runtime-table';
 import type { RuntimeDeps } from './swarm-runtime';
 
 export interface EngineLimits {
   /** Default agent cap for dynamic mutations (a swarm's own `max_agents` may lower it). */
   readonly maxAgents: number;
-  /** The host's limits and their use now, checked before agents start (host-capacity-gate.ts). */
-  readonly readHost: HostLimitsReader;
+  /** The host-limit gate a start, scale or add claims its agents at (host-capacity-gate.ts). */
+  readonly host: HostCapacityGate;
 }
 
 export interface EnginePaths {

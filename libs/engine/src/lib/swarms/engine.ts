@@ -68,7 +68,7 @@ import type { EngineContext } from './engine-context';
 import { assertKnownSwarm, markRunning, stopRuntime } from './lifecycle';
 import { createLimiter, forEachBounded, LAUNCH_CONCURRENCY, STARTING_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
-import { assertHostCapacity, SYSTEM_HOST_LIMITS } from './host-capacity-gate';
+import { HostCapacityGate, SYSTEM_HOST_LIMITS } from './host-capacity-gate';
 import { assertName, toOverlayEvents } from './helpers';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
@@ -77,6 +77,9 @@ import { agentHistory, type HistoryEntry } from './agent-history';
 import { setSwarmPaused, type PauseResult } from './swarm-pause';
 import { skillOrThrow, skillsCatalogue, type SkillEntry } from '../skills/skills-catalogue';
 import * as path from 'node:path';
+
+/** A config the start gate passed. */
+type GatedConfig = Extract<ReturnType<typeof gateStart>, { kind: 'ok' }>;
 
 export class Engine implements SwarmService {
   readonly store: Store;
@@ -112,7 +115,7 @@ export class Engine implements SwarmService {
       clock: this.clock,
       handlers: this.handlers,
       runtimes: this.swarms,
-      limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100, readHost: opts.readHostLimits ?? SYSTEM_HOST_LIMITS },
+      limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100, host: new HostCapacityGate(opts.readHostLimits ?? SYSTEM_HOST_LIMITS) },
       paths: { home: opts.home, configDir: opts.configDir, skillsRoot: opts.skillsRoot ?? path.join(opts.home, 'skills') },
       runtimeDeps: () => this.runtimeDeps(),
     };
@@ -160,7 +163,16 @@ export class Engine implements SwarmService {
     const { value, baseDir } = await loadStartInput(input, this.opts.configDir);
     const gate = await this.gateConfig(value, baseDir);
     if (this.swarms.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
-    assertHostCapacity(this.ctx.limits.readHost, gate.effective.agents);
+    const release = this.ctx.limits.host.claim(gate.effective.agents);
+    try {
+      return await this.launchGated(gate, baseDir);
+    } finally {
+      release();
+    }
+  }
+
+  /** Plans every agent of a gated config, then creates and launches (startSwarm holds the host claim meanwhile). */
+  private async launchGated(gate: GatedConfig, baseDir: string): Promise<{ status: 'created'; swarm_name: string }> {
     const rt = new SwarmRuntime(this.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
     rt.noteScaleBases(await this.store.listOverlay(rt.swarm));
     const plans = await planAll(rt, this.opts.home, gate.effective.agents).catch(async (e: unknown) => {
@@ -196,7 +208,7 @@ export class Engine implements SwarmService {
     return gate.summary;
   }
 
-  private async gateConfig(value: unknown, baseDir: string): Promise<Extract<ReturnType<typeof gateStart>, { kind: 'ok' }>> {
+  private async gateConfig(value: unknown, baseDir: string): Promise<GatedConfig> {
     const name = nameOfInput(value);
     const overlay = name !== null && NAME_RE.test(name) ? toOverlayEvents(await this.store.listOverlay(name)) : [];
     const gate = gateStart(value, { baseDir, handlers: this.handlers.names(), overlayEvents: overlay });

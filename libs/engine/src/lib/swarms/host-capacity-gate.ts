@@ -9,16 +9,34 @@ export type HostLimitsReader = () => HostReadings;
 export const SYSTEM_HOST_LIMITS: HostLimitsReader = () => readHostLimits();
 
 /**
- * Throws 503 `host_limit` (`limit`, `value`, `need`, `fix`) when starting `agents` now would take the host past a
- * limit; called before anything of the start, scale or add is created, so a refusal leaves nothing half-started.
+ * One engine's host-limit gate. A start, scale or add claims its agents before anything of it is created and holds
+ * them until its launches are done: the readings show only agents already running, so the agents of every other
+ * claim still in flight are charged too (two starts at once cannot each take the same room). A started agent is
+ * counted twice until its claim is released: the check errs on refusing.
  */
-export function assertHostCapacity(read: HostLimitsReader, agents: readonly AgentConfig[]): void {
-  if (agents.length === 0) return;
-  const r = checkHostCapacity(read(), agents);
-  if (r.kind === 'ok') return;
-  throw new EngineError(
-    'host_limit',
-    `Starting ${agents.length} agent(s) would take the host past ${r.limit} (${r.value}, needs ${r.need}); nothing was started. Raise it: ${r.fix}.`,
-    { limit: r.limit, value: r.value, need: r.need, fix: r.fix },
-  );
+export class HostCapacityGate {
+  private readonly claims = new Set<readonly AgentConfig[]>();
+
+  constructor(private readonly read: HostLimitsReader) {}
+
+  /**
+   * Throws 503 `host_limit` (`limit`, `value`, `need`, `fix`) when `agents`, with every claim in flight, would take
+   * the host past a limit; else holds them and returns the release (call it once the launches are done, failed or not).
+   */
+  claim(agents: readonly AgentConfig[]): () => void {
+    if (agents.length === 0) return () => undefined;
+    const inFlight = [...this.claims].flat();
+    const r = checkHostCapacity(this.read(), [...inFlight, ...agents]);
+    if (r.kind === 'exceeded') {
+      const others = inFlight.length === 0 ? '' : ` (with ${inFlight.length} agent(s) of other starts in flight)`;
+      throw new EngineError(
+        'host_limit',
+        `Starting ${agents.length} agent(s)${others} would take the host past ${r.limit} (${r.value}, needs ${r.need}); nothing was started. Raise it: ${r.fix}.`,
+        { limit: r.limit, value: r.value, need: r.need, fix: r.fix },
+      );
+    }
+    const held = [...agents];
+    this.claims.add(held);
+    return () => void this.claims.delete(held);
+  }
 }

@@ -8,7 +8,6 @@ import { sessionOf } from './agent-ops';
 import { applyRuntimeOps, type PendingOp } from './apply-ops';
 import type { EngineContext } from './engine-context';
 import { launchAgent, planAgent, planAll } from './launch';
-import { assertHostCapacity } from './host-capacity-gate';
 import { swarmView } from './stored-view';
 import type { TopologyEntry } from '../events/pushes';
 
@@ -39,10 +38,14 @@ export async function addAgent(ctx: EngineContext, swarm: string, cmd: AddAgentC
   const ops: PendingOp[] = [{ op: 'add_agent', payload: irAgent as unknown as Rec }, ...edgeOps(agent.name, connections, incoming)];
   const applied = await applyRuntimeOps(ctx, rt, ops);
   const effective = applied.effective.agents.find((a) => a.name === agent.name) ?? agent;
-  assertHostCapacity(ctx.limits.readHost, [effective]);
-  const plan = await planAgent(rt, ctx.paths.home, effective, connections);
-  await applied.commit();
-  await launchAgent(rt, plan);
+  const release = ctx.limits.host.claim([effective]);
+  try {
+    const plan = await planAgent(rt, ctx.paths.home, effective, connections);
+    await applied.commit();
+    await launchAgent(rt, plan);
+  } finally {
+    release();
+  }
   const spec = redactSecrets(effective);
   await ctx.events.emit({ type: 'agent_added', swarm, agent: agent.name, message: `Agent ${agent.name} added.` });
   ctx.pushes.push(swarm, { type: 'agent_added', payload: { name: agent.name, spec } });
@@ -87,9 +90,24 @@ export async function scaleAgents(
   const removed = [...before].filter((n) => !after.has(n));
   // every new member planned before any workspace is made: a refused plan creates nothing
   const configs = added.flatMap((name) => applied.effective.agents.filter((a) => a.name === name));
-  assertHostCapacity(ctx.limits.readHost, configs);
+  const release = ctx.limits.host.claim(configs);
+  try {
+    return await launchScaled(ctx, rt, { configs, added, removed, commit: () => applied.commit() });
+  } finally {
+    release();
+  }
+}
+
+/** The planned and launched part of a scale (scaleAgents holds the host claim of `configs` meanwhile). */
+async function launchScaled(
+  ctx: EngineContext,
+  rt: ReturnType<EngineContext['runtimes']['running']>,
+  scaled: { configs: AgentConfig[]; added: string[]; removed: string[]; commit: () => Promise<void> },
+): Promise<{ status: 'ok'; result: { added: string[]; removed: string[]; failed: { name: string; reason: string }[] } }> {
+  const { configs, added, removed } = scaled;
+  const swarm = rt.swarm;
   const plans = [...(await planAll(rt, ctx.paths.home, configs)).values()];
-  await applied.commit();
+  await scaled.commit();
   for (const name of removed) {
     await rt.agents.get(name)?.stop(null);
     rt.agents.delete(name);
