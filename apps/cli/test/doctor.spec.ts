@@ -9,7 +9,7 @@ import { checkProcessTracking } from '../src/doctor/tracking';
 import { checkAgentIds } from '../src/doctor/agent-ids';
 import { checkTmuxUtmp } from '../src/doctor/tmux-utmp';
 import { checkAppleContainer, checkLimits } from '../src/doctor/limits';
-import { describeProcessTracking, detectProcessTracking } from '@genswarms/runners';
+import { describeProcessTracking, detectProcessTracking, limitLines, readHostLimits } from '@genswarms/runners';
 import { cli, tempDir } from './support';
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -30,8 +30,10 @@ const CHECK_NAMES = [
   'apple container',
   'GENSWARMS_API_TOKEN',
   'bind',
-  'open files',
-  'inotify watches',
+  // the host limits this host has (no RLIMIT_NPROC as root, no pids.max at the root cgroup, …)
+  ...limitLines(readHostLimits()).map((l) => l.limit),
+  'agents that fit',
+  'cgroups',
   'client codex',
   'client claude',
   'client opencode',

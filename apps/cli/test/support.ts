@@ -29,6 +29,8 @@ export interface CliExtra {
   /** Text for `-` arguments. */
   stdin?: string;
   signal?: AbortSignal;
+  /** The CLI's request timeout (default 30 s): a spec of a slow server uses less. */
+  requestTimeoutMs?: number;
 }
 
 /** Runs the CLI in-process with the given env only (never this process's env). */
@@ -61,6 +63,7 @@ export function cliLive(argv: string[], env: Record<string, string | undefined>,
     stdin,
     signal: controller.signal,
     serverMain: extra.serverMain,
+    ...(extra.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: extra.requestTimeoutMs }),
   }).then((code) => ({ code, stdout: out.text(), stderr: err.text() }));
   const waitForStdout = (re: RegExp): Promise<void> =>
     new Promise((resolve, reject) => {

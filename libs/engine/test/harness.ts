@@ -10,6 +10,7 @@ import type { HandlerRegistry } from '../src/lib/objects/handler';
 import type { EngineLog } from '../src/lib/events/failure-report';
 import type { Store } from '../src/lib/store/store';
 import { waitFor } from '@genswarms/test-kit';
+import type { HostLimitsReader } from '../src/lib/swarms/host-capacity-gate';
 
 export interface Harness {
   home: string;
@@ -42,6 +43,8 @@ export interface HarnessOptions {
   llm?: Partial<RunnerContext['llm']>;
   /** Where runners find the installed coding clients (default: none, the PATH only). */
   clientsDir?: string;
+  /** The host's limits as the engine reads them before a start (default: this host's). */
+  readHostLimits?: HostLimitsReader;
 }
 
 export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -72,6 +75,7 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
       ...(opts.awaitingMs === undefined ? {} : { awaitingMs: opts.awaitingMs }),
       ...(opts.store === undefined ? {} : { store: opts.store(home) }),
       ...(opts.log === undefined ? {} : { log: opts.log }),
+      ...(opts.readHostLimits === undefined ? {} : { readHostLimits: opts.readHostLimits }),
     });
   const h: Harness = {
     home,

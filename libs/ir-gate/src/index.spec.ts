@@ -1,7 +1,11 @@
 import * as lib from './index';
 
 const PINNED = [
+  'AGENT_COUNT_MAX',
   'AGENT_FIELDS_IN_CONFIG',
+  'AgentEntrySchema',
+  'EXPANDED_EDGES_MAX',
+  'expandAgentCounts',
   'AgentConfigSchema',
   'AgentSchema',
   'ENDPOINT_API_NAMES',

@@ -1,8 +1,9 @@
 /** @genswarms/ir-gate: swarm config schema, IR, fold/materialize/compact, op policy, reconcile, the gate. */
 export { SwarmConfigSchema, ObjectSchema, EdgeSchema, OptionsSchema, edgePair } from './lib/config/swarm-schema';
 export type { SwarmConfig, ObjectConfig, EdgeConfig } from './lib/config/swarm-schema';
-export { AgentSchema, ENDPOINT_API_NAMES, skillBasename } from './lib/config/agent-schema';
-export type { AgentConfig } from './lib/config/agent-schema';
+export { AgentSchema, AgentEntrySchema, ENDPOINT_API_NAMES, skillBasename } from './lib/config/agent-schema';
+export type { AgentConfig, AgentEntry } from './lib/config/agent-schema';
+export { expandAgentCounts } from './lib/config/agent-count';
 export { AgentConfigSchema, ENV_KEY_RE, AGENT_FIELDS_IN_CONFIG } from './lib/config/agent-config-schema';
 export {
   BackendSchema,
@@ -43,6 +44,8 @@ export {
   MAX_AGENTS_LIMIT,
   DEFAULT_MAX_AGENTS,
   TURN_TIMEOUT_MAX_MS,
+  AGENT_COUNT_MAX,
+  EXPANDED_EDGES_MAX,
 } from './lib/config/limits';
 export { parseConfigText } from './lib/config/parse-text';
 export type { ConfigLoad, ConfigFormat, ConfigLoadErrorCode } from './lib/config/parse-text';

@@ -54,6 +54,25 @@ export { detectProcessTracking, describeProcessTracking } from './lib/cgroup/cgr
 export type { ProcessTracking } from './lib/cgroup/cgroup-detect';
 export type { IsolationDifference, IsolationReport } from './lib/isolation/isolation-report';
 export { detectLimitSupport, describeLimitSupport } from './lib/cgroup/limit-detect';
+export {
+  AGENT_HOST_COST,
+  HOST_COST_RUNNERS,
+  TMUX_SERVER_HOST_COST,
+  hostCostRunnerOf,
+  countByRunner,
+} from './lib/host-limits/agent-host-cost';
+export type { AgentHostCost, HostCostRunner } from './lib/host-limits/agent-host-cost';
+export { readHostLimits, SYSTEM_HOST_PROBE } from './lib/host-limits/host-readings';
+export type { CgroupLayout, HostProbe, HostReadings, Usage } from './lib/host-limits/host-readings';
+export {
+  checkHostCapacity,
+  agentsThatFit,
+  demandOf,
+  limitLines,
+  HOST_TASKS_RESERVE,
+  SERVER_FDS_RESERVE,
+} from './lib/host-limits/host-capacity';
+export type { HostCapacity, HostLimitExceeded, HostLimitName, LimitLine } from './lib/host-limits/host-capacity';
 export type { LimitSupport } from './lib/cgroup/limit-detect';
 export { createLocalRunner, withParentDeathSignal } from './lib/local/local-runner';
 export { createBwrapRunner } from './lib/bwrap/bwrap-runner';

@@ -18,6 +18,8 @@ export interface CliContext {
    * it; in-process runs (tests) leave it unset and `--foreground` is refused.
    */
   readonly replaceProcess?: (spec: ExecWithSecretsSpec) => never;
+  /** How long one request may take before it counts as unanswered (default REQUEST_TIMEOUT_MS; specs use less). */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Writes one line. */

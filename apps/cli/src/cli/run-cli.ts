@@ -44,7 +44,12 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     api: () => {
       if (client !== undefined) return client;
       const base = resolveBaseUrl(ctx.env, ctx.cwd);
-      client = createApiClient({ baseUrl: base.url, source: base.source, token: ctx.env['GENSWARMS_API_TOKEN'] });
+      client = createApiClient({
+        baseUrl: base.url,
+        source: base.source,
+        token: ctx.env['GENSWARMS_API_TOKEN'],
+        ...(ctx.requestTimeoutMs === undefined ? {} : { timeoutMs: ctx.requestTimeoutMs }),
+      });
       return client;
     },
     action:

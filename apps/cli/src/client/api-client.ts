@@ -30,7 +30,12 @@ export interface ApiAnswer<Op extends OperationId> {
 /** The CLI's side of `@genswarms/client`: one typed operation per call, every call bounded by the request timeout. */
 export interface ApiClient {
   readonly baseUrl: string;
-  /** Resolves to the answer; rejects with the client's ClientError (server code) or a CliError `unreachable` (exit 3). */
+  /** How long one request may take (ms) unless the caller passes its own `signal`. */
+  readonly timeoutMs: number;
+  /**
+   * Resolves to the answer; rejects with the client's ClientError (server code) or a CliError `unreachable` (exit 3).
+   * With `args.signal` the caller bounds the request instead of the timeout (a start waited for while the server is alive).
+   */
   call<Op extends OperationId>(op: Op, args: CallArgs<Op>): Promise<ApiAnswer<Op>>;
   /** As `call`, resolving to the success text unparsed. */
   callText<Op extends OperationId>(op: Op, args: CallArgs<Op>): Promise<string>;
@@ -66,9 +71,10 @@ export function createApiClient(opts: {
       : err;
   return {
     baseUrl: opts.baseUrl,
+    timeoutMs,
     call: (op, args) =>
       client
-        .callWithText(op, { ...args, signal: AbortSignal.timeout(timeoutMs) })
+        .callWithText(op, { ...args, signal: args.signal ?? AbortSignal.timeout(timeoutMs) })
         .catch((err: unknown) => Promise.reject(unreachable(err))),
     callText: (op, args) =>
       client.callText(op, { ...args, signal: AbortSignal.timeout(timeoutMs) }).catch((err: unknown) => Promise.reject(unreachable(err))),

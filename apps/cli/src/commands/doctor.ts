@@ -8,7 +8,7 @@ import { checkTmuxUtmp } from '../doctor/tmux-utmp';
 import { checkAppleContainer, checkLimits } from '../doctor/limits';
 import { checkAgentImage } from '../doctor/agent-image';
 import { checkCodingClients } from '../doctor/coding-clients';
-import { checkInotifyWatches, checkOpenFiles } from '../doctor/scale-limits';
+import { checkScaleLimits } from '../doctor/scale-limits';
 import { doctorSshChecks } from '../ssh/doctor-ssh';
 import type { Check, CheckStatus } from '../doctor/probes';
 import {
@@ -37,7 +37,7 @@ export const doctorCommand: CommandModule = {
     program
       .command('doctor')
       .description(
-        'Check what isolation this host can give agents (bwrap, socat, tmux and its utmp shim, docker and its agent image, xargs, agent ids, process tracking, limits per backend, apple container, token, bind, open files, inotify watches, the coding clients installed by genswarms)',
+        'Check what isolation this host can give agents (bwrap, socat, tmux and its utmp shim, docker and its agent image, xargs, agent ids, process tracking, limits per backend, apple container, token, bind, the host limits a start is checked against and the agents of each runner that fit, the coding clients installed by genswarms)',
       )
       .option('--json', 'print {checks, backends} as JSON')
       .option('--ssh <user@host[:port]>', 'also check an ssh host: reachable, host key known/unknown/changed, remote xargs/tmux/bwrap')
@@ -72,8 +72,7 @@ Examples:
             checkAppleContainer(env),
             checkToken(env),
             checkBind(env),
-            checkOpenFiles(),
-            checkInotifyWatches(),
+            ...checkScaleLimits(),
             ...(await checkCodingClients(env, deps.ctx.cwd)),
             ...(await doctorSshChecks(env, deps.ctx.cwd, opts)),
           ];

@@ -3,11 +3,11 @@ import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
 import type { ExitCode } from '../cli/exit-codes';
 import { sleep } from '../cli/sleep';
-import { callOp } from '../client/call';
 import { loadConfigFile, resolveConfigPaths } from '../config/config-file';
 import { STUCK_STATES, stuckAgentLines } from '../view/agent-failures';
 import type { AgentStatusView } from '../view/agent-table';
 import { CLEAR_LINE, terminalOf } from '../view/terminal';
+import { pollAgents, requestStart, type AgentPoll } from './start-request';
 
 /** How long `start` shows progress before handing back (the swarm keeps starting server-side). */
 export const START_WAIT_MS = 120_000;
@@ -22,7 +22,12 @@ function progressLine(swarm: string, agents: readonly AgentStatusView[]): string
 }
 
 /** The progress line: rewritten in place on a TTY (stderr), one line per change when piped. */
-function progressWriter(deps: CommandDeps): { show: (line: string) => void; end: () => void } {
+interface ProgressWriter {
+  show(line: string): void;
+  end(): void;
+}
+
+function progressWriter(deps: CommandDeps): ProgressWriter {
   const tty = terminalOf(deps.ctx.stderr, deps.ctx.env).tty;
   let shown = '';
   return {
@@ -38,23 +43,36 @@ function progressWriter(deps: CommandDeps): { show: (line: string) => void; end:
   };
 }
 
+/** The line for a look at the agents while the start has not answered, or while the swarm is not listed yet. */
+function waitingLine(swarm: string, poll: AgentPoll): string {
+  switch (poll.kind) {
+    case 'agents':
+      return progressLine(swarm, poll.agents);
+    case 'not_yet':
+      return `${swarm}: the server is planning the start`;
+    case 'busy':
+      return `${swarm}: the server is busy (it answers its health probe)`;
+  }
+}
+
 /**
  * Polls the agents until every one is ready or stuck (failed, stopped, needs_attention), the wait ends or the
  * user interrupts. Exit 1 (`agent_failed`, one block per agent with the server's code and sentence) when any
- * agent is stuck at that point, else 0 (those still starting keep starting server-side).
+ * agent is stuck at that point, else 0 (those still starting keep starting server-side). A swarm not listed yet
+ * (a start followed by name) and a busy server are waited for; only a server that answers nothing is unreachable.
  */
-async function waitForAgents(deps: CommandDeps, swarm: string, json: boolean): Promise<ExitCode> {
+async function waitForAgents(deps: CommandDeps, swarm: string, json: boolean, progress: ProgressWriter): Promise<ExitCode> {
   const { ctx } = deps;
   const out = json ? ctx.stderr : ctx.stdout; // --json keeps stdout to the one server body
   const deadline = Date.now() + START_WAIT_MS;
-  const progress = progressWriter(deps);
   let agents: readonly AgentStatusView[] = [];
   let settled = false;
   try {
     for (;;) {
-      agents = (await callOp(deps, 'listAgents', { params: { s: swarm } }, { json: false })).agents;
-      progress.show(progressLine(swarm, agents));
-      settled = agents.every((a) => READY_STATES.has(String(a.state)) || STUCK_STATES.has(String(a.state)));
+      const poll = await pollAgents(deps, swarm);
+      progress.show(waitingLine(swarm, poll));
+      if (poll.kind === 'agents') agents = poll.agents;
+      settled = poll.kind === 'agents' && agents.every((a) => READY_STATES.has(String(a.state)) || STUCK_STATES.has(String(a.state)));
       if (settled || Date.now() >= deadline || !(await sleep(START_POLL_MS, ctx.signal))) break;
     }
   } finally {
@@ -69,6 +87,12 @@ async function waitForAgents(deps: CommandDeps, swarm: string, json: boolean): P
   const tail = settled ? '' : ' so far; follow with genswarms watch ' + swarm;
   writeLine(out, `started ${swarm}: ${ready}/${agents.length} agents ready${tail}`);
   return EXIT.ok;
+}
+
+/** The swarm name of a config as the CLI read it (the server validates it; a start of no name is refused there). */
+function swarmNameOf(config: unknown): string {
+  const name = typeof config === 'object' && config !== null ? (config as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : '';
 }
 
 /**
@@ -89,7 +113,9 @@ export const startCommand: CommandModule = {
         'after',
         `
 Waits (up to 120 s) until every agent is ready or has failed, showing "agents ready N/M, K failed"
-(in place on a terminal). Exit 1 if any agent failed, with the server's reason for each.
+(in place on a terminal). Exit 1 if any agent failed, with the server's reason for each. A large swarm's
+start may take the server longer than one request timeout: progress is shown meanwhile, and the server is
+called unreachable only when it stops answering its health probe too.
 
 Examples:
   genswarms start swarm.yaml
@@ -100,13 +126,26 @@ Examples:
           const loaded = await loadConfigFile(file, deps.ctx.cwd);
           if (loaded.kind === 'invalid') throw new CliError(loaded.error, loaded.message, EXIT.failed);
           const config = resolveConfigPaths(loaded.value, loaded.dir);
-          const body = await callOp(deps, 'startSwarm', { body: { config } }, { json: opts.json === true });
-          const swarm = body.swarm_name;
+          const json = opts.json === true;
+          const progress = progressWriter(deps);
+          const answer = await requestStart(deps, config, swarmNameOf(config), {
+            json,
+            onWait: (poll) => progress.show(waitingLine(swarmNameOf(config), poll)),
+          }).catch((err: unknown) => {
+            progress.end();
+            throw err;
+          });
+          const swarm = answer.kind === 'answered' ? answer.body.swarm_name : swarmNameOf(config);
+          if (answer.kind === 'unanswered') {
+            progress.end();
+            writeLine(deps.ctx.stderr, `${swarm}: the start request got no answer but the server is up: following the swarm`);
+          }
           if (!opts.wait) {
-            if (opts.json !== true) writeLine(deps.ctx.stdout, `created ${swarm}`);
+            progress.end();
+            if (!json) writeLine(deps.ctx.stdout, `${answer.kind === 'answered' ? 'created' : 'starting'} ${swarm}`);
             return EXIT.ok;
           }
-          return waitForAgents(deps, swarm, opts.json === true);
+          return waitForAgents(deps, swarm, json, progress);
         }),
       );
   },

@@ -1,63 +1,85 @@
-import { readFileSync } from 'node:fs';
+import {
+  AGENT_HOST_COST,
+  agentsThatFit,
+  limitLines,
+  readHostLimits,
+  type CgroupLayout,
+  type HostCostRunner,
+  type HostReadings,
+  type LimitLine,
+} from '@genswarms/runners';
 import type { Check } from './probes';
 
-/**
- * Descriptors the server holds per running agent, rounded up: a headless client's stdout and stderr
- * pipes, the outbox watches (workspace and `.outbox`) and a turn's receipt watch (docs/benchmarks.md).
- */
-export const FDS_PER_AGENT = 4;
-/** inotify watches per running agent: workspace, `.outbox`, the turn directory of an in-flight turn. */
-export const WATCHES_PER_AGENT = 3;
-/** The swarm size the limits are checked against (the scale goal of docs/benchmarks.md). */
+/** The swarm size a limit is judged against: fewer bwrap agents than this fit → PROBLEM. */
 export const TARGET_AGENTS = 1000;
-/** Descriptors the server needs besides its agents (SQLite, sockets, clients, logs). */
-const FDS_BASE = 256;
+/** The runners whose agents run on this host, in the order doctor lists them. */
+const LOCAL_RUNNERS: readonly HostCostRunner[] = ['bwrap', 'local', 'tmux', 'tmux-bwrap', 'docker', 'tmux-docker'];
 
-/** The soft `Max open files` limit from `/proc/self/limits` text; undefined when absent or unlimited. */
-export function parseOpenFilesLimit(limits: string): number | undefined {
-  const m = /^Max open files\s+(\d+|unlimited)\s+/m.exec(limits);
-  return m === null || m[1] === 'unlimited' ? undefined : Number(m[1]);
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/** `bwrap 9,582, local 14,373, …`: how many more agents of each runner fit under `line` (runners it does not charge left out). */
+function fits(line: LimitLine): string {
+  const parts = LOCAL_RUNNERS.flatMap((r) => {
+    const fit = agentsThatFit(line, r);
+    return fit === undefined ? [] : [`${r} ${n(fit)}`];
+  });
+  return parts.length === 0 ? 'no local runner is charged' : `fits ${parts.join(', ')}`;
 }
 
-/** How many agents a limit supports: (limit − base) / per agent, at least 0. */
-export function agentsSupported(limit: number, perAgent: number, base = 0): number {
-  return Math.max(0, Math.floor((limit - base) / perAgent));
+/** One check per host limit the engine checks before a start: its value, its use, and the agents of each runner that fit. */
+export function checkHostLimitLines(readings: HostReadings): Check[] {
+  return limitLines(readings).map((line) => {
+    const { limit, used } = line.usage;
+    if (limit === undefined) return { name: line.limit, status: 'ok', detail: `unlimited (${n(used)} in use)` };
+    const bwrap = agentsThatFit(line, 'bwrap');
+    const short = bwrap !== undefined && bwrap < TARGET_AGENTS;
+    const missing = short ? (TARGET_AGENTS - bwrap) * AGENT_HOST_COST.bwrap[line.cost] : 0;
+    const raise = short ? `; below ${n(TARGET_AGENTS)} bwrap agents: ${line.fix(limit + missing)}` : '';
+    return {
+      name: line.limit,
+      status: short ? 'problem' : 'ok',
+      detail: `${n(limit)} (${n(used)} in use, ${n(line.reserve)} kept free): ${fits(line)}${raise}`,
+    };
+  });
 }
 
-function readOr(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined; // expected: not Linux, or /proc hidden: reported as missing
+/** The tightest limit per runner: how many agents of each runner a start could add now, and which limit stops it. */
+export function checkAgentsThatFit(readings: HostReadings): Check {
+  const lines = limitLines(readings);
+  const parts = LOCAL_RUNNERS.map((r) => {
+    let best: { fit: number; limit: string } | undefined;
+    for (const line of lines) {
+      const fit = agentsThatFit(line, r);
+      if (fit !== undefined && (best === undefined || fit < best.fit)) best = { fit, limit: line.limit };
+    }
+    return best === undefined ? `${r} unbounded` : `${r} ${n(best.fit)} (${best.limit})`;
+  });
+  return { name: 'agents that fit', status: 'ok', detail: `${parts.join(', ')}; a start past them is refused (host_limit)` };
+}
+
+function describeLayout(c: CgroupLayout): string {
+  switch (c.kind) {
+    case 'v2':
+      return `cgroup v2 (controllers: ${c.controllers.join(' ') || 'none'})`;
+    case 'v1':
+      if (c.v2Controllers === undefined) return `cgroup v1 (${c.controllers.join(', ')})`;
+      return `cgroup v1 (${c.controllers.join(', ')}) plus a cgroup2 mount with ${c.v2Controllers.join(', ') || 'no controller'} (hybrid: the v1 pids hierarchy is read)`;
+    case 'none':
+      return 'no cgroup hierarchy mounted';
   }
 }
 
-/** `ulimit -n` as seen by this process (run doctor as the server's user and shell). */
-export function checkOpenFiles(read: () => string | undefined = () => readOr('/proc/self/limits')): Check {
-  const limitsText = read();
-  if (limitsText === undefined) return { name: 'open files', status: 'missing', detail: 'no /proc/self/limits' };
-  const limit = parseOpenFilesLimit(limitsText);
-  if (limit === undefined) return { name: 'open files', status: 'ok', detail: 'ulimit -n unlimited' };
-  const agents = agentsSupported(limit, FDS_PER_AGENT, FDS_BASE);
-  const enough = agents >= TARGET_AGENTS;
-  return {
-    name: 'open files',
-    status: enough ? 'ok' : 'problem',
-    detail: `ulimit -n ${limit}: about ${agents} running agents${enough ? '' : ` (raise it to ${FDS_BASE + FDS_PER_AGENT * TARGET_AGENTS} or more for ${TARGET_AGENTS})`}`,
-  };
+/** `cgroups`: the detected layout (never assumed), and fs.inotify.max_user_instances (one per server). */
+export function checkCgroupLayout(readings: HostReadings): Check {
+  const inst = readings.inotifyInstances;
+  const instances = inst.limit === undefined ? '' : `; fs.inotify.max_user_instances ${n(inst.limit)} (the server holds 1)`;
+  return { name: 'cgroups', status: 'ok', detail: `${describeLayout(readings.cgroups)}${instances}` };
 }
 
-/** `fs.inotify.max_user_watches`: outbox and receipt watches are inotify watches of the server's user. */
-export function checkInotifyWatches(read: () => string | undefined = () => readOr('/proc/sys/fs/inotify/max_user_watches')): Check {
-  const text = read();
-  const limit = text === undefined ? NaN : Number(text.trim());
-  if (!Number.isInteger(limit) || limit < 0)
-    return { name: 'inotify watches', status: 'missing', detail: 'fs.inotify.max_user_watches unreadable' };
-  const agents = agentsSupported(limit, WATCHES_PER_AGENT);
-  const enough = agents >= TARGET_AGENTS;
-  return {
-    name: 'inotify watches',
-    status: enough ? 'ok' : 'problem',
-    detail: `fs.inotify.max_user_watches ${limit}: about ${agents} running agents${enough ? '' : ` (sysctl fs.inotify.max_user_watches=${WATCHES_PER_AGENT * TARGET_AGENTS * 4})`}; past it the engine falls back to polling`,
-  };
+/**
+ * The host limits as doctor's process sees them (run it as the server's user and shell: the descriptor and watch
+ * use it reads are its own, a fresh server's).
+ */
+export function checkScaleLimits(readings: HostReadings = readHostLimits()): Check[] {
+  return [...checkHostLimitLines(readings), checkAgentsThatFit(readings), checkCgroupLayout(readings)];
 }

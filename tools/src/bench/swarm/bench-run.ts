@@ -88,6 +88,8 @@ export interface RunResult {
   readonly rawPaste?: PasteLatency;
   /** Raw pastes of that baseline not read in time (the report falls back to the private server's raw paste when none was). */
   readonly rawPasteMissed?: number;
+  /** The server refused the start for a host limit (503 host_limit): nothing was started. */
+  readonly hostLimit?: { readonly limit: string; readonly value: number; readonly need: number; readonly fix: string };
   readonly error?: string;
 }
 
@@ -255,6 +257,15 @@ async function deleteAll(server: BenchServer, swarms: readonly string[], tmux = 
   return { ms, failed, serverCpuS, boxCpuPct, tmuxCpuS: ticks / CLOCK_TICKS_PER_S };
 }
 
+/** The limit of a 503 host_limit answer (the server refused the start before creating anything), else undefined. */
+export function hostLimitOf(answer: { status: number; body: unknown }): RunResult['hostLimit'] {
+  const b = answer.body as Record<string, unknown> | undefined;
+  if (answer.status !== 503 || b?.['error'] !== 'host_limit') return undefined;
+  const { limit, value, need, fix } = b;
+  if (typeof limit !== 'string' || typeof value !== 'number' || typeof need !== 'number' || typeof fix !== 'string') return undefined;
+  return { limit, value, need, fix };
+}
+
 /** Launch (K swarms at once with `swarms`), measure while up, DELETE ?purge=true, check what is left. */
 export async function runOne(server: BenchServer, backend: BenchBackend, n: number, opts: RunOptions): Promise<RunResult> {
   const k = Math.max(1, opts.swarms ?? 1);
@@ -269,8 +280,12 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   const refused = posts.find((p) => p.status !== 201);
   if (refused !== undefined) {
     const cleanup = await deleteAll(server, started);
-    const error = `POST /api/swarms ${refused.status}: ${JSON.stringify(refused.body).slice(0, 300)}`;
-    return { ...base, error, stopMs: cleanup.ms };
+    const hostLimit = hostLimitOf(refused);
+    const error =
+      hostLimit === undefined
+        ? `POST /api/swarms ${refused.status}: ${JSON.stringify(refused.body).slice(0, 300)}`
+        : `host_limit: ${hostLimit.limit} is ${hostLimit.value}, the start needs ${hostLimit.need}; raise it: ${hostLimit.fix}`;
+    return { ...base, ...(hostLimit === undefined ? {} : { hostLimit }), error, stopMs: cleanup.ms };
   }
   let result: RunResult = base;
   try {

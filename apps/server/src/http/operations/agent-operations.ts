@@ -32,6 +32,7 @@ export const AGENT_OPERATIONS = [
       'forbidden_config_keys',
       'unknown_edge_endpoint',
       ...PLAN_ERROR_CODES,
+      'host_limit',
       'runner_error',
     ],
   },
@@ -95,7 +96,7 @@ export const AGENT_OPERATIONS = [
     scope: 'full',
     body: body('ScaleCommand'),
     success: ok('ScaleResult'),
-    errors: [...AGENT, 'invalid_count', 'agent_cap_exceeded', ...PLAN_ERROR_CODES, 'runner_error'],
+    errors: [...AGENT, 'invalid_count', 'agent_cap_exceeded', ...PLAN_ERROR_CODES, 'host_limit', 'runner_error'],
   },
   {
     method: 'get',

@@ -27,4 +27,11 @@ export const CONFIG_SOURCE: readonly EngineErrorCode[] = [
   'config_parse_error',
   'ir_validation_failed',
 ];
-export const START: readonly ErrorSpec[] = [...CONFIG_SOURCE, 'already_exists', 'agent_cap_exceeded', ...PLAN_ERROR_CODES, 'runner_error'];
+export const START: readonly ErrorSpec[] = [
+  ...CONFIG_SOURCE,
+  'already_exists',
+  'agent_cap_exceeded',
+  ...PLAN_ERROR_CODES,
+  'host_limit',
+  'runner_error',
+];

@@ -28,6 +28,7 @@ export type EngineErrorCode =
   | 'egress_unavailable'
   | 'unsafe_workspace'
   | 'agent_ids_exhausted'
+  | 'host_limit'
   | 'workspace_outside_roots'
   | 'unsafe_bind'
   | 'invalid_argv'
@@ -107,6 +108,9 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   runner_error: 500,
   // every id of GENSWARMS_AGENT_UID_RANGE is held (or still has processes): a purge or a larger range frees one
   agent_ids_exhausted: 503,
+  // a host limit (kernel.pid_max, ulimit -n, …) the agents would exceed: 503 like agent_ids_exhausted (a host
+  // resource, not storage: 507 stays storage_full); the body's `fix` names the sysctl or ulimit to raise
+  host_limit: 503,
   // 507 Insufficient Storage (RFC 4918): the server cannot store what the request needs; retry after space is freed.
   storage_full: 507,
   // Never an HTTP answer: Engine.open refuses a corrupt, foreign or newer genswarms.db (the server exits 3).

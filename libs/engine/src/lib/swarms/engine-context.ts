@@ -6,12 +6,15 @@
 import type { HandlerRegistry } from '../objects/handler';
 import type { CorePorts } from '../util/core-ports';
 import type { Limiter } from './bounded';
+import type { HostCapacityGate } from './host-capacity-gate';
 import type { RuntimeTable } from './runtime-table';
 import type { RuntimeDeps } from './swarm-runtime';
 
 export interface EngineLimits {
   /** Default agent cap for dynamic mutations (a swarm's own `max_agents` may lower it). */
   readonly maxAgents: number;
+  /** The host-limit gate a start, scale or add claims its agents at (host-capacity-gate.ts). */
+  readonly host: HostCapacityGate;
 }
 
 export interface EnginePaths {

@@ -4,6 +4,7 @@ import type { EngineLog } from '../events/failure-report';
 import type { HandlerRegistry } from '../objects/handler';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
+import type { HostLimitsReader } from './host-capacity-gate';
 
 export interface EngineOptions {
   /** Real path of GENSWARMS_HOME (the app created and checked it). */
@@ -29,6 +30,8 @@ export interface EngineOptions {
   readonly awaitingMs?: number;
   /** Where internal failures are logged (besides their `engine_error` event); default one JSON line on stderr. */
   readonly log?: EngineLog;
+  /** Reads the host's limits before agents start; default this process's /proc view (readHostLimits). */
+  readonly readHostLimits?: HostLimitsReader;
 }
 
 export const OUTBOX_POLL_MS = 500;

@@ -54,6 +54,7 @@ import type { EngineContext } from './engine-context';
 import { stopRuntime } from './lifecycle';
 import { createLimiter, LAUNCH_CONCURRENCY } from './bounded';
 import { RuntimeTable } from './runtime-table';
+import { HostCapacityGate, SYSTEM_HOST_LIMITS } from './host-capacity-gate';
 import * as agentOps from './agent-ops';
 import * as nodeOps from './node-ops';
 import * as objectOps from './object-ops';
@@ -98,7 +99,7 @@ export class Engine implements SwarmService {
       clock: this.clock,
       handlers: this.handlers,
       runtimes: this.swarms,
-      limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100 },
+      limits: { maxAgents: opts.maxAgentsPerSwarm ?? 100, host: new HostCapacityGate(opts.readHostLimits ?? SYSTEM_HOST_LIMITS) },
       paths: { home: opts.home, configDir: opts.configDir, skillsRoot: opts.skillsRoot ?? path.join(opts.home, 'skills') },
       launchSlots: this.launchSlots,
       runtimeDeps: () => this.runtimeDeps(),

@@ -7,6 +7,7 @@ import type { AddAgentCommand, TopologyPatch } from '../commands/command-schemas
 import { sessionOf } from './agent-ops';
 import { applyRuntimeOps, irToEngineError, type PendingOp } from './apply-ops';
 import type { Ports } from './engine-context';
+import type { SwarmRuntime } from './swarm-runtime';
 import { launchAgent, planAgent, planAll } from './launch';
 import { swarmView } from './stored-view';
 import type { TopologyEntry } from '../events/pushes';
@@ -41,9 +42,14 @@ export async function addAgent(
   const ops: PendingOp[] = [{ op: 'add_agent', payload: irAgent }, ...edgeOps(agent.name, connections, incoming)];
   const applied = await applyRuntimeOps(ctx, rt, ops);
   const effective = applied.effective.agents.find((a) => a.name === agent.name) ?? agent;
-  const plan = await planAgent(rt, ctx.paths.home, effective, connections);
-  await applied.commit();
-  await launchAgent(rt, plan);
+  const release = ctx.limits.host.claim([effective]);
+  try {
+    const plan = await planAgent(rt, ctx.paths.home, effective, connections);
+    await applied.commit();
+    await launchAgent(rt, plan);
+  } finally {
+    release();
+  }
   const spec = redactSecrets(effective);
   await ctx.events.emit({ type: 'agent_added', swarm, agent: agent.name, message: `Agent ${agent.name} added.` });
   ctx.pushes.push(swarm, { type: 'agent_added', payload: { name: agent.name, spec } });
@@ -92,8 +98,24 @@ export async function scaleAgents(
   const removed = [...before].filter((n) => !after.has(n));
   // every new member planned before any workspace is made: a refused plan creates nothing
   const configs = added.flatMap((name) => applied.effective.agents.filter((a) => a.name === name));
+  const release = ctx.limits.host.claim(configs);
+  try {
+    return await launchScaled(ctx, rt, { configs, added, removed, commit: () => applied.commit() });
+  } finally {
+    release();
+  }
+}
+
+/** The planned and launched part of a scale (scaleAgents holds the host claim of `configs` meanwhile). */
+async function launchScaled(
+  ctx: Ports<'events' | 'paths' | 'runtimes' | 'store'>,
+  rt: SwarmRuntime,
+  scaled: { configs: AgentConfig[]; added: string[]; removed: string[]; commit: () => Promise<void> },
+): Promise<{ status: 'ok'; result: { added: string[]; removed: string[]; failed: { name: string; reason: string }[] } }> {
+  const { configs, added, removed } = scaled;
+  const swarm = rt.swarm;
   const plans = [...(await planAll(rt, ctx.paths.home, configs)).values()];
-  await applied.commit();
+  await scaled.commit();
   for (const name of removed) {
     await rt.session(name)?.stop(null);
     rt.removeSession(name);

@@ -193,6 +193,12 @@ export function runtimeSummary(rt: SwarmRuntime, head: SwarmHead): SwarmSummary 
   };
 }
 
+/** Agents a stored entry declares: its `count` (a counted entry, docs/configuration.md), else one. */
+function entryWidth(entry: unknown): number {
+  const count = typeof entry === 'object' && entry !== null ? (entry as { count?: unknown }).count : undefined;
+  return typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : 1;
+}
+
 /** A swarm without a runtime: counts from its stored config, states from its stored sessions. */
 export async function storedSummary(store: Store, head: SwarmHead): Promise<SwarmSummary> {
   const row = await store.getSwarm(head.name);
@@ -201,7 +207,7 @@ export async function storedSummary(store: Store, head: SwarmHead): Promise<Swar
     name: head.name,
     status: head.status,
     started_at: head.startedAt,
-    agent_count: cfg.agents?.length ?? 0,
+    agent_count: (cfg.agents ?? []).reduce<number>((n, a) => n + entryWidth(a), 0),
     object_count: cfg.objects?.length ?? 0,
     agents_by_state: countByState((await store.listSessions(head.name)).map((r) => r.state)),
   };

@@ -14,7 +14,10 @@ import { SwarmRuntime } from './swarm-runtime';
 
 type GatePorts = Ports<'store' | 'handlers'>;
 
-async function gateConfig(ctx: GatePorts, value: unknown, baseDir: string): Promise<Extract<ReturnType<typeof gateStart>, { kind: 'ok' }>> {
+/** A config the start gate passed. */
+type GatedConfig = Extract<ReturnType<typeof gateStart>, { kind: 'ok' }>;
+
+async function gateConfig(ctx: GatePorts, value: unknown, baseDir: string): Promise<GatedConfig> {
   const name = nameOfInput(value);
   const overlay = name !== null && NAME_RE.test(name) ? toOverlayEvents(await ctx.store.listOverlay(name)) : [];
   const gate = gateStart(value, { baseDir, handlers: ctx.handlers.names(), overlayEvents: overlay });
@@ -26,13 +29,25 @@ async function gateConfig(ctx: GatePorts, value: unknown, baseDir: string): Prom
 }
 
 /** The gate: schema → IR → validate → stored overlay → runner plan for every agent → spawn. */
-export async function startSwarm(
-  ctx: Ports<'store' | 'events' | 'pushes' | 'clock' | 'handlers' | 'paths' | 'runtimes' | 'runtimeDeps' | 'launchSlots'>,
-  input: StartInput,
-): Promise<{ status: 'created'; swarm_name: string }> {
+type StartPorts = Ports<
+  'store' | 'events' | 'pushes' | 'clock' | 'handlers' | 'paths' | 'runtimes' | 'runtimeDeps' | 'launchSlots' | 'limits'
+>;
+
+export async function startSwarm(ctx: StartPorts, input: StartInput): Promise<{ status: 'created'; swarm_name: string }> {
   const { value, baseDir } = await loadStartInput(input, ctx.paths.configDir);
   const gate = await gateConfig(ctx, value, baseDir);
   if (ctx.runtimes.has(gate.config.name)) throw new EngineError('already_exists', `Swarm ${gate.config.name} is already running.`);
+  // the host's limits are charged before anything is planned or created (host_limit), and held until launched
+  const release = ctx.limits.host.claim(gate.effective.agents);
+  try {
+    return await launchGated(ctx, gate, baseDir);
+  } finally {
+    release();
+  }
+}
+
+/** Plans every agent of a gated config, then creates and launches (startSwarm holds the host claim meanwhile). */
+async function launchGated(ctx: StartPorts, gate: GatedConfig, baseDir: string): Promise<{ status: 'created'; swarm_name: string }> {
   const rt = new SwarmRuntime(ctx.runtimeDeps(), gate.config.name, gate.state, gate.config, baseDir);
   rt.noteScaleBases(await ctx.store.listOverlay(rt.swarm));
   const plans = await planAll(rt, ctx.paths.home, gate.effective.agents).catch(async (e: unknown) => {

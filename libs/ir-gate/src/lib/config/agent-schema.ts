@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AgentConfigSchema } from './agent-config-schema';
 import { BackendSchema, backendProblems, viewBackend } from './backend-schema';
 import { ClientSchema, clientProblem } from './client-schema';
-import { TURN_TIMEOUT_MAX_MS } from './limits';
+import { AGENT_COUNT_MAX, TURN_TIMEOUT_MAX_MS } from './limits';
 import { BudgetSchema, RateLimitSchema } from './llm-limits';
 import { NameSchema } from './names';
 import { NetworkSchema } from './network';
@@ -79,41 +79,63 @@ const SkillsSchema = z
   })
   .describe('Skill files or directories (relative paths resolve against the config directory)');
 
-export const AgentSchema = z
-  .strictObject({
-    name: NameSchema,
-    backend: BackendSchema.optional(),
-    client: ClientSchema.optional(),
-    model: ModelSchema.optional(),
-    endpoint: EndpointSchema.optional(),
-    endpoint_api: EndpointApiSchema.optional(),
-    api_key: z.string().optional().describe('API key for the endpoint (secret: redacted everywhere)'),
-    skills: SkillsSchema.optional(),
-    network: NetworkSchema.optional(),
-    workspace: NoNulPath.optional().describe('Workspace directory (default $GENSWARMS_HOME/workspaces/<swarm>/<agent>)'),
-    unsafe_bypass: z.boolean().optional().describe('Add the client bypass flags (JSON boolean, default false)'),
-    reply_to: NameSchema.optional().describe('Object that receives this agent’s replies'),
-    turn_timeout_ms: z.number().int().min(1).max(TURN_TIMEOUT_MAX_MS).optional().describe('Turn timeout in ms'),
-    budget: BudgetSchema.optional(),
-    rate_limit: RateLimitSchema.optional(),
-    config: AgentConfigSchema.optional(),
-  })
-  .superRefine((agent, ctx) => {
-    const b = viewBackend(agent.backend);
-    for (const p of backendProblems(b)) {
-      const where = typeof agent.backend === 'object' ? ['backend', ...p.field.split('.')] : ['backend'];
-      ctx.addIssue({ code: 'custom', path: where, message: p.message });
-    }
-    if (agent.endpoint_api !== undefined && agent.endpoint === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['endpoint_api'],
-        message: 'endpoint_api describes the agent’s own endpoint: set endpoint too',
-      });
-    }
-    const clientIssue = clientProblem(agent.client, b);
-    if (clientIssue !== null) ctx.addIssue({ code: 'custom', path: ['client'], message: clientIssue });
-  })
-  .describe('An agent');
+/** The fields of an agent entry, before the cross-field checks. */
+const AgentFields = z.strictObject({
+  name: NameSchema,
+  backend: BackendSchema.optional(),
+  client: ClientSchema.optional(),
+  model: ModelSchema.optional(),
+  endpoint: EndpointSchema.optional(),
+  endpoint_api: EndpointApiSchema.optional(),
+  api_key: z.string().optional().describe('API key for the endpoint (secret: redacted everywhere)'),
+  skills: SkillsSchema.optional(),
+  network: NetworkSchema.optional(),
+  workspace: NoNulPath.optional().describe('Workspace directory (default $GENSWARMS_HOME/workspaces/<swarm>/<agent>)'),
+  unsafe_bypass: z.boolean().optional().describe('Add the client bypass flags (JSON boolean, default false)'),
+  reply_to: NameSchema.optional().describe('Object that receives this agent’s replies'),
+  turn_timeout_ms: z.number().int().min(1).max(TURN_TIMEOUT_MAX_MS).optional().describe('Turn timeout in ms'),
+  budget: BudgetSchema.optional(),
+  rate_limit: RateLimitSchema.optional(),
+  config: AgentConfigSchema.optional(),
+});
+
+type AgentDraft = z.infer<typeof AgentFields>;
+
+function refineAgent(agent: AgentDraft, ctx: z.RefinementCtx): void {
+  const b = viewBackend(agent.backend);
+  for (const p of backendProblems(b)) {
+    const where = typeof agent.backend === 'object' ? ['backend', ...p.field.split('.')] : ['backend'];
+    ctx.addIssue({ code: 'custom', path: where, message: p.message });
+  }
+  if (agent.endpoint_api !== undefined && agent.endpoint === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['endpoint_api'],
+      message: 'endpoint_api describes the agent’s own endpoint: set endpoint too',
+    });
+  }
+  const clientIssue = clientProblem(agent.client, b);
+  if (clientIssue !== null) ctx.addIssue({ code: 'custom', path: ['client'], message: clientIssue });
+}
+
+export const AgentSchema = AgentFields.superRefine(refineAgent).describe('An agent');
 
 export type AgentConfig = z.infer<typeof AgentSchema>;
+
+/**
+ * An agent entry of a swarm config: an agent, or with `count` a template declaring `<name>_1 … <name>_<count>`
+ * (the names `scale_agent_group` gives; docs/configuration.md "Many agents from one entry").
+ */
+export const AgentEntrySchema = AgentFields.extend({
+  count: z
+    .number()
+    .int()
+    .min(1)
+    .max(AGENT_COUNT_MAX)
+    .optional()
+    .describe(`Instances of this entry, named <name>_1 … <name>_<count> (1..${AGENT_COUNT_MAX})`),
+})
+  .superRefine(refineAgent)
+  .describe('An agent, or with count a template of count agents');
+
+export type AgentEntry = z.infer<typeof AgentEntrySchema>;

@@ -18,3 +18,15 @@ export const MAX_AGENTS_LIMIT = 100000;
 export const DEFAULT_MAX_AGENTS = 100;
 /** `turn_timeout_ms` upper bound: one day in milliseconds. */
 export const TURN_TIMEOUT_MAX_MS = 86400000;
+/**
+ * Largest `count` of one agent entry, and of all agents a config declares once counts are expanded: the
+ * largest group `scale_agent_group` can make, so a declared swarm can always be scaled back to its size.
+ * The expanded IR is held in memory (about 1 KB per agent), so the bound is also a memory bound.
+ */
+export const AGENT_COUNT_MAX = MAX_AGENTS_LIMIT;
+/**
+ * Most edges a config's topology may expand to. An edge naming a counted entry stands for one edge per
+ * instance, and one between two counted entries for every pair: 2 × AGENT_COUNT_MAX covers a fan-out and a
+ * fan-in of the largest group while refusing a product (10,000 × 10,000 = 10^8 edges) that would exhaust memory.
+ */
+export const EXPANDED_EDGES_MAX = 2 * AGENT_COUNT_MAX;

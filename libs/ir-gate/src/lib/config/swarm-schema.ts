@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentSchema } from './agent-schema';
+import { checkCountedConfig } from './agent-count';
+import { AgentEntrySchema } from './agent-schema';
 import { MAX_AGENTS_LIMIT } from './limits';
 import { BudgetSchema, RateLimitSchema } from './llm-limits';
 import { NameSchema } from './names';
@@ -34,9 +35,9 @@ export const OptionsSchema = z
 
 type Ctx = z.RefinementCtx;
 type Draft = {
-  agents: Array<{ name: string; reply_to?: string }>;
-  objects?: Array<{ name: string }>;
-  topology?: Array<z.infer<typeof EdgeSchema>>;
+  agents: Array<{ name: string; reply_to?: string | undefined; count?: number | undefined; workspace?: string | undefined }>;
+  objects?: Array<{ name: string }> | undefined;
+  topology?: Array<z.infer<typeof EdgeSchema>> | undefined;
 };
 
 /** Edge endpoints as a pair, whichever form was used. */
@@ -44,28 +45,12 @@ export function edgePair(edge: z.infer<typeof EdgeSchema>): [string, string] {
   return Array.isArray(edge) ? [edge[0], edge[1]] : [edge.from, edge.to];
 }
 
-function checkUniqueNames(s: Draft, ctx: Ctx): Set<string> {
-  const names = new Set<string>();
-  const check = (name: string, where: (string | number)[]): void => {
-    if (names.has(name)) ctx.addIssue({ code: 'custom', path: where, message: 'names must be unique across agents and objects' });
-    names.add(name);
-  };
-  s.agents.forEach((a, i) => check(a.name, ['agents', i, 'name']));
-  (s.objects ?? []).forEach((o, i) => check(o.name, ['objects', i, 'name']));
-  return names;
-}
-
-function checkReferences(s: Draft, ctx: Ctx, names: Set<string>): void {
+function checkReplyTo(s: Draft, ctx: Ctx): void {
   const objects = new Set((s.objects ?? []).map((o) => o.name));
   s.agents.forEach((a, i) => {
     if (a.reply_to !== undefined && !objects.has(a.reply_to)) {
       ctx.addIssue({ code: 'custom', path: ['agents', i, 'reply_to'], message: 'reply_to must name an object of this swarm' });
     }
-  });
-  (s.topology ?? []).forEach((edge, i) => {
-    const [from, to] = edgePair(edge);
-    if (!names.has(from)) ctx.addIssue({ code: 'custom', path: ['topology', i], message: 'edge source is not an agent or object' });
-    if (!names.has(to)) ctx.addIssue({ code: 'custom', path: ['topology', i], message: 'edge target is not an agent or object' });
   });
 }
 
@@ -73,12 +58,15 @@ function checkReferences(s: Draft, ctx: Ctx, names: Set<string>): void {
 export const SwarmConfigSchema = z
   .strictObject({
     name: NameSchema.describe('Swarm name'),
-    agents: z.array(AgentSchema).min(1).describe('Agents (at least one)'),
+    agents: z.array(AgentEntrySchema).min(1).describe('Agents (at least one); an entry with count declares count agents'),
     objects: z.array(ObjectSchema).optional().describe('Objects'),
     topology: z.array(EdgeSchema).optional().describe('Edges: [from, to] or {from, to}'),
     options: OptionsSchema.optional(),
   })
-  .superRefine((s, ctx) => checkReferences(s, ctx, checkUniqueNames(s, ctx)))
+  .superRefine((s, ctx) => {
+    checkCountedConfig(s, ctx);
+    checkReplyTo(s, ctx);
+  })
   .describe('A genswarms swarm config');
 
 export type SwarmConfig = z.infer<typeof SwarmConfigSchema>;

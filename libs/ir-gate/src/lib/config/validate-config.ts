@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { configToState } from '../convert/config-to-state';
 import type { IrError, SwarmState } from '../state/types';
 import { validateState } from '../state/validate-state';
+import { expandAgentCounts } from './agent-count';
 import { scanUntrusted } from './forbidden-keys';
 import type { SwarmConfig } from './swarm-schema';
 import { SwarmConfigSchema } from './swarm-schema';
@@ -62,8 +63,9 @@ function handlerIssues(config: SwarmConfig, handlers: readonly string[] | undefi
   );
 }
 
-/** Summary used by POST /api/config/validate (docs/rest-api.md). */
-export function summarizeConfig(config: SwarmConfig): ConfigSummary {
+/** Summary used by POST /api/config/validate (docs/rest-api.md); counted entries are counted as their instances. */
+export function summarizeConfig(compact: SwarmConfig): ConfigSummary {
+  const config = expandAgentCounts(compact);
   return {
     name: config.name,
     agent_count: config.agents.length,

@@ -1,5 +1,6 @@
 import type { AgentConfig } from '../config/agent-schema';
 import { AGENT_FIELDS_IN_CONFIG } from '../config/agent-config-schema';
+import { expandAgentCounts } from '../config/agent-count';
 import { DEFAULT_DOCKER_IMAGE, viewBackend } from '../config/backend-schema';
 import type { ObjectConfig, SwarmConfig } from '../config/swarm-schema';
 import { edgePair } from '../config/swarm-schema';
@@ -39,8 +40,12 @@ function objectToIr(o: ObjectConfig): IrObject {
   return o.config === undefined ? ir : { ...ir, config: structuredClone(o.config) };
 }
 
-/** Config (already schema-valid) → IR `swarm.state`, phase `desired` (docs/ir.md). */
-export function configToState(config: SwarmConfig): SwarmState {
+/**
+ * Config (already schema-valid) → IR `swarm.state`, phase `desired` (docs/ir.md). Counted entries are expanded
+ * first, so the IR of `{ name: w, count: N }` is the IR of `w_1 … w_N` written out.
+ */
+export function configToState(compact: SwarmConfig): SwarmState {
+  const config = expandAgentCounts(compact);
   return {
     v: 1,
     kind: 'swarm.state',
