@@ -1,0 +1,146 @@
+import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import { promises as fsp } from 'node:fs';
+import { storeBlob } from './loose-object';
+import { runHostGit } from './host-git';
+import { listDir, openDirIn, readFileIn, readLinkIn } from './untrusted-tree';
+
+/** Most files of a working tree taken into a snapshot. */
+export const SNAPSHOT_FILES_MAX = 20_000;
+/** Largest file taken into a snapshot (bytes); a larger one is left out and counted. */
+export const SNAPSHOT_FILE_MAX_BYTES = 8 * 1024 * 1024;
+/** Most bytes of files taken into one snapshot. */
+export const SNAPSHOT_TOTAL_MAX_BYTES = 256 * 1024 * 1024;
+/** Deepest directory walked. */
+const SNAPSHOT_DEPTH_MAX = 64;
+/** Entries at the top of a workspace that are genswarms' own, never part of the agent's work. */
+const TOP_SKIPPED = new Set(['.git', '.genswarms', '.inbox', '.outbox']);
+
+export interface SnapshotInput {
+  readonly workspace: FileHandle;
+  readonly mirror: string;
+  /** A host-owned index file, rewritten by each snapshot. */
+  readonly indexFile: string;
+  readonly emptyHome: string;
+}
+
+export interface Snapshot {
+  readonly tree: string;
+  /** Files left out: links to nowhere, FIFOs, devices, oversize, over the count or byte limit. */
+  readonly skipped: number;
+  readonly truncated: boolean;
+}
+
+interface Staged {
+  readonly mode: string;
+  readonly sha: string;
+  readonly path: Buffer;
+}
+
+/**
+ * The agent's working tree as a tree object in the host's mirror, read by the host (no git runs in the
+ * agent's tree, no `.gitattributes` filter or fsmonitor applies): a no-follow walk that takes regular files
+ * (mode 100644, or 100755 when any execute bit is set) and symbolic links (their target, mode 120000), skips
+ * every `.git`, genswarms' own top entries, FIFOs and devices, and stops at the SNAPSHOT_* limits. The tree is
+ * built with `update-index --index-info -z` and `write-tree` on a host index in the mirror. `.gitignore` is
+ * honoured by the host's git against the names only (`check-ignore --no-index`), never by reading the tree.
+ */
+export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> {
+  const objects = path.join(input.mirror, 'objects');
+  const staged: Staged[] = [];
+  const state = { files: 0, bytes: 0, skipped: 0, truncated: false };
+  await walk(input.workspace, [], 0);
+  const kept = await dropIgnored(staged, input);
+  await fsp.rm(input.indexFile, { force: true });
+  const git = { gitDir: input.mirror, emptyHome: input.emptyHome, env: { GIT_INDEX_FILE: input.indexFile } };
+  const lines = kept.map((s) => Buffer.concat([Buffer.from(`${s.mode} ${s.sha}\t`), s.path, Buffer.from([0])]));
+  await runHostGit(['update-index', '-z', '--index-info'], { ...git, input: Buffer.concat(lines) });
+  const tree = (await runHostGit(['write-tree'], git)).stdout.toString('latin1').trim();
+  await fsp.rm(input.indexFile, { force: true });
+  return { tree, skipped: state.skipped, truncated: state.truncated };
+
+  async function walk(dir: FileHandle, at: readonly Buffer[], depth: number): Promise<void> {
+    const { entries, truncated } = await listDir(dir, SNAPSHOT_FILES_MAX);
+    if (truncated) state.truncated = true;
+    for (const e of entries) {
+      const name = e.name.toString('latin1');
+      if (name === '.' || name === '..' || name.toLowerCase() === '.git' || (depth === 0 && TOP_SKIPPED.has(name))) continue;
+      const rel = [...at, e.name];
+      if (state.files >= SNAPSHOT_FILES_MAX) return void (state.truncated = true);
+      if (e.kind === 'dir') {
+        if (depth + 1 >= SNAPSHOT_DEPTH_MAX) {
+          state.truncated = true;
+          continue;
+        }
+        const sub = await openDirIn(dir, e.name);
+        if (sub === undefined) continue;
+        try {
+          await walk(sub, rel, depth + 1);
+        } finally {
+          await sub.close();
+        }
+      } else if (e.kind === 'link') {
+        const target = await readLinkIn(dir, e.name);
+        if (target === undefined) continue;
+        staged.push({ mode: '120000', sha: await storeBlob(objects, target), path: joinPath(rel) });
+        state.files += 1;
+      } else if (e.kind === 'file') {
+        await takeFile(dir, e.name, rel);
+      } else state.skipped += 1;
+    }
+  }
+
+  async function takeFile(dir: FileHandle, name: Buffer, rel: readonly Buffer[]): Promise<void> {
+    const room = Math.min(SNAPSHOT_FILE_MAX_BYTES, SNAPSHOT_TOTAL_MAX_BYTES - state.bytes);
+    const read = await readFileIn(dir, name, room);
+    if (read.kind !== 'ok') {
+      state.skipped += 1;
+      if (read.kind === 'too_large' && room < SNAPSHOT_FILE_MAX_BYTES) state.truncated = true;
+      return;
+    }
+    state.bytes += read.data.length;
+    state.files += 1;
+    const mode = (read.mode & 0o111) !== 0 ? '100755' : '100644';
+    staged.push({ mode, sha: await storeBlob(objects, read.data), path: joinPath(rel) });
+  }
+}
+
+function joinPath(parts: readonly Buffer[]): Buffer {
+  return Buffer.concat(parts.flatMap((p, i) => (i === 0 ? [p] : [Buffer.from('/'), p])));
+}
+
+/**
+ * Drops what the tree's `.gitignore` files ignore. The host's git matches names only: the `.gitignore` blobs
+ * just stored are written into a scratch work tree of the host's (plain files, no links), and
+ * `check-ignore --no-index` runs there on the staged names.
+ */
+async function dropIgnored(staged: readonly Staged[], input: SnapshotInput): Promise<Staged[]> {
+  const ignoreFiles = staged.filter((s) => s.mode !== '120000' && path.posix.basename(s.path.toString('latin1')) === '.gitignore');
+  if (ignoreFiles.length === 0) return [...staged];
+  const scratch = `${input.indexFile}.ignore`;
+  await fsp.rm(scratch, { recursive: true, force: true });
+  try {
+    for (const f of ignoreFiles) {
+      const rel = f.path.toString('latin1');
+      if (rel.split('/').some((p) => p === '..' || p === '')) continue;
+      const content = await runHostGit(['cat-file', 'blob', f.sha], { gitDir: input.mirror, emptyHome: input.emptyHome });
+      const dest = path.join(scratch, ...rel.split('/'));
+      await fsp.mkdir(path.dirname(dest), { recursive: true, mode: 0o700 });
+      await fsp.writeFile(dest, content.stdout, { mode: 0o600, flag: 'wx' });
+    }
+    const names = Buffer.concat(staged.flatMap((s) => [s.path, Buffer.from([0])]));
+    const r = await runHostGit(['check-ignore', '--no-index', '--stdin', '-z'], {
+      gitDir: input.mirror,
+      emptyHome: input.emptyHome,
+      cwd: scratch,
+      env: { GIT_WORK_TREE: scratch },
+      input: names,
+      okCodes: [1],
+    });
+    const ignored = new Set(r.stdout.toString('latin1').split('\0').filter((n) => n !== ''));
+    // a .gitignore itself is always kept: it is part of the work
+    return staged.filter((s) => !ignored.has(s.path.toString('latin1')) || ignoreFiles.includes(s));
+  } finally {
+    await fsp.rm(scratch, { recursive: true, force: true });
+  }
+}
