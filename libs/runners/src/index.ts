@@ -42,7 +42,7 @@ export { planNamedWorkspace } from './lib/workspace/named-workspace';
 export { createWorkspaceDir } from './lib/workspace/workspace-walk';
 export { planGitSource, GIT_REF_MAX_CHARS } from './lib/git/git-source';
 export type { GitSourcePlan, GitWorkspaceSource } from './lib/git/git-source';
-export { ensureGitClone } from './lib/git/git-clone';
+export { cloneGitWorkspace, ensureGitClone } from './lib/git/git-clone';
 export type { GitCloneInput } from './lib/git/git-clone';
 export type { GitRecord } from './lib/git/git-record';
 export { readAgentWork } from './lib/git/agent-work';

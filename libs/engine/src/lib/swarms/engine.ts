@@ -16,8 +16,10 @@ import type {
 import type { SnapshotFormat } from '../commands/parse-command';
 import type {
   AgentRestarted,
+  AgentGitDiff,
   AgentResumed,
   EventPage,
+  GitWorkFetched,
   MessageRouted,
   NodeAdded,
   NodeRemoved,
@@ -49,6 +51,8 @@ import { parseBudgetPatchCommand, type BudgetUpdated, type LlmRequestList } from
 import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
+import { agentGitChanges, agentGitDiff, fetchAgentsGitWork } from '../git/git-ops';
+import type { AgentChanges } from '@genswarms/runners';
 import { purgeSwarmFiles, releaseAgentIds } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
 import { recordRefusedStart } from './refused-start';
@@ -377,6 +381,15 @@ export class Engine implements SwarmService {
   }
   agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> {
     return agentHistory(this.ctx, swarm, agent, limit);
+  }
+  agentGitChanges(swarm: string, agent: string): Promise<AgentChanges> {
+    return agentGitChanges(this.ctx.paths, swarm, agent);
+  }
+  agentGitDiff(swarm: string, agent: string, opts: { stat?: boolean }): Promise<AgentGitDiff> {
+    return agentGitDiff(this.ctx.paths, swarm, agent, opts);
+  }
+  fetchGitWork(swarm: string, opts: { agents?: readonly string[]; includeUncommitted?: boolean }): Promise<GitWorkFetched> {
+    return fetchAgentsGitWork(this.ctx.paths, swarm, opts);
   }
   // ---- LLM budgets and the audit trail of the metering egress ----
   async patchAgentBudget(swarm: string, agent: string, body: unknown): Promise<BudgetUpdated> {

@@ -1,6 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
+import { workspaceOwners } from '../identity/agent-identity';
+import type { RunnerContext } from '../port';
 import { gitAgentLayout, gitBaseDir, gitEmptyHome, gitSwarmDir } from './git-layout';
 import { readGitRecord, writeGitRecord, type GitRecord } from './git-record';
 import type { GitSourcePlan } from './git-source';
@@ -59,6 +61,17 @@ export async function ensureGitClone(input: GitCloneInput): Promise<GitRecord> {
   const record: GitRecord = { version: 1, repo: input.source.repo, ref: input.source.ref, base: input.source.sha, branch: layout.branch };
   await writeGitRecord(layout.record, record);
   return record;
+}
+
+/** `ensureGitClone` for an agent of this context: its home, the server uid and the agent's identity. */
+export function cloneGitWorkspace(
+  ctx: RunnerContext,
+  who: { readonly swarm: string; readonly agent: string },
+  source: GitSourcePlan,
+  workspace: string,
+): Promise<GitRecord> {
+  const owners = workspaceOwners(ctx);
+  return ensureGitClone({ home: ctx.home, ...who, source, workspace, serverUid: owners.serverUid, owner: owners.agent });
 }
 
 async function fetchBase(input: GitCloneInput, base: string): Promise<void> {
