@@ -9,6 +9,7 @@ import type { EngineErrorCode } from '@genswarms/engine';
 import { NameSchema } from '@genswarms/ir-gate';
 import { TURN_ID_RE } from '@genswarms/receipts';
 import { ValidateConfigCommandSchema } from '../routes/config-validate';
+import { GIT_OPERATIONS } from './git-operations';
 import { LLM_OPERATIONS } from './llm-operations';
 
 /** An error code and, when it differs from the engine's table, the status it is answered with. */
@@ -575,4 +576,5 @@ export const OPERATIONS: readonly Operation[] = [
     badRequestBody: { name: 'ConfigInvalid', schema: ANSWER_SCHEMAS.ConfigInvalid },
   },
   ...LLM_OPERATIONS,
+  ...GIT_OPERATIONS,
 ];

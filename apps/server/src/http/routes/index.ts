@@ -3,6 +3,7 @@ import { agentReadsRoute } from './agent-reads';
 import { agentsRoute } from './agents';
 import { configValidateRoute } from './config-validate';
 import { eventsRoute } from './events';
+import { gitWorkRoute } from './git-work';
 import { llmRoute } from './llm';
 import { messagesRoute } from './messages';
 import { objectsRoute } from './objects';
@@ -22,6 +23,7 @@ export const DEFAULT_ROUTE_MODULES: readonly RouteModule[] = [
   messagesRoute,
   agentsRoute,
   agentReadsRoute,
+  gitWorkRoute,
   llmRoute,
   topologyRoute,
   objectsRoute,

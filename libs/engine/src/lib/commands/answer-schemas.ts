@@ -18,6 +18,7 @@ import type { PauseResult } from '../swarms/swarm-pause';
 import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from '../swarms/status';
 import type * as Service from '../service/swarm-service';
 import { LLM_ANSWER_SCHEMAS, LlmUsageSchema } from './llm-schemas';
+import { GIT_ANSWER_SCHEMAS } from '../git/git-schemas';
 
 const ts = (what: string) => z.string().describe(`${what} (ISO 8601)`);
 const nullableTs = (what: string) => z.string().nullable().describe(`${what} (ISO 8601), null when unknown`);
@@ -392,6 +393,7 @@ export const ANSWER_SCHEMAS = {
     'The config would be refused: an error body with valid:false',
   ),
   ...LLM_ANSWER_SCHEMAS,
+  ...GIT_ANSWER_SCHEMAS,
 } as const;
 
 /** The fields every routed-message push carries (`to` and `type` differ between direct and broadcast). */

@@ -17,9 +17,8 @@ import { isName } from '@genswarms/ir-gate';
 import * as fsp from 'node:fs/promises';
 import { defaultWorkspace } from '../agents/launch-spec';
 import { EngineError } from '../errors/engine-error';
+import { GIT_FETCH_AGENTS_MAX } from './git-schemas';
 
-/** Agent names of one fetch, at most. */
-export const GIT_FETCH_AGENTS_MAX = 1000;
 
 export interface GitOpsPaths {
   readonly home: string;
