@@ -6,7 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { makeHarness, waitFor, type Harness } from './harness';
+import type { StoredEvent } from '../src/lib/store/store';
+import { eventsOf, makeHarness, waitFor, type Harness } from './harness';
 
 const isRoot = process.getuid?.() === 0;
 const hasBwrap = fs.existsSync('/usr/bin/bwrap');
@@ -132,4 +133,31 @@ d('git workspaces (engine, local and bwrap agents)', () => {
     expect(fs.existsSync(path.join(h.home, 'git', swarm))).toBe(false);
     expect(fs.readdirSync(markers)).toEqual([]);
   }, 120_000);
+});
+
+describe('git_changes', () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.cleanup();
+  });
+
+  test('a turn that left changes emits one git_changes event; a turn that changed nothing more emits none', async () => {
+    h = await makeHarness();
+    const repo = path.join(h.named, 'repo');
+    fs.mkdirSync(repo);
+    git(repo, ['init', '-q']);
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+    git(repo, ['add', '.']);
+    git(repo, ['-c', 'user.name=op', '-c', 'user.email=op@example.com', 'commit', '-qm', 'first']);
+    await h.engine.startSwarm({ config: { name: 'gc', agents: [{ name: 'm', backend: { type: 'mock', opts: { replies: ['done'] } }, workspace: { git: repo } }] } });
+    fs.writeFileSync(path.join(h.home, 'workspaces', 'gc', 'm', 'a.txt'), 'a\nb\n');
+    const gitEvents = async (): Promise<StoredEvent[]> => (await eventsOf(h.engine, 'gc')).filter((e) => e.event_type === 'git_changes');
+    await h.engine.sendTask('gc', 'm', 'one');
+    const first = await waitFor(async () => ((await gitEvents()).length > 0 ? await gitEvents() : undefined), 'git_changes');
+    expect(first[0]!.metadata).toMatchObject({ files: 1, commits: 0, uncommitted: true, branch: 'genswarms/gc/m' });
+    await h.engine.sendTask('gc', 'm', 'two');
+    await waitFor(async () => (await eventsOf(h.engine, 'gc')).filter((e) => e.event_type === 'turn_completed').length >= 2, 'second turn');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await gitEvents()).toHaveLength(1);
+  }, 60_000);
 });

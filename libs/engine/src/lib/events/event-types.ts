@@ -28,6 +28,7 @@ export const EVENT_CATEGORIES = {
   turn_failed: 'agent',
   turn_timeout: 'agent',
   receipt_rejected: 'agent',
+  git_changes: 'agent',
   object_started: 'object',
   object_stopped: 'object',
   object_error: 'object',

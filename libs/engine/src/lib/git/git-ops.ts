@@ -24,6 +24,17 @@ export interface GitOpsPaths {
   readonly home: string;
 }
 
+/** The agent's work, or undefined when it has no git workspace (no workspace or no clone record). */
+export async function agentGitWork(paths: GitOpsPaths, swarm: string, agent: string): Promise<AgentWork | undefined> {
+  let workspace: string;
+  try {
+    workspace = await fsp.realpath(defaultWorkspace(paths.home, swarm, agent));
+  } catch {
+    return undefined; // expected: no workspace at all (never started, or purged)
+  }
+  return readAgentWork({ home: paths.home, swarm, agent, workspace });
+}
+
 async function workOf(paths: GitOpsPaths, swarm: string, agent: string): Promise<AgentWork> {
   const noClone = (): EngineError =>
     new EngineError('no_git_workspace', `Agent ${agent} of swarm ${swarm} has no git workspace.`, { swarm, agent });

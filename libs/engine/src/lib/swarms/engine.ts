@@ -52,6 +52,7 @@ import { loadStartInput, nameOfInput, type StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
 import { launchAgent, planAgentOnly, planAll, startObjects } from './launch';
 import { agentGitChanges, agentGitDiff, fetchAgentsGitWork } from '../git/git-ops';
+import { watchGitChanges } from '../git/git-changes-watch';
 import type { AgentChanges } from '@genswarms/runners';
 import { purgeSwarmFiles, releaseAgentIds } from './purge';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
@@ -121,6 +122,11 @@ export class Engine implements SwarmService {
     };
     this.events.subscribe((e) => {
       if (e.swarm !== null) this.pushes.push(e.swarm, { type: 'event', payload: e });
+    });
+    watchGitChanges({
+      home: opts.home,
+      events: this.events,
+      report: (error, swarm, agent) => void this.events.reportFailure({ where: 'git_changes', error, swarm, agent }),
     });
   }
 
