@@ -151,6 +151,8 @@ export interface Schemas {
     llm_usage: Schemas['LlmUsage'];
     /** ssh agents only: false when backend.opts.silently_accept_hosts is true (the host key is not verified) */
     host_key_verified?: boolean;
+    /** Git workspaces only: the agent’s branch, genswarms/<swarm>/<agent> */
+    git_branch?: string;
   };
   /** The API descriptor */
   ApiDescriptor: {
