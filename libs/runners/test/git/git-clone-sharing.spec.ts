@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ensureGitClone, planGitSource } from '../../src/index';
+import { agentDiff, ensureGitClone, listAgentChanges, planGitSource, readAgentWork } from '../../src/index';
 import { AGENT, cloneFor, makeGitWorld, SWARM } from './git-world';
 
 const isRoot = process.getuid?.() === 0;
@@ -45,6 +45,37 @@ d('git workspaces: the clone', () => {
       const again = await ensureGitClone({ home: w.home, swarm: SWARM, agent: AGENT, source, workspace: w.workspace, serverUid: 0, owner: { uid: 65532, gid: 65532 } });
       expect(again).toEqual(first);
       expect(readFileSync(path.join(w.workspace, '.git', 'HEAD'), 'utf8')).toBe(head);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
+d('git workspaces: what the host never does in a workspace handed to the agent', () => {
+  test('a clone the agent deleted is not made anew there (unsafe_workspace; purge starts afresh)', async () => {
+    const w = makeGitWorld();
+    try {
+      await cloneFor(w);
+      rmSync(path.join(w.workspace, '.git'), { recursive: true });
+      for (const n of readdirSync(w.workspace)) rmSync(path.join(w.workspace, n), { recursive: true });
+      const source = await planGitSource({ git: w.repo }, AGENT, w.ctx);
+      const again = ensureGitClone({ home: w.home, swarm: SWARM, agent: AGENT, source, workspace: w.workspace, serverUid: 0, owner: { uid: 65532, gid: 65532 } });
+      await expect(again).rejects.toMatchObject({ code: 'unsafe_workspace' });
+      expect(readdirSync(w.workspace)).toEqual([]);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  test('a file in the working tree that is not the agent’s (a hard link to a root file) is never read', async () => {
+    const w = makeGitWorld();
+    try {
+      await cloneFor(w);
+      writeFileSync(path.join(w.workspace, 'secret.txt'), 'TOPSECRET\n', { mode: 0o600 }); // root's, as a hard link would be
+      const work = (await readAgentWork({ home: w.home, swarm: SWARM, agent: AGENT, workspace: w.workspace }))!;
+      expect((await listAgentChanges(work)).files.map((f) => f.path)).not.toContain('secret.txt');
+      expect((await agentDiff(work)).text).not.toContain('TOPSECRET');
+      expect(work.skipped).toBeGreaterThan(0);
     } finally {
       w.cleanup();
     }

@@ -5,6 +5,7 @@ import { importAgentObjects, readAgentBranch } from './agent-objects';
 import { gitAgentLayout, gitBaseDir, gitEmptyHome } from './git-layout';
 import { readGitRecord, type GitRecord } from './git-record';
 import { runHostGit } from './host-git';
+import { withGitLock } from './git-lock';
 import { openDirIn, openDirPath } from './untrusted-tree';
 import { snapshotWorktree } from './worktree-snapshot';
 
@@ -48,6 +49,10 @@ const SNAPSHOT_ENV = {
  */
 export async function readAgentWork(input: AgentWorkInput): Promise<AgentWork | undefined> {
   const layout = gitAgentLayout(input.home, input.swarm, input.agent);
+  return withGitLock(layout.mirror, () => readLocked(input, layout));
+}
+
+async function readLocked(input: AgentWorkInput, layout: ReturnType<typeof gitAgentLayout>): Promise<AgentWork | undefined> {
   const read = await readGitRecord(layout.record);
   if (read.kind === 'missing') return undefined;
   if (read.kind === 'invalid') throw new RunnerError('git_failed', `the clone record is invalid (${read.reason})`, { agent: input.agent });
@@ -71,7 +76,8 @@ export async function readAgentWork(input: AgentWorkInput): Promise<AgentWork | 
     const has = await runHostGit(['cat-file', '-e', `${branchHead}^{commit}`], { ...git, okCodes: [1, 128] });
     if (has.code !== 0) throw new RunnerError('git_failed', "the agent's branch names a commit that could not be read", { agent: input.agent });
     await runHostGit(['update-ref', 'refs/genswarms/head', branchHead], git);
-    const snap = await snapshotWorktree({ workspace: ws, mirror: layout.mirror, indexFile: layout.index, emptyHome });
+    const owner = (await ws.stat()).uid; // the agent's (the runner handed the workspace over): only its files are taken
+    const snap = await snapshotWorktree({ workspace: ws, owner, mirror: layout.mirror, indexFile: layout.index, emptyHome });
     const headTree = (await runHostGit(['rev-parse', '--verify', `${branchHead}^{tree}`], git)).stdout.toString('latin1').trim();
     let snapshot: string | undefined;
     if (snap.tree !== headTree) {

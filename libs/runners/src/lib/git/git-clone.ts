@@ -7,6 +7,7 @@ import { gitAgentLayout, gitBaseDir, gitEmptyHome, gitSwarmDir } from './git-lay
 import { readGitRecord, writeGitRecord, type GitRecord } from './git-record';
 import type { GitSourcePlan } from './git-source';
 import { runHostGit } from './host-git';
+import { withGitLock } from './git-lock';
 
 /** What `ensureGitClone` needs: the planned source, the workspace (real path, created, the server's), the agent's ids. */
 export interface GitCloneInput {
@@ -21,9 +22,6 @@ export interface GitCloneInput {
 
 /** Entries genswarms itself keeps in a workspace: a clone may be made next to them. */
 const GENSWARMS_ENTRIES = new Set(['.genswarms', '.inbox', '.outbox']);
-
-/** One base fetch at a time per base repository (agents of a swarm are prepared a few at once). */
-const baseLocks = new Map<string, Promise<unknown>>();
 
 /**
  * Makes the agent's workspace a clone of the operator's repository at the planned commit, on the branch
@@ -44,12 +42,15 @@ export async function ensureGitClone(input: GitCloneInput): Promise<GitRecord> {
       agent: input.agent,
     });
   }
+  // a workspace already handed to the agent is never written by the host again: its clone is gone, not made anew
+  if ((await fsp.lstat(input.workspace)).uid !== input.serverUid)
+    throw new RunnerError('unsafe_workspace', "the agent's clone is gone (no .git); purge the swarm to start it afresh", { agent: input.agent });
   const stray = (await fsp.readdir(input.workspace)).filter((n) => !GENSWARMS_ENTRIES.has(n));
   if (stray.length > 0)
     throw new RunnerError('unsafe_workspace', 'the workspace holds files but no clone; purge the swarm to start it afresh', { agent: input.agent });
   await fsp.mkdir(gitSwarmDir(input.home, input.swarm), { recursive: true, mode: 0o700 });
   const base = gitBaseDir(input.home, input.swarm, input.source.repo);
-  await withLock(base, () => fetchBase(input, base));
+  await withGitLock(base, () => fetchBase(input, base)); // agents of a swarm are prepared a few at once
   const emptyHome = gitEmptyHome(input.home);
   await runHostGit(['init', '-q', `--initial-branch=${layout.branch}`, '--', input.workspace], { emptyHome });
   const share = input.owner.uid !== input.serverUid;
@@ -126,18 +127,6 @@ async function handOver(dir: string, objects: string, owner: { uid: number; gid:
     if (entry.isFile() && p.startsWith(objects + path.sep) && (await fsp.lstat(p)).nlink > 1) continue;
     await fsp.lchown(p, owner.uid, owner.gid);
     if (entry.isDirectory()) await handOver(p, objects, owner);
-  }
-}
-
-async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const prev = baseLocks.get(key) ?? Promise.resolve();
-  const next = prev.then(fn, fn);
-  const tail = next.catch(() => undefined); // the chain only orders calls; each caller sees its own failure
-  baseLocks.set(key, tail);
-  try {
-    return await next;
-  } finally {
-    if (baseLocks.get(key) === tail) baseLocks.delete(key);
   }
 }
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { AgentWork } from './agent-work';
 import { runHostGit } from './host-git';
+import { withGitLock } from './git-lock';
 
 export interface TakenWork {
   readonly branch: string;
@@ -16,7 +17,11 @@ export interface TakenWork {
  * only objects and that one ref change: no FETCH_HEAD, no hooks, no auto gc, no checkout, and a branch checked
  * out there is refused by git itself (no `--update-head-ok`).
  */
-export async function takeAgentWork(work: AgentWork, opts: { includeUncommitted: boolean }): Promise<TakenWork> {
+export function takeAgentWork(work: AgentWork, opts: { includeUncommitted: boolean }): Promise<TakenWork> {
+  return withGitLock(work.mirror, () => take(work, opts));
+}
+
+async function take(work: AgentWork, opts: { includeUncommitted: boolean }): Promise<TakenWork> {
   const commit = opts.includeUncommitted && work.snapshot !== undefined ? work.snapshot : work.branchHead;
   const git = { gitDir: work.mirror, emptyHome: work.emptyHome };
   await runHostGit(['update-ref', 'refs/genswarms/take', commit], git);

@@ -69,8 +69,11 @@ export async function listDir(dir: FileHandle, max: number): Promise<{ entries: 
   return { entries, truncated: names.length > max };
 }
 
-/** Reads the regular file `name` inside `dir`, at most `maxBytes` (a larger one is not read). */
-export async function readFileIn(dir: FileHandle, name: Buffer | string, maxBytes: number): Promise<FileRead> {
+/**
+ * Reads the regular file `name` inside `dir`, at most `maxBytes` (a larger one is not read). With `owner`, a
+ * file of another uid is `not_regular` (checked on the open descriptor, before any byte is read).
+ */
+export async function readFileIn(dir: FileHandle, name: Buffer | string, maxBytes: number, owner?: number): Promise<FileRead> {
   let h: FileHandle;
   try {
     h = await fsp.open(pathIn(dir, name), FILE_FLAGS);
@@ -79,7 +82,7 @@ export async function readFileIn(dir: FileHandle, name: Buffer | string, maxByte
   }
   try {
     const st = await h.stat();
-    if (!st.isFile()) return { kind: 'not_regular' };
+    if (!st.isFile() || (owner !== undefined && st.uid !== owner)) return { kind: 'not_regular' };
     if (st.size > maxBytes) return { kind: 'too_large', size: st.size };
     const data = Buffer.alloc(st.size);
     let off = 0;

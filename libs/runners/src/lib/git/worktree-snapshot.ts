@@ -18,6 +18,11 @@ const TOP_SKIPPED = new Set(['.git', '.genswarms', '.inbox', '.outbox']);
 
 export interface SnapshotInput {
   readonly workspace: FileHandle;
+  /**
+   * The uid whose files are taken: the workspace's owner. A file of anyone else (a hard link to a file the agent
+   * cannot read, where the kernel allows making one) is left out, never read as root.
+   */
+  readonly owner: number;
   readonly mirror: string;
   /** A host-owned index file, rewritten by each snapshot. */
   readonly indexFile: string;
@@ -92,7 +97,7 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
 
   async function takeFile(dir: FileHandle, name: Buffer, rel: readonly Buffer[]): Promise<void> {
     const room = Math.min(SNAPSHOT_FILE_MAX_BYTES, SNAPSHOT_TOTAL_MAX_BYTES - state.bytes);
-    const read = await readFileIn(dir, name, room);
+    const read = await readFileIn(dir, name, room, input.owner);
     if (read.kind !== 'ok') {
       state.skipped += 1;
       if (read.kind === 'too_large' && room < SNAPSHOT_FILE_MAX_BYTES) state.truncated = true;
