@@ -46,7 +46,10 @@ describe('genswarms diff and fetch, against the real server', () => {
     writeFileSync(join(repo, 'lib.txt'), 'one\n');
     git(repo, ['add', '.']);
     git(repo, ['-c', 'user.name=op', '-c', 'user.email=op@example.com', 'commit', '-qm', 'first']);
-    writeFileSync(join(dir.path, 'g.json'), JSON.stringify({ name: 'g', agents: [{ name: 'dev', backend: 'mock', workspace: { git: repo } }] }));
+    writeFileSync(
+      join(dir.path, 'g.json'),
+      JSON.stringify({ name: 'g', agents: [{ name: 'dev', backend: 'mock', workspace: { git: repo } }] }),
+    );
     env = await upRealServer(dir.path, SERVER_MAIN, { GENSWARMS_WORKSPACE_ROOTS: roots });
     const started = await run(['start', 'g.json']);
     expect(started.code).toBe(0);

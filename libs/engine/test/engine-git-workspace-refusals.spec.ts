@@ -88,9 +88,9 @@ describe('git workspace refusals', () => {
       const got = await codeOf(h.engine.addAgent('ga', { name: 'n1', backend: mockBackend, workspace: workspace() } as never));
       expect(`${what}: ${got}`).toBe(`${what}: ${code}`);
     }
-    expect(await codeOf(h.engine.addAgent('ga', { name: 'n2', backend: mockBackend, workspace: { git: path.join(h.named, 'good') } } as never))).toBe(
-      'accepted',
-    );
+    expect(
+      await codeOf(h.engine.addAgent('ga', { name: 'n2', backend: mockBackend, workspace: { git: path.join(h.named, 'good') } } as never)),
+    ).toBe('accepted');
     expect(fs.existsSync(path.join(h.home, 'workspaces', 'ga', 'n2', '.git'))).toBe(true);
     await h.engine.stopSwarm('ga', { purge: true });
   });

@@ -42,7 +42,18 @@ function agentScript(markers: string): string {
     ['uploadpack.packObjectsHook', t('pack-objects-hook')],
     ['include.path', '../.included'],
   ];
-  const hooks = ['pre-commit', 'post-checkout', 'reference-transaction', 'post-index-change', 'pre-push', 'post-update', 'pre-receive', 'update', 'pre-auto-gc', 'post-merge'];
+  const hooks = [
+    'pre-commit',
+    'post-checkout',
+    'reference-transaction',
+    'post-index-change',
+    'pre-push',
+    'post-update',
+    'pre-receive',
+    'update',
+    'pre-auto-gc',
+    'post-merge',
+  ];
   const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
   return [
     'set -ex',
@@ -55,7 +66,10 @@ function agentScript(markers: string): string {
     'printf "x\\n" > "$(printf "evil\\nname")"',
     'printf "x\\n" > ./-rf',
     'mkdir -p .git/hooks .althooks .git/info',
-    ...hooks.map((h) => `printf '#!/bin/sh\\ntouch ${markers}/hook-${h}\\n' > .git/hooks/${h}; chmod +x .git/hooks/${h}; cp .git/hooks/${h} .althooks/`),
+    ...hooks.map(
+      (h) =>
+        `printf '#!/bin/sh\\ntouch ${markers}/hook-${h}\\n' > .git/hooks/${h}; chmod +x .git/hooks/${h}; cp .git/hooks/${h} .althooks/`,
+    ),
     ...config.map(([k, v]) => `git config ${k} ${q(v)}`),
     `printf '[core]\\n\\tfsmonitor = touch ${markers}/included\\n' > .included`,
     'printf "* diff=evil filter=evil\\n" > .gitattributes',
@@ -88,51 +102,64 @@ d('git workspaces (engine, local and bwrap agents)', () => {
   });
 
   const backends: [string, string][] = [['local', 'open'], ...(hasBwrap ? [['bwrap', 'none'] as [string, string]] : [])];
-  test.each(backends)('a %s agent: its work is shown and taken, nothing it planted runs', async (backend, network) => {
-    const swarm = `g${backend}`;
-    const before = { head: fs.readFileSync(path.join(repo, '.git', 'HEAD'), 'utf8'), config: fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8') };
-    const refsBefore = git(repo, ['for-each-ref', '--format=%(refname)']);
-    await h.engine.startSwarm({
-      config: {
-        name: swarm,
-        agents: [{ name: 'dev', backend, network, workspace: { git: repo }, client: { command: ['/bin/sh', '-c', agentScript(markers)] } }],
-      },
-    });
-    const ws = path.join(h.home, 'workspaces', swarm, 'dev');
-    await waitFor(async () => fs.existsSync(path.join(ws, '.genswarms', 'planted')), 'the agent planted its traps', 30_000).catch(async (e: unknown) => {
-      const logs = JSON.stringify(await h.engine.agentLogs(swarm, 'dev'));
-      throw new Error(`${String(e)}: ${spawnSync('/bin/ls', ['-laR', ws], { encoding: 'utf8' }).stdout.slice(0, 3000)} ${logs.slice(0, 3000)}`);
-    });
-    const changes = await h.engine.agentGitChanges(swarm, 'dev');
-    expect(changes.commits.map((c) => c.subject)).toEqual(['agent work']);
-    expect(changes.uncommitted).toBe(true);
-    const paths = changes.files.map((f) => f.path).sort();
-    expect(paths).toEqual(expect.arrayContaining(['lib.txt', 'new.txt', 'draft.txt', 'leak', '-rf', 'evil\\x0aname']));
-    expect(paths).not.toContain('fifo');
-    const diff = await h.engine.agentGitDiff(swarm, 'dev', {});
-    expect(diff.diff).toContain('+TWO');
-    expect(diff.diff).toContain('+draft');
-    const fetched = await h.engine.fetchGitWork(swarm, {});
-    expect(fetched.failed).toEqual([]);
-    expect(fetched.fetched.map((f) => f.branch)).toEqual([`genswarms/${swarm}/dev`]);
-    const refsAfter = git(repo, ['for-each-ref', '--format=%(refname)']);
-    expect(refsAfter.split('\n').filter((r) => r !== '' && !refsBefore.includes(r))).toEqual([`refs/heads/genswarms/${swarm}/dev`]);
-    expect(git(repo, ['ls-tree', '-r', '--name-only', `genswarms/${swarm}/dev`]).split('\n')).not.toContain('draft.txt');
-    expect(fs.readFileSync(path.join(repo, '.git', 'HEAD'), 'utf8')).toBe(before.head);
-    expect(fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8')).toBe(before.config);
-    expect(git(repo, ['status', '--porcelain'])).toBe('');
-    expect(fs.existsSync(path.join(repo, '.git', 'FETCH_HEAD'))).toBe(false);
-    const all = await h.engine.fetchGitWork(swarm, { agents: ['dev'], includeUncommitted: true });
-    expect(git(repo, ['ls-tree', '-r', '--name-only', all.fetched[0]!.commit]).split('\n')).toContain('draft.txt');
-    expect(fs.readdirSync(markers)).toEqual([]);
-    await h.engine.stopSwarm(swarm, {});
-    expect(fs.existsSync(path.join(ws, '.git'))).toBe(true); // stop keeps the clone
-    expect((await h.engine.agentGitChanges(swarm, 'dev')).commits).toHaveLength(1);
-    await h.engine.stopSwarm(swarm, { purge: true });
-    expect(fs.existsSync(ws)).toBe(false);
-    expect(fs.existsSync(path.join(h.home, 'git', swarm))).toBe(false);
-    expect(fs.readdirSync(markers)).toEqual([]);
-  }, 120_000);
+  test.each(backends)(
+    'a %s agent: its work is shown and taken, nothing it planted runs',
+    async (backend, network) => {
+      const swarm = `g${backend}`;
+      const before = {
+        head: fs.readFileSync(path.join(repo, '.git', 'HEAD'), 'utf8'),
+        config: fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8'),
+      };
+      const refsBefore = git(repo, ['for-each-ref', '--format=%(refname)']);
+      await h.engine.startSwarm({
+        config: {
+          name: swarm,
+          agents: [
+            { name: 'dev', backend, network, workspace: { git: repo }, client: { command: ['/bin/sh', '-c', agentScript(markers)] } },
+          ],
+        },
+      });
+      const ws = path.join(h.home, 'workspaces', swarm, 'dev');
+      await waitFor(async () => fs.existsSync(path.join(ws, '.genswarms', 'planted')), 'the agent planted its traps', 30_000).catch(
+        async (e: unknown) => {
+          const logs = JSON.stringify(await h.engine.agentLogs(swarm, 'dev'));
+          throw new Error(
+            `${String(e)}: ${spawnSync('/bin/ls', ['-laR', ws], { encoding: 'utf8' }).stdout.slice(0, 3000)} ${logs.slice(0, 3000)}`,
+          );
+        },
+      );
+      const changes = await h.engine.agentGitChanges(swarm, 'dev');
+      expect(changes.commits.map((c) => c.subject)).toEqual(['agent work']);
+      expect(changes.uncommitted).toBe(true);
+      const paths = changes.files.map((f) => f.path).sort();
+      expect(paths).toEqual(expect.arrayContaining(['lib.txt', 'new.txt', 'draft.txt', 'leak', '-rf', 'evil\\x0aname']));
+      expect(paths).not.toContain('fifo');
+      const diff = await h.engine.agentGitDiff(swarm, 'dev', {});
+      expect(diff.diff).toContain('+TWO');
+      expect(diff.diff).toContain('+draft');
+      const fetched = await h.engine.fetchGitWork(swarm, {});
+      expect(fetched.failed).toEqual([]);
+      expect(fetched.fetched.map((f) => f.branch)).toEqual([`genswarms/${swarm}/dev`]);
+      const refsAfter = git(repo, ['for-each-ref', '--format=%(refname)']);
+      expect(refsAfter.split('\n').filter((r) => r !== '' && !refsBefore.includes(r))).toEqual([`refs/heads/genswarms/${swarm}/dev`]);
+      expect(git(repo, ['ls-tree', '-r', '--name-only', `genswarms/${swarm}/dev`]).split('\n')).not.toContain('draft.txt');
+      expect(fs.readFileSync(path.join(repo, '.git', 'HEAD'), 'utf8')).toBe(before.head);
+      expect(fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8')).toBe(before.config);
+      expect(git(repo, ['status', '--porcelain'])).toBe('');
+      expect(fs.existsSync(path.join(repo, '.git', 'FETCH_HEAD'))).toBe(false);
+      const all = await h.engine.fetchGitWork(swarm, { agents: ['dev'], includeUncommitted: true });
+      expect(git(repo, ['ls-tree', '-r', '--name-only', all.fetched[0]!.commit]).split('\n')).toContain('draft.txt');
+      expect(fs.readdirSync(markers)).toEqual([]);
+      await h.engine.stopSwarm(swarm, {});
+      expect(fs.existsSync(path.join(ws, '.git'))).toBe(true); // stop keeps the clone
+      expect((await h.engine.agentGitChanges(swarm, 'dev')).commits).toHaveLength(1);
+      await h.engine.stopSwarm(swarm, { purge: true });
+      expect(fs.existsSync(ws)).toBe(false);
+      expect(fs.existsSync(path.join(h.home, 'git', swarm))).toBe(false);
+      expect(fs.readdirSync(markers)).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe('git_changes', () => {
@@ -149,7 +176,9 @@ describe('git_changes', () => {
     fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n');
     git(repo, ['add', '.']);
     git(repo, ['-c', 'user.name=op', '-c', 'user.email=op@example.com', 'commit', '-qm', 'first']);
-    await h.engine.startSwarm({ config: { name: 'gc', agents: [{ name: 'm', backend: { type: 'mock', opts: { replies: ['done'] } }, workspace: { git: repo } }] } });
+    await h.engine.startSwarm({
+      config: { name: 'gc', agents: [{ name: 'm', backend: { type: 'mock', opts: { replies: ['done'] } }, workspace: { git: repo } }] },
+    });
     fs.writeFileSync(path.join(h.home, 'workspaces', 'gc', 'm', 'a.txt'), 'a\nb\n');
     const gitEvents = async (): Promise<StoredEvent[]> => (await eventsOf(h.engine, 'gc')).filter((e) => e.event_type === 'git_changes');
     await h.engine.sendTask('gc', 'm', 'one');

@@ -38,7 +38,10 @@ export const diffCommand: CommandModule = {
       .argument('<agent>', 'agent name')
       .option('--stat', 'a diffstat instead of the diff')
       .option('--json', 'print the server response unchanged')
-      .addHelpText('after', '\nExamples:\n  genswarms diff demo dev\n  genswarms diff demo dev --stat\n  genswarms diff demo dev > work.patch')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  genswarms diff demo dev\n  genswarms diff demo dev --stat\n  genswarms diff demo dev > work.patch',
+      )
       .action(
         deps.action(async (swarm: string, agent: string, opts: { stat?: boolean; json?: boolean }) => {
           const args = { params: { s: swarm, a: agent }, query: { stat: opts.stat === true ? ('true' as const) : undefined } };

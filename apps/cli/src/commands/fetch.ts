@@ -25,7 +25,10 @@ export const fetchCommand: CommandModule = {
           const r = await callOp(deps, 'fetchGitWork', { params: { s: swarm }, body }, { json: opts.json === true });
           if (opts.json === true) return r.failed.length > 0 ? EXIT.failed : EXIT.ok;
           for (const f of r.fetched) {
-            writeLine(deps.ctx.stdout, `${f.agent}: ${f.branch} -> ${f.commit.slice(0, 12)}${f.uncommitted ? ' (with uncommitted changes)' : ''}`);
+            writeLine(
+              deps.ctx.stdout,
+              `${f.agent}: ${f.branch} -> ${f.commit.slice(0, 12)}${f.uncommitted ? ' (with uncommitted changes)' : ''}`,
+            );
           }
           for (const f of r.failed) writeLine(deps.ctx.stdout, `${f.agent}: failed (${f.error}) ${oneLine(f.message)}`);
           return r.failed.length > 0 ? EXIT.failed : EXIT.ok;

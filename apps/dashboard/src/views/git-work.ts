@@ -6,7 +6,8 @@ import { call, ClientError } from '../lib/api';
 
 type Changes = ResponseOf<'agentGitChanges'>;
 type Diff = ResponseOf<'agentGitDiff'>;
-type GitWorkState = { kind: 'loading' } | { kind: 'none' } | { kind: 'ok'; changes: Changes; diff: Diff } | { kind: 'failed'; message: string };
+type GitWorkState =
+  { kind: 'loading' } | { kind: 'none' } | { kind: 'ok'; changes: Changes; diff: Diff } | { kind: 'failed'; message: string };
 
 /** The agent's git work from the host's reader: file names, subjects and the diff are the agent's text, shown as text nodes only. */
 async function loadGitWork(swarm: string, agent: string): Promise<GitWorkState> {

@@ -24,7 +24,15 @@ d('git workspaces: the clone', () => {
       for (const f of objects) {
         const st = statSync(f);
         expect([st.uid, st.mode & 0o777, st.nlink > 1]).toEqual([0, 0o444, true]);
-        const write = spawnSync('/usr/bin/setpriv', ['--reuid=65532', '--regid=65532', '--clear-groups', '--', '/bin/sh', '-c', `echo x >> '${f}'`]);
+        const write = spawnSync('/usr/bin/setpriv', [
+          '--reuid=65532',
+          '--regid=65532',
+          '--clear-groups',
+          '--',
+          '/bin/sh',
+          '-c',
+          `echo x >> '${f}'`,
+        ]);
         expect(write.status).not.toBe(0);
       }
       expect(() => lstatSync(path.join(w.workspace, '.git', 'objects', 'info', 'alternates'))).toThrow();
@@ -42,7 +50,15 @@ d('git workspaces: the clone', () => {
       const first = await cloneFor(w);
       const head = readFileSync(path.join(w.workspace, '.git', 'HEAD'), 'utf8');
       const source = await planGitSource({ git: w.repo }, AGENT, w.ctx);
-      const again = await ensureGitClone({ home: w.home, swarm: SWARM, agent: AGENT, source, workspace: w.workspace, serverUid: 0, owner: { uid: 65532, gid: 65532 } });
+      const again = await ensureGitClone({
+        home: w.home,
+        swarm: SWARM,
+        agent: AGENT,
+        source,
+        workspace: w.workspace,
+        serverUid: 0,
+        owner: { uid: 65532, gid: 65532 },
+      });
       expect(again).toEqual(first);
       expect(readFileSync(path.join(w.workspace, '.git', 'HEAD'), 'utf8')).toBe(head);
     } finally {
@@ -59,7 +75,15 @@ d('git workspaces: what the host never does in a workspace handed to the agent',
       rmSync(path.join(w.workspace, '.git'), { recursive: true });
       for (const n of readdirSync(w.workspace)) rmSync(path.join(w.workspace, n), { recursive: true });
       const source = await planGitSource({ git: w.repo }, AGENT, w.ctx);
-      const again = ensureGitClone({ home: w.home, swarm: SWARM, agent: AGENT, source, workspace: w.workspace, serverUid: 0, owner: { uid: 65532, gid: 65532 } });
+      const again = ensureGitClone({
+        home: w.home,
+        swarm: SWARM,
+        agent: AGENT,
+        source,
+        workspace: w.workspace,
+        serverUid: 0,
+        owner: { uid: 65532, gid: 65532 },
+      });
       await expect(again).rejects.toMatchObject({ code: 'unsafe_workspace' });
       expect(readdirSync(w.workspace)).toEqual([]);
     } finally {

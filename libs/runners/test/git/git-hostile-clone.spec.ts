@@ -11,35 +11,59 @@ const BRANCH = path.join('.git', 'refs', 'heads', 'genswarms', SWARM, AGENT);
 
 /** What an agent may do to its clone's internals; each ends in a known answer, never a read outside it or a hang. */
 const CASES: [string, (w: GitWorld) => void, 'base' | 'git_failed'][] = [
-  ['its branch is a link to the operator repository ref', (w) => {
-    rmSync(path.join(w.workspace, BRANCH));
-    symlinkSync(path.join(w.repo, '.git', 'refs', 'heads', 'main'), path.join(w.workspace, BRANCH));
-  }, 'base'],
-  ['its .git is a link to the operator repository', (w) => {
-    rmSync(path.join(w.workspace, '.git'), { recursive: true });
-    symlinkSync(path.join(w.repo, '.git'), path.join(w.workspace, '.git'));
-  }, 'base'],
-  ['its .git is a gitfile pointing elsewhere', (w) => {
-    rmSync(path.join(w.workspace, '.git'), { recursive: true });
-    writeFileSync(path.join(w.workspace, '.git'), `gitdir: ${path.join(w.repo, '.git')}\n`);
-  }, 'base'],
+  [
+    'its branch is a link to the operator repository ref',
+    (w) => {
+      rmSync(path.join(w.workspace, BRANCH));
+      symlinkSync(path.join(w.repo, '.git', 'refs', 'heads', 'main'), path.join(w.workspace, BRANCH));
+    },
+    'base',
+  ],
+  [
+    'its .git is a link to the operator repository',
+    (w) => {
+      rmSync(path.join(w.workspace, '.git'), { recursive: true });
+      symlinkSync(path.join(w.repo, '.git'), path.join(w.workspace, '.git'));
+    },
+    'base',
+  ],
+  [
+    'its .git is a gitfile pointing elsewhere',
+    (w) => {
+      rmSync(path.join(w.workspace, '.git'), { recursive: true });
+      writeFileSync(path.join(w.workspace, '.git'), `gitdir: ${path.join(w.repo, '.git')}\n`);
+    },
+    'base',
+  ],
   ['its branch holds garbage', (w) => writeFileSync(path.join(w.workspace, BRANCH), '$(touch /tmp/x)\n'), 'git_failed'],
-  ['its branch names an object whose file does not hash to its name', (w) => {
-    const sha = 'ab'.repeat(20);
-    mkdirSync(path.join(w.workspace, '.git', 'objects', 'ab'), { recursive: true });
-    writeFileSync(path.join(w.workspace, '.git', 'objects', 'ab', sha.slice(2)), deflateSync(Buffer.from('commit 3\0abc')));
-    writeFileSync(path.join(w.workspace, BRANCH), `${sha}\n`);
-  }, 'git_failed'],
-  ['its pack is a FIFO and its objects dir holds a link', (w) => {
-    const pack = path.join(w.workspace, '.git', 'objects', 'pack');
-    mkdirSync(pack, { recursive: true });
-    spawnSync('/usr/bin/mkfifo', [path.join(pack, `pack-${'cd'.repeat(20)}.pack`)]);
-    symlinkSync('/root', path.join(w.workspace, '.git', 'objects', 'ee'));
-  }, 'base'],
-  ['its objects directory is a link to the operator objects', (w) => {
-    renameSync(path.join(w.workspace, '.git', 'objects'), path.join(w.workspace, 'objects-moved'));
-    symlinkSync(path.join(w.repo, '.git', 'objects'), path.join(w.workspace, '.git', 'objects'));
-  }, 'base'],
+  [
+    'its branch names an object whose file does not hash to its name',
+    (w) => {
+      const sha = 'ab'.repeat(20);
+      mkdirSync(path.join(w.workspace, '.git', 'objects', 'ab'), { recursive: true });
+      writeFileSync(path.join(w.workspace, '.git', 'objects', 'ab', sha.slice(2)), deflateSync(Buffer.from('commit 3\0abc')));
+      writeFileSync(path.join(w.workspace, BRANCH), `${sha}\n`);
+    },
+    'git_failed',
+  ],
+  [
+    'its pack is a FIFO and its objects dir holds a link',
+    (w) => {
+      const pack = path.join(w.workspace, '.git', 'objects', 'pack');
+      mkdirSync(pack, { recursive: true });
+      spawnSync('/usr/bin/mkfifo', [path.join(pack, `pack-${'cd'.repeat(20)}.pack`)]);
+      symlinkSync('/root', path.join(w.workspace, '.git', 'objects', 'ee'));
+    },
+    'base',
+  ],
+  [
+    'its objects directory is a link to the operator objects',
+    (w) => {
+      renameSync(path.join(w.workspace, '.git', 'objects'), path.join(w.workspace, 'objects-moved'));
+      symlinkSync(path.join(w.repo, '.git', 'objects'), path.join(w.workspace, '.git', 'objects'));
+    },
+    'base',
+  ],
 ];
 
 d('git workspaces: a hostile clone', () => {

@@ -17,7 +17,19 @@ function plantTraps(ws: string, markers: string): void {
   const hooks = path.join(ws, '.git', 'hooks');
   mkdirSync(hooks, { recursive: true });
   mkdirSync(path.join(ws, '.git', 'info'), { recursive: true });
-  for (const h of ['pre-commit', 'post-checkout', 'reference-transaction', 'post-index-change', 'pre-push', 'post-update', 'pre-receive', 'update', 'pre-auto-gc', 'fsmonitor-watchman', 'post-merge']) {
+  for (const h of [
+    'pre-commit',
+    'post-checkout',
+    'reference-transaction',
+    'post-index-change',
+    'pre-push',
+    'post-update',
+    'pre-receive',
+    'update',
+    'pre-auto-gc',
+    'fsmonitor-watchman',
+    'post-merge',
+  ]) {
     writeFileSync(path.join(hooks, h), `#!/bin/sh\ntouch '${path.join(markers, `hook-${h}`)}'\n`, { mode: 0o755 });
   }
   const alt = path.join(ws, '.althooks');
@@ -100,7 +112,9 @@ d('git workspaces: what a hostile agent plants in its clone never runs on the ho
     const taken = await takeAgentWork(work!, { includeUncommitted });
     expect(taken.branch).toBe(`genswarms/${SWARM}/${AGENT}`);
     const refsAfter = git(w.repo, ['for-each-ref', '--format=%(refname)']).split('\n').filter(Boolean);
-    expect(refsAfter.filter((r) => !refsBefore.includes(r))).toEqual(refsBefore.includes(`refs/heads/${taken.branch}`) ? [] : [`refs/heads/${taken.branch}`]);
+    expect(refsAfter.filter((r) => !refsBefore.includes(r))).toEqual(
+      refsBefore.includes(`refs/heads/${taken.branch}`) ? [] : [`refs/heads/${taken.branch}`],
+    );
     expect(git(w.repo, ['rev-parse', `refs/heads/${taken.branch}`]).trim()).toBe(taken.commit);
     const files = git(w.repo, ['ls-tree', '-r', '--name-only', taken.branch]).split('\n');
     expect(files.includes('draft.txt')).toBe(includeUncommitted);
@@ -120,7 +134,10 @@ d('git workspaces: the traps of the spec above are real', () => {
       await cloneFor(w);
       asAgent(w.workspace, ['/bin/sh', '-c', 'printf "x\\n" >> lib.txt']);
       plantTraps(w.workspace, markers);
-      spawnSync('/usr/bin/git', ['-c', 'safe.directory=*', 'diff', 'HEAD'], { cwd: w.workspace, env: { PATH: '/usr/bin:/bin', HOME: w.root } });
+      spawnSync('/usr/bin/git', ['-c', 'safe.directory=*', 'diff', 'HEAD'], {
+        cwd: w.workspace,
+        env: { PATH: '/usr/bin:/bin', HOME: w.root },
+      });
       expect(readdirSync(markers).length).toBeGreaterThan(0);
     } finally {
       w.cleanup();

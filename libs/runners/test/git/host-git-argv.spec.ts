@@ -21,14 +21,17 @@ describe('host git argv and env', () => {
     expect(overrides.some((o) => o.startsWith('safe.directory'))).toBe(false);
   });
 
-  test.each([['GIT_DIR'], ['GIT_CONFIG_PARAMETERS'], ['GIT_EXEC_PATH'], ['GIT_SSH_COMMAND'], ['LD_PRELOAD']])('the env never carries %s', (name) => {
-    process.env[name] = '/tmp/evil';
-    try {
-      expect(Object.keys(buildHostGitEnv('/h'))).not.toContain(name);
-    } finally {
-      delete process.env[name];
-    }
-  });
+  test.each([['GIT_DIR'], ['GIT_CONFIG_PARAMETERS'], ['GIT_EXEC_PATH'], ['GIT_SSH_COMMAND'], ['LD_PRELOAD']])(
+    'the env never carries %s',
+    (name) => {
+      process.env[name] = '/tmp/evil';
+      try {
+        expect(Object.keys(buildHostGitEnv('/h'))).not.toContain(name);
+      } finally {
+        delete process.env[name];
+      }
+    },
+  );
 
   test('the env has no system or global config and an empty HOME', () => {
     expect(buildHostGitEnv('/h')).toMatchObject({

@@ -19,7 +19,6 @@ import { defaultWorkspace } from '../agents/launch-spec';
 import { EngineError } from '../errors/engine-error';
 import { GIT_FETCH_AGENTS_MAX } from './git-schemas';
 
-
 export interface GitOpsPaths {
   readonly home: string;
 }

@@ -8,7 +8,10 @@ import type { AgentGitDiff, GitWorkFetched } from '../service/swarm-service';
 /** Agent names of one fetch, at most. */
 export const GIT_FETCH_AGENTS_MAX = 1000;
 
-const Sha = z.string().regex(/^[0-9a-f]{40}$/).describe('Commit id');
+const Sha = z
+  .string()
+  .regex(/^[0-9a-f]{40}$/)
+  .describe('Commit id');
 
 const ChangedFileSchema = z
   .object({
@@ -69,7 +72,11 @@ export const GitWorkFetchedSchema = z
 
 export const GitFetchCommandSchema = z
   .strictObject({
-    agents: z.array(NameSchema).max(GIT_FETCH_AGENTS_MAX).optional().describe('Agents to fetch (default: every agent with a git workspace)'),
+    agents: z
+      .array(NameSchema)
+      .max(GIT_FETCH_AGENTS_MAX)
+      .optional()
+      .describe('Agents to fetch (default: every agent with a git workspace)'),
     include_uncommitted: z.boolean().optional().describe('Take the working tree too, as a commit made by the host'),
   })
   .meta({ id: 'GitFetchCommand' })

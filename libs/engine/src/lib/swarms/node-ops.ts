@@ -1,5 +1,12 @@
 /** Adding, removing and scaling agents; topology PATCH (docs/rest-api.md, all-or-nothing). */
-import { AgentSchema, configToState, effectiveAgentCap, forbiddenKeysOfAgent, resolveWorkspace, type AgentConfig } from '@genswarms/ir-gate';
+import {
+  AgentSchema,
+  configToState,
+  effectiveAgentCap,
+  forbiddenKeysOfAgent,
+  resolveWorkspace,
+  type AgentConfig,
+} from '@genswarms/ir-gate';
 import { redactSecrets } from '@genswarms/security';
 import * as path from 'node:path';
 import { EngineError } from '../errors/engine-error';

@@ -91,7 +91,9 @@ const GitRefSchema = z
 /** A git workspace: the agent works on its own clone of the operator's repository (docs/configuration.md). */
 export const GitWorkspaceSchema = z
   .strictObject({
-    git: NoNulPath.describe("Path of the operator's repository (below a workspace root; relative paths resolve against the config directory)"),
+    git: NoNulPath.describe(
+      "Path of the operator's repository (below a workspace root; relative paths resolve against the config directory)",
+    ),
     ref: GitRefSchema.optional(),
   })
   .describe('Git workspace: a clone of the repository at ref, on the branch genswarms/<swarm>/<agent>');

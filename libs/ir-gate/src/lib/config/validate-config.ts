@@ -57,7 +57,10 @@ function resolvePaths(config: SwarmConfig, baseDir: string | undefined): SwarmCo
 }
 
 /** A workspace's relative paths resolved: the directory, or a git workspace's repository. */
-export function resolveWorkspace(w: NonNullable<AgentConfig['workspace']>, abs: (p: string) => string): NonNullable<AgentConfig['workspace']> {
+export function resolveWorkspace(
+  w: NonNullable<AgentConfig['workspace']>,
+  abs: (p: string) => string,
+): NonNullable<AgentConfig['workspace']> {
   return typeof w === 'string' ? abs(w) : { ...w, git: abs(w.git) };
 }
 

@@ -95,7 +95,7 @@ async function importPacks(objects: FileHandle, target: MirrorTarget): Promise<n
         gitDir: target.mirror,
         emptyHome: target.emptyHome,
         input: read.data,
-      }).catch(() => (skipped += 1)); // a broken pack is left out; its commits then read as missing
+      }).catch(() => (skipped += 1)); // expected: a broken pack is left out; its commits then read as missing
     }
   } finally {
     await dir.close();
@@ -105,7 +105,7 @@ async function importPacks(objects: FileHandle, target: MirrorTarget): Promise<n
 
 async function hasPack(mirror: string, trailer: string): Promise<boolean> {
   if (await present(path.join(mirror, 'objects', 'pack', `pack-${trailer}.pack`))) return true;
-  const alternates = await fsp.readFile(path.join(mirror, 'objects', 'info', 'alternates'), 'utf8').catch(() => '');
+  const alternates = await fsp.readFile(path.join(mirror, 'objects', 'info', 'alternates'), 'utf8').catch(() => ''); // expected: no alternates
   for (const alt of alternates.split('\n').filter((l) => l !== '')) {
     if (await present(path.join(alt, 'pack', `pack-${trailer}.pack`))) return true;
   }

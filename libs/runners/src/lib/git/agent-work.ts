@@ -74,7 +74,8 @@ async function readLocked(input: AgentWorkInput, layout: ReturnType<typeof gitAg
     }
     const git = { gitDir: layout.mirror, emptyHome };
     const has = await runHostGit(['cat-file', '-e', `${branchHead}^{commit}`], { ...git, okCodes: [1, 128] });
-    if (has.code !== 0) throw new RunnerError('git_failed', "the agent's branch names a commit that could not be read", { agent: input.agent });
+    if (has.code !== 0)
+      throw new RunnerError('git_failed', "the agent's branch names a commit that could not be read", { agent: input.agent });
     await runHostGit(['update-ref', 'refs/genswarms/head', branchHead], git);
     const owner = (await ws.stat()).uid; // the agent's (the runner handed the workspace over): only its files are taken
     const snap = await snapshotWorktree({ workspace: ws, owner, mirror: layout.mirror, indexFile: layout.index, emptyHome });

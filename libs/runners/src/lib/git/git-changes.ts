@@ -54,10 +54,25 @@ export async function listAgentChanges(work: AgentWork): Promise<AgentChanges> {
   for (let i = 0; i + 1 < fields.length && files.length < CHANGES_FILES_MAX; i += 2) {
     const raw = fields[i + 1] as string;
     const n = counts.get(raw);
-    files.push({ path: safePath(raw), status: STATUS[fields[i] as string] ?? 'modified', additions: n?.[0] ?? null, deletions: n?.[1] ?? null });
+    files.push({
+      path: safePath(raw),
+      status: STATUS[fields[i] as string] ?? 'modified',
+      additions: n?.[0] ?? null,
+      deletions: n?.[1] ?? null,
+    });
   }
   const log = await runHostGit(
-    ['log', '-z', '--no-decorate', '--no-notes', '--no-show-signature', `--max-count=${CHANGES_COMMITS_MAX}`, '--format=%H%n%an%n%aI%n%s', `${work.base}..${work.branchHead}`, '--'],
+    [
+      'log',
+      '-z',
+      '--no-decorate',
+      '--no-notes',
+      '--no-show-signature',
+      `--max-count=${CHANGES_COMMITS_MAX}`,
+      '--format=%H%n%an%n%aI%n%s',
+      `${work.base}..${work.branchHead}`,
+      '--',
+    ],
     git,
   );
   const commits = log.stdout
@@ -91,7 +106,9 @@ export async function agentDiff(work: AgentWork, opts: { stat?: boolean } = {}):
     maxStdoutBytes: DIFF_MAX_BYTES,
   });
   const text = r.stdout.toString('utf8');
-  return r.truncated ? { text: `${text}\n[genswarms: diff truncated at ${DIFF_MAX_BYTES} bytes]\n`, truncated: true } : { text, truncated: false };
+  return r.truncated
+    ? { text: `${text}\n[genswarms: diff truncated at ${DIFF_MAX_BYTES} bytes]\n`, truncated: true }
+    : { text, truncated: false };
 }
 
 function parseNumstat(out: Buffer): Map<string, [number | null, number | null]> {
@@ -110,7 +127,9 @@ export function safePath(latin1: string): string {
   const bytes = Buffer.from(latin1, 'latin1');
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (!text.includes('\uFFFD') || bytes.includes(Buffer.from('\uFFFD'))) return escapeControls(text);
-  return [...bytes].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+  return [...bytes]
+    .map((b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`))
+    .join('');
 }
 
 function escapeControls(text: string): string {

@@ -44,10 +44,14 @@ export async function ensureGitClone(input: GitCloneInput): Promise<GitRecord> {
   }
   // a workspace already handed to the agent is never written by the host again: its clone is gone, not made anew
   if ((await fsp.lstat(input.workspace)).uid !== input.serverUid)
-    throw new RunnerError('unsafe_workspace', "the agent's clone is gone (no .git); purge the swarm to start it afresh", { agent: input.agent });
+    throw new RunnerError('unsafe_workspace', "the agent's clone is gone (no .git); purge the swarm to start it afresh", {
+      agent: input.agent,
+    });
   const stray = (await fsp.readdir(input.workspace)).filter((n) => !GENSWARMS_ENTRIES.has(n));
   if (stray.length > 0)
-    throw new RunnerError('unsafe_workspace', 'the workspace holds files but no clone; purge the swarm to start it afresh', { agent: input.agent });
+    throw new RunnerError('unsafe_workspace', 'the workspace holds files but no clone; purge the swarm to start it afresh', {
+      agent: input.agent,
+    });
   await fsp.mkdir(gitSwarmDir(input.home, input.swarm), { recursive: true, mode: 0o700 });
   const base = gitBaseDir(input.home, input.swarm, input.source.repo);
   await withGitLock(base, () => fetchBase(input, base)); // agents of a swarm are prepared a few at once
@@ -106,7 +110,8 @@ async function linkObjects(from: string, to: string, share: boolean): Promise<vo
       await fsp.mkdir(dst, { recursive: true, mode: 0o755 });
       await linkObjects(src, dst, share);
     } else if (entry.isFile()) {
-      if (share) await fsp.link(src, dst).catch((e: NodeJS.ErrnoException) => (e.code === 'EXDEV' ? copyObject(src, dst) : Promise.reject(e)));
+      if (share)
+        await fsp.link(src, dst).catch((e: NodeJS.ErrnoException) => (e.code === 'EXDEV' ? copyObject(src, dst) : Promise.reject(e)));
       else await copyObject(src, dst);
     }
   }
@@ -135,6 +140,7 @@ async function exists(p: string): Promise<boolean> {
     await fsp.lstat(p);
     return true;
   } catch {
-    return false; // expected: missing
+    // expected: a missing path is the answer
+    return false;
   }
 }

@@ -8,7 +8,7 @@ const chains = new Map<string, Promise<unknown>>();
 export async function withGitLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const prev = chains.get(key) ?? Promise.resolve();
   const next = prev.then(fn, fn);
-  const tail = next.catch(() => undefined); // the chain only orders calls; each caller sees its own failure
+  const tail = next.catch(() => undefined); // expected: the chain only orders calls; each caller sees its own failure
   chains.set(key, tail);
   try {
     return await next;

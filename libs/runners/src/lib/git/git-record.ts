@@ -46,6 +46,7 @@ export async function readGitRecord(file: string): Promise<GitRecordRead> {
   try {
     raw = JSON.parse(text);
   } catch {
+    // expected: unparsable text is the typed answer `invalid`
     return { kind: 'invalid', reason: 'not JSON' };
   }
   return parseGitRecord(raw);

@@ -88,7 +88,8 @@ function confineRepository(written: string, agent: string, ctx: RunnerContext): 
   const system = systemDirOf(real, ctx.userHome === undefined ? undefined : realOrResolved(ctx.userHome));
   if (system !== undefined) throw refuse(`is or lies in the system directory ${system}`);
   const below = path.relative(root, real).split(path.sep);
-  if (lexical !== real && !isReachedWithoutLinks(lexical, root, below)) throw refuse(`is reached through a symbolic link below the root ${root}`);
+  if (lexical !== real && !isReachedWithoutLinks(lexical, root, below))
+    throw refuse(`is reached through a symbolic link below the root ${root}`);
   return real;
 }
 

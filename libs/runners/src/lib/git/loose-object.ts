@@ -20,6 +20,7 @@ export function checkLooseObject(compressed: Buffer, sha: string): LooseCheck {
   try {
     raw = inflateSync(compressed, { maxOutputLength: GIT_OBJECT_MAX_BYTES + 64 });
   } catch {
+    // expected: a stream that does not inflate is the typed answer `bad`
     return { kind: 'bad', reason: 'does not inflate within the size limit' };
   }
   const nul = raw.indexOf(0);
@@ -57,7 +58,8 @@ export async function storeLooseObject(objectsDir: string, sha: string, compress
 export async function storeBlob(objectsDir: string, data: Buffer): Promise<string> {
   const sha = objectId('blob', data);
   const file = path.join(objectsDir, sha.slice(0, 2), sha.slice(2));
-  if (!(await present(file))) await storeLooseObject(objectsDir, sha, deflateSync(Buffer.concat([Buffer.from(`blob ${data.length}\0`), data])));
+  if (!(await present(file)))
+    await storeLooseObject(objectsDir, sha, deflateSync(Buffer.concat([Buffer.from(`blob ${data.length}\0`), data])));
   return sha;
 }
 

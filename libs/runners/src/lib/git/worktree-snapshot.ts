@@ -142,7 +142,12 @@ async function dropIgnored(staged: readonly Staged[], input: SnapshotInput): Pro
       input: names,
       okCodes: [1],
     });
-    const ignored = new Set(r.stdout.toString('latin1').split('\0').filter((n) => n !== ''));
+    const ignored = new Set(
+      r.stdout
+        .toString('latin1')
+        .split('\0')
+        .filter((n) => n !== ''),
+    );
     // a .gitignore itself is always kept: it is part of the work
     return staged.filter((s) => !ignored.has(s.path.toString('latin1')) || ignoreFiles.includes(s));
   } finally {
