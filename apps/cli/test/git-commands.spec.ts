@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildOnce } from '@genswarms/tools';
 import { terminalDiffLine } from '../src/commands/diff';
@@ -53,8 +53,11 @@ describe('genswarms diff and fetch, against the real server', () => {
     env = await upRealServer(dir.path, SERVER_MAIN, { GENSWARMS_WORKSPACE_ROOTS: roots });
     const started = await run(['start', 'g.json']);
     expect(started.code).toBe(0);
-    // the agent's uncommitted work, in its clone
-    writeFileSync(join(dir.path, 'home', 'workspaces', 'g', 'dev', 'lib.txt'), 'one\ntwo\n');
+    // the agent's uncommitted work, in its clone (its own file: the host reads no file of another uid there)
+    const ws = join(dir.path, 'home', 'workspaces', 'g', 'dev');
+    writeFileSync(join(ws, 'lib.txt'), 'one\ntwo\n');
+    const owner = statSync(ws);
+    chownSync(join(ws, 'lib.txt'), owner.uid, owner.gid);
   }, 60_000);
   afterAll(async () => {
     await run(['down']);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
@@ -47,8 +47,15 @@ describeBrowser('the agent page shows an agent’s git work', () => {
     });
     expect(res.status).toBe(201);
     const ws = join(server.base, 'home', 'workspaces', 'gitdash', 'dev');
-    writeFileSync(join(ws, 'lib.txt'), `one\n${HOSTILE_LINE}\n`);
-    writeFileSync(join(ws, HOSTILE_NAME), 'x\n');
+    // the agent's own files (the host reads no file of another uid in a workspace)
+    const owner = statSync(ws);
+    for (const [name, text] of [
+      ['lib.txt', `one\n${HOSTILE_LINE}\n`],
+      [HOSTILE_NAME, 'x\n'],
+    ] as const) {
+      writeFileSync(join(ws, name), text);
+      chownSync(join(ws, name), owner.uid, owner.gid);
+    }
     s = await openBrowser();
     page = s.page;
   }, 60_000);
