@@ -82,6 +82,17 @@ describe('git workspace refusals', () => {
     expect(fs.existsSync('/tmp/gs-pwned')).toBe(false);
   });
 
+  test.each([
+    ['ssh', { type: 'ssh', host: 'user@example.com', opts: { key_path: '/nonexistent' } }],
+    ['swarm', { type: 'swarm', image: 'genswarms/test-agent:latest' }],
+  ])('a %s agent (its workspace is on another host) cannot have a git workspace', async (_kind, backend) => {
+    const config = {
+      name: 'gb',
+      agents: [{ name: 'a', backend, client: { command: ['/bin/true'] }, workspace: { git: path.join(h.named, 'good') } }],
+    };
+    expect(await codeOf(h.engine.validateConfig(config, h.configDir))).toBe('400 validation_failed');
+  });
+
   test('add_agent refuses each, and accepts the good repository', async () => {
     await h.engine.startSwarm({ config: { name: 'ga', agents: [{ name: 'base', backend: mockBackend }] } });
     for (const [what, workspace, code] of cases) {

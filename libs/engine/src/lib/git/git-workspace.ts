@@ -1,7 +1,11 @@
 /** The narrow hooks of git workspaces into planning and preparing an agent (docs/configuration.md "Git workspaces"). */
-import type { AgentConfig } from '@genswarms/ir-gate';
+import { viewBackend, type AgentConfig } from '@genswarms/ir-gate';
 import { cloneGitWorkspace, planGitSource, type GitSourcePlan, type LaunchPlan, type RunnerContext } from '@genswarms/runners';
 import { toEngineError } from '../agents/launch-spec';
+import { EngineError } from '../errors/engine-error';
+
+/** Backends whose workspace is a directory of this host (a clone made here is the one the agent works on). */
+const HOST_WORKSPACE_BACKENDS: ReadonlySet<string> = new Set(['local', 'bwrap', 'docker', 'tmux', 'mock']);
 
 /** The source each plan of a git workspace was made with, for its preparation (plans are never copied). */
 const sources = new WeakMap<LaunchPlan, GitSourcePlan>();
@@ -13,6 +17,13 @@ const sources = new WeakMap<LaunchPlan, GitSourcePlan>();
 export async function planGitWorkspace(agent: AgentConfig, ctx: RunnerContext): Promise<GitSourcePlan | undefined> {
   const w = agent.workspace;
   if (w === undefined || typeof w === 'string') return undefined;
+  const backend = viewBackend(agent.backend).type;
+  if (!HOST_WORKSPACE_BACKENDS.has(backend)) {
+    throw new EngineError('validation_failed', `A git workspace needs a backend whose workspace is on this host, not ${backend}.`, {
+      agent: agent.name,
+      issues: [{ path: 'workspace', message: `not available with backend ${backend} (local, bwrap, docker, tmux or mock)` }],
+    });
+  }
   try {
     return await planGitSource(w, agent.name, ctx);
   } catch (e) {
