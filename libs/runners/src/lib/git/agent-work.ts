@@ -7,7 +7,7 @@ import { readGitRecord, type GitRecord } from './git-record';
 import { runHostGit } from './host-git';
 import { withGitLock } from './git-lock';
 import { openDirIn, openDirPath } from './untrusted-tree';
-import { snapshotWorktree } from './worktree-snapshot';
+import { snapshotWorktree, type SnapshotCache } from './worktree-snapshot';
 
 /** Where an agent's work is (the host's mirror now holds every object these ids name). */
 export interface AgentWork {
@@ -31,6 +31,24 @@ export interface AgentWorkInput {
   readonly agent: string;
   /** Real path of the agent's workspace (its clone). */
   readonly workspace: string;
+}
+
+/**
+ * Each mirror's snapshot cache (`SnapshotCache`: blob ids of working-tree files by path and stamp), so a read after
+ * a turn re-reads only what changed. Process-wide like the mirrors; the least recently used go past this many.
+ */
+const SNAPSHOT_CACHES_MAX = 64;
+const snapshotCaches = new Map<string, SnapshotCache>();
+
+function cacheOf(mirror: string): SnapshotCache {
+  const cache = snapshotCaches.get(mirror) ?? new Map();
+  snapshotCaches.delete(mirror);
+  snapshotCaches.set(mirror, cache);
+  for (const oldest of snapshotCaches.keys()) {
+    if (snapshotCaches.size <= SNAPSHOT_CACHES_MAX) break;
+    snapshotCaches.delete(oldest);
+  }
+  return cache;
 }
 
 /** Fixed identity of the host's snapshot commits (no config, no agent-chosen name). */
@@ -78,7 +96,8 @@ async function readLocked(input: AgentWorkInput, layout: ReturnType<typeof gitAg
       throw new RunnerError('git_failed', "the agent's branch names a commit that could not be read", { agent: input.agent });
     await runHostGit(['update-ref', 'refs/genswarms/head', branchHead], git);
     const owner = (await ws.stat()).uid; // the agent's (the runner handed the workspace over): only its files are taken
-    const snap = await snapshotWorktree({ workspace: ws, owner, mirror: layout.mirror, indexFile: layout.index, emptyHome });
+    const cache = cacheOf(layout.mirror);
+    const snap = await snapshotWorktree({ workspace: ws, owner, mirror: layout.mirror, cache, indexFile: layout.index, emptyHome });
     const headTree = (await runHostGit(['rev-parse', '--verify', `${branchHead}^{tree}`], git)).stdout.toString('latin1').trim();
     let snapshot: string | undefined;
     if (snap.tree !== headTree) {
@@ -110,6 +129,7 @@ async function ensureMirror(mirror: string, base: string, emptyHome: string): Pr
   } catch {
     // expected: first read of this agent's work
   }
+  snapshotCaches.delete(mirror); // a new mirror holds none of the blobs a cache names
   await runHostGit(['init', '-q', '--bare', '--', mirror], { emptyHome });
   await fsp.writeFile(path.join(mirror, 'objects', 'info', 'alternates'), `${path.join(base, 'objects')}\n`, { mode: 0o600 });
 }

@@ -17,6 +17,10 @@ export interface TreeEntry {
   readonly kind: EntryKind;
   readonly mode: number;
   readonly size: number;
+  readonly uid: number;
+  /** `ino:size:mtime:ctime` (ns): changes whenever the content can have (ctime cannot be set back by its owner). */
+  readonly stamp: string;
+  readonly ctimeMs: number;
 }
 
 export type FileRead = { kind: 'ok'; data: Buffer; mode: number } | { kind: 'too_large'; size: number } | { kind: 'not_regular' };
@@ -59,12 +63,13 @@ export async function listDir(dir: FileHandle, max: number): Promise<{ entries: 
   for (const name of names.slice(0, max)) {
     let st;
     try {
-      st = await fsp.lstat(pathIn(dir, name));
+      st = await fsp.lstat(pathIn(dir, name), { bigint: true });
     } catch {
       continue; // expected: removed meanwhile
     }
     const kind: EntryKind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
-    entries.push({ name, kind, mode: st.mode, size: st.size });
+    const stamp = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    entries.push({ name, kind, mode: Number(st.mode), size: Number(st.size), uid: Number(st.uid), stamp, ctimeMs: Number(st.ctimeMs) });
   }
   return { entries, truncated: names.length > max };
 }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import { storeBlob } from './loose-object';
 import { runHostGit } from './host-git';
-import { listDir, openDirIn, readFileIn, readLinkIn } from './untrusted-tree';
+import { listDir, openDirIn, readFileIn, readLinkIn, type TreeEntry } from './untrusted-tree';
 
 /** Most files of a working tree taken into a snapshot. */
 export const SNAPSHOT_FILES_MAX = 20_000;
@@ -24,6 +24,8 @@ export interface SnapshotInput {
    */
   readonly owner: number;
   readonly mirror: string;
+  /** Blob ids of files seen before, by path and stamp (`SnapshotCache`); a file whose stamp matches is not read again. */
+  readonly cache?: SnapshotCache;
   /** A host-owned index file, rewritten by each snapshot. */
   readonly indexFile: string;
   readonly emptyHome: string;
@@ -35,6 +37,14 @@ export interface Snapshot {
   readonly skipped: number;
   readonly truncated: boolean;
 }
+
+/**
+ * What a previous snapshot of the same tree read: path (latin1) → the file's stamp, mode and blob id. An entry is
+ * kept only when the file's ctime was over RACY_WINDOW_MS before that snapshot began: a file changed within the
+ * same timestamp tick as it was read would keep its stamp (the "racy git" case) and is read again instead.
+ */
+export type SnapshotCache = Map<string, { readonly stamp: string; readonly mode: string; readonly sha: string }>;
+const RACY_WINDOW_MS = 2000;
 
 interface Staged {
   readonly mode: string;
@@ -54,6 +64,8 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
   const objects = path.join(input.mirror, 'objects');
   const staged: Staged[] = [];
   const state = { files: 0, bytes: 0, skipped: 0, truncated: false };
+  const began = Date.now();
+  const seen: SnapshotCache = new Map();
   await walk(input.workspace, [], 0);
   const kept = await dropIgnored(staged, input);
   await fsp.rm(input.indexFile, { force: true });
@@ -62,6 +74,10 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
   await runHostGit(['update-index', '-z', '--index-info'], { ...git, input: Buffer.concat(lines) });
   const tree = (await runHostGit(['write-tree'], git)).stdout.toString('latin1').trim();
   await fsp.rm(input.indexFile, { force: true });
+  if (input.cache !== undefined) {
+    input.cache.clear();
+    for (const [k, v] of seen) input.cache.set(k, v);
+  }
   return { tree, skipped: state.skipped, truncated: state.truncated };
 
   async function walk(dir: FileHandle, at: readonly Buffer[], depth: number): Promise<void> {
@@ -90,14 +106,23 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
         staged.push({ mode: '120000', sha: await storeBlob(objects, target), path: joinPath(rel) });
         state.files += 1;
       } else if (e.kind === 'file') {
-        await takeFile(dir, e.name, rel);
+        await takeFile(dir, e, rel);
       } else state.skipped += 1;
     }
   }
 
-  async function takeFile(dir: FileHandle, name: Buffer, rel: readonly Buffer[]): Promise<void> {
+  async function takeFile(dir: FileHandle, e: TreeEntry, rel: readonly Buffer[]): Promise<void> {
+    const key = joinPath(rel).toString('latin1');
+    const hit = input.cache?.get(key);
+    if (hit !== undefined && hit.stamp === e.stamp && e.uid === input.owner && e.size <= SNAPSHOT_FILE_MAX_BYTES) {
+      state.files += 1;
+      state.bytes += e.size;
+      seen.set(key, hit);
+      staged.push({ mode: hit.mode, sha: hit.sha, path: joinPath(rel) });
+      return;
+    }
     const room = Math.min(SNAPSHOT_FILE_MAX_BYTES, SNAPSHOT_TOTAL_MAX_BYTES - state.bytes);
-    const read = await readFileIn(dir, name, room, input.owner);
+    const read = await readFileIn(dir, e.name, room, input.owner);
     if (read.kind !== 'ok') {
       state.skipped += 1;
       if (read.kind === 'too_large' && room < SNAPSHOT_FILE_MAX_BYTES) state.truncated = true;
@@ -106,7 +131,10 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
     state.bytes += read.data.length;
     state.files += 1;
     const mode = (read.mode & 0o111) !== 0 ? '100755' : '100644';
-    staged.push({ mode, sha: await storeBlob(objects, read.data), path: joinPath(rel) });
+    const sha = await storeBlob(objects, read.data);
+    // the stamp is lstat's, taken before the read: a change after it shows as a new stamp next time
+    if (e.ctimeMs < began - RACY_WINDOW_MS && (e.mode & 0o111) === (read.mode & 0o111)) seen.set(key, { stamp: e.stamp, mode, sha });
+    staged.push({ mode, sha, path: joinPath(rel) });
   }
 }
 
