@@ -91,7 +91,7 @@ export async function listAgentChanges(work: AgentWork): Promise<AgentChanges> {
     uncommitted: work.snapshot !== undefined,
     files,
     commits,
-    truncated: work.truncated || fields.length / 2 > CHANGES_FILES_MAX,
+    truncated: work.truncated || status.truncated || numstat.truncated || log.truncated || fields.length / 2 > CHANGES_FILES_MAX,
     skipped: work.skipped,
   };
 }
