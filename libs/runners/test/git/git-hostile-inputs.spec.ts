@@ -31,6 +31,8 @@ d('git workspaces: hostile inputs from the agent clone', () => {
     asAgent(w.workspace, ['/bin/sh', '-c', 'rm .n*']);
     // an enormous diff: 6 MiB of lines, over DIFF_MAX_BYTES
     asAgent(w.workspace, ['/bin/sh', '-c', 'yes "a line of an enormous diff" | head -c 6000000 > big.txt']);
+    // past the in-memory limit: streamed into the host's hash-object, never held whole
+    asAgent(w.workspace, ['/bin/sh', '-c', 'yes "a line of a streamed file" | head -c 12000000 > streamed.txt']);
     work = (await readAgentWork({ home: w.home, swarm: SWARM, agent: AGENT, workspace: w.workspace }))!;
   });
   afterAll(() => w.cleanup());
@@ -45,6 +47,16 @@ d('git workspaces: hostile inputs from the agent clone', () => {
     expect(diff.truncated).toBe(true);
     expect(Buffer.byteLength(diff.text)).toBeLessThan(DIFF_MAX_BYTES + 200);
     expect(diff.text).toMatch(/\[genswarms: diff truncated at \d+ bytes\]\n$/);
+  });
+
+  test('a file past the in-memory limit is taken whole (streamed)', async () => {
+    const changes = await listAgentChanges(work);
+    expect(changes.files.find((f) => f.path === 'streamed.txt')).toEqual({
+      path: 'streamed.txt',
+      status: 'added',
+      additions: Math.ceil(12_000_000 / 'a line of a streamed file\n'.length),
+      deletions: 0,
+    });
   });
 
   test('the unified diff quotes hostile names instead of printing them raw', async () => {

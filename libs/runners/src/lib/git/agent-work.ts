@@ -97,7 +97,15 @@ async function readLocked(input: AgentWorkInput, layout: ReturnType<typeof gitAg
     await runHostGit(['update-ref', 'refs/genswarms/head', branchHead], git);
     const owner = (await ws.stat()).uid; // the agent's (the runner handed the workspace over): only its files are taken
     const cache = cacheOf(layout.mirror);
-    const snap = await snapshotWorktree({ workspace: ws, owner, mirror: layout.mirror, cache, indexFile: layout.index, emptyHome });
+    const snap = await snapshotWorktree({
+      workspace: ws,
+      owner,
+      mirror: layout.mirror,
+      head: branchHead,
+      cache,
+      indexFile: layout.index,
+      emptyHome,
+    });
     const headTree = (await runHostGit(['rev-parse', '--verify', `${branchHead}^{tree}`], git)).stdout.toString('latin1').trim();
     let snapshot: string | undefined;
     if (snap.tree !== headTree) {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
 
@@ -88,7 +89,8 @@ export interface HostGitOptions {
   readonly cwd?: string;
   /** An empty host-owned directory used as HOME (created 0700 when missing). */
   readonly emptyHome: string;
-  readonly input?: Buffer | string;
+  /** What git reads on stdin; a stream is piped (a large file is never held in memory). */
+  readonly input?: Buffer | string | Readable;
   readonly env?: Readonly<Record<string, string>>;
   readonly maxStdoutBytes?: number;
   readonly timeoutMs?: number;
@@ -148,7 +150,10 @@ export function runHostGit(args: readonly string[], opts: HostGitOptions): Promi
       const line = err.split('\n').find((l) => l.trim() !== '') ?? (signal === null ? `exit ${exit}` : `killed by ${signal}`);
       reject(new RunnerError('git_failed', `git ${args[0] ?? ''} failed: ${printable(line)}`, { details: { exit } }));
     });
-    child.stdin.end(opts.input ?? '');
+    if (opts.input instanceof Readable) {
+      opts.input.on('error', () => child.kill('SIGKILL')); // a failed read must not look like a short file: git is killed, the call fails
+      opts.input.pipe(child.stdin);
+    } else child.stdin.end(opts.input ?? '');
   });
 }
 

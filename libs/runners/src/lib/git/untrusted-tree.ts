@@ -102,6 +102,24 @@ export async function readFileIn(dir: FileHandle, name: Buffer | string, maxByte
   }
 }
 
+/** Opens the regular file `name` inside `dir` of uid `owner` (no link followed); undefined for anything else. */
+export async function openRegularIn(
+  dir: FileHandle,
+  name: Buffer,
+  owner: number,
+): Promise<{ handle: FileHandle; size: number; mode: number } | undefined> {
+  let h: FileHandle;
+  try {
+    h = await fsp.open(pathIn(dir, name), FILE_FLAGS);
+  } catch {
+    return undefined; // expected: a link (ELOOP), removed, or unopenable: never followed
+  }
+  const st = await h.stat();
+  if (st.isFile() && st.uid === owner) return { handle: h, size: st.size, mode: st.mode };
+  await h.close();
+  return undefined;
+}
+
 /** The target of the link `name` inside `dir` (bytes), or undefined. */
 export async function readLinkIn(dir: FileHandle, name: Buffer): Promise<Buffer | undefined> {
   try {

@@ -3,14 +3,18 @@ import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import { storeBlob } from './loose-object';
 import { runHostGit } from './host-git';
-import { listDir, openDirIn, readFileIn, readLinkIn, type TreeEntry } from './untrusted-tree';
+import { listDir, openDirIn, openRegularIn, readFileIn, readLinkIn, type TreeEntry } from './untrusted-tree';
 
 /** Most files of a working tree taken into a snapshot. */
 export const SNAPSHOT_FILES_MAX = 20_000;
-/** Largest file taken into a snapshot (bytes); a larger one is left out and counted. */
+/** Largest file read into memory (bytes); a larger one is streamed into `git hash-object` in the mirror. */
 export const SNAPSHOT_FILE_MAX_BYTES = 8 * 1024 * 1024;
-/** Most bytes of files taken into one snapshot. */
-export const SNAPSHOT_TOTAL_MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * Most bytes of files taken into one snapshot. A file past it is not read: the branch head's version of that
+ * path is kept (so it never reads as deleted, and `--include-uncommitted` never commits a false deletion) and
+ * the snapshot says `truncated`.
+ */
+export const SNAPSHOT_TOTAL_MAX_BYTES = 1024 * 1024 * 1024;
 /** Deepest directory walked. */
 const SNAPSHOT_DEPTH_MAX = 64;
 /** Entries at the top of a workspace that are genswarms' own, never part of the agent's work. */
@@ -24,6 +28,8 @@ export interface SnapshotInput {
    */
   readonly owner: number;
   readonly mirror: string;
+  /** The agent's branch head: its entries stand in for files past the byte budget. */
+  readonly head: string;
   /** Blob ids of files seen before, by path and stamp (`SnapshotCache`); a file whose stamp matches is not read again. */
   readonly cache?: SnapshotCache;
   /** A host-owned index file, rewritten by each snapshot. */
@@ -66,7 +72,9 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
   const state = { files: 0, bytes: 0, skipped: 0, truncated: false };
   const began = Date.now();
   const seen: SnapshotCache = new Map();
+  const overBudget: Buffer[] = [];
   await walk(input.workspace, [], 0);
+  if (overBudget.length > 0) staged.push(...(await headEntries(input, overBudget)));
   const kept = await dropIgnored(staged, input);
   await fsp.rm(input.indexFile, { force: true });
   const git = { gitDir: input.mirror, emptyHome: input.emptyHome, env: { GIT_INDEX_FILE: input.indexFile } };
@@ -114,28 +122,69 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
   async function takeFile(dir: FileHandle, e: TreeEntry, rel: readonly Buffer[]): Promise<void> {
     const key = joinPath(rel).toString('latin1');
     const hit = input.cache?.get(key);
-    if (hit !== undefined && hit.stamp === e.stamp && e.uid === input.owner && e.size <= SNAPSHOT_FILE_MAX_BYTES) {
+    if (hit !== undefined && hit.stamp === e.stamp && e.uid === input.owner && e.size <= SNAPSHOT_TOTAL_MAX_BYTES - state.bytes) {
       state.files += 1;
       state.bytes += e.size;
       seen.set(key, hit);
       staged.push({ mode: hit.mode, sha: hit.sha, path: joinPath(rel) });
       return;
     }
-    const room = Math.min(SNAPSHOT_FILE_MAX_BYTES, SNAPSHOT_TOTAL_MAX_BYTES - state.bytes);
-    const read = await readFileIn(dir, e.name, room, input.owner);
-    if (read.kind !== 'ok') {
+    if (e.size > SNAPSHOT_TOTAL_MAX_BYTES - state.bytes) {
       state.skipped += 1;
-      if (read.kind === 'too_large' && room < SNAPSHOT_FILE_MAX_BYTES) state.truncated = true;
+      state.truncated = true;
+      overBudget.push(joinPath(rel));
       return;
     }
-    state.bytes += read.data.length;
+    const read = e.size > SNAPSHOT_FILE_MAX_BYTES ? await streamFile(dir, e.name) : await memoryFile(dir, e.name);
+    if (read === undefined) {
+      state.skipped += 1;
+      return;
+    }
+    state.bytes += read.size;
     state.files += 1;
     const mode = (read.mode & 0o111) !== 0 ? '100755' : '100644';
-    const sha = await storeBlob(objects, read.data);
+    const sha = read.sha;
     // the stamp is lstat's, taken before the read: a change after it shows as a new stamp next time
     if (e.ctimeMs < began - RACY_WINDOW_MS && (e.mode & 0o111) === (read.mode & 0o111)) seen.set(key, { stamp: e.stamp, mode, sha });
     staged.push({ mode, sha, path: joinPath(rel) });
   }
+
+  async function memoryFile(dir: FileHandle, name: Buffer): Promise<{ sha: string; size: number; mode: number } | undefined> {
+    const read = await readFileIn(dir, name, Math.min(SNAPSHOT_FILE_MAX_BYTES, SNAPSHOT_TOTAL_MAX_BYTES - state.bytes), input.owner);
+    if (read.kind !== 'ok') return undefined;
+    return { sha: await storeBlob(objects, read.data), size: read.data.length, mode: read.mode };
+  }
+
+  /** A large file, piped into the host's `hash-object` in the mirror up to its size at open (never past the budget). */
+  async function streamFile(dir: FileHandle, name: Buffer): Promise<{ sha: string; size: number; mode: number } | undefined> {
+    const file = await openRegularIn(dir, name, input.owner);
+    if (file === undefined) return undefined;
+    try {
+      if (file.size > SNAPSHOT_TOTAL_MAX_BYTES - state.bytes) return undefined;
+      const stream = file.handle.createReadStream({ start: 0, end: Math.max(0, file.size - 1), autoClose: false });
+      const r = await runHostGit(['hash-object', '-w', '--no-filters', '--stdin'], {
+        gitDir: input.mirror,
+        emptyHome: input.emptyHome,
+        input: file.size === 0 ? '' : stream,
+      });
+      return { sha: r.stdout.toString('latin1').trim(), size: file.size, mode: file.mode };
+    } finally {
+      await file.handle.close();
+    }
+  }
+}
+
+/** The branch head's entries for `paths` (files past the byte budget), from the host's listing of its tree. */
+async function headEntries(input: SnapshotInput, paths: readonly Buffer[]): Promise<Staged[]> {
+  const want = new Set(paths.map((p) => p.toString('latin1')));
+  const r = await runHostGit(['ls-tree', '-r', '-z', '--full-tree', input.head], { gitDir: input.mirror, emptyHome: input.emptyHome });
+  const out: Staged[] = [];
+  for (const rec of r.stdout.toString('latin1').split('\0')) {
+    const m = /^([0-7]{6}) blob ([0-9a-f]{40})\t([\s\S]+)$/.exec(rec);
+    if (m !== null && want.has(m[3] as string))
+      out.push({ mode: m[1] as string, sha: m[2] as string, path: Buffer.from(m[3] as string, 'latin1') });
+  }
+  return out;
 }
 
 function joinPath(parts: readonly Buffer[]): Buffer {
