@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { listAgentChanges, readAgentWork } from '../../src/index';
-import { AGENT, asAgent, cloneFor, makeGitWorld, SWARM, type GitWorld } from './git-world';
+import { AGENT, asAgent, cloneFor, git, makeGitWorld, SWARM, type GitWorld } from './git-world';
 
 const isRoot = process.getuid?.() === 0;
 const d = isRoot ? describe : describe.skip;
@@ -11,6 +11,23 @@ const BRANCH = path.join('.git', 'refs', 'heads', 'genswarms', SWARM, AGENT);
 
 /** What an agent may do to its clone's internals; each ends in a known answer, never a read outside it or a hang. */
 const CASES: [string, (w: GitWorld) => void, 'base' | 'git_failed'][] = [
+  [
+    'its branch names a valid object whose file is not its own (another repository’s, hard-linked)',
+    (w) => {
+      const other = path.join(w.root, 'other');
+      mkdirSync(other);
+      git(other, ['init', '-q']);
+      git(other, ['commit', '-q', '--allow-empty', '-m', 'private']);
+      const sha = git(other, ['rev-parse', 'HEAD']).trim();
+      mkdirSync(path.join(w.workspace, '.git', 'objects', sha.slice(0, 2)), { recursive: true });
+      copyFileSync(
+        path.join(other, '.git', 'objects', sha.slice(0, 2), sha.slice(2)),
+        path.join(w.workspace, '.git', 'objects', sha.slice(0, 2), sha.slice(2)),
+      );
+      writeFileSync(path.join(w.workspace, BRANCH), `${sha}\n`);
+    },
+    'git_failed',
+  ],
   [
     'its branch is a link to the operator repository ref',
     (w) => {
@@ -71,8 +88,7 @@ d('git workspaces: a hostile clone', () => {
     const w = makeGitWorld();
     try {
       const record = await cloneFor(w);
-      plant(w);
-      spawnSync('/usr/bin/chown', ['-R', '--no-dereference', '65532:65532', path.join(w.workspace, '.git')]);
+      plant(w); // as root: what the agent could only plant as a hard link (where the kernel allows one)
       asAgent(w.workspace, ['/bin/true']);
       const read = readAgentWork({ home: w.home, swarm: SWARM, agent: AGENT, workspace: w.workspace });
       if (expected === 'git_failed') {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
 import { checkLooseObject, GIT_OBJECT_MAX_BYTES, storeLooseObject } from './loose-object';
 import { runHostGit } from './host-git';
-import { listDir, openDirChain, readFileIn } from './untrusted-tree';
+import { listDir, openDirChain, openRegularIn, readFileIn } from './untrusted-tree';
 
 /** Most bytes of pack files taken from one agent clone per read. */
 export const AGENT_PACKS_MAX_BYTES = 512 * 1024 * 1024;
@@ -17,6 +17,12 @@ export interface MirrorTarget {
   /** The host's bare mirror of the agent (its `objects/info/alternates` names the base). */
   readonly mirror: string;
   readonly emptyHome: string;
+  /**
+   * The uid whose object files are taken (the workspace's owner). A file of another uid is taken only when the
+   * base already holds it (the clone's shared files are root's): a hard link to another repository's objects
+   * never enters the mirror.
+   */
+  readonly owner: number;
 }
 
 /**
@@ -36,7 +42,7 @@ export async function importAgentObjects(gitDir: FileHandle, target: MirrorTarge
     for (const e of entries) {
       const name = e.name.toString('latin1');
       if (e.kind !== 'dir' || !/^[0-9a-f]{2}$/.test(name)) continue;
-      skipped += await importLooseDir(objects, name, into);
+      skipped += await importLooseDir(objects, name, into, target);
     }
     skipped += await importPacks(objects, target);
   } finally {
@@ -45,7 +51,8 @@ export async function importAgentObjects(gitDir: FileHandle, target: MirrorTarge
   return { skipped };
 }
 
-async function importLooseDir(objects: FileHandle, prefix: string, into: string): Promise<number> {
+async function importLooseDir(objects: FileHandle, prefix: string, into: string, target: MirrorTarget): Promise<number> {
+  const alternates = await alternatesOf(target.mirror);
   const dir = await openDirChain(objects, [prefix]);
   if (dir === undefined) return 1;
   let skipped = 0;
@@ -56,7 +63,8 @@ async function importLooseDir(objects: FileHandle, prefix: string, into: string)
       if (!/^[0-9a-f]{38}$/.test(rest)) continue;
       const sha = prefix + rest;
       if (await present(path.join(into, prefix, rest))) continue;
-      const read = await readFileIn(dir, e.name, GIT_OBJECT_MAX_BYTES);
+      if (await anyPresent(alternates.map((alt) => path.join(alt, prefix, rest)))) continue;
+      const read = await readFileIn(dir, e.name, GIT_OBJECT_MAX_BYTES, target.owner);
       if (read.kind !== 'ok' || checkLooseObject(read.data, sha).kind !== 'ok') {
         skipped += 1;
         continue;
@@ -82,20 +90,31 @@ async function importPacks(objects: FileHandle, target: MirrorTarget): Promise<n
         skipped += 1;
         continue;
       }
-      const read = await readFileIn(dir, e.name, budget);
-      if (read.kind !== 'ok' || read.data.length < 32) {
+      const file = await openRegularIn(dir, e.name, undefined);
+      if (file === undefined || file.size < 32 || file.size > budget) {
+        await file?.handle.close();
         skipped += 1;
         continue;
       }
-      // the trailer is the SHA-1 of the pack: a pack the mirror (or the base) already holds is not indexed again
-      const trailer = read.data.subarray(read.data.length - 20).toString('hex');
-      if (await hasPack(target.mirror, trailer)) continue;
-      budget -= read.data.length;
-      await runHostGit(['index-pack', '--stdin', '--fsck-objects'], {
-        gitDir: target.mirror,
-        emptyHome: target.emptyHome,
-        input: read.data,
-      }).catch(() => (skipped += 1)); // expected: a broken pack is left out; its commits then read as missing
+      try {
+        // the trailer is the SHA-1 of the pack: a pack the mirror (or the base) already holds is not indexed again
+        const trailer = Buffer.alloc(20);
+        await file.handle.read(trailer, 0, 20, file.size - 20);
+        if (await hasPack(target.mirror, trailer.toString('hex'))) continue;
+        if (file.uid !== target.owner) {
+          skipped += 1;
+          continue;
+        }
+        budget -= file.size;
+        const stream = file.handle.createReadStream({ start: 0, end: file.size - 1, autoClose: false });
+        await runHostGit(['index-pack', '--stdin', '--fsck-objects'], {
+          gitDir: target.mirror,
+          emptyHome: target.emptyHome,
+          input: stream,
+        }).catch(() => (skipped += 1)); // expected: a broken pack is left out; its commits then read as missing
+      } finally {
+        await file.handle.close();
+      }
     }
   } finally {
     await dir.close();
@@ -104,11 +123,18 @@ async function importPacks(objects: FileHandle, target: MirrorTarget): Promise<n
 }
 
 async function hasPack(mirror: string, trailer: string): Promise<boolean> {
-  if (await present(path.join(mirror, 'objects', 'pack', `pack-${trailer}.pack`))) return true;
-  const alternates = await fsp.readFile(path.join(mirror, 'objects', 'info', 'alternates'), 'utf8').catch(() => ''); // expected: no alternates
-  for (const alt of alternates.split('\n').filter((l) => l !== '')) {
-    if (await present(path.join(alt, 'pack', `pack-${trailer}.pack`))) return true;
-  }
+  const dirs = [path.join(mirror, 'objects'), ...(await alternatesOf(mirror))];
+  return anyPresent(dirs.map((d) => path.join(d, 'pack', `pack-${trailer}.pack`)));
+}
+
+/** The object directories the mirror borrows from (the host wrote that file: the base's objects). */
+async function alternatesOf(mirror: string): Promise<string[]> {
+  const text = await fsp.readFile(path.join(mirror, 'objects', 'info', 'alternates'), 'utf8').catch(() => ''); // expected: no alternates
+  return text.split('\n').filter((l) => l !== '');
+}
+
+async function anyPresent(files: readonly string[]): Promise<boolean> {
+  for (const f of files) if (await present(f)) return true;
   return false;
 }
 

@@ -82,9 +82,10 @@ async function readLocked(input: AgentWorkInput, layout: ReturnType<typeof gitAg
     const gitDir = await openDirIn(ws, '.git');
     let branchHead = record.base;
     let skipped = 0;
+    const owner = (await ws.stat()).uid; // the agent's (the runner handed the workspace over): only its files are taken
     if (gitDir !== undefined) {
       try {
-        skipped += (await importAgentObjects(gitDir, { mirror: layout.mirror, emptyHome })).skipped;
+        skipped += (await importAgentObjects(gitDir, { mirror: layout.mirror, emptyHome, owner })).skipped;
         branchHead = (await readAgentBranch(gitDir, record.branch)) ?? record.base;
       } finally {
         await gitDir.close();
@@ -95,7 +96,6 @@ async function readLocked(input: AgentWorkInput, layout: ReturnType<typeof gitAg
     if (has.code !== 0)
       throw new RunnerError('git_failed', "the agent's branch names a commit that could not be read", { agent: input.agent });
     await runHostGit(['update-ref', 'refs/genswarms/head', branchHead], git);
-    const owner = (await ws.stat()).uid; // the agent's (the runner handed the workspace over): only its files are taken
     const cache = cacheOf(layout.mirror);
     const snap = await snapshotWorktree({
       workspace: ws,

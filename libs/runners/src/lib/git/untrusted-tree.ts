@@ -102,12 +102,12 @@ export async function readFileIn(dir: FileHandle, name: Buffer | string, maxByte
   }
 }
 
-/** Opens the regular file `name` inside `dir` of uid `owner` (no link followed); undefined for anything else. */
+/** Opens the regular file `name` inside `dir` (of uid `owner` when given; no link followed); undefined for anything else. */
 export async function openRegularIn(
   dir: FileHandle,
   name: Buffer,
-  owner: number,
-): Promise<{ handle: FileHandle; size: number; mode: number } | undefined> {
+  owner: number | undefined,
+): Promise<{ handle: FileHandle; size: number; mode: number; uid: number } | undefined> {
   let h: FileHandle;
   try {
     h = await fsp.open(pathIn(dir, name), FILE_FLAGS);
@@ -115,7 +115,7 @@ export async function openRegularIn(
     return undefined; // expected: a link (ELOOP), removed, or unopenable: never followed
   }
   const st = await h.stat();
-  if (st.isFile() && st.uid === owner) return { handle: h, size: st.size, mode: st.mode };
+  if (st.isFile() && (owner === undefined || st.uid === owner)) return { handle: h, size: st.size, mode: st.mode, uid: st.uid };
   await h.close();
   return undefined;
 }
