@@ -3,7 +3,7 @@ import { NameSchema } from '@genswarms/ir-gate';
 import type { AgentChanges } from '@genswarms/runners';
 import { z } from 'zod';
 import { EngineError } from '../errors/engine-error';
-import type { AgentGitDiff, GitWorkFetched } from '../service/swarm-service';
+import type { AgentGitDiff, GitWorkFetched } from './git-types';
 
 /** Agent names of one fetch, at most. */
 export const GIT_FETCH_AGENTS_MAX = 1000;

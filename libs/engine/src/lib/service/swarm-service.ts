@@ -6,7 +6,10 @@
  * edge tests pass a `Partial<SwarmService>` fake.
  */
 import type { ConfigSummary } from '@genswarms/ir-gate';
-import type { AgentChanges, TakenWork } from '@genswarms/runners';
+import type { AgentChanges } from '@genswarms/runners';
+import type { AgentGitDiff, GitWorkFetched } from '../git/git-types';
+
+export type { AgentGitDiff, GitWorkFetched } from '../git/git-types';
 import type {
   AddAgentCommand,
   AddObjectCommand,
@@ -107,17 +110,6 @@ export interface SkillDocument {
   readonly name: string;
   readonly content: string;
   readonly size: number;
-}
-
-export interface AgentGitDiff {
-  readonly base: string;
-  readonly head: string;
-  readonly diff: string;
-  readonly truncated: boolean;
-}
-export interface GitWorkFetched {
-  readonly fetched: (TakenWork & { agent: string })[];
-  readonly failed: { agent: string; error: string; message: string }[];
 }
 
 export interface SwarmService {
