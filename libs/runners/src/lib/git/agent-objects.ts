@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { RunnerError } from '../errors/runner-error';
 import { checkLooseObject, GIT_OBJECT_MAX_BYTES, storeLooseObject } from './loose-object';
-import { runHostGit } from './host-git';
+import { HOST_GIT_LONG_TIMEOUT_MS, runHostGit } from './host-git';
 import { listDir, openDirChain, openRegularIn, readFileIn } from './untrusted-tree';
 
 /** Most bytes of pack files taken from one agent clone per read. */
@@ -111,6 +111,7 @@ async function importPacks(objects: FileHandle, target: MirrorTarget): Promise<n
           gitDir: target.mirror,
           emptyHome: target.emptyHome,
           input: stream,
+          timeoutMs: HOST_GIT_LONG_TIMEOUT_MS,
         }).catch(() => (skipped += 1)); // expected: a broken pack is left out; its commits then read as missing
       } finally {
         await file.handle.close();

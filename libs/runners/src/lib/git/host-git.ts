@@ -8,6 +8,8 @@ import { RunnerError } from '../errors/runner-error';
 export const HOST_GIT_BINARY = '/usr/bin/git';
 /** Longest a host git call may run (ms): a fetch of a large repository fits, a hung one is killed. */
 export const HOST_GIT_TIMEOUT_MS = 120_000;
+/** Longest a call that reads a large input may run (ms): index-pack of a 512 MiB pack, hash-object of a 1 GiB file. */
+export const HOST_GIT_LONG_TIMEOUT_MS = 600_000;
 /** Most bytes of stdout kept from one call; the rest is dropped and reported as `truncated`. */
 export const HOST_GIT_STDOUT_MAX_BYTES = 16 * 1024 * 1024;
 /** Most bytes of stderr kept (only for the failure message's first line). */

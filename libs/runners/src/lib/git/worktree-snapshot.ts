@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import { storeBlob } from './loose-object';
-import { runHostGit } from './host-git';
+import { HOST_GIT_LONG_TIMEOUT_MS, runHostGit } from './host-git';
 import { listDir, openDirIn, openRegularIn, readFileIn, readLinkIn, type TreeEntry } from './untrusted-tree';
 
 /** Most files of a working tree taken into a snapshot. */
@@ -166,6 +166,7 @@ export async function snapshotWorktree(input: SnapshotInput): Promise<Snapshot> 
         gitDir: input.mirror,
         emptyHome: input.emptyHome,
         input: file.size === 0 ? '' : stream,
+        timeoutMs: HOST_GIT_LONG_TIMEOUT_MS,
       });
       return { sha: r.stdout.toString('latin1').trim(), size: file.size, mode: file.mode };
     } finally {
