@@ -54,6 +54,7 @@ const CASES: readonly (readonly [string, (home: string) => Record<string, unknow
   ['endpoint_not_allowed', () => one({ name: 'a', backend: 'bwrap', network: 'isolated', endpoint: 'http://untrusted.example:8080/v1' })],
   ['endpoint_not_configured', () => one({ name: 'a', backend: 'bwrap', network: 'isolated' })],
   ['workspace_outside_roots', () => one({ name: 'a', backend: 'bwrap', workspace: '/' })],
+  ['git_not_a_repository', (home) => one({ name: 'a', backend: 'bwrap', workspace: { git: join(home, 'no-such-repository') } })],
   // below the default root <home>/workspaces, but another agent's directory inside GENSWARMS_HOME
   ['unsafe_workspace', (home) => one({ name: 'a', backend: 'bwrap', workspace: join(home, 'workspaces', 'other') })],
   ['unsafe_bind', (home) => one({ name: 'a', backend: 'bwrap', config: { extra_ro_binds: [[home, '/data']] } })],
@@ -82,6 +83,8 @@ if (HAS_DOCKER_ENGINE) {
 const NOT_REACHABLE_HERE: Readonly<Record<string, string>> = {
   ...(HAS_DOCKER_ENGINE ? {} : { image_missing: 'no docker engine answers on /var/run/docker.sock' }),
   egress_unavailable: 'socat is installed on the test host',
+  git_ref_unresolved:
+    'needs a repository below a workspace root other than the default one; validate and start refuse it alike in libs/engine/test/engine-git-workspace-refusals.spec.ts',
   invalid_argv: 'the config schema already refuses empty and NUL words',
   launch_too_large: 'the config schema caps every field below the launch cap',
   remote_engine_unsupported: 'every backend type has a runner; only a remote DOCKER_HOST in the server environment is refused',

@@ -79,6 +79,7 @@ const PINNED = [
   'parseLimitParam',
   'parseMessageCommand',
   'parseObjectConfigPatchCommand',
+  'parseGitFetchCommand',
   'parseScaleCommand',
   'parseSnapshotFormat',
   'parseStartCommand',

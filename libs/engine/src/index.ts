@@ -2,7 +2,9 @@
 export { Engine } from './lib/swarms/engine';
 export type {
   AgentRestarted,
+  AgentGitDiff,
   AgentResumed,
+  GitWorkFetched,
   EventPage,
   MessageRouted,
   NodeAdded,
@@ -146,3 +148,5 @@ export type { SkillEntry, SkillRead } from './lib/skills/skills-catalogue';
 export { SYSTEM_CLOCK } from './lib/util/clock';
 export type { Clock, TimerHandle } from './lib/util/clock';
 export const PACKAGE_NAME = '@genswarms/engine';
+export { parseGitFetchCommand } from './lib/git/git-schemas';
+export type { GitFetchCommand } from './lib/git/git-schemas';

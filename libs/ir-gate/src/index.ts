@@ -1,8 +1,8 @@
 /** @genswarms/ir-gate: swarm config schema, IR, fold/materialize/compact, op policy, reconcile, the gate. */
 export { SwarmConfigSchema, ObjectSchema, EdgeSchema, OptionsSchema, edgePair } from './lib/config/swarm-schema';
 export type { SwarmConfig, ObjectConfig, EdgeConfig } from './lib/config/swarm-schema';
-export { AgentSchema, AgentEntrySchema, ENDPOINT_API_NAMES, skillBasename } from './lib/config/agent-schema';
-export type { AgentConfig, AgentEntry } from './lib/config/agent-schema';
+export { AgentSchema, AgentEntrySchema, ENDPOINT_API_NAMES, GitWorkspaceSchema, skillBasename } from './lib/config/agent-schema';
+export type { AgentConfig, AgentEntry, GitWorkspaceConfig } from './lib/config/agent-schema';
 export { expandAgentCounts } from './lib/config/agent-count';
 export { AgentConfigSchema, ENV_KEY_RE, AGENT_FIELDS_IN_CONFIG } from './lib/config/agent-config-schema';
 export {
@@ -49,7 +49,7 @@ export {
 } from './lib/config/limits';
 export { parseConfigText } from './lib/config/parse-text';
 export type { ConfigLoad, ConfigFormat, ConfigLoadErrorCode } from './lib/config/parse-text';
-export { validateConfig, summarizeConfig } from './lib/config/validate-config';
+export { resolveWorkspace, validateConfig, summarizeConfig } from './lib/config/validate-config';
 export type { ConfigSummary, ConfigValidation, ValidateOptions } from './lib/config/validate-config';
 export type { ConfigIssue } from './lib/config/types';
 

@@ -1,6 +1,8 @@
 import type { CommandModule } from '../cli/command-module';
 import { agentsCommand } from './agents';
 import { completionCommand } from './completion';
+import { diffCommand } from './diff';
+import { fetchCommand } from './fetch';
 import { historyCommand } from './history';
 import { messagesCommand } from './messages';
 import { objectsCommand } from './objects';
@@ -45,6 +47,8 @@ export const COMMANDS: readonly CommandModule[] = [
   resumeCommand,
   turnsCommand,
   historyCommand,
+  diffCommand,
+  fetchCommand,
   taskCommand,
   msgCommand,
   messagesCommand,

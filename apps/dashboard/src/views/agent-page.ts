@@ -6,6 +6,7 @@ import { ageOf, clientScreenFacts, describeIsolation, describeLlmCalls, describe
 import type { HistoryItem, Turn } from '../lib/types';
 import { ActionForm, Field } from './action-form';
 import { EventStream } from './event-stream';
+import { GitWork } from './git-work';
 import { ErrorBox } from './issues';
 import { TerminalView } from './terminal-view';
 import type { TerminalSink } from './terminal-view';
@@ -38,7 +39,7 @@ async function loadInitialOutput(swarm: string, agent: string): Promise<string[]
   return logs.map((l) => l.line);
 }
 
-/** One agent: status, turn history with replies (text only), routed messages, live read-only terminal. */
+/** One agent: status, its git work (when it has a git workspace), turn history with replies (text only), routed messages, live read-only terminal. */
 export function AgentPage(props: { swarm: string; agent: string }): JSX.Element {
   const sink = useRef<TerminalSink | undefined>(undefined);
   const pending = useRef<string[]>([]);
@@ -48,6 +49,7 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
     loadReads(props.swarm, props.agent).then(setReads, setError);
   }).current;
   const loaded = useRef(false);
+  const [gitTick, setGitTick] = useState(0);
   // Live lines wait until the stored ones are written, so the terminal stays in order.
   const write = (line: string): void => {
     if (!loaded.current || sink.current === undefined) pending.current.push(line);
@@ -55,6 +57,7 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
   };
   const { model } = useLiveSwarm(props.swarm, (name, p) => {
     if (name === 'agent_output' && p['agent'] === props.agent && typeof p['content'] === 'string') write(p['content']);
+    if (name === 'event' && p['event_type'] === 'git_changes' && p['agent'] === props.agent) setGitTick((n) => n + 1);
     if (
       (name === 'turn_completed' && p['agent'] === props.agent) ||
       ((name === 'message_routed' || name === 'message_broadcast') &&
@@ -121,6 +124,7 @@ export function AgentPage(props: { swarm: string; agent: string }): JSX.Element 
     h(AgentActions, { swarm: props.swarm, agent: props.agent, needsAttention: a?.state === 'needs_attention' }),
     h('h2', {}, 'Terminal (read-only)'),
     h(TerminalView, { sink, label: `Output of ${props.agent}` }),
+    a?.git_branch === undefined ? null : h(GitWork, { swarm: props.swarm, agent: props.agent, tick: gitTick }),
     h('h2', {}, 'Turns'),
     h(TurnList, { turns: reads?.turns ?? [] }),
     h('h2', {}, 'Messages'),

@@ -6,6 +6,7 @@
  */
 import { AGENT_OPERATIONS } from './agent-operations';
 import { API_OPERATIONS } from './api-operations';
+import { GIT_OPERATIONS } from './git-operations';
 import { GRAPH_OPERATIONS } from './graph-operations';
 import { LLM_OPERATIONS } from './llm-operations';
 import type { Operation } from './operation';
@@ -19,6 +20,7 @@ export type OperationId =
   | IdOf<typeof API_OPERATIONS>
   | IdOf<typeof SWARM_OPERATIONS>
   | IdOf<typeof AGENT_OPERATIONS>
+  | IdOf<typeof GIT_OPERATIONS>
   | IdOf<typeof GRAPH_OPERATIONS>
   | IdOf<typeof READ_OPERATIONS>
   | IdOf<typeof LLM_OPERATIONS>;
@@ -27,6 +29,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...API_OPERATIONS,
   ...SWARM_OPERATIONS,
   ...AGENT_OPERATIONS,
+  ...GIT_OPERATIONS,
   ...GRAPH_OPERATIONS,
   ...READ_OPERATIONS,
   ...LLM_OPERATIONS,

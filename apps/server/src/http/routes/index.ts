@@ -5,6 +5,7 @@ import { AGENT_READ_HANDLERS } from './agent-reads';
 import { AGENT_HANDLERS } from './agents';
 import { CONFIG_VALIDATE_HANDLERS } from './config-validate';
 import { EVENT_HANDLERS } from './events';
+import { GIT_WORK_HANDLERS } from './git-work';
 import { HEALTH_HANDLERS } from './health';
 import { LLM_HANDLERS } from './llm';
 import { MESSAGE_HANDLERS } from './messages';
@@ -29,6 +30,7 @@ export const ROUTE_HANDLERS: Readonly<Record<OperationId, BindRoute>> = {
   ...MESSAGE_HANDLERS,
   ...AGENT_HANDLERS,
   ...AGENT_READ_HANDLERS,
+  ...GIT_WORK_HANDLERS,
   ...TOPOLOGY_HANDLERS,
   ...OBJECT_HANDLERS,
   ...OVERLAY_HANDLERS,

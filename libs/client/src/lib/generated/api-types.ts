@@ -29,6 +29,45 @@ export interface Schemas {
     incoming?: unknown[];
     [key: string]: unknown;
   };
+  /** An agent’s git work: committed and uncommitted */
+  AgentChanges: {
+    /** The commit the clone started from */
+    base: string;
+    /** What is compared with base: the snapshot of the working tree, else the branch head */
+    head: string;
+    /** The agent’s branch (genswarms/<swarm>/<agent>) */
+    branch: string;
+    /** The agent’s branch head (base when it committed nothing) */
+    branch_head: string;
+    /** The working tree differs from the branch head */
+    uncommitted: boolean;
+    /** Files changed from base, committed and not */
+    files: Array<{
+      /** Path (control characters and bytes that are not UTF-8 shown as \xNN, a backslash as \\) */
+      path: string;
+      /** What happened to the file */
+      status: 'added' | 'modified' | 'deleted' | 'type_changed';
+      /** Lines added (null: binary) */
+      additions: number | null;
+      /** Lines deleted (null: binary) */
+      deletions: number | null;
+    }>;
+    /** Commits on the branch since base, newest first */
+    commits: Array<{
+      /** Commit id */
+      sha: string;
+      /** Author name as the agent wrote it (control characters replaced) */
+      author: string;
+      /** Author date (ISO 8601) */
+      date: string;
+      /** First line of the message (control characters replaced) */
+      subject: string;
+    }>;
+    /** A limit cut the list or the working tree snapshot */
+    truncated: boolean;
+    /** Objects or files left out (links to nowhere, FIFOs, oversize, corrupt) */
+    skipped: number;
+  };
   AgentFailure: {
     /** snake_case failure code (binary_missing, image_missing, start_failed, process_exited, …) */
     code: string;
@@ -38,6 +77,16 @@ export interface Schemas {
     details: {
       [key: string]: unknown;
     };
+  };
+  /** The unified diff of an agent’s git work */
+  AgentGitDiff: {
+    /** Commit id */
+    base: string;
+    /** Commit id */
+    head: string;
+    /** Unified diff (or --stat), cut with a note past the size limit */
+    diff: string;
+    truncated: boolean;
   };
   /** What an agent received and sent */
   AgentHistory: {
@@ -102,6 +151,8 @@ export interface Schemas {
     llm_usage: Schemas['LlmUsage'];
     /** ssh agents only: false when backend.opts.silently_accept_hosts is true (the host key is not verified) */
     host_key_verified?: boolean;
+    /** Git workspaces only: the agent’s branch, genswarms/<swarm>/<agent> */
+    git_branch?: string;
   };
   /** The API descriptor */
   ApiDescriptor: {
@@ -246,6 +297,29 @@ export interface Schemas {
   EventsCommand: {
     /** Filter set {level?, category?, event_type?, agent?}; omitted = all events */
     filters?: unknown;
+  };
+  GitFetchCommand: {
+    /** Agents to fetch (default: every agent with a git workspace) */
+    agents?: string[];
+    /** Take the working tree too, as a commit made by the host */
+    include_uncommitted?: boolean;
+  };
+  /** What a fetch took into the operator’s repository */
+  GitWorkFetched: {
+    fetched: Array<{
+      agent: string;
+      /** Branch created or moved in the operator’s repository */
+      branch: string;
+      /** Commit id */
+      commit: string;
+      /** The commit is the host’s snapshot of the working tree */
+      uncommitted: boolean;
+    }>;
+    failed: Array<{
+      agent: string;
+      error: string;
+      message: string;
+    }>;
   };
   /** The process answers */
   HealthStatus: {
@@ -1020,6 +1094,8 @@ export interface Operations {
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
       | 'endpoint_not_configured'
+      | 'git_not_a_repository'
+      | 'git_ref_unresolved'
       | 'host_limit'
       | 'host_not_allowed'
       | 'image_missing'
@@ -1115,6 +1191,8 @@ export interface Operations {
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
       | 'endpoint_not_configured'
+      | 'git_not_a_repository'
+      | 'git_ref_unresolved'
       | 'host_limit'
       | 'host_not_allowed'
       | 'image_missing'
@@ -1297,6 +1375,8 @@ export interface Operations {
       | 'endpoint_not_allowed'
       | 'endpoint_not_configured'
       | 'forbidden_config_keys'
+      | 'git_not_a_repository'
+      | 'git_ref_unresolved'
       | 'host_limit'
       | 'host_not_allowed'
       | 'image_missing'
@@ -1426,6 +1506,8 @@ export interface Operations {
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
       | 'endpoint_not_configured'
+      | 'git_not_a_repository'
+      | 'git_ref_unresolved'
       | 'host_not_allowed'
       | 'image_missing'
       | 'internal_error'
@@ -1496,6 +1578,8 @@ export interface Operations {
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
       | 'endpoint_not_configured'
+      | 'git_not_a_repository'
+      | 'git_ref_unresolved'
       | 'host_limit'
       | 'host_not_allowed'
       | 'image_missing'
@@ -1648,6 +1732,85 @@ export interface Operations {
       | 'swarm_not_found'
       | 'token_required'
       | 'unauthorized';
+  };
+  /** An agent's git work: files changed from its clone's start (committed and not) and its branch's commits */
+  agentGitChanges: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/changes';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: Record<string, never>;
+    body: undefined;
+    response: Schemas['AgentChanges'];
+    errorCode:
+      | 'agent_not_found'
+      | 'git_failed'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'no_git_workspace'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** The unified diff of an agent's git work (committed and not), cut with a note past the size limit */
+  agentGitDiff: {
+    method: 'GET';
+    path: '/api/swarms/{s}/agents/{a}/diff';
+    params: {
+      /** Swarm name */
+      s: string;
+      /** Agent name */
+      a: string;
+    };
+    query: {
+      /** A diffstat instead of the diff */
+      stat?: 'true' | 'false';
+    };
+    body: undefined;
+    response: Schemas['AgentGitDiff'];
+    errorCode:
+      | 'agent_not_found'
+      | 'git_failed'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_query'
+      | 'no_git_workspace'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'token_required'
+      | 'unauthorized';
+  };
+  /** Create or move the branch genswarms/<swarm>/<agent> of the operator's repository to each agent's work */
+  fetchGitWork: {
+    method: 'POST';
+    path: '/api/swarms/{s}/git/fetch';
+    params: {
+      /** Swarm name */
+      s: string;
+    };
+    query: Record<string, never>;
+    body: Schemas['GitFetchCommand'];
+    response: Schemas['GitWorkFetched'];
+    errorCode:
+      | 'git_failed'
+      | 'host_not_allowed'
+      | 'internal_error'
+      | 'invalid_json'
+      | 'no_git_workspace'
+      | 'not_found'
+      | 'origin_not_allowed'
+      | 'payload_too_large'
+      | 'storage_full'
+      | 'swarm_not_found'
+      | 'token_required'
+      | 'unauthorized'
+      | 'unsupported_media_type'
+      | 'validation_failed';
   };
   /** The topology */
   getTopology: {
@@ -1970,6 +2133,8 @@ export interface Operations {
       | 'egress_unavailable'
       | 'endpoint_not_allowed'
       | 'endpoint_not_configured'
+      | 'git_not_a_repository'
+      | 'git_ref_unresolved'
       | 'host_not_allowed'
       | 'image_missing'
       | 'internal_error'
@@ -2114,6 +2279,9 @@ export const OPERATION_ROUTES = {
   agentHistory: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/history', text: false },
   agentLogs: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/logs', text: false },
   agentScreen: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/screen', text: false },
+  agentGitChanges: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/changes', text: false },
+  agentGitDiff: { method: 'GET', path: '/api/swarms/{s}/agents/{a}/diff', text: false },
+  fetchGitWork: { method: 'POST', path: '/api/swarms/{s}/git/fetch', text: false },
   getTopology: { method: 'GET', path: '/api/swarms/{s}/topology', text: false },
   patchTopology: { method: 'PATCH', path: '/api/swarms/{s}/topology', text: false },
   listObjects: { method: 'GET', path: '/api/swarms/{s}/objects', text: false },
@@ -2151,6 +2319,9 @@ export type ApiErrorCode =
   | 'endpoint_not_allowed'
   | 'endpoint_not_configured'
   | 'forbidden_config_keys'
+  | 'git_failed'
+  | 'git_not_a_repository'
+  | 'git_ref_unresolved'
   | 'host_limit'
   | 'host_not_allowed'
   | 'image_missing'
@@ -2171,6 +2342,7 @@ export type ApiErrorCode =
   | 'needs_attention'
   | 'nix_path_invalid'
   | 'no_config_schema'
+  | 'no_git_workspace'
   | 'not_found'
   | 'object_init_failed'
   | 'object_not_found'

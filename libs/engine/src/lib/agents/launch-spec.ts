@@ -44,14 +44,15 @@ export function defaultWorkspace(home: string, swarm: string, agent: string): st
  * "Workspace roots"): `workspace_outside_roots` or `unsafe_workspace` otherwise.
  */
 export async function planWorkspace(home: string, swarm: string, agent: AgentConfig, ctx: RunnerContext): Promise<string> {
-  if (agent.workspace !== undefined) {
+  if (typeof agent.workspace === 'string') {
     try {
       return planNamedWorkspace(agent.workspace, { swarm, agent: agent.name }, ctx);
     } catch (e) {
       throw toEngineError(e, agent.name);
     }
   }
-  const dir = path.resolve(agent.workspace ?? defaultWorkspace(home, swarm, agent.name));
+  // a git workspace's clone is the agent's default workspace (planGitWorkspace checks its source)
+  const dir = path.resolve(defaultWorkspace(home, swarm, agent.name));
   const missing: string[] = [];
   for (let at = dir; ; at = path.dirname(at)) {
     try {

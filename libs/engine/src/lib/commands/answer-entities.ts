@@ -127,6 +127,7 @@ export const AgentStatusSchema = z
       .boolean()
       .optional()
       .describe('ssh agents only: false when backend.opts.silently_accept_hosts is true (the host key is not verified)'),
+    git_branch: z.string().optional().describe('Git workspaces only: the agent’s branch, genswarms/<swarm>/<agent>'),
   })
   .meta({ id: 'AgentStatus' })
   .describe('Status of one agent (redacted)');

@@ -18,6 +18,7 @@ import type { PauseResult } from '../swarms/swarm-pause';
 import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from '../swarms/status';
 import type * as Service from '../service/swarm-service';
 import { LLM_ANSWER_SCHEMAS } from './llm-schemas';
+import { GIT_ANSWER_SCHEMAS } from '../git/git-schemas';
 
 import {
   EventLevelSchema,
@@ -153,6 +154,7 @@ export const ANSWER_SCHEMAS = {
     'The config would be refused: an error body with valid:false',
   ),
   ...LLM_ANSWER_SCHEMAS,
+  ...GIT_ANSWER_SCHEMAS,
 } as const;
 
 /** The fields every routed-message push carries (`to` and `type` differ between direct and broadcast). */

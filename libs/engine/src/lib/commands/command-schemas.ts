@@ -6,6 +6,7 @@
 import { NAME_RE, NameSchema } from '@genswarms/ir-gate';
 import { z } from 'zod';
 import { LLM_COMMAND_SCHEMAS } from './llm-schemas';
+import { GIT_COMMAND_SCHEMAS } from '../git/git-schemas';
 import { EVENT_CATEGORY_NAMES, EVENT_LEVELS } from '../events/event-types';
 import type { EventCategory, EventLevel } from '../store/store';
 
@@ -196,4 +197,5 @@ export const COMMAND_SCHEMAS = {
   EventsCommand: EventsCommandSchema,
   EventQueryCommand: EventQueryCommandSchema,
   ...LLM_COMMAND_SCHEMAS,
+  ...GIT_COMMAND_SCHEMAS,
 } as const;

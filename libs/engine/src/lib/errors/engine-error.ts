@@ -42,17 +42,21 @@ export type EngineErrorCode =
   | 'limits_unsupported'
   | 'seccomp_unsupported'
   | 'nix_path_invalid'
+  | 'git_not_a_repository'
+  | 'git_ref_unresolved'
   | 'swarm_not_found'
   | 'agent_not_found'
   | 'object_not_found'
   | 'turn_not_found'
   | 'not_found'
+  | 'no_git_workspace'
   | 'agent_not_ready'
   | 'needs_attention'
   | 'invalid_state'
   | 'no_config_schema'
   | 'immutable_keys'
   | 'runner_error'
+  | 'git_failed'
   | 'storage_full'
   | 'store_refused'
   | 'internal_error';
@@ -95,17 +99,22 @@ const STATUS_BY_CODE: Readonly<Record<EngineErrorCode, number>> = {
   limits_unsupported: 400,
   seccomp_unsupported: 400,
   nix_path_invalid: 400,
+  git_not_a_repository: 400,
+  git_ref_unresolved: 400,
   swarm_not_found: 404,
   agent_not_found: 404,
   object_not_found: 404,
   turn_not_found: 404,
   not_found: 404,
+  no_git_workspace: 404,
   agent_not_ready: 409,
   needs_attention: 409,
   invalid_state: 409,
   no_config_schema: 422,
   immutable_keys: 422,
   runner_error: 500,
+  // reading or taking an agent's git work failed (a broken clone, a branch naming missing objects, the operator's branch checked out)
+  git_failed: 500,
   // every id of GENSWARMS_AGENT_UID_RANGE is held (or still has processes): a purge or a larger range frees one
   agent_ids_exhausted: 503,
   // a host limit (kernel.pid_max, ulimit -n, …) the agents would exceed: 503 like agent_ids_exhausted (a host
@@ -139,6 +148,8 @@ export const PLAN_ERROR_CODES: readonly EngineErrorCode[] = [
   'limits_unsupported',
   'seccomp_unsupported',
   'nix_path_invalid',
+  'git_not_a_repository',
+  'git_ref_unresolved',
 ];
 
 /** Detail fields of an error body (never host paths, tokens or file contents). */

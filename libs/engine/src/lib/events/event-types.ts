@@ -29,6 +29,7 @@ export const EVENT_CATEGORIES = {
   turn_timeout: 'agent',
   receipt_rejected: 'agent',
   receipt_push_lost: 'agent',
+  git_changes: 'agent',
   object_started: 'object',
   object_stopped: 'object',
   object_error: 'object',

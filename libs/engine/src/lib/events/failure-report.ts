@@ -17,7 +17,8 @@ export type FailureSite =
   | 'recovery'
   | 'isolation_check'
   | 'llm_meter'
-  | 'client_screen';
+  | 'client_screen'
+  | 'git_changes';
 
 /** The sink of engine log lines; a winston logger fits (`logger.error(message, meta)`). */
 export interface EngineLog {

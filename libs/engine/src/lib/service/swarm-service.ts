@@ -6,6 +6,10 @@
  * edge tests pass a `Partial<SwarmService>` fake.
  */
 import type { ConfigSummary } from '@genswarms/ir-gate';
+import type { AgentChanges } from '@genswarms/runners';
+import type { AgentGitDiff, GitWorkFetched } from '../git/git-types';
+
+export type { AgentGitDiff, GitWorkFetched } from '../git/git-types';
 import type {
   AddAgentCommand,
   AddObjectCommand,
@@ -138,6 +142,14 @@ export interface SwarmService {
   /** One turn of the agent with its full reply; `turn_not_found` for an unknown id or a turn of another agent. */
   getTurn(swarm: string, agent: string, turn: string): Promise<TurnDetail>;
   agentHistory(swarm: string, agent: string, limit: number): Promise<{ history: HistoryEntry[] }>;
+
+  // ---- git workspaces (read by the host's pure reader; nothing of the agent's clone runs) ----
+  /** Files changed from the clone's start, committed and not, and the agent branch's commits; `no_git_workspace` otherwise. */
+  agentGitChanges(swarm: string, agent: string): Promise<AgentChanges>;
+  /** The unified diff (or `--stat`) of the same, cut at DIFF_MAX_BYTES with a note. */
+  agentGitDiff(swarm: string, agent: string, opts: { stat?: boolean }): Promise<AgentGitDiff>;
+  /** Each agent's work onto `genswarms/<swarm>/<agent>` of the operator's repository (all git agents when none named). */
+  fetchGitWork(swarm: string, opts: { agents?: readonly string[]; includeUncommitted?: boolean }): Promise<GitWorkFetched>;
   /** The body is parsed here (BudgetPatchCommand); a scaled group changes together. */
   patchAgentBudget(swarm: string, agent: string, body: unknown): Promise<BudgetUpdated>;
   patchSwarmBudget(swarm: string, body: unknown): Promise<BudgetUpdated>;

@@ -15,8 +15,10 @@ import type {
 import type { SnapshotFormat } from '../commands/parse-command';
 import type {
   AgentRestarted,
+  AgentGitDiff,
   AgentResumed,
   EventPage,
+  GitWorkFetched,
   MessageRouted,
   NodeAdded,
   NodeRemoved,
@@ -47,6 +49,9 @@ import * as llmOps from './llm-ops';
 import { parseBudgetPatchCommand, type BudgetUpdated, type LlmRequestList } from '../commands/llm-schemas';
 import type { StartInput } from './config-input';
 import { AWAITING_MS, OUTBOX_POLL_MS, type EngineOptions } from './engine-deps';
+import { agentGitChanges, agentGitDiff, fetchAgentsGitWork } from '../git/git-ops';
+import { watchGitChanges } from '../git/git-changes-watch';
+import type { AgentChanges } from '@genswarms/runners';
 import { finishInterruptedStop, REATTACHABLE, recoverSwarm } from './recovery';
 import type { AgentStatus, ObjectStatus, SwarmDetail, SwarmSummary } from './status';
 import type { SwarmRuntime } from './swarm-runtime';
@@ -106,6 +111,11 @@ export class Engine implements SwarmService {
     };
     this.events.subscribe((e) => {
       if (e.swarm !== null) this.pushes.push(e.swarm, { type: 'event', payload: e });
+    });
+    watchGitChanges({
+      home: opts.home,
+      events: this.events,
+      report: (error, swarm, agent) => void this.events.reportFailure({ where: 'git_changes', error, swarm, agent }),
     });
   }
 
@@ -289,6 +299,15 @@ export class Engine implements SwarmService {
   }
   agentHistory(swarm: string, agent: string, limit?: number): Promise<{ history: HistoryEntry[] }> {
     return agentHistory(this.ctx, swarm, agent, limit);
+  }
+  agentGitChanges(swarm: string, agent: string): Promise<AgentChanges> {
+    return agentGitChanges(this.ctx.paths, swarm, agent);
+  }
+  agentGitDiff(swarm: string, agent: string, opts: { stat?: boolean }): Promise<AgentGitDiff> {
+    return agentGitDiff(this.ctx.paths, swarm, agent, opts);
+  }
+  fetchGitWork(swarm: string, opts: { agents?: readonly string[]; includeUncommitted?: boolean }): Promise<GitWorkFetched> {
+    return fetchAgentsGitWork(this.ctx.paths, swarm, opts);
   }
   // ---- LLM budgets and the audit trail of the metering egress ----
   async patchAgentBudget(swarm: string, agent: string, body: unknown): Promise<BudgetUpdated> {

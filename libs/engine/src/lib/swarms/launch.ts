@@ -4,6 +4,7 @@ import type { LaunchPlan } from '@genswarms/runners';
 import { AgentSession } from '../agents/agent-session';
 import { buildLaunchSpec, createWorkspace, planWorkspace, toEngineError } from '../agents/launch-spec';
 import { EngineError } from '../errors/engine-error';
+import { planGitWorkspace, prepareGitWorkspace, rememberGitSource } from '../git/git-workspace';
 import { mapBounded, PLAN_CONCURRENCY, type Limiter } from './bounded';
 import type { HandlerRegistry } from '../objects/handler';
 import { ObjectInstance } from '../objects/object-instance';
@@ -20,6 +21,7 @@ export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: Agent
       ? e
       : new EngineError('unsafe_workspace', 'The workspace could not be prepared.', { agent: agent.name }, { cause: e });
   });
+  const git = await planGitWorkspace(agent, ctx);
   const unmetered = findUnenforceableBudget([agent], rt.swarmOptions());
   if (unmetered !== null) {
     throw new EngineError(
@@ -33,6 +35,7 @@ export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: Agent
   try {
     const plan = runner.plan(spec, ctx);
     await runner.preflight?.(plan, ctx); // engine-side facts (the docker image), still creating nothing
+    rememberGitSource(plan, git);
     return plan;
   } catch (e) {
     throw toEngineError(e, agent.name);
@@ -42,6 +45,7 @@ export async function planAgentOnly(rt: SwarmRuntime, home: string, agent: Agent
 /** Creates the workspace a plan was made for; only after the plan (and its siblings') passed. */
 export async function prepareWorkspace(rt: SwarmRuntime, plan: LaunchPlan): Promise<void> {
   createWorkspace(rt.contextFor(plan.spec.agent), plan.spec.workspace, plan.spec.agent); // synchronous walk: a few metadata calls
+  await prepareGitWorkspace(plan, rt.contextFor(plan.spec.agent));
 }
 
 /** Plans one agent, then creates its workspace: a refused plan creates nothing. */

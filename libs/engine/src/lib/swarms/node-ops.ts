@@ -1,5 +1,13 @@
 /** Adding, removing and scaling agents; topology PATCH (docs/rest-api.md, all-or-nothing). */
-import { AgentSchema, configToState, effectiveAgentCap, forbiddenKeysOfAgent, type AgentConfig, type Edge } from '@genswarms/ir-gate';
+import {
+  AgentSchema,
+  configToState,
+  effectiveAgentCap,
+  forbiddenKeysOfAgent,
+  resolveWorkspace,
+  type AgentConfig,
+  type Edge,
+} from '@genswarms/ir-gate';
 import { redactSecrets } from '@genswarms/security';
 import * as path from 'node:path';
 import { EngineError } from '../errors/engine-error';
@@ -60,7 +68,7 @@ function resolveAgentPaths(a: AgentConfig, baseDir: string): AgentConfig {
   const abs = (p: string): string => (path.isAbsolute(p) ? p : path.resolve(baseDir, p));
   return {
     ...a,
-    ...(a.workspace === undefined ? {} : { workspace: abs(a.workspace) }),
+    ...(a.workspace === undefined ? {} : { workspace: resolveWorkspace(a.workspace, abs) }),
     ...(a.skills === undefined ? {} : { skills: a.skills.map(abs) }),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Deletes a swarm's default workspaces, state and manifest dirs (`<home>/workspaces/<swarm>`, `<home>/state/<swarm>`,
- * `<home>/manifests/<swarm>`),
+ * Deletes a swarm's default workspaces (git workspace clones among them), state, manifest and git dirs
+ * (`<home>/workspaces/<swarm>`, `<home>/state/<swarm>`, `<home>/manifests/<swarm>`, `<home>/git/<swarm>`),
  * never a workspace the operator named (docs/rest-api.md). Runs BEFORE the store forgets the swarm: the
  * named workspaces are read from it, resolved exactly as start resolved them, and compared by real path.
  */
@@ -28,6 +28,7 @@ export async function purgeSwarmFiles(ports: PurgePorts, swarm: string, fallback
   if (named !== null) await purgeDir(path.join(home, 'workspaces', swarm), named);
   await purgeDir(path.join(home, 'state', swarm), named ?? []);
   await purgeDir(path.join(home, 'manifests', swarm), named ?? []); // argv manifests go at stop; their agent dirs stayed
+  await purgeDir(path.join(home, 'git', swarm), []); // git workspaces: base objects, mirrors, clone records (the clones are default workspaces)
 }
 
 /**

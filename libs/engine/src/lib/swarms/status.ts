@@ -32,6 +32,8 @@ export interface AgentStatus {
   readonly isolation: IsolationReport | null;
   /** ssh agents only: false with `silently_accept_hosts: true` (docs/security.md "ssh trust model"). */
   readonly host_key_verified?: boolean;
+  /** Git workspaces only: the agent's branch (its work: `…/changes`, `…/diff`, `POST …/git/fetch`). */
+  readonly git_branch?: string;
   /** LLM calls through the metering egress (zeros for an agent that made none, or is not isolated). */
   readonly llm_usage: LlmUsageTotals;
 }
@@ -70,6 +72,10 @@ function clientLabel(a: AgentConfig | undefined): string {
   return typeof c === 'string' ? c : 'command';
 }
 
+function gitBranchField(swarm: string, a: AgentConfig | undefined): { git_branch?: string } {
+  return a !== undefined && typeof a.workspace === 'object' ? { git_branch: `genswarms/${swarm}/${a.name}` } : {};
+}
+
 function sshHostKeyField(a: AgentConfig | undefined): { host_key_verified?: boolean } {
   const b = viewBackend(a?.backend);
   return b.type === 'ssh' ? { host_key_verified: b.opts?.['silently_accept_hosts'] !== true } : {};
@@ -102,6 +108,7 @@ export async function agentStatus(
     last_activity: s?.lastActivity ?? row?.lastActivity ?? null,
     isolation: s?.isolation ?? null,
     ...sshHostKeyField(config),
+    ...gitBranchField(swarm, config),
     llm_usage: store.llmUsage.usage(swarm, name),
   };
 }

@@ -186,7 +186,7 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     for (const a of this.effective.agents) {
       if (a.name === except) continue;
       const dirs = this.defaultDirsOf(a.name);
-      out.push(a.workspace ?? dirs.workspace, dirs.state);
+      out.push(typeof a.workspace === 'string' ? a.workspace : dirs.workspace, dirs.state); // a git workspace is the default dir
     }
     for (const [name, session] of this.sessions) if (name !== except) out.push(session.spec.workspace);
     return out;

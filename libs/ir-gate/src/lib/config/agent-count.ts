@@ -10,7 +10,7 @@ import { isName } from './names';
 
 type Ctx = z.RefinementCtx;
 type Edge = readonly [string, string] | { readonly from: string; readonly to: string };
-type EntryDraft = { readonly name: string; readonly count?: number | undefined; readonly workspace?: string | undefined };
+type EntryDraft = { readonly name: string; readonly count?: number | undefined; readonly workspace?: unknown };
 type ConfigDraft = {
   readonly agents: readonly EntryDraft[];
   readonly objects?: readonly { readonly name: string }[] | undefined;
@@ -61,8 +61,9 @@ function checkEntry(a: EntryDraft, i: number, ctx: Ctx): boolean {
     });
     return false;
   }
-  if (a.workspace !== undefined) {
-    const message = 'a counted agent cannot set workspace: each instance gets its own default workspace (a shared one is refused)';
+  // a directory would be shared by every instance (refused); a git workspace gives each instance its own clone
+  if (typeof a.workspace === 'string') {
+    const message = 'a counted agent cannot set a workspace directory: each instance gets its own default workspace (a shared one is refused)';
     ctx.addIssue({ code: 'custom', path: ['agents', i, 'workspace'], message });
   }
   return true;

@@ -79,6 +79,31 @@ const SkillsSchema = z
   })
   .describe('Skill files or directories (relative paths resolve against the config directory)');
 
+/** `ref` of a git workspace: a plain revision name (no shell syntax, no leading `-`, no `..` range). */
+const GitRefSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^(?!-)[A-Za-z0-9._/~^{}@+-]+$/, 'must be a plain revision name (letters, digits and . _ / ~ ^ { } @ + -; no leading -)')
+  .refine((r) => !r.includes('..'), 'must name one revision, not a range')
+  .describe('Revision of the repository the clone starts from (default HEAD)');
+
+/** A git workspace: the agent works on its own clone of the operator's repository (docs/configuration.md). */
+export const GitWorkspaceSchema = z
+  .strictObject({
+    git: NoNulPath.describe(
+      "Path of the operator's repository (below a workspace root; relative paths resolve against the config directory)",
+    ),
+    ref: GitRefSchema.optional(),
+  })
+  .describe('Git workspace: a clone of the repository at ref, on the branch genswarms/<swarm>/<agent>');
+
+export type GitWorkspaceConfig = z.infer<typeof GitWorkspaceSchema>;
+
+const WorkspaceSchema = z
+  .union([NoNulPath, GitWorkspaceSchema])
+  .describe('Workspace directory (default $GENSWARMS_HOME/workspaces/<swarm>/<agent>), or {git, ref} for a clone of a repository');
+
 /** The fields of an agent entry, before the cross-field checks. */
 const AgentFields = z.strictObject({
   name: NameSchema,
@@ -90,7 +115,7 @@ const AgentFields = z.strictObject({
   api_key: z.string().optional().describe('API key for the endpoint (secret: redacted everywhere)'),
   skills: SkillsSchema.optional(),
   network: NetworkSchema.optional(),
-  workspace: NoNulPath.optional().describe('Workspace directory (default $GENSWARMS_HOME/workspaces/<swarm>/<agent>)'),
+  workspace: WorkspaceSchema.optional(),
   unsafe_bypass: z.boolean().optional().describe('Add the client bypass flags (JSON boolean, default false)'),
   reply_to: NameSchema.optional().describe('Object that receives this agent’s replies'),
   turn_timeout_ms: z.number().int().min(1).max(TURN_TIMEOUT_MAX_MS).optional().describe('Turn timeout in ms'),

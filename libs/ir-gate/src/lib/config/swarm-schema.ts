@@ -35,7 +35,7 @@ export const OptionsSchema = z
 
 type Ctx = z.RefinementCtx;
 type Draft = {
-  agents: Array<{ name: string; reply_to?: string | undefined; count?: number | undefined; workspace?: string | undefined }>;
+  agents: Array<{ name: string; reply_to?: string | undefined; count?: number | undefined; workspace?: unknown }>;
   objects?: Array<{ name: string }> | undefined;
   topology?: Array<z.infer<typeof EdgeSchema>> | undefined;
 };

@@ -5,6 +5,7 @@ import type { IrError, SwarmState } from '../state/types';
 import { validateState } from '../state/validate-state';
 import { expandAgentCounts } from './agent-count';
 import { scanUntrusted } from './forbidden-keys';
+import type { AgentConfig } from './agent-schema';
 import type { SwarmConfig } from './swarm-schema';
 import { SwarmConfigSchema } from './swarm-schema';
 import type { ConfigIssue } from './types';
@@ -50,10 +51,18 @@ function resolvePaths(config: SwarmConfig, baseDir: string | undefined): SwarmCo
     ...config,
     agents: config.agents.map((a) => ({
       ...a,
-      ...(a.workspace === undefined ? {} : { workspace: abs(a.workspace) }),
+      ...(a.workspace === undefined ? {} : { workspace: resolveWorkspace(a.workspace, abs) }),
       ...(a.skills === undefined ? {} : { skills: a.skills.map(abs) }),
     })),
   };
+}
+
+/** A workspace's relative paths resolved: the directory, or a git workspace's repository. */
+export function resolveWorkspace(
+  w: NonNullable<AgentConfig['workspace']>,
+  abs: (p: string) => string,
+): NonNullable<AgentConfig['workspace']> {
+  return typeof w === 'string' ? abs(w) : { ...w, git: abs(w.git) };
 }
 
 function handlerIssues(config: SwarmConfig, handlers: readonly string[] | undefined): ConfigIssue[] {

@@ -36,6 +36,9 @@ export type RunnerErrorCode =
   | 'swarm_node_unreachable'
   | 'agent_rescheduled'
   | 'client_prompt_blocked'
+  | 'git_not_a_repository'
+  | 'git_ref_unresolved'
+  | 'git_failed'
   | 'runner_error';
 
 export interface RunnerErrorOptions {

@@ -65,7 +65,7 @@ export function deepestRootOf(real: string, roots: readonly string[]): string | 
  * `lexical` ends with `below` and what precedes them resolves to `root`: the path as written may pass a link
  * above the root (e.g. `/srv` → `/data`), never one below it (the resolved path would name other entries).
  */
-function isReachedWithoutLinks(lexical: string, root: string, below: readonly string[]): boolean {
+export function isReachedWithoutLinks(lexical: string, root: string, below: readonly string[]): boolean {
   const parts = lexical.split(path.sep);
   const tail = parts.slice(parts.length - below.length);
   if (tail.length !== below.length || tail.some((p, i) => p !== below[i])) return false;
