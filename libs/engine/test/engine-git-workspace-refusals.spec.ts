@@ -21,14 +21,15 @@ function makeRepo(dir: string): string {
   return dir;
 }
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'accepted';
-  } catch (e) {
-    if (e instanceof EngineError) return `${e.status} ${e.code}`;
-    throw e;
-  }
+/** `accepted`, or the refusal's `<status> <code>` (the kit's codeOf has no status and no accepted case). */
+async function outcomeOf(p: Promise<unknown>): Promise<string> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (e === undefined) return 'accepted';
+  if (e instanceof EngineError) return `${e.status} ${e.code}`;
+  throw e;
 }
 
 const mockBackend = { type: 'mock', opts: { replies: ['x'], delay_ms: 86_400_000 } };
@@ -72,12 +73,12 @@ describe('git workspace refusals', () => {
 
   test.each(cases)('validate refuses %s', async (_what, workspace, code) => {
     const config = { name: 'gv', agents: [{ name: 'a', backend: mockBackend, workspace: workspace() }] };
-    expect(await codeOf(h.engine.validateConfig(config, h.configDir))).toBe(code);
+    expect(await outcomeOf(h.engine.validateConfig(config, h.configDir))).toBe(code);
   });
 
   test.each(cases)('start refuses %s and creates nothing', async (_what, workspace, code) => {
     const config = { name: 'gs', agents: [{ name: 'a', backend: mockBackend, workspace: workspace() }] };
-    expect(await codeOf(h.engine.startSwarm({ config }))).toBe(code);
+    expect(await outcomeOf(h.engine.startSwarm({ config }))).toBe(code);
     expect(fs.existsSync(path.join(h.home, 'workspaces', 'gs'))).toBe(false);
     expect(fs.existsSync('/tmp/gs-pwned')).toBe(false);
   });
@@ -90,17 +91,19 @@ describe('git workspace refusals', () => {
       name: 'gb',
       agents: [{ name: 'a', backend, client: { command: ['/bin/true'] }, workspace: { git: path.join(h.named, 'good') } }],
     };
-    expect(await codeOf(h.engine.validateConfig(config, h.configDir))).toBe('400 validation_failed');
+    expect(await outcomeOf(h.engine.validateConfig(config, h.configDir))).toBe('400 validation_failed');
   });
 
   test('add_agent refuses each, and accepts the good repository', async () => {
     await h.engine.startSwarm({ config: { name: 'ga', agents: [{ name: 'base', backend: mockBackend }] } });
     for (const [what, workspace, code] of cases) {
-      const got = await codeOf(h.engine.addAgent('ga', { name: 'n1', backend: mockBackend, workspace: workspace() } as never));
+      const got = await outcomeOf(h.engine.addAgent('ga', { name: 'n1', backend: mockBackend, workspace: workspace() } as never));
       expect(`${what}: ${got}`).toBe(`${what}: ${code}`);
     }
     expect(
-      await codeOf(h.engine.addAgent('ga', { name: 'n2', backend: mockBackend, workspace: { git: path.join(h.named, 'good') } } as never)),
+      await outcomeOf(
+        h.engine.addAgent('ga', { name: 'n2', backend: mockBackend, workspace: { git: path.join(h.named, 'good') } } as never),
+      ),
     ).toBe('accepted');
     expect(fs.existsSync(path.join(h.home, 'workspaces', 'ga', 'n2', '.git'))).toBe(true);
     await h.engine.stopSwarm('ga', { purge: true });
@@ -115,7 +118,7 @@ describe('git workspace refusals', () => {
     const heads = names.map((n) => fs.readFileSync(path.join(h.home, 'workspaces', 'gc', n, '.git', 'HEAD'), 'utf8').trim());
     expect(heads).toEqual(names.map((n) => `ref: refs/heads/genswarms/gc/${n}`));
     fs.renameSync(path.join(repo, '.git'), path.join(repo, 'moved'));
-    expect(await codeOf(h.engine.scaleAgents('gc', 'w', 5))).toBe('400 git_not_a_repository');
+    expect(await outcomeOf(h.engine.scaleAgents('gc', 'w', 5))).toBe('400 git_not_a_repository');
     await h.engine.stopSwarm('gc', { purge: true });
   }, 60_000);
 });

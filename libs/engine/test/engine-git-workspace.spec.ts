@@ -120,14 +120,14 @@ d('git workspaces (engine, local and bwrap agents)', () => {
         },
       });
       const ws = path.join(h.home, 'workspaces', swarm, 'dev');
-      await waitFor(async () => fs.existsSync(path.join(ws, '.genswarms', 'planted')), 'the agent planted its traps', { timeoutMs: 30_000 }).catch(
-        async (e: unknown) => {
-          const logs = JSON.stringify(await h.engine.agentLogs(swarm, 'dev'));
-          throw new Error(
-            `${String(e)}: ${spawnSync('/bin/ls', ['-laR', ws], { encoding: 'utf8' }).stdout.slice(0, 3000)} ${logs.slice(0, 3000)}`,
-          );
-        },
-      );
+      await waitFor(async () => fs.existsSync(path.join(ws, '.genswarms', 'planted')), 'the agent planted its traps', {
+        timeoutMs: 30_000,
+      }).catch(async (e: unknown) => {
+        const logs = JSON.stringify(await h.engine.agentLogs(swarm, 'dev'));
+        throw new Error(
+          `${String(e)}: ${spawnSync('/bin/ls', ['-laR', ws], { encoding: 'utf8' }).stdout.slice(0, 3000)} ${logs.slice(0, 3000)}`,
+        );
+      });
       const changes = await h.engine.agentGitChanges(swarm, 'dev');
       expect(changes.commits.map((c) => c.subject)).toEqual(['agent work']);
       expect(changes.uncommitted).toBe(true);

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError } from '../src/lib/errors/engine-error';
 import { makeHarness, mockAgent, type Harness } from './harness';
+import { refusal } from '@genswarms/test-kit';
 
 /** This host with fs.inotify.max_user_watches at 64 + `room` (64 watches are kept free; a mock agent holds 1). */
 function hostWithWatchRoom(room: number): () => HostReadings {
@@ -21,21 +22,12 @@ afterEach(async () => {
   await h.cleanup();
 });
 
-async function refusal(p: Promise<unknown>): Promise<EngineError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!(e instanceof EngineError)) throw new Error(`expected an EngineError, got ${String(e)}`);
-  return e;
-}
-
 const counted = (name: string, count: number): Record<string, unknown> => ({ ...mockAgent(name), count });
 
 describe('host_limit', () => {
   test('refuses a start past a limit with limit, value, need and fix, and creates nothing', async () => {
     h = await makeHarness({ readHostLimits: hostWithWatchRoom(20) });
-    const e = await refusal(h.engine.startSwarm({ config: { name: 's', agents: [counted('w', 50)] } }));
+    const e = await refusal(EngineError, h.engine.startSwarm({ config: { name: 's', agents: [counted('w', 50)] } }));
     expect(e.status).toBe(503);
     expect(e.toBody()).toMatchObject({
       error: 'host_limit',
@@ -55,7 +47,7 @@ describe('host_limit', () => {
     const names = async (): Promise<string[]> => (await h.engine.getSwarm('s')).agents.map((a) => a.name);
     expect(await names()).toEqual(Array.from({ length: 10 }, (_, i) => `w_${i + 1}`));
     // the readings are of this host: the 10 running mock agents' watches are in `used` already
-    const scale = await refusal(h.engine.scaleAgents('s', 'w', 40));
+    const scale = await refusal(EngineError, h.engine.scaleAgents('s', 'w', 40));
     expect(scale.code).toBe('host_limit');
     expect(await names()).toHaveLength(10);
     expect(fs.readdirSync(path.join(h.home, 'workspaces', 's')).sort()).toEqual((await names()).sort());
@@ -69,7 +61,7 @@ describe('host_limit', () => {
     });
     await h.engine.startSwarm({ config: { name: 's', agents: [mockAgent('a')] } });
     room = 0;
-    const e = await refusal(h.engine.addAgent('s', mockAgent('b') as never));
+    const e = await refusal(EngineError, h.engine.addAgent('s', mockAgent('b') as never));
     expect(e.code).toBe('host_limit');
     expect((await h.engine.getSwarm('s')).agents.map((a) => a.name)).toEqual(['a']);
     room = 5;

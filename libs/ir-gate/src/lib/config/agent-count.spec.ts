@@ -72,6 +72,14 @@ describe('an agent entry with count', () => {
     expect(r.summary).toMatchObject({ agent_count: 5, edge_count: 7, agents: ['boss', 'w_1', 'w_2', 'w_3', 'tail'] });
   });
 
+  test('may take a git workspace: each instance gets its own clone of the repository', () => {
+    const r = validateConfig({ name: 'g', agents: [{ name: 'w', count: 2, workspace: { git: '/srv/repo', ref: 'main' } }] });
+    if (r.kind !== 'ok') throw new Error(JSON.stringify(r));
+    expect(
+      okState({ name: 'g', agents: [{ name: 'w', count: 2, workspace: { git: '/srv/repo', ref: 'main' } }] }).agents.map((a) => a.name),
+    ).toEqual(['w_1', 'w_2']);
+  });
+
   test('declares 10,000 agents in a few hundred bytes, far under the body limit', () => {
     const config = { name: 'big', agents: [{ name: 'w', count: 10000, ...worker }, { name: 'boss' }], topology: [['boss', 'w']] };
     expect(JSON.stringify(config).length).toBeLessThan(CONFIG_MAX_BYTES / 1000);

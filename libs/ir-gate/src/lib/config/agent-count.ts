@@ -63,7 +63,8 @@ function checkEntry(a: EntryDraft, i: number, ctx: Ctx): boolean {
   }
   // a directory would be shared by every instance (refused); a git workspace gives each instance its own clone
   if (typeof a.workspace === 'string') {
-    const message = 'a counted agent cannot set a workspace directory: each instance gets its own default workspace (a shared one is refused)';
+    const message =
+      'a counted agent cannot set a workspace directory: each instance gets its own default workspace (a shared one is refused)';
     ctx.addIssue({ code: 'custom', path: ['agents', i, 'workspace'], message });
   }
   return true;
