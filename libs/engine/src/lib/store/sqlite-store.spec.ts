@@ -33,6 +33,25 @@ describe('SqliteStore', () => {
     });
   }
 
+  it('lists swarm heads as of the last write: every write to swarms is seen by the next read', async () => {
+    const row = { config: { name: 'x' }, baseDir: null, status: 'running' as const, startedAt: NOW, stoppedAt: null };
+    const heads = async (): Promise<string[]> => (await store.listSwarmHeads()).map((h) => `${h.name}:${h.status}`);
+    expect(await heads()).toEqual([]);
+    await store.upsertSwarm({ ...row, name: 'b' });
+    expect(await heads()).toEqual(['b:running']);
+    await store.upsertSwarm({ ...row, name: 'a', config: { name: 'a' } });
+    expect(await heads()).toEqual(['a:running', 'b:running']);
+    await store.setSwarmStatus('b', 'stopped', NOW);
+    expect(await heads()).toEqual(['a:running', 'b:stopped']);
+    await store.deleteSwarmData('b', { purge: false }); // keeps the swarm's row
+    expect(await heads()).toEqual(['a:running', 'b:stopped']);
+    await store.deleteSwarmData('b', { purge: true });
+    expect(await heads()).toEqual(['a:running']);
+    // what a caller does with an answer does not change the next one
+    (await store.listSwarmHeads())[0]!.status = 'error';
+    expect(await heads()).toEqual(['a:running']);
+  });
+
   it('creates genswarms.db with mode 0600 in WAL mode and records the schema version', async () => {
     const st = fs.statSync(path.join(home, 'genswarms.db'));
     expect(st.mode & 0o777).toBe(0o600);

@@ -55,6 +55,8 @@ export class SqliteStore implements Store {
 
   /** Inbox items and turns (sqlite-queue.ts). */
   private readonly queue: SqliteQueue;
+  /** The swarms' heads since the last write to `swarms` (listSwarmHeads); null = read them again. */
+  private heads: SwarmHead[] | null = null;
 
   /** Each agent's own uid:gid (a root server with an id range; docs/security.md "One identity per agent"). */
   readonly agentIds: AgentIdTable;
@@ -130,6 +132,7 @@ export class SqliteStore implements Store {
   }
 
   async upsertSwarm(row: SwarmRow): Promise<void> {
+    this.heads = null;
     this.sql
       .get(
         `INSERT INTO swarms (name, config, base_dir, status, started_at, stopped_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -141,6 +144,7 @@ export class SqliteStore implements Store {
 
   async setSwarmStatus(name: string, status: SwarmStatus, at: string): Promise<void> {
     const stopped = status === 'stopped' ? at : null;
+    this.heads = null;
     this.sql.get('UPDATE swarms SET status = ?, stopped_at = ? WHERE name = ?').run(status, stopped, name);
   }
 
@@ -153,16 +157,23 @@ export class SqliteStore implements Store {
     return (this.sql.get('SELECT * FROM swarms ORDER BY name').all() as Raw[]).map((r) => this.swarmOf(r));
   }
 
+  /**
+   * Every swarm's name, status and times. `GET /api/swarms` reads them on every request, so they are kept
+   * between writes: each write to `swarms` (upsertSwarm, setSwarmStatus, a purge) drops them before it runs,
+   * and the next read sees it.
+   */
   async listSwarmHeads(): Promise<SwarmHead[]> {
-    return (this.sql.get('SELECT name, status, started_at, stopped_at FROM swarms ORDER BY name').all() as Raw[]).map((r) => ({
+    this.heads ??= (this.sql.get('SELECT name, status, started_at, stopped_at FROM swarms ORDER BY name').all() as Raw[]).map((r) => ({
       name: String(r['name']),
       status: r['status'] as SwarmStatus,
       startedAt: (r['started_at'] as string | null) ?? null,
       stoppedAt: (r['stopped_at'] as string | null) ?? null,
     }));
+    return this.heads.map((h) => ({ ...h }));
   }
 
   async deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void> {
+    if (opts.purge) this.heads = null;
     this.db.transaction(() => {
       for (const table of ['events', 'messages', 'turns', 'object_states']) {
         this.sql.get(`DELETE FROM ${table} WHERE swarm = ?`).run(name);
