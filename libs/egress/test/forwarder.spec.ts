@@ -4,6 +4,7 @@ import { lstat, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'no
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { EgressTarget, Forwarder } from '../src/index';
 import { EgressError, planEgress, startForwarder } from '../src/index';
@@ -60,6 +61,26 @@ describeIfSocat('startForwarder (real socat, real loopback HTTP server)', () => 
 
   const target = (): EgressTarget =>
     planEgress({ policy: { defaultEndpoint: `http://127.0.0.1:${port}/v1`, allowedHosts: ['127.0.0.1'] } });
+
+  it('is listening once it resolves: a connection made at once is never refused (300 starts)', async () => {
+    // socat creates the socket file at bind() and listens after; waiting for the file alone let ~2.5 % of
+    // first connections be refused, which the relay reported as an unreachable LLM
+    const refused: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const fwd = await startForwarder({ socat, dir: join(root, 'egress', 'race', `a${i}`), target: target() });
+      const code = await new Promise<string>((resolve) => {
+        const s = connect(fwd.socketPath);
+        s.once('connect', () => {
+          s.destroy();
+          resolve('connected');
+        });
+        s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+      });
+      if (code !== 'connected') refused.push(i);
+      await fwd.stop();
+    }
+    expect(refused).toEqual([]);
+  }, 120_000);
 
   it('carries bytes through the unix socket to the pinned target, whatever Host the client names', async () => {
     const dir = join(root, 'egress', 'swarm', 'agent');

@@ -14,8 +14,13 @@ import { ensureEgressDir, identityOf, isSocket, releaseEgressDir, releaseSocket,
 
 /** How long socat may take to create its listening socket. */
 export const FORWARDER_READY_TIMEOUT_MS = 5000;
-const READY_POLL_MS = 20;
 const STDERR_MAX_BYTES = 4096;
+/**
+ * socat's notice once it called listen() (`-d -d`). The socket file appears at bind(), earlier: a connection
+ * between the two is refused (measured here: 5 in 200 connects made as soon as the file existed), which the
+ * relay, connecting at the first call, reported as an unreachable LLM.
+ */
+const LISTENING_NOTICE = / N listening on AF=1 /;
 
 /**
  * A running host-side forwarder: one socat (and its per-connection forks) in its own process group, and —
@@ -38,21 +43,37 @@ export interface Forwarder {
 interface Running {
   readonly child: ChildProcess;
   readonly exited: Promise<void>;
+  /** Resolves once socat said it listens (LISTENING_NOTICE). */
+  readonly listening: Promise<void>;
   stderr(): string;
 }
 
 function launch(socat: string, args: readonly string[]): Running {
   // Own process group (detached) so stop() also reaches the per-connection forks. Empty env: socat needs none.
   const child = spawn(socat, args, { shell: false, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: {} });
+  // `-d -d` also logs every connection: only the last STDERR_MAX_BYTES are kept (a late error is what matters)
   let err = '';
+  let listening = false;
+  const heard: Array<() => void> = [];
   child.stderr?.on('data', (chunk: Buffer) => {
-    if (err.length < STDERR_MAX_BYTES) err += chunk.toString('utf8').slice(0, STDERR_MAX_BYTES - err.length);
+    err = (err + chunk.toString('utf8')).slice(-STDERR_MAX_BYTES);
+    if (!listening && LISTENING_NOTICE.test(err)) {
+      listening = true;
+      for (const resolve of heard.splice(0)) resolve();
+    }
   });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
   });
-  return { child, exited, stderr: () => err.trim() };
+  const listeningNow = new Promise<void>((resolve) => (listening ? resolve() : heard.push(resolve)));
+  return { child, exited, listening: listeningNow, stderr: () => err.trim() };
+}
+
+/** socat's last error or fatal line (`E`/`F`), else its last line: what a report of its exit names. */
+function lastProblem(stderr: string): string {
+  const lines = stderr.split('\n').filter((l) => l.trim() !== '');
+  return [...lines].reverse().find((l) => / [EF] /.test(l)) ?? lines[lines.length - 1] ?? '';
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -74,18 +95,19 @@ async function terminate(run: Running): Promise<void> {
   if (run.child.exitCode === null && run.child.signalCode === null) await run.exited;
 }
 
+/** Until socat listens on `socketPath` (its notice, and the socket is there), it exits, or the timeout. */
 async function waitForSocket(run: Running, socketPath: string): Promise<void> {
-  let exited = false;
-  void run.exited.then(() => {
-    exited = true;
-  });
-  const deadline = Date.now() + FORWARDER_READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (await isSocket(socketPath)) return;
-    if (exited) throw new EgressError('forwarder_failed', `socat exited before listening: ${run.stderr() || 'no output'}`);
-    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
-  }
-  throw new EgressError('forwarder_failed', 'socat did not create the egress socket in time');
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    run.listening.then(() => 'listening' as const),
+    run.exited.then(() => 'exited' as const),
+    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), FORWARDER_READY_TIMEOUT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'exited')
+    throw new EgressError('forwarder_failed', `socat exited before listening: ${lastProblem(run.stderr()) || 'no output'}`);
+  if (outcome === 'timeout' || !(await isSocket(socketPath)))
+    throw new EgressError('forwarder_failed', 'socat did not create the egress socket in time');
 }
 
 export interface ForwarderOptions {
@@ -108,7 +130,7 @@ export interface ForwarderOptions {
 /**
  * Starts the host side of docs/security.md: `<dir>` 0700, stale sockets removed, one socat (argv only,
  * empty env) connecting to the pinned target, listening on `<dir>/llm.sock` — or, metered, on its private
- * socket behind the relay. Resolves once the agent's socket exists; on any failure nothing is left behind
+ * socket behind the relay. Resolves once socat listens (its `-d -d` notice: the socket file exists from bind(), before listen()) and the relay is up; on any failure nothing is left behind
  * (relay closed, process killed, sockets and directory removed).
  */
 export async function startForwarder(opts: ForwarderOptions): Promise<Forwarder> {
@@ -125,7 +147,8 @@ export async function startForwarder(opts: ForwarderOptions): Promise<Forwarder>
   try {
     await removeStaleSocket(socketPath);
     if (upstreamPath !== undefined) await removeStaleSocket(upstreamPath);
-    run = opts.setpriv === undefined ? launch(opts.socat, args) : launch(opts.setpriv, ['--pdeathsig', 'KILL', '--', opts.socat, ...args]);
+    const argv = ['-d', '-d', ...args]; // notices: waitForSocket needs socat's "listening"
+    run = opts.setpriv === undefined ? launch(opts.socat, argv) : launch(opts.setpriv, ['--pdeathsig', 'KILL', '--', opts.socat, ...argv]);
     await waitForSocket(run, upstreamPath ?? socketPath);
     if (upstreamPath !== undefined && opts.meter !== undefined)
       relay = await startMeteredRelay({ ...opts, meter: opts.meter, socketPath, upstreamPath });
@@ -159,7 +182,8 @@ function makeForwarder(dir: string, sockets: ForwarderSockets, run: Running, rel
   void run.exited.then(() => {
     if (stopping !== undefined) return;
     const how = run.child.signalCode !== null ? `killed by ${run.child.signalCode}` : `exited with code ${String(run.child.exitCode)}`;
-    const detail = `socat ${how}${run.stderr() === '' ? '' : `: ${run.stderr().split('\n')[0] ?? ''}`}`;
+    const problem = lastProblem(run.stderr());
+    const detail = `socat ${how}${problem === '' ? '' : `: ${problem}`}`;
     for (const l of listeners.splice(0)) l(detail);
   });
   const stopAll = async (): Promise<void> => {
