@@ -60,7 +60,7 @@ export async function requestStart(
   const controller = new AbortController();
   const pending: Promise<Settled<{ body: ResponseOf<'startSwarm'>; text: string }>> = deps
     .api()
-    .call('startSwarm', { body: { config } as never, signal: controller.signal })
+    .call('startSwarm', { body: { config }, signal: controller.signal })
     .then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
