@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { availableParallelism, cpus, loadavg, release, totalmem } from 'node:os';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { REPO_ROOT } from '../../build-once/build-once';
 import { TMUX_BIN, TMUX_BACKED, unavailableReason, type BenchBackend } from './backends';
 import { runOne, type RunResult } from './bench-run';
@@ -84,7 +86,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         log(`run: ${backend} N=${n}${(opts.swarms ?? 1) > 1 ? ` × ${opts.swarms} swarms` : ''}`);
         const wantBwrap = opts.primitives && primitives.bwrapMs === undefined && (backend === 'bwrap' || backend === 'tmux-bwrap');
         const onUp = async (swarm: string): Promise<void> => {
-          primitives = await bwrapPrimitive(swarm, primitives).catch((err: unknown) => {
+          primitives = await bwrapPrimitive(swarm, server.home, primitives).catch((err: unknown) => {
             log(`  bwrap primitive failed: ${err instanceof Error ? err.message : String(err)}`);
             return primitives;
           });
@@ -130,10 +132,16 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   };
 }
 
-async function bwrapPrimitive(swarm: string, p: Primitives): Promise<Primitives> {
-  const argv = capturedBwrapArgv(swarm);
-  if (argv === undefined) return p;
-  const bwrapMs = await timeCommand(argv, BWRAP_PRIMITIVE_RUNS);
-  const parallelMs = await timeCommandParallel(argv, BWRAP_PARALLEL_RUNS, BWRAP_PARALLEL);
-  return { ...p, bwrapMs, bwrapParallel: { msPerRun: parallelMs, inFlight: BWRAP_PARALLEL }, bwrapArgv: argv };
+async function bwrapPrimitive(swarm: string, home: string, p: Primitives): Promise<Primitives> {
+  const filterDir = mkdtempSync(join(tmpdir(), 'gs-bench-filter-'));
+  chmodSync(filterDir, 0o755); // the agent uid reads the filter copy
+  try {
+    const argv = capturedBwrapArgv(swarm, home, filterDir);
+    if (argv === undefined) return p;
+    const bwrapMs = await timeCommand(argv, BWRAP_PRIMITIVE_RUNS);
+    const parallelMs = await timeCommandParallel(argv, BWRAP_PARALLEL_RUNS, BWRAP_PARALLEL);
+    return { ...p, bwrapMs, bwrapParallel: { msPerRun: parallelMs, inFlight: BWRAP_PARALLEL }, bwrapArgv: argv };
+  } finally {
+    rmSync(filterDir, { recursive: true, force: true });
+  }
 }

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { REPO_ROOT } from '../../build-once/build-once';
 import { snapshotProcs } from './leftovers';
 import { quantile } from './quantile';
 import { FifoLines, latencyOf, type PasteLatency } from './paste-latency';
@@ -21,17 +22,23 @@ export { quantile } from './quantile';
 function runOnce(file: string, args: readonly string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(file, args, { shell: false, stdio: 'ignore', env: {} });
+    const child = spawn(file, args, { shell: false, stdio: ['ignore', 'ignore', 'pipe'], env: {} });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(0, 500)));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${file} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${file} exited ${code}: ${stderr.trim().split('\n')[0] ?? ''}`)),
+    );
   });
 }
 
 /**
  * The argv the server used for one running bwrap agent of `swarm` (privilege drop + bwrap + flags),
- * with the client after `--` replaced by `/bin/true`: the raw primitive "bwrap with our flags".
+ * with the client after `--` replaced by `/bin/true`: the raw primitive "bwrap with our flags". A bwrap
+ * that loads a seccomp filter (`--seccomp 3`) got it on fd 3 from genswarms-seccomp-exec, as here: the
+ * swarm's compiled filter (`<home>/manifests/<swarm>/<agent>/*.bpf`) is copied to `filterDir` for the runs.
  */
-export function capturedBwrapArgv(swarm: string): string[] | undefined {
+export function capturedBwrapArgv(swarm: string, home: string, filterDir: string): string[] | undefined {
   const needle = `/${swarm}/`;
   for (const p of snapshotProcs()) {
     const words = p.cmdline.split('\0').filter((w) => w !== '');
@@ -40,20 +47,45 @@ export function capturedBwrapArgv(swarm: string): string[] | undefined {
     if (b === -1 || sep === -1 || !p.cmdline.includes(needle)) continue;
     // setpriv exec'd bwrap, so the drop to the agent uid is not in this argv: add it back as the server does
     const ids = runningIds(p.pid);
-    const drop = ids === undefined || ids.uid === 0 ? [] : [SETPRIV, `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', '--'];
-    return [...drop, ...words.slice(b, sep), '--', '/bin/true'];
+    // per-agent identities keep one supplementary group (the agents' traversal group): without it the
+    // sandbox cannot reach its bind sources below the 0710 directories
+    const groups = ids === undefined || ids.groups.length === 0 ? ['--clear-groups'] : [`--groups=${ids.groups.join(',')}`];
+    const drop = ids === undefined || ids.uid === 0 ? [] : [SETPRIV, `--reuid=${ids.uid}`, `--regid=${ids.gid}`, ...groups, '--'];
+    const sandbox = [...drop, ...words.slice(b, sep), '--', '/bin/true'];
+    if (!words.slice(b, sep).includes('--seccomp')) return sandbox;
+    const filter = copySwarmFilter(join(home, 'manifests', swarm), filterDir);
+    return filter === undefined ? undefined : [SECCOMP_EXEC, filter, ...sandbox];
+  }
+  return undefined;
+}
+
+/** The launcher that opens a filter on fd 3 for `bwrap --seccomp 3` (the runners' own asset). */
+const SECCOMP_EXEC = join(REPO_ROOT, 'libs/runners/assets/genswarms-seccomp-exec');
+
+/** A copy of one agent's compiled filter of the swarm (every agent of a bench swarm has the same one). */
+function copySwarmFilter(manifests: string, dir: string): string | undefined {
+  for (const agent of readdirSync(manifests)) {
+    const bpf = readdirSync(join(manifests, agent)).find((f) => f.endsWith('.bpf'));
+    if (bpf === undefined) continue;
+    const copy = join(dir, 'bench.bpf');
+    writeFileSync(copy, readFileSync(join(manifests, agent, bpf)), { mode: 0o444 });
+    return copy;
   }
   return undefined;
 }
 
 const SETPRIV = '/usr/bin/setpriv';
 
-function runningIds(pid: number): { uid: number; gid: number } | undefined {
+function runningIds(pid: number): { uid: number; gid: number; groups: number[] } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const uid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
     const gid = /^Gid:\s+(\d+)/m.exec(status)?.[1];
-    return uid === undefined || gid === undefined ? undefined : { uid: Number(uid), gid: Number(gid) };
+    const groups = (/^Groups:[ \t]*([\d \t]*)$/m.exec(status)?.[1] ?? '')
+      .split(/\s+/)
+      .filter((g) => g !== '')
+      .map(Number);
+    return uid === undefined || gid === undefined ? undefined : { uid: Number(uid), gid: Number(gid), groups };
   } catch {
     return undefined; // expected: the agent exited while we looked
   }
