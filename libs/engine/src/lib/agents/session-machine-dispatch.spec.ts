@@ -1,38 +1,10 @@
 // The session machine, part 1: start, dispatch, awaiting, client holds, stop (state × event → next state + decisions).
-import type { AttentionInfo, EventAlong, SessionState, TurnRow } from '../store/store';
-import { INITIAL_MACHINE, step, taskRefusal, type Decision, type SessionEvent, type SessionMachine } from './session-machine';
-
-function machine(over: Partial<SessionMachine> = {}): SessionMachine {
-  return Object.freeze({ ...INITIAL_MACHINE, ...over });
-}
-
-function turn(over: Partial<TurnRow> = {}): TurnRow {
-  return {
-    id: 'turn_0123456789abcdef0123456789abcdef',
-    swarm: 's',
-    agent: 'a',
-    itemId: 'item_1',
-    kind: 'task',
-    from: '_operator',
-    content: 'do it',
-    seq: 1,
-    status: 'running',
-    reason: null,
-    error: null,
-    replyPreview: null,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    completedAt: null,
-    delivered: false,
-    timedOut: false,
-    receivedAt: null,
-    ...over,
-  } as TurnRow;
-}
+import type { EventAlong, SessionState, TurnRow } from '../store/store';
+import { INITIAL_MACHINE, step, taskRefusal, type SessionEvent, type SessionMachine } from './session-machine';
+import { BLOCKED, kinds, machine, turn } from './test-support/machine-fixtures';
 
 const STARTED: EventAlong<TurnRow> = { stored: null, make: () => null };
-const BLOCKED: AttentionInfo = { reason: 'client_prompt_blocked', turn: null, details: { dialog: 'trust' } };
 const FAILURE = { code: 'process_exited', message: 'exit 1', details: {} };
-const kinds = (ds: readonly Decision[]): string[] => ds.map((d) => d.kind);
 
 interface Row {
   readonly name: string;
