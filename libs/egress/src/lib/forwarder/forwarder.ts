@@ -70,10 +70,14 @@ function launch(socat: string, args: readonly string[]): Running {
   return { child, exited, listening: listeningNow, stderr: () => err.trim() };
 }
 
-/** socat's last error or fatal line (`E`/`F`), else its last line: what a report of its exit names. */
+/** socat's last error or fatal line (`E`/`F`; its notices name paths and say nothing of a failure), else ''. */
 function lastProblem(stderr: string): string {
-  const lines = stderr.split('\n').filter((l) => l.trim() !== '');
-  return [...lines].reverse().find((l) => / [EF] /.test(l)) ?? lines[lines.length - 1] ?? '';
+  return (
+    stderr
+      .split('\n')
+      .reverse()
+      .find((l) => / [EF] /.test(l)) ?? ''
+  );
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
