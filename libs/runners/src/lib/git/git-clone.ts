@@ -6,7 +6,7 @@ import type { RunnerContext } from '../port';
 import { gitAgentLayout, gitBaseDir, gitEmptyHome, gitSwarmDir } from './git-layout';
 import { readGitRecord, writeGitRecord, type GitRecord } from './git-record';
 import type { GitSourcePlan } from './git-source';
-import { runHostGit } from './host-git';
+import { HOST_FETCH_FLAGS, runHostGit } from './host-git';
 import { withGitLock } from './git-lock';
 
 /** What `ensureGitClone` needs: the planned source, the workspace (real path, created, the server's), the agent's ids. */
@@ -85,17 +85,7 @@ async function fetchBase(input: GitCloneInput, base: string): Promise<void> {
   const has = await runHostGit(['cat-file', '-e', `${input.source.sha}^{commit}`], { gitDir: base, emptyHome, okCodes: [1, 128] });
   if (has.code === 0) return;
   await runHostGit(
-    [
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--no-recurse-submodules',
-      '--no-auto-gc',
-      '--',
-      path.join(input.source.repo, '.git'),
-      `+${input.source.sha}:refs/genswarms/base/${input.source.sha}`,
-    ],
+    [...HOST_FETCH_FLAGS, '--', path.join(input.source.repo, '.git'), `+${input.source.sha}:refs/genswarms/base/${input.source.sha}`],
     { gitDir: base, emptyHome },
   );
 }

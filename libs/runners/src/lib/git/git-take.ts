@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { AgentWork } from './agent-work';
-import { runHostGit } from './host-git';
+import { HOST_FETCH_FLAGS, runHostGit } from './host-git';
 import { withGitLock } from './git-lock';
 
 export interface TakenWork {
@@ -27,12 +27,7 @@ async function take(work: AgentWork, opts: { includeUncommitted: boolean }): Pro
   await runHostGit(['update-ref', 'refs/genswarms/take', commit], git);
   await runHostGit(
     [
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--no-recurse-submodules',
-      '--no-auto-gc',
+      ...HOST_FETCH_FLAGS,
       '--no-write-commit-graph',
       '--no-prune',
       '--',

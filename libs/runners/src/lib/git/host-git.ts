@@ -15,6 +15,19 @@ export const HOST_GIT_STDOUT_MAX_BYTES = 16 * 1024 * 1024;
 /** Most bytes of stderr kept (only for the failure message's first line). */
 const HOST_GIT_STDERR_MAX_BYTES = 16 * 1024;
 /** The empty tree: where the host's git reads `.gitattributes` from in a bare repository (none). */
+/**
+ * Every host `git fetch` starts with these: no tags, no FETCH_HEAD, no submodules, no auto-gc — the fetch writes
+ * exactly the ref it names and runs nothing of its own.
+ */
+export const HOST_FETCH_FLAGS: readonly string[] = [
+  'fetch',
+  '--quiet',
+  '--no-tags',
+  '--no-write-fetch-head',
+  '--no-recurse-submodules',
+  '--no-auto-gc',
+];
+
 export const EMPTY_TREE_SHA = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /**
