@@ -72,14 +72,17 @@ const TMUX_SERVER_EXIT_WAIT_MS = 5000;
 
 export async function waitServerGone(pid: number): Promise<void> {
   const deadline = Date.now() + TMUX_SERVER_EXIT_WAIT_MS;
+  let killed = false;
   while (isProcessAlive(pid)) {
-    if (Date.now() > deadline) {
+    if (!killed && Date.now() > deadline) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         // expected: it exited between the look and the signal
       }
-      return;
+      killed = true; // and wait for it to go: a server opened on the socket meanwhile would join the dying one
+    } else if (killed && Date.now() > deadline + TMUX_SERVER_EXIT_WAIT_MS) {
+      return; // unkillable (a D-state wait): nothing more can be done here
     }
     await new Promise((r) => setTimeout(r, 10));
   }
