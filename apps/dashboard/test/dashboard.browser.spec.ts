@@ -210,6 +210,16 @@ describeBrowser('dashboard in Chromium', () => {
       body: JSON.stringify({ task: `early ${PANE_EARLY}` }),
     });
     expect(early.status).toBe(200);
+    // the page must open after the pane printed it (a loaded box paints the pane later than the page loads)
+    await waitFor(
+      async () => {
+        const res = await fetch(`${server.url}/api/swarms/dash/agents/early/screen`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+        const body = (await res.json()) as { screen: string[] | null };
+        return (body.screen ?? []).some((line) => line.includes(PANE_EARLY));
+      },
+      'the pane printed the early task',
+      { intervalMs: 100 },
+    );
     await page.goto(`${server.url}/ui/#/swarms/dash/agents/early`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('#terminal .xterm-rows');
     await waitForText('#terminal .xterm-rows', PANE_EARLY); // from GET …/screen (capture-pane)
