@@ -206,7 +206,8 @@ afterAll(() => {
         //    and an agent on the trusted endpoint receives the key.
         expect((await api(s.url, 'GET', '/api/swarms/scan/overlay', CONFIG_TOKEN)).status).toBe(200);
         const keyScript =
-          "require('fs').writeFileSync('key.sha', require('crypto').createHash('sha256').update(process.env.GENSWARMS_LLM_API_KEY || '').digest('hex')); setInterval(() => undefined, 1 << 30)";
+          // written aside and renamed: the spec reads the file as soon as it exists
+          "require('fs').writeFileSync('key.sha.tmp', require('crypto').createHash('sha256').update(process.env.GENSWARMS_LLM_API_KEY || '').digest('hex')); require('fs').renameSync('key.sha.tmp', 'key.sha'); setInterval(() => undefined, 1 << 30)";
         const keyAgent = {
           name: 'k',
           backend: { type: 'local' },
