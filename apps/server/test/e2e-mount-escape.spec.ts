@@ -1,5 +1,5 @@
 /**
- * The sandbox mount escape, end to end through the real server (docs/security.md §10 "Host paths
+ * The sandbox mount escape, end to end through the real server (docs/security.md#10-agent-runners-and-sandboxes "Host paths
  * entering a sandbox"): a swarm with a tmux agent owns `$GENSWARMS_HOME/tmux/tmux.sock`; a second swarm's
  * bwrap agent names that directory, another agent's state dir and the database as skills and runs
  * `tmux -S /skills/tmux/tmux.sock run-shell 'id > <sentinel>'`. Refused at swarm start (`unsafe_bind`)

@@ -34,7 +34,7 @@ while IFS= read -r line; do
   esac
 done`;
 
-/** Headless client: polls the inbox, answers each turn without a done.json (docs/agent.md §3). */
+/** Headless client: polls the inbox, answers each turn without a done.json (docs/agent.md#3-finishing-a-turn-the-receipt). */
 const HEADLESS_CLIENT = `
 T="$GENSWARMS_TURNS_DIR"
 while :; do

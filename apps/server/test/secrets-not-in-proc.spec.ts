@@ -8,7 +8,7 @@ import { waitFor } from './support/engine-server';
 import { tempDir } from './support/harness';
 import { asNobody, NOBODY, onFreshPort, openFileText, processTree, procText, spawnUntil } from './support/proc-watch';
 
-// docs/security.md §9: no long-lived process of ours carries a secret in its initial environment or
+// docs/security.md#9-secrecy-and-logs: no long-lived process of ours carries a secret in its initial environment or
 // argv, and the server is non-dumpable, so a same-uid unsandboxed agent finds no token and no key.
 const ROOT = resolve(__dirname, '../../..');
 const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');

@@ -1,5 +1,5 @@
 /**
- * The mount-safety rule through the engine (docs/security.md §10 "Host paths entering a sandbox"): the
+ * The mount-safety rule through the engine (docs/security.md#10-agent-runners-and-sandboxes "Host paths entering a sandbox"): the
  * engine gives runners every other agent's directories, and a hostile host path is refused at swarm
  * start, on scale, on an overlay replay and at recovery, before any sandbox exists.
  */

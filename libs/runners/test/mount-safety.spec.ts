@@ -1,5 +1,5 @@
 /**
- * The one mount-safety rule (docs/security.md §10 "Host paths entering a sandbox"): every operator-named
+ * The one mount-safety rule (docs/security.md#10-agent-runners-and-sandboxes "Host paths entering a sandbox"): every operator-named
  * host path × every hostile target is refused at plan by every sandboxing runner, and again at start when
  * the path was swapped after plan.
  */

@@ -34,7 +34,7 @@ function serverEnv(ctx: CliContext, port: string | undefined): NodeJS.ProcessEnv
 
 /**
  * `--foreground`: this process becomes the server (execve, same pid: stdio, signals and exit code are
- * the server's), with the secrets moved out of the environment into a pipe (docs/security.md §9), so
+ * the server's), with the secrets moved out of the environment into a pipe (docs/security.md#9-secrecy-and-logs), so
  * no process is left holding them in its initial environment.
  */
 function runForeground(ctx: CliContext, main: string, env: NodeJS.ProcessEnv): never {

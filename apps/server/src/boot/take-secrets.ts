@@ -43,7 +43,7 @@ function withoutHandoverFd(env: ServerEnv): Record<string, string | undefined> {
 }
 
 /**
- * First thing at boot (docs/security.md §9): become non-dumpable, take secrets handed over on
+ * First thing at boot (docs/security.md#9-secrecy-and-logs): become non-dumpable, take secrets handed over on
  * `GENSWARMS_SECRETS_FD`, and if any secret is still in the environment re-execute this same server
  * (same pid) with it moved to a pipe, so no secret stays in `/proc/<pid>/environ`. Without the procctl
  * addon a configured secret cannot be protected: refuse (fail-closed); with no secret, only warn.

@@ -25,7 +25,7 @@ async function createIfMissing(path: string): Promise<HomeCheck | undefined> {
  * README.md (Configuration): creates GENSWARMS_HOME (0700) when missing; refuses a symlink, a non-directory, another
  * owner, or a group/world-writable directory; then tightens it to 0700 through the descriptor. With
  * `traverseGid` (a root server's agent gid) a home that is exactly 0710 with that group keeps it: the
- * runners gave the agent group search-by-name down to its own directories (docs/security.md §10).
+ * runners gave the agent group search-by-name down to its own directories (docs/security.md#10-agent-runners-and-sandboxes).
  */
 export async function ensureServerHome(path: string, uid: number, traverseGid?: number): Promise<HomeCheck> {
   const created = await createIfMissing(path);

@@ -43,7 +43,7 @@ while IFS= read -r line; do
 done`;
 }
 
-/** Headless client: polls the inbox and answers each turn once (docs/agent.md §3), after `delay` seconds (30 for content holding SLOW). */
+/** Headless client: polls the inbox and answers each turn once (docs/agent.md#3-finishing-a-turn-the-receipt), after `delay` seconds (30 for content holding SLOW). */
 export function headlessClient(delay = 1): string {
   return `
 T="$GENSWARMS_TURNS_DIR"

@@ -18,7 +18,7 @@ const KEY_AND_ENV = `k=$(printf %s "\${GENSWARMS_LLM_API_KEY:-}" | sha256sum | c
 e=$(printf %s "\${SCAN_ENV:-}" | sha256sum | cut -c1-16)`;
 const REPLY = `printf 'done %s key=%s env=%s\\n<<SWARM_MSG:TO=hub:START>>\\nscan hello from %s\\n<<SWARM_MSG:END>>\\n' "$turn" "$k" "$e" "$GENSWARMS_AGENT"`;
 
-/** Headless: polls the inbox, answers each turn once (docs/agent.md §3). */
+/** Headless: polls the inbox, answers each turn once (docs/agent.md#3-finishing-a-turn-the-receipt). */
 export const HEADLESS_CLIENT = `${KEY_AND_ENV}
 T="$GENSWARMS_TURNS_DIR"
 while :; do
@@ -52,7 +52,7 @@ export interface ScanBackend {
   readonly name: string;
   readonly backend: Record<string, unknown>;
   readonly tui: boolean;
-  /** `none`: the runner gives no key at all (docs/security.md §8), so only config.env reaches the client. */
+  /** `none`: the runner gives no key at all (docs/security.md#8-llm-endpoint-trust-and-api-keys-genswarms_llm_endpoint-genswarms_allowed_endpoints-genswarms_llm_api_key), so only config.env reaches the client. */
   readonly network?: string;
   /** Why this backend cannot run here ('' = it runs). */
   readonly skip: string;

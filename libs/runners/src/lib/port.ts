@@ -136,7 +136,7 @@ export interface RunnerContext {
   readonly systemPaths?: readonly string[];
   /**
    * (additive) Host paths an agent's mounts must never overlap, besides GENSWARMS_HOME: the workspaces and
-   * state dirs of every OTHER agent the engine knows, and server-owned paths (docs/security.md §10).
+   * state dirs of every OTHER agent the engine knows, and server-owned paths (docs/security.md#10-agent-runners-and-sandboxes).
    * Called at plan and again at start; absent = only the fixed protected set.
    */
   readonly protectedPaths?: (self: { readonly swarm: string; readonly agent: string }) => readonly string[];

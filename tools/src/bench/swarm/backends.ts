@@ -7,7 +7,7 @@ export type BenchBackend = (typeof BENCH_BACKENDS)[number];
 
 /**
  * The minimal `/bin/sh` client: it reads whatever is pasted into its pane, then sleeps. The harness writes
- * each turn's receipt itself (docs/agent.md §3), so the client costs no CPU and every receipt → event figure
+ * each turn's receipt itself (docs/agent.md#3-finishing-a-turn-the-receipt), so the client costs no CPU and every receipt → event figure
  * is the host's alone. While the harness measures task delivery it makes a FIFO `.bench-reads` in the
  * workspace; the client copies each line it reads into it (builtins only: no process per line).
  */

@@ -176,7 +176,7 @@ async function waitTurn(server: BenchServer, swarm: string, agent: string, pred:
 
 /**
  * One turn: task → the turn is running → the harness writes reply.md then done.json (as a client
- * would, docs/agent.md §3) → the turn's completed_at. Returns completed_at − the done.json rename.
+ * would, docs/agent.md#3-finishing-a-turn-the-receipt) → the turn's completed_at. Returns completed_at − the done.json rename.
  */
 async function oneTurn(server: BenchServer, swarm: string, agent: string): Promise<number> {
   const sent = await server.api<{ id: string }>('POST', `/api/swarms/${swarm}/agents/${agent}/task`, { task: 'bench' });

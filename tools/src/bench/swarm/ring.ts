@@ -15,7 +15,7 @@ export const DEFAULT_RING_TOKENS = 50;
 export type RingClients = 'mock' | 'sh';
 
 /**
- * The ring's shell client (docs/agent.md §2–3), bash builtins only but one `mv` per turn: it takes the next
+ * The ring's shell client (docs/agent.md#2-receiving-work-the-inbox-headless-clients and #3-finishing-a-turn-the-receipt), bash builtins only but one `mv` per turn: it takes the next
  * inbox file by seq, writes `reply.md` forwarding the content to `$1` by a marker, then `done.json` by temp
  * file + rename. Between polls it waits 20 ms on a FIFO of its own (`read -t`, no process). Tokens are plain
  * (`token 3`), so cutting the JSON by its fixed key order is enough here.

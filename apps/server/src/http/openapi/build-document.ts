@@ -7,7 +7,7 @@ import { OPERATIONS, PATH_PARAMS } from '../operations';
 import { socketSection } from './socket-section';
 import type { ErrorSpec, Operation } from '../operations';
 
-/** Answered by the pipeline before any route (docs/security.md §2): every operation may answer them. */
+/** Answered by the pipeline before any route (docs/security.md#2-request-pipeline-server-edge): every operation may answer them. */
 const PIPELINE_ERRORS: readonly ErrorSpec[] = [
   ['unauthorized', 401],
   ['token_required', 401],

@@ -63,7 +63,7 @@ async function validateBody(ctx: RouteContext, body: unknown): Promise<Outcome> 
 /**
  * Config validation (docs/rest-api.md), with or without an engine: every plan-time check of start (schema, IR,
  * handlers, the networks per backend, each agent's runner plan; nothing created), `config_path` confined per
- * docs/security.md §7.
+ * docs/security.md#7-config_path-confinement-genswarms_swarm_config_dir.
  */
 export const CONFIG_VALIDATE_HANDLERS = {
   validateConfig: anyRoute(async (req, ctx) => {

@@ -16,7 +16,7 @@ function safeHostOf(url: string): string | undefined {
 }
 
 /**
- * docs/security.md §11: the forwarder destination for an isolated agent. Pure. Refuses an untrusted agent
+ * docs/security.md#11-network-isolation-and-egress: the forwarder destination for an isolated agent. Pure. Refuses an untrusted agent
  * endpoint (`endpoint_not_allowed`, `.endpoint` = host only) and a missing one (`endpoint_not_configured`).
  */
 export function planEgress(input: { agentEndpoint?: string; policy: EndpointPolicy }): EgressTarget {

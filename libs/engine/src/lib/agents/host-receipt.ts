@@ -3,7 +3,7 @@
  * host-made `done.json` `{"v":1,"turn":<id>,"status":"error","error":<why>}` in its turn directory.
  * The inbox file stays (the host never deletes inbox files), so this receipt is what tells the next
  * client process in the same workspace not to answer that item: the agent protocol already says "a
- * turn whose done.json exists is over" (docs/agent.md §3).
+ * turn whose done.json exists is over" (docs/agent.md#3-finishing-a-turn-the-receipt).
  *
  * Order (crash safety): the engine stops watching the turn, writes this receipt, and only THEN makes the
  * turn final in the store. A crash in between leaves an open turn whose workspace holds the host
@@ -56,7 +56,7 @@ async function linkReceipt(dirFd: number, body: string): Promise<boolean> {
 
 /**
  * Writes the host receipt unless a `done.json` is already there (the client finished first: the turn
- * is just as over; it is never replaced). Idempotent. The turn directory goes through the receipt checks (docs/security.md §12)
+ * is just as over; it is never replaced). Idempotent. The turn directory goes through the receipt checks (docs/security.md#12-turn-receipts)
  * and is then used through an O_NOFOLLOW descriptor whose path must still be the expected one; any
  * doubt → false, nothing written.
  */

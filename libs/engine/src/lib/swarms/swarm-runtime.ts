@@ -82,7 +82,7 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     this.topologyNow = new Topology(state.topology);
     this.startedAtNow = startedAt ?? deps.clock.now().toISOString();
     const base = deps.runnerContext;
-    // Runners refuse any host path overlapping another agent's directories (docs/security.md §10).
+    // Runners refuse any host path overlapping another agent's directories (docs/security.md#10-agent-runners-and-sandboxes).
     this.ctx = {
       ...base,
       protectedPaths: (self) => [

@@ -7,9 +7,9 @@ import { isRecord, own } from '../state/types';
 /**
  * Keys that widen an agent's reach onto the host; never accepted from a dynamic mutation.
  * `skills` is one: each skill is a host path bound into the sandbox, so a mutation could name any
- * readable host file or directory (docs/security.md §10 "Host paths entering a sandbox").
+ * readable host file or directory (docs/security.md#10-agent-runners-and-sandboxes "Host paths entering a sandbox").
  * `workspace` is not: a mutation may name one, and the engine plans it against the operator's workspace
- * roots like a config's (docs/security.md §10 "Workspace roots"); refusing the key would forbid what they allow.
+ * roots like a config's (docs/security.md#10-agent-runners-and-sandboxes "Workspace roots"); refusing the key would forbid what they allow.
  */
 export const HOST_ESCAPE_KEYS: readonly string[] = ['extra_ro_binds', 'extra_rw_binds', 'extra_path', 'agent_binary_path', 'skills'];
 

@@ -1,6 +1,6 @@
 /**
  * Every environment variable the server treats as a secret (README "Configuration"). None of them
- * may stay in the initial environment of a long-lived process: see docs/security.md §9.
+ * may stay in the initial environment of a long-lived process: see docs/security.md#9-secrecy-and-logs.
  */
 export const SERVER_SECRET_ENV_NAMES: readonly string[] = Object.freeze([
   'GENSWARMS_API_TOKEN',

@@ -30,7 +30,7 @@ export interface PinnedDir {
   /** The directory's logical path (root + components), for results and the final identity check. */
   readonly path: string;
   /**
-   * Set when a root host walks below a root owned by another uid (an agent's workspace, docs/security.md §10
+   * Set when a root host walks below a root owned by another uid (an agent's workspace, docs/security.md#10-agent-runners-and-sandboxes
    * "uid rule"): directories of the host's below it, and every file written there, are handed to this owner.
    */
   readonly handTo?: { readonly uid: number; readonly gid: number };

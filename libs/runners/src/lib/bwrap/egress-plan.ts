@@ -7,7 +7,7 @@ import { endpointPolicyOf } from '../env/client-env';
 import { egressDirFor } from '../sandbox/mounts';
 
 /**
- * `network: isolated`, at plan: the host picks the pin (docs/security.md §11). Untrusted endpoint →
+ * `network: isolated`, at plan: the host picks the pin (docs/security.md#11-network-isolation-and-egress). Untrusted endpoint →
  * `endpoint_not_allowed` (host only), none → `endpoint_not_configured`, no socat → `egress_unavailable`.
  * Nothing is created here.
  */

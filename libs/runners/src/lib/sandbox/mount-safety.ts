@@ -16,7 +16,7 @@ export const SYSTEM_ROOTS: readonly string[] = ['/proc', '/sys', '/dev', '/run']
 type Who = Pick<AgentLaunchSpec, 'swarm' | 'agent' | 'workspace'>;
 
 /**
- * The one mount-safety rule (docs/security.md §10 "Host paths entering a sandbox") for every host path
+ * The one mount-safety rule (docs/security.md#10-agent-runners-and-sandboxes "Host paths entering a sandbox") for every host path
  * an operator names that reaches an agent: skills, workspace, extra binds, extra_path, agent_binary_path,
  * Nix closure paths. Returns the real path. Refuses (`unsafe_bind`; `unsafe_workspace` for the workspace)
  * with `path` = `written`, never the resolved path, when the real path:

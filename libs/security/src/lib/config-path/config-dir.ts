@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { SecurityError } from '../errors/security-error';
 
 /**
- * docs/security.md §7: resolves GENSWARMS_SWARM_CONFIG_DIR (unset → cwd) to its real path, which must be
+ * docs/security.md#7-config_path-confinement-genswarms_swarm_config_dir: resolves GENSWARMS_SWARM_CONFIG_DIR (unset → cwd) to its real path, which must be
  * an existing directory. Throws `invalid_config_dir` otherwise.
  */
 export async function resolveConfigDir(raw: string | undefined, cwd: string): Promise<string> {
