@@ -1,22 +1,12 @@
 // The session machine, part 1: start, dispatch, awaiting, client holds, stop (state × event → next state + decisions).
-import type { EventAlong, SessionState, TurnRow } from '../store/store';
-import { INITIAL_MACHINE, step, taskRefusal, type SessionEvent, type SessionMachine } from './session-machine';
-import { BLOCKED, kinds, machine, turn } from './test-support/machine-fixtures';
+import type { EventAlong, TurnRow } from '../store/store';
+import { INITIAL_MACHINE, step, taskRefusal } from './session-machine';
+import { BLOCKED, expectTransition, FAILURE, machine, turn, type TransitionRow } from './test-support/machine-fixtures';
 
 const STARTED: EventAlong<TurnRow> = { stored: null, make: () => null };
-const FAILURE = { code: 'process_exited', message: 'exit 1', details: {} };
-
-interface Row {
-  readonly name: string;
-  readonly from: Partial<SessionMachine>;
-  readonly event: SessionEvent;
-  readonly state: SessionState;
-  readonly decisions: readonly string[];
-  readonly also?: Partial<SessionMachine>;
-}
 
 // state × event → next state + decisions (in the order the session carries them out)
-const TRANSITIONS: readonly Row[] = [
+const TRANSITIONS: readonly TransitionRow[] = [
   {
     name: 'a start goes idle and schedules',
     from: {},
@@ -237,14 +227,7 @@ const TRANSITIONS: readonly Row[] = [
 ];
 
 describe('session machine: start, dispatch, awaiting, stop', () => {
-  test.each(TRANSITIONS)('$name', ({ from, event, state, decisions, also }) => {
-    const before = machine(from);
-    const next = step(before, event);
-    expect(next.machine.state).toBe(state);
-    expect(kinds(next.decisions)).toEqual(decisions);
-    if (also !== undefined) expect(next.machine).toMatchObject(also);
-    expect(before).toEqual(machine(from)); // pure: the input machine is never changed
-  });
+  test.each(TRANSITIONS)('$name', (row) => expectTransition(row));
 
   test('a dispatch asks for messages only while the agent awaits a reply', () => {
     expect(step(machine({ state: 'idle', awaiting: true }), { type: 'kick' }).decisions).toEqual([

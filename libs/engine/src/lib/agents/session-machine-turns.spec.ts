@@ -1,23 +1,12 @@
 // The session machine, part 2: how a turn ends, failures, operator resume (state × event → next state + decisions).
 import type { SessionState } from '../store/store';
-import { resumeRefusal, step, type SessionEvent, type SessionMachine } from './session-machine';
-import { BLOCKED, kinds, machine, turn } from './test-support/machine-fixtures';
+import { resumeRefusal, step, type SessionEvent } from './session-machine';
+import { BLOCKED, expectTransition, FAILURE, machine, turn, type TransitionRow } from './test-support/machine-fixtures';
 
 const STATES: readonly SessionState[] = ['starting', 'idle', 'busy', 'needs_attention', 'failed', 'stopped'];
 
-const FAILURE = { code: 'process_exited', message: 'exit 1', details: {} };
-
-interface Row {
-  readonly name: string;
-  readonly from: Partial<SessionMachine>;
-  readonly event: SessionEvent;
-  readonly state: SessionState;
-  readonly decisions: readonly string[];
-  readonly also?: Partial<SessionMachine>;
-}
-
 // state × event → next state + decisions (in the order the session carries them out)
-const TRANSITIONS: readonly Row[] = [
+const TRANSITIONS: readonly TransitionRow[] = [
   {
     name: 'a finished turn frees the agent',
     from: { state: 'busy' },
@@ -224,14 +213,7 @@ const TRANSITIONS: readonly Row[] = [
 ];
 
 describe('session machine: turn ends, failures, operator', () => {
-  test.each(TRANSITIONS)('$name', ({ from, event, state, decisions, also }) => {
-    const before = machine(from);
-    const next = step(before, event);
-    expect(next.machine.state).toBe(state);
-    expect(kinds(next.decisions)).toEqual(decisions);
-    if (also !== undefined) expect(next.machine).toMatchObject(also);
-    expect(before).toEqual(machine(from)); // pure: the input machine is never changed
-  });
+  test.each(TRANSITIONS)('$name', (row) => expectTransition(row));
 
   test('every persisted change names the state it leaves', () => {
     const next = step(machine({ state: 'busy' }), { type: 'turn_ended', end: { kind: 'finished' } });

@@ -1,6 +1,6 @@
 /** Fixtures of the session machine's table specs (session-machine-*.spec.ts). */
-import type { AttentionInfo, TurnRow } from '../../store/store';
-import { INITIAL_MACHINE, type Decision, type SessionMachine } from '../session-machine';
+import type { AttentionInfo, SessionState, TurnRow } from '../../store/store';
+import { INITIAL_MACHINE, step, type Decision, type SessionEvent, type SessionMachine } from '../session-machine';
 
 /** A machine in the initial state with `over` applied, frozen (a step must never mutate its input). */
 export function machine(over: Partial<SessionMachine> = {}): SessionMachine {
@@ -35,3 +35,25 @@ export const BLOCKED: AttentionInfo = { reason: 'client_prompt_blocked', turn: n
 
 /** The kinds of a step's decisions, in order. */
 export const kinds = (ds: readonly Decision[]): string[] => ds.map((d) => d.kind);
+
+export const FAILURE = { code: 'process_exited', message: 'exit 1', details: {} };
+
+/** One row of a transition table: from a machine, an event → the next state and the kinds of the decisions. */
+export interface TransitionRow {
+  readonly name: string;
+  readonly from: Partial<SessionMachine>;
+  readonly event: SessionEvent;
+  readonly state: SessionState;
+  readonly decisions: readonly string[];
+  readonly also?: Partial<SessionMachine>;
+}
+
+/** Checks one row, and that the step left its input machine as it was (the machine is pure). */
+export function expectTransition({ from, event, state, decisions, also }: TransitionRow): void {
+  const before = machine(from);
+  const next = step(before, event);
+  expect(next.machine.state).toBe(state);
+  expect(kinds(next.decisions)).toEqual(decisions);
+  if (also !== undefined) expect(next.machine).toMatchObject(also);
+  expect(before).toEqual(machine(from));
+}
