@@ -184,6 +184,7 @@ describe('git_changes', () => {
     await h.engine.sendTask('gc', 'm', 'one');
     const first = await waitFor(async () => ((await gitEvents()).length > 0 ? await gitEvents() : undefined), 'git_changes');
     expect(first[0]!.metadata).toMatchObject({ files: 1, commits: 0, uncommitted: true, branch: 'genswarms/gc/m' });
+    await new Promise((r) => setTimeout(r, 1100)); // the next read falls in another second (a clock-dated snapshot changed id)
     await h.engine.sendTask('gc', 'm', 'two');
     await waitFor(async () => (await eventsOf(h.engine, 'gc')).filter((e) => e.event_type === 'turn_completed').length >= 2, 'second turn');
     await new Promise((r) => setTimeout(r, 300));

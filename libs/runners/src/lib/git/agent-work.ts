@@ -106,11 +106,14 @@ async function readLocked(input: AgentWorkInput, layout: ReturnType<typeof gitAg
       indexFile: layout.index,
       emptyHome,
     });
-    const headTree = (await runHostGit(['rev-parse', '--verify', `${branchHead}^{tree}`], git)).stdout.toString('latin1').trim();
+    const headCommit = parseCommitHeader((await runHostGit(['cat-file', 'commit', branchHead], git)).stdout.toString('latin1'));
     let snapshot: string | undefined;
-    if (snap.tree !== headTree) {
+    if (snap.tree !== headCommit.tree) {
       const msg = `genswarms: uncommitted changes of ${input.agent}\n`;
-      const c = await runHostGit(['commit-tree', snap.tree, '-p', branchHead], { ...git, input: msg, env: SNAPSHOT_ENV });
+      // Dated as its parent: the same work read twice is the same commit (a clock date made a new id each second).
+      const date = `${headCommit.committedAt} +0000`;
+      const env = { ...SNAPSHOT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+      const c = await runHostGit(['commit-tree', snap.tree, '-p', branchHead], { ...git, input: msg, env });
       snapshot = c.stdout.toString('latin1').trim();
       await runHostGit(['update-ref', 'refs/genswarms/snapshot', snapshot], git);
     }
@@ -140,4 +143,15 @@ async function ensureMirror(mirror: string, base: string, emptyHome: string): Pr
   snapshotCaches.delete(mirror); // a new mirror holds none of the blobs a cache names
   await runHostGit(['init', '-q', '--bare', '--', mirror], { emptyHome });
   await fsp.writeFile(path.join(mirror, 'objects', 'info', 'alternates'), `${path.join(base, 'objects')}\n`, { mode: 0o600 });
+}
+
+/** The tree and committer time (epoch seconds) of a raw commit object; `git_failed` when either is missing. */
+function parseCommitHeader(raw: string): { tree: string; committedAt: string } {
+  const head = raw.slice(0, Math.max(0, raw.indexOf('\n\n'))).split('\n');
+  const tree = /^tree ([0-9a-f]{40,64})$/.exec(head[0] ?? '')?.[1];
+  const committer = head.find((l) => l.startsWith('committer '));
+  const committedAt = committer === undefined ? undefined : / (\d{1,12}) [+-]\d{4}$/.exec(committer)?.[1];
+  if (tree === undefined || committedAt === undefined)
+    throw new RunnerError('git_failed', "the agent's branch head is not a readable commit");
+  return { tree, committedAt };
 }
