@@ -202,6 +202,26 @@ describe('runtime mutations through the gate', () => {
     });
   });
 
+  it('snapshot writes a counted swarm back as counts, scaled instances included, and starts again as the same swarm', async () => {
+    const config = {
+      name: 'cnt',
+      agents: [mockAgent('boss'), { ...mockAgent('w'), count: 3 }],
+      topology: [['boss', 'w']],
+      options: { max_agents: 10 },
+    };
+    await h.engine.startSwarm({ config });
+    await h.engine.scaleAgents('cnt', 'w', 5);
+    const doc = (await h.engine.snapshot('cnt')).document as { agents: { name: string; count?: number }[]; topology: unknown[] };
+    expect(doc.agents.map((a) => [a.name, a.count])).toEqual([
+      ['boss', undefined],
+      ['w', 5],
+    ]);
+    expect(doc.topology).toEqual([['boss', 'w']]);
+    await h.engine.stopSwarm('cnt', { purge: true });
+    await h.engine.startSwarm({ config: { ...doc, name: 'cnt2' } });
+    expect((await h.engine.getSwarm('cnt2')).agents.map((a) => a.name)).toEqual(['boss', 'w_1', 'w_2', 'w_3', 'w_4', 'w_5']);
+  });
+
   it('stop drops queued items with one inbox_dropped; a task to a stopped swarm is refused; its turns stay readable', async () => {
     await h.engine.startSwarm({
       config: { name: 'st', agents: [{ name: 'a', backend: { type: 'mock', opts: { delay_ms: 86_400_000 } } }] },

@@ -6,6 +6,7 @@ const PINNED = [
   'AgentEntrySchema',
   'EXPANDED_EDGES_MAX',
   'expandAgentCounts',
+  'foldAgentCounts',
   'AgentConfigSchema',
   'AgentSchema',
   'BACKEND_TYPES',

@@ -4,6 +4,7 @@ export type { SwarmConfig, ObjectConfig, EdgeConfig } from './lib/config/swarm-s
 export { AgentSchema, AgentEntrySchema, ENDPOINT_API_NAMES, GitWorkspaceSchema, skillBasename } from './lib/config/agent-schema';
 export type { AgentConfig, AgentEntry, GitWorkspaceConfig } from './lib/config/agent-schema';
 export { expandAgentCounts } from './lib/config/agent-count';
+export { foldAgentCounts } from './lib/config/agent-count-fold';
 export { AgentConfigSchema, ENV_KEY_RE, AGENT_FIELDS_IN_CONFIG } from './lib/config/agent-config-schema';
 export {
   BackendSchema,

@@ -1,5 +1,5 @@
 /** Objects at runtime, the overlay and the snapshot (docs/rest-api.md). */
-import { gateStart, ObjectSchema, type IrObject } from '@genswarms/ir-gate';
+import { foldAgentCounts, gateStart, ObjectSchema, type IrObject } from '@genswarms/ir-gate';
 import { stringify as toYaml } from 'yaml';
 import { EngineError } from '../errors/engine-error';
 import { NAME_RE } from '@genswarms/ir-gate';
@@ -188,7 +188,7 @@ export async function snapshot(
     const gate = gateStart(row?.config, { overlayEvents: toOverlayEvents(await ctx.store.listOverlay(swarm)) });
     effective = gate.kind === 'ok' ? gate.effective : row?.config;
   }
-  const document = redactSwarmConfig(ctx.handlers, effective);
+  const document = redactSwarmConfig(ctx.handlers, foldAgentCounts(effective)); // 10,000 instances written out are over the body limit
   return format === 'yaml'
     ? { contentType: 'application/yaml; charset=utf-8', body: toYaml(document), document }
     : { contentType: 'application/json', body: JSON.stringify(document), document };
