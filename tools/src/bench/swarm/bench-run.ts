@@ -71,6 +71,8 @@ export interface RunResult {
   readonly rssMib?: number;
   /** Open descriptors of the server once every agent is ready. */
   readonly serverFds?: number;
+  /** …and before the start (the per-agent figure is the difference over the agents). */
+  readonly serverFdsBefore?: number;
   /** Host memory of the agents' processes once every agent is ready: their PSS summed, KiB per agent (leftovers.ts). */
   readonly agentPssKibPerAgent?: number;
   /** CPU seconds the server used from the POST until every agent was ready. */
@@ -88,6 +90,8 @@ export interface RunResult {
   readonly rawPaste?: PasteLatency;
   /** Raw pastes of that baseline not read in time (the report falls back to the private server's raw paste when none was). */
   readonly rawPasteMissed?: number;
+  /** `GET /api/swarms` and `GET /api/swarms/<first>` (what `genswarms status` calls), every 500 ms during the launch. */
+  readonly apiDuringLaunch?: LatencyResult;
   /** The server refused the start for a host limit (503 host_limit): nothing was started. */
   readonly hostLimit?: { readonly limit: string; readonly value: number; readonly need: number; readonly fix: string };
   readonly error?: string;
@@ -121,6 +125,26 @@ async function waitReady(server: BenchServer, swarm: string, n: number): Promise
     if (Date.now() > deadline) throw new Error(`not ready after ${READY_TIMEOUT_MS} ms`);
     await sleep(n >= 1000 ? 1000 : n >= 300 ? 250 : 50); // ready times come from events: polling only adds load
   }
+}
+
+/** How often the status probe asks while a launch runs (each probe is the two reads `genswarms status` makes). */
+const LAUNCH_PROBE_MS = 500;
+
+/** Probes the status reads until `done` settles; their latencies (a failed read counts as its time too). */
+async function probeDuringLaunch(server: BenchServer, swarm: string, done: Promise<unknown>): Promise<LatencyResult> {
+  const samples: number[] = [];
+  let over = false;
+  void done.finally(() => (over = true)).catch(() => undefined); // expected: the launch's own await reports its failure
+  while (!over) {
+    for (const path of ['/api/swarms', `/api/swarms/${swarm}`]) {
+      const t0 = performance.now();
+      await server.api('GET', path);
+      samples.push(performance.now() - t0);
+    }
+    await sleep(LAUNCH_PROBE_MS);
+  }
+  if (samples.length === 0) return { samples: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
+  return { samples: samples.length, p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99), maxMs: Math.max(...samples) };
 }
 
 /** Epoch ms of every `agent_ready` event of the swarm, oldest first (paged by since_id). */
@@ -273,6 +297,7 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   const names = Array.from({ length: k }, (_, i) => (k === 1 ? stem : `${stem}-s${i}`));
   const swarm = names[0] as string;
   const base = k === 1 ? { backend, n } : { backend, n, swarms: k };
+  const fds0 = fdUsageOf(server.pid).fds;
   const t0 = Date.now();
   const ticks0 = cpuTicksOf(server.pid);
   const posts = await Promise.all(names.map((s) => server.api('POST', '/api/swarms', { config: swarmConfig(backend, s, n) })));
@@ -289,7 +314,10 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   }
   let result: RunResult = base;
   try {
-    await Promise.all(names.map((s) => waitReady(server, s, n)));
+    const ready = Promise.all(names.map((s) => waitReady(server, s, n)));
+    const probe = probeDuringLaunch(server, swarm, ready);
+    await ready;
+    result = { ...result, apiDuringLaunch: await probe };
     const launchTicks = cpuTicksOf(server.pid) - ticks0;
     const tmuxCpu = TMUX_BACKED.has(backend) ? tmuxServersCpu(server.home, server.pid) : undefined;
     const times = (await Promise.all(names.map((s) => readyTimes(server, s)))).flat().sort((a, b) => a - b);
@@ -302,6 +330,7 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
       decileMsPerAgent: decilesOf(times),
       rssMib: rssMibOf(server.pid),
       serverFds: usage.fds,
+      serverFdsBefore: fds0,
       inotifyWatches: usage.inotifyWatches,
       ...(backend === 'mock' ? {} : { agentPssKibPerAgent: Math.round(agentProcessesPss(server.pid, server.home).kib / (n * k)) }),
     };

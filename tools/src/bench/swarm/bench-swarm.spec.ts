@@ -111,3 +111,36 @@ test('marks a missed goal and a met one in the tables', () => {
   expect(md).toMatch(/\| bwrap \| 1000 \| 20\.00 \| 20\.00 \| — \| — \| 2\.00 \| — \| MISSED \|/);
   expect(md).toMatch(/\| bwrap \| 1000 \| 5\.00 \| — \| — \| 0 \| no \| 0 \| MET \|/);
 });
+
+test('holds a run of 10,000 agents to the scale goals: the same figures meet them there and miss at 1,000', () => {
+  const run = {
+    backend: 'bwrap' as const,
+    readyMs: 80_000,
+    stopMs: 15_000,
+    rssMib: 900,
+    leftoverProcesses: [],
+    tmuxServerLeft: false,
+    leftoverDirs: [],
+  };
+  const report = (n: number, swarms: number | undefined, fds: number): string =>
+    formatReport({
+      date: 'd',
+      commit: 'c',
+      server: 's',
+      machine: { cores: 2, memGiB: 24, kernel: 'k', node: '20' },
+      ns: [n],
+      skipped: [],
+      primitives: {},
+      runs: [
+        { ...run, n, ...(swarms === undefined ? {} : { swarms }), serverFdsBefore: 200, serverFds: fds, inotifyWatches: n * (swarms ?? 1) },
+      ],
+    });
+  const stopLine = (md: string): string | undefined => md.split('\n').find((l) => l.includes('| 15.00 |'));
+  const memoryLine = (md: string): string | undefined => md.split('\n').find((l) => l.includes('| 900 |'));
+  expect(stopLine(report(10_000, undefined, 10_200))).toMatch(/MET \|$/);
+  expect(stopLine(report(1000, 10, 10_200))).toMatch(/MET \|$/); // 10 × 1,000 is 10,000 agents
+  expect(stopLine(report(1000, undefined, 1020))).toMatch(/MISSED \|$/);
+  expect(memoryLine(report(10_000, undefined, 10_200))).toMatch(/MET \|$/);
+  expect(memoryLine(report(10_000, undefined, 30_000))).toMatch(/MISSED \|$/); // 3 descriptors per agent
+  expect(memoryLine(report(1000, undefined, 1020))).toMatch(/MISSED \|$/); // RSS 900 > 300 at 1,000
+});
