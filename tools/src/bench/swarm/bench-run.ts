@@ -300,10 +300,21 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   const fds0 = fdUsageOf(server.pid).fds;
   const t0 = Date.now();
   const ticks0 = cpuTicksOf(server.pid);
-  const posts = await Promise.all(names.map((s) => server.api('POST', '/api/swarms', { config: swarmConfig(backend, s, n) })));
+  const posting = Promise.all(names.map((s) => server.api('POST', '/api/swarms', { config: swarmConfig(backend, s, n) })));
+  let launched: (value: unknown) => void = () => undefined;
+  const launchOver = new Promise((resolve) => (launched = resolve));
+  // a start answers once its agents are planned and spawned: the reads are probed from the POST on
+  const probe = probeDuringLaunch(server, swarm, launchOver);
+  const posts = await posting.catch(async (e: unknown) => {
+    launched(undefined);
+    await probe;
+    throw e;
+  });
   const started = names.filter((_, i) => posts[i]?.status === 201);
   const refused = posts.find((p) => p.status !== 201);
   if (refused !== undefined) {
+    launched(undefined);
+    await probe;
     const cleanup = await deleteAll(server, started);
     const hostLimit = hostLimitOf(refused);
     const error =
@@ -314,9 +325,7 @@ export async function runOne(server: BenchServer, backend: BenchBackend, n: numb
   }
   let result: RunResult = base;
   try {
-    const ready = Promise.all(names.map((s) => waitReady(server, s, n)));
-    const probe = probeDuringLaunch(server, swarm, ready);
-    await ready;
+    await Promise.all(names.map((s) => waitReady(server, s, n))).finally(() => launched(undefined));
     result = { ...result, apiDuringLaunch: await probe };
     const launchTicks = cpuTicksOf(server.pid) - ticks0;
     const tmuxCpu = TMUX_BACKED.has(backend) ? tmuxServersCpu(server.home, server.pid) : undefined;
