@@ -57,6 +57,14 @@ export class SqliteQueue {
     return this.countInbox(swarm, agent);
   }
 
+  async inboxSizes(swarm: string): Promise<ReadonlyMap<string, number>> {
+    const rows = this.sql.get('SELECT agent, COUNT(*) AS n FROM inbox_items WHERE swarm = ? GROUP BY agent').all(swarm) as {
+      agent: string;
+      n: number;
+    }[];
+    return new Map(rows.map((r) => [r.agent, r.n]));
+  }
+
   async listInbox(swarm: string, agent: string): Promise<InboxItemRow[]> {
     return (this.sql.get('SELECT * FROM inbox_items WHERE swarm = ? AND agent = ? ORDER BY ord').all(swarm, agent) as Raw[]).map(toItem);
   }

@@ -91,6 +91,22 @@ describe('SqliteStore', () => {
     fs.rmSync(other, { recursive: true, force: true });
   });
 
+  it('counts queued items per agent of one swarm in one read, the same as per agent', async () => {
+    const put = (swarm: string, agent: string, id: string) =>
+      store.enqueue({ swarm, agent, id, kind: 'task', from: '_operator', content: 'x', now: NOW, limit: 10 });
+    await put('s', 'a', 'q1');
+    await put('s', 'a', 'q2');
+    await put('s', '__proto__', 'q3');
+    await put('t', 'a', 'q4');
+    const sizes = await store.inboxSizes('s');
+    expect([...sizes].sort()).toEqual([
+      ['__proto__', 1],
+      ['a', 2],
+    ]);
+    for (const [agent, n] of sizes) expect(await store.inboxSize('s', agent)).toBe(n);
+    expect((await store.inboxSizes('none')).size).toBe(0);
+  });
+
   it('enforces the inbox limit per agent', async () => {
     const r1 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i1', kind: 'task', from: '_operator', content: 'x', now: NOW, limit: 2 });
     const r2 = await store.enqueue({ swarm: 's', agent: 'a', id: 'i2', kind: 'message', from: 'b', content: 'y', now: NOW, limit: 2 });

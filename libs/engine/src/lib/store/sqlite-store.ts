@@ -256,6 +256,9 @@ export class SqliteStore implements Store {
   inboxSize(swarm: string, agent: string): Promise<number> {
     return this.queue.inboxSize(swarm, agent);
   }
+  inboxSizes(swarm: string): Promise<ReadonlyMap<string, number>> {
+    return this.queue.inboxSizes(swarm);
+  }
   listInbox(swarm: string, agent: string): Promise<InboxItemRow[]> {
     return this.queue.listInbox(swarm, agent);
   }

@@ -231,6 +231,8 @@ export interface Store {
     along?: EventAlong<EnqueueResult>,
   ): Promise<EnqueueResult>;
   inboxSize(swarm: string, agent: string): Promise<number>;
+  /** Queued items per agent of the swarm in one read (an agent with none is absent): a status of 10,000 agents. */
+  inboxSizes(swarm: string): Promise<ReadonlyMap<string, number>>;
   listInbox(swarm: string, agent: string): Promise<InboxItemRow[]>;
   /** Drops every queued item of the agent (or of the whole swarm when agent is null); returns the count. */
   dropInbox(swarm: string, agent: string | null): Promise<number>;

@@ -110,13 +110,17 @@ export async function getAgent(ctx: Ports<'runtimes' | 'store'>, swarm: string, 
 export async function listAgents(ctx: Ports<'runtimes' | 'store'>, swarm: string): Promise<{ agents: AgentStatus[] }> {
   const view = await swarmView(ctx, swarm);
   const agents: AgentStatus[] = [];
+  const queued = await ctx.store.inboxSizes(swarm);
   if (view.kind === 'stored') {
     for (const a of view.stored.agents)
-      agents.push(await agentStatus(ctx.store, swarm, a, a.name, undefined, await ctx.store.getSession(swarm, a.name)));
+      agents.push(
+        await agentStatus(ctx.store, swarm, a, a.name, undefined, await ctx.store.getSession(swarm, a.name), queued.get(a.name) ?? 0),
+      );
     return { agents };
   }
   const rt = view.rt;
-  for (const s of rt.sessionList()) agents.push(await agentStatus(ctx.store, swarm, rt.agentConfig(s.name), s.name, s, null));
+  for (const s of rt.sessionList())
+    agents.push(await agentStatus(ctx.store, swarm, rt.agentConfig(s.name), s.name, s, null, queued.get(s.name) ?? 0));
   return { agents };
 }
 

@@ -102,3 +102,30 @@ test('interleaveByLane: an undefined lane is a lane like any other, nothing lost
   expect(out.map((x) => x.i).sort((a, b) => a - b)).toEqual(items.map((x) => x.i));
   expect(out.slice(0, 6).map((x) => x.lane)).toEqual([0, 1, 2, 3, 4, undefined]);
 });
+
+// A launch of 10,000 mock agents is promise work only: run as microtasks to the end, it kept HTTP requests waiting
+// for seconds. Each bounded run gives the event loop a turn once it has held it for BOUNDED_SLICE_MS.
+test.each([
+  ['forEachBounded', (items: number[], fn: (i: number) => Promise<void>) => forEachBounded(items, 8, fn)],
+  ['mapBounded', (items: number[], fn: (i: number) => Promise<void>) => mapBounded(items, 8, fn).then(() => undefined)],
+])(
+  '%s over work that never waits for I/O lets a timer run while it goes on',
+  async (_name, run) => {
+    const items = Array.from({ length: 20_000 }, (_, i) => i);
+    let doneAt = -1;
+    let timerAt = -1;
+    let count = 0;
+    setTimeout(() => (timerAt = count), 0);
+    const busy = async (): Promise<void> => {
+      const until = performance.now() + 0.05;
+      while (performance.now() < until); // 50 µs of CPU per item: 20,000 items hold the loop for a second without a yield
+      count += 1;
+    };
+    await run(items, busy);
+    doneAt = count;
+    await new Promise((r) => setTimeout(r, 5));
+    expect(timerAt).toBeGreaterThanOrEqual(0);
+    expect(timerAt).toBeLessThan(doneAt);
+  },
+  30_000,
+);

@@ -29,6 +29,30 @@ export const STARTING_CONCURRENCY = 8 * LAUNCH_CONCURRENCY;
 export const PLAN_CONCURRENCY = 8;
 
 /**
+ * How long a bounded run may hold the event loop before it gives it a turn. A call that never waits for I/O (a
+ * mock agent's launch, work answered from memory) continues as microtasks, which run to the end before any I/O
+ * callback: 10,000 of them kept an HTTP request waiting for seconds.
+ */
+export const BOUNDED_SLICE_MS = 10;
+
+let sliceStart = performance.now();
+/** The next turn every caller past the slice waits for (one for all: each resuming caller would start a slice of its own). */
+let nextTurn: Promise<void> | undefined;
+
+/** Resolves at once while the current slice lasts; after BOUNDED_SLICE_MS, on the event loop's next turn. */
+async function yieldIfHeld(): Promise<void> {
+  if (performance.now() - sliceStart < BOUNDED_SLICE_MS) return;
+  nextTurn ??= new Promise<void>((resolve) =>
+    setImmediate(() => {
+      nextTurn = undefined;
+      sliceStart = performance.now();
+      resolve();
+    }),
+  );
+  await nextTurn;
+}
+
+/**
  * Runs `fn` over `items` with at most `limit` calls in flight, in item order of start. Resolves when
  * all are done; the first rejection is rethrown after every started call settled.
  */
@@ -39,6 +63,7 @@ export async function forEachBounded<T>(items: readonly T[], limit: number, fn: 
     while (next < items.length) {
       const item = items[next++] as T;
       try {
+        await yieldIfHeld();
         await fn(item);
       } catch (error) {
         failure ??= { error };
@@ -81,6 +106,7 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
     while (next < items.length) {
       const index = next++;
       try {
+        await yieldIfHeld();
         results[index] = await fn(items[index] as T);
       } catch (error) {
         if (firstFailure === undefined || index < firstFailure.index) firstFailure = { index, error };

@@ -88,6 +88,7 @@ export async function agentStatus(
   name: string,
   s: AgentSession | undefined,
   row: SessionRow | null,
+  queued?: number,
 ): Promise<AgentStatus> {
   const turn = s?.turns.currentId() ?? null;
   const turnRow = turn === null ? null : await store.getTurn(turn);
@@ -98,7 +99,7 @@ export async function agentStatus(
     backend: viewBackend(config?.backend).type,
     client: clientLabel(config),
     network: config?.network ?? 'open',
-    inbox_size: await store.inboxSize(swarm, name),
+    inbox_size: queued ?? (await store.inboxSize(swarm, name)),
     awaiting: s?.awaiting ?? false,
     turn,
     turn_started_at: turnRow?.startedAt ?? null,
@@ -115,7 +116,9 @@ export async function agentStatus(
 
 export async function runtimeDetail(rt: SwarmRuntime): Promise<SwarmDetail> {
   const agents: AgentStatus[] = [];
-  for (const a of rt.effective.agents) agents.push(await agentStatus(rt.store, rt.swarm, a, a.name, rt.session(a.name), null));
+  const queued = await rt.store.inboxSizes(rt.swarm);
+  for (const a of rt.effective.agents)
+    agents.push(await agentStatus(rt.store, rt.swarm, a, a.name, rt.session(a.name), null, queued.get(a.name) ?? 0));
   const objects = (rt.effective.objects ?? []).map((o) => ({
     name: o.name,
     handler: o.handler,
@@ -137,8 +140,11 @@ export async function runtimeDetail(rt: SwarmRuntime): Promise<SwarmDetail> {
 /** Detail of a stopped swarm still in the store: its configured agents (with their last session row), objects and topology. */
 export async function storedDetail(store: Store, stored: StoredSwarm): Promise<SwarmDetail> {
   const agents: AgentStatus[] = [];
+  const queued = await store.inboxSizes(stored.name);
   for (const a of stored.agents)
-    agents.push(await agentStatus(store, stored.name, a, a.name, undefined, await store.getSession(stored.name, a.name)));
+    agents.push(
+      await agentStatus(store, stored.name, a, a.name, undefined, await store.getSession(stored.name, a.name), queued.get(a.name) ?? 0),
+    );
   const objects = stored.objects.map((o) => ({ name: o.name, handler: o.handler, state: 'stopped' }));
   return {
     name: stored.name,

@@ -52,6 +52,20 @@ describe('redactSecrets', () => {
     expect(JSON.stringify(out)).toBe('{"__proto__":{"token":"[REDACTED]","x":1}}');
   });
 
+  it('keeps keys Object.prototype names ("constructor", "toString", "hasOwnProperty") as plain data', () => {
+    const parsed = JSON.parse('{"constructor":{"password":"p"},"toString":1,"hasOwnProperty":"x"}') as Record<string, unknown>;
+    const out = redactSecrets(parsed) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"constructor":{"password":"[REDACTED]"},"toString":1,"hasOwnProperty":"x"}');
+  });
+
+  it('answers the same for a key after thousands of other names went through (the memo of answers is bounded)', () => {
+    for (let i = 0; i < 10_000; i++) redactSecrets({ [`k${i}`]: 1, [`my_token_${i}`]: 'v' });
+    expect(redactSecrets({ password: 'p', name: 'n' })).toEqual({ password: REDACTED, name: 'n' });
+    expect(isSecretKey('GITHUB_TOKEN')).toBe(true);
+    expect(isSecretKey('model')).toBe(false);
+  });
+
   test.each<[string, unknown, unknown]>([
     ['a prompt token count', { prompt_tokens: 12 }, { prompt_tokens: 12 }],
     ['a zero count', { total_tokens: 0 }, { total_tokens: 0 }],

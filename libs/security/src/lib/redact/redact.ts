@@ -5,9 +5,18 @@ const SECRET_PARTS = ['token', 'secret', 'password', 'passwd', 'credential'] as 
 
 /** docs/rest-api.md: `api_key`/`apikey`, or a name containing token/secret/password/passwd/credential (over-matching accepted). */
 export function isSecretKey(key: string): boolean {
+  const known = secretKeyMemo.get(key);
+  if (known !== undefined) return known;
   const lower = key.toLowerCase();
-  return lower === 'api_key' || lower === 'apikey' || SECRET_PARTS.some((part) => lower.includes(part));
+  const secret = lower === 'api_key' || lower === 'apikey' || SECRET_PARTS.some((part) => lower.includes(part));
+  if (secretKeyMemo.size >= SECRET_KEY_MEMO_MAX) secretKeyMemo.clear(); // keys can be untrusted: the memo stays bounded
+  secretKeyMemo.set(key, secret);
+  return secret;
 }
+
+/** The answer per key name: a status of 10,000 agents asks about the same twenty names 10,000 times. */
+const secretKeyMemo = new Map<string, boolean>();
+const SECRET_KEY_MEMO_MAX = 4096;
 
 /**
  * A token *count* (`prompt_tokens: 12`, `max_tokens: 4096`): a `*_tokens` key holding a non-negative safe
@@ -18,8 +27,10 @@ function isTokenCount(key: string, value: unknown): boolean {
 }
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty: a JSON key "__proto__" stays a plain own property instead of swapping the prototype.
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // defineProperty for "__proto__" (a JSON key): it stays a plain own property instead of swapping the prototype.
+  // Any other key is a plain data property either way, and assignment is several times cheaper.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function redactAllValues(value: unknown): unknown {
