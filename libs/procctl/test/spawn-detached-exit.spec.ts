@@ -36,7 +36,7 @@ describe('spawnDetached exits (one descriptor per child, no pidfd while the pipe
   });
 
   it('reports the exit of a child whose grandchild keeps the pipe open, within a bound, once', async () => {
-    const child = await sh('/bin/sleep 30 & exit 5');
+    const child = await sh('/bin/sleep 30 & /bin/sleep 0.2; exit 5'); // exits after it was registered
     const seen = exits(child);
     child.stdout.resume();
     const started = Date.now();
@@ -51,7 +51,7 @@ describe('spawnDetached exits (one descriptor per child, no pidfd while the pipe
   });
 
   it('reports the exit of a child whose output nobody reads (the pipe end is never seen)', async () => {
-    const child = await sh('echo unread; exit 4');
+    const child = await sh('echo unread; /bin/sleep 0.2; exit 4');
     expect(await exits(child).first).toEqual([4, null]);
   });
 

@@ -181,7 +181,6 @@ static napi_value init(napi_env env, napi_value exports) {
       {"execve", NULL, do_execve, NULL, NULL, NULL, napi_default, NULL},
       {"spawnDetached", NULL, spawn_detached, NULL, NULL, NULL, napi_default, NULL},
       {"outputEnded", NULL, output_ended, NULL, NULL, NULL, napi_default, NULL},
-      {"sweepChildren", NULL, sweep_children, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

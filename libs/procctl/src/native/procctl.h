@@ -16,7 +16,6 @@ void free_words(char **words, uint32_t n);
 
 napi_value spawn_detached(napi_env env, napi_callback_info info);
 napi_value output_ended(napi_env env, napi_callback_info info);
-napi_value sweep_children(napi_env env, napi_callback_info info);
 
 /* The thread-safe function's call: onExit(pid, code, signal) on the main thread. */
 void reaper_call_js(napi_env env, napi_value cb, void *context, void *data);

@@ -6,7 +6,7 @@
  *   - registration: a child that exited before it was registered is found at once;
  *   - its output pipe's end (outputEnded): waitid(P_PID, WNOHANG); a child that closed its output but still runs
  *     gets a pidfd only then (the pipe's descriptor is gone by that time, so it still costs one);
- *   - a SIGCHLD (sweepChildren): waitid(P_PID, WNOHANG) on every child without a pidfd, at most once per
+ *   - a SIGCHLD (spawn-detached.c watches it): waitid(P_PID, WNOHANG) on every child without a pidfd, at most once per
  *     SWEEP_MIN_INTERVAL_MS, for a child that exited while a descendant keeps its pipe open.
  * Idle, nothing runs: no per-child timer or poll.
  */
@@ -297,6 +297,7 @@ void reaper_output_ended(int64_t id) {
 }
 
 void reaper_sweep(void) {
+  if (reaper_ensure() != 0) return;
   pthread_mutex_lock(&queue_lock);
   sweep_wanted = 1;
   pthread_mutex_unlock(&queue_lock);

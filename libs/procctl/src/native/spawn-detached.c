@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <uv.h>
 #include "procctl.h"
 
 typedef struct {
@@ -37,6 +38,49 @@ typedef struct {
 
 /* Main thread only. */
 static int64_t next_child_id = 1;
+
+static void on_sigchld(uv_signal_t *handle, int signum) {
+  (void)handle;
+  (void)signum;
+  reaper_sweep();
+}
+
+static void free_handle(uv_handle_t *handle) {
+  free(handle);
+}
+
+static void stop_sigchld_watch(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  uv_close((uv_handle_t *)data, free_handle);
+}
+
+/*
+ * Every SIGCHLD of this process asks the reaper for a sweep: a libuv signal watcher beside libuv's own (Node's
+ * child_process keeps reaping its children), one per Node environment, unreferenced (it never keeps the loop
+ * alive). Watched in C, not through process.on('SIGCHLD'), so a stand-in `process` (a test runner's) cannot
+ * swallow it. 0 or -errno.
+ */
+static int watch_sigchld(napi_env env) {
+  void *data = NULL;
+  if (napi_get_instance_data(env, &data) == napi_ok && data != NULL) return 0;
+  uv_loop_t *loop = NULL;
+  if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == NULL) return -EINVAL;
+  uv_signal_t *sig = calloc(1, sizeof(uv_signal_t));
+  if (sig == NULL) return -ENOMEM;
+  int rc = uv_signal_init(loop, sig);
+  if (rc != 0) {
+    free(sig);
+    return rc;
+  }
+  rc = uv_signal_start(sig, on_sigchld, SIGCHLD);
+  if (rc != 0 || napi_set_instance_data(env, sig, stop_sigchld_watch, NULL) != napi_ok) {
+    uv_close((uv_handle_t *)sig, free_handle);
+    return rc != 0 ? rc : -ENOMEM;
+  }
+  uv_unref((uv_handle_t *)sig);
+  return 0;
+}
 
 static void spawn_execute(napi_env env, void *data) {
   (void)env;
@@ -124,6 +168,9 @@ napi_value spawn_detached(napi_env env, napi_callback_info info) {
   if (napi_get_cb_info(env, info, &argc, args, NULL, NULL) != napi_ok || argc < 5 || napi_typeof(env, args[4], &cbtype) != napi_ok ||
       cbtype != napi_function)
     return make_int(env, -EINVAL);
+  /* before the child exists: its SIGCHLD must not be missed */
+  int watching = watch_sigchld(env);
+  if (watching != 0) return make_int(env, watching);
   spawn_req *req = calloc(1, sizeof(spawn_req));
   if (req == NULL) return make_int(env, -ENOMEM);
   req->file = read_string(env, args[0]);
@@ -155,12 +202,5 @@ napi_value output_ended(napi_env env, napi_callback_info info) {
   if (napi_get_cb_info(env, info, &argc, args, NULL, NULL) != napi_ok || argc < 1 || napi_get_value_int64(env, args[0], &id) != napi_ok)
     return make_int(env, -EINVAL);
   reaper_output_ended(id);
-  return make_int(env, 0);
-}
-
-/* sweepChildren(): the server got a SIGCHLD. */
-napi_value sweep_children(napi_env env, napi_callback_info info) {
-  (void)info;
-  reaper_sweep();
   return make_int(env, 0);
 }

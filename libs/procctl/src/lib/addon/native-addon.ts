@@ -24,8 +24,6 @@ export interface NativeProcctl {
   ): Promise<number[]> | number;
   /** The output pipe of child `id` ended: the reaper looks whether it exited (else watches it by a pidfd). */
   outputEnded(id: number): number;
-  /** A SIGCHLD arrived: the reaper looks at every child still holding no pidfd (throttled). */
-  sweepChildren(): number;
 }
 
 /** Built by `node-gyp rebuild` (the package's install script, run by `npm ci`). Same depth from src/ and dist/. */

@@ -5,7 +5,6 @@ import { Socket } from 'node:net';
 import { nativeAddon } from '../addon/native-addon';
 import { ProcctlError } from '../errors/procctl-error';
 import { buildEnvBlock } from '../exec/execve';
-import { holdSigchldSweep, releaseSigchldSweep } from './sigchld-sweep';
 
 /** What `spawnDetached` starts: an absolute file, its argv (argv[0] included), the whole environment, a cwd. */
 export interface DetachedSpawnSpec {
@@ -94,12 +93,10 @@ export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedCh
   const onExit = (_pid: number, code: number, sig: number): void => {
     live -= 1;
     seen.exited = true;
-    releaseSigchldSweep();
     if (seen.child === undefined) return void (seen.early = [code, sig]);
     finish(seen.child, code, sig);
   };
   const release = await poolSlot();
-  holdSigchldSweep(); // before the child exists: its SIGCHLD must not be missed
   let triple: number[];
   try {
     const started = addon.spawnDetached(spec.file, [...spec.argv], envBlock, spec.cwd, onExit);
@@ -107,9 +104,6 @@ export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedCh
     triple = await started.catch((rc: unknown) => {
       throw new SpawnFailedError(errnoName(typeof rc === 'number' ? rc : -5));
     });
-  } catch (err) {
-    releaseSigchldSweep();
-    throw err;
   } finally {
     release();
   }
