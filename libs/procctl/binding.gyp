@@ -2,7 +2,7 @@
   "targets": [
     {
       "target_name": "procctl",
-      "sources": ["src/native/procctl.c"],
+      "sources": ["src/native/procctl.c", "src/native/spawn-detached.c", "src/native/reaper.c"],
       "cflags": ["-Wall", "-Wextra", "-O2"],
       "defines": ["NAPI_VERSION=8"]
     },

@@ -29,7 +29,13 @@ test('prints each limit, its use and the agents of each runner that fit', () => 
 });
 
 test.each<[string, Partial<HostReadings>, string, string, RegExp]>([
-  ['ulimit -n 1024', { nofile: { limit: 1024, used: 20 } }, 'RLIMIT_NOFILE', 'problem', /below 1,000 bwrap agents: ulimit -n 3\d{3} /],
+  [
+    'ulimit -n 1024',
+    { nofile: { limit: 1024, used: 20 } },
+    'RLIMIT_NOFILE',
+    'problem',
+    /fits bwrap 748, local 748,.*below 1,000 bwrap agents: ulimit -n 1276 /,
+  ],
   ['ulimit -n unlimited', { nofile: { limit: undefined, used: 20 } }, 'RLIMIT_NOFILE', 'ok', /^unlimited \(20 in use\)$/],
   [
     'a 2,000 pids.max',
@@ -47,7 +53,7 @@ test.each<[string, Partial<HostReadings>, string, string, RegExp]>([
 
 test('names the tightest limit per runner', () => {
   expect(checkAgentsThatFit(HOST).detail).toBe(
-    'bwrap 6,574 (RLIMIT_NOFILE), local 6,574 (RLIMIT_NOFILE), tmux 4,077 (kernel.pty.max), tmux-bwrap 4,077 (kernel.pty.max), docker 2,196 (kernel.pid_max), tmux-docker 2,038 (kernel.pty.max); a start past them is refused (host_limit)',
+    'bwrap 10,252 (kernel.pid_max), local 15,378 (kernel.pid_max), tmux 4,077 (kernel.pty.max), tmux-bwrap 4,077 (kernel.pty.max), docker 2,196 (kernel.pid_max), tmux-docker 2,038 (kernel.pty.max); a start past them is refused (host_limit)',
   );
 });
 

@@ -2,12 +2,10 @@ import { readFileSync, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { liveDetachedChildren, spawnDetached, SpawnFailedError, SPAWNS_IN_POOL, type DetachedChild } from '../src/index';
 
-function collect(child: DetachedChild): { out: () => string; err: () => string } {
+function collect(child: DetachedChild): () => string {
   let out = '';
-  let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  return { out: () => out, err: () => err };
+  return () => out;
 }
 
 async function exitOf(child: DetachedChild): Promise<[number | null, string | null]> {
@@ -25,19 +23,19 @@ function statusField(pid: number, name: string): string {
 }
 
 describe('spawnDetached (posix_spawn on a thread-pool thread)', () => {
-  it('runs the file with exactly argv, env and cwd; stdout and stderr are piped; the exit code is reported and the child reaped', async () => {
+  it('runs the file with exactly argv, env and cwd; stdout and stderr are one pipe, in order; the exit code is reported and the child reaped', async () => {
     const child = await spawnDetached({
       file: '/bin/sh',
-      argv: ['sh', '-c', 'echo "$0 $A"; tr "\\0" "\\n" < /proc/$$/environ; pwd; echo to-err >&2; exit 7'],
+      argv: ['sh', '-c', 'echo "$0 $A"; tr "\\0" "\\n" < /proc/$$/environ; echo to-err >&2; pwd; exit 7'],
       env: { A: 'one' },
       cwd: '/tmp',
     });
-    const io = collect(child);
-    const closed = Promise.all([once(child.stdout, 'close'), once(child.stderr, 'close')]);
+    const out = collect(child);
+    const closed = once(child.stdout, 'close');
+    expect(child.stderr).toBeNull();
     expect(await exitOf(child)).toEqual([7, null]);
     await closed;
-    expect(io.out()).toBe('sh one\nA=one\n/tmp\n');
-    expect(io.err()).toBe('to-err\n');
+    expect(out()).toBe('sh one\nA=one\nto-err\n/tmp\n');
     expect(existsSync(`/proc/${child.pid}`)).toBe(false); // reaped, not a zombie
   });
 
@@ -98,7 +96,6 @@ describe('spawnDetached (posix_spawn on a thread-pool thread)', () => {
       children.map(async (child) => {
         let lines = 0;
         child.stdout.setEncoding('utf8').on('data', (d: string) => (lines += d.split('\n').length - 1));
-        child.stderr.resume();
         expect(await exitOf(child)).toEqual([3, null]);
         return lines; // counted when the exit arrived
       }),
@@ -109,7 +106,6 @@ describe('spawnDetached (posix_spawn on a thread-pool thread)', () => {
   it('still reports the exit when a descendant keeps the output pipe open', async () => {
     const child = await spawnDetached({ file: '/bin/sh', argv: ['sh', '-c', '/bin/sleep 5 & exit 0'], env: {}, cwd: '/' });
     child.stdout.resume();
-    child.stderr.resume();
     try {
       expect(await exitOf(child)).toEqual([0, null]); // after EXIT_OUTPUT_GRACE_MS, not when the sleep ends
     } finally {

@@ -11,8 +11,9 @@ export interface NativeProcctl {
   pipe(): number[] | number;
   execve(file: string, argv: readonly string[], env: readonly string[], inheritFds: readonly number[]): number;
   /**
-   * Resolves `[pid, stdoutFd, stderrFd]`, rejects with -errno; a number (-errno) when the arguments are refused.
-   * `onExit(pid, code, signal)` once the child was reaped (code -1: killed by `signal`; signal 0: exited).
+   * Resolves `[pid, outputFd, id]` (the child's fd 1 and 2 are that one pipe), rejects with -errno; a number (-errno)
+   * when the arguments are refused. `onExit(pid, code, signal)` once the child was reaped (code -1: killed by
+   * `signal`; signal 0: exited).
    */
   spawnDetached(
     file: string,
@@ -21,6 +22,8 @@ export interface NativeProcctl {
     cwd: string,
     onExit: (pid: number, code: number, signal: number) => void,
   ): Promise<number[]> | number;
+  /** The output pipe of child `id` ended: the reaper looks whether it exited (else watches it by a pidfd). */
+  outputEnded(id: number): number;
 }
 
 /** Built by `node-gyp rebuild` (the package's install script, run by `npm ci`). Same depth from src/ and dist/. */

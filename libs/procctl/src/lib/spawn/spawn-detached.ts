@@ -15,13 +15,15 @@ export interface DetachedSpawnSpec {
 }
 
 /**
- * A child started by `spawnDetached`: the shape of a Node `ChildProcess` the runners use (pid, piped stdout
- * and stderr, one `exit` event with `(code, signal)`, `signal` a name like `SIGKILL`).
+ * A child started by `spawnDetached`: the shape of a Node `ChildProcess` the runners use (pid, its output, one
+ * `exit` event with `(code, signal)`, `signal` a name like `SIGKILL`). The child's stdout and stderr are one pipe
+ * (`stdout`, in the order the child wrote them); `stderr` is always null.
  */
 export interface DetachedChild extends EventEmitter {
   readonly pid: number;
+  /** The child's fd 1 and fd 2. */
   readonly stdout: Socket;
-  readonly stderr: Socket;
+  readonly stderr: null;
   /** Set once the exit was seen. */
   exitCode: number | null;
   signalCode: NodeJS.Signals | null;
@@ -67,15 +69,17 @@ function signalName(sig: number): NodeJS.Signals | null {
 }
 
 /**
- * Starts `spec.file` in a new session (as `spawn(…, {detached: true})`), stdin `/dev/null`, stdout and
- * stderr piped, **without blocking the main thread**: `posix_spawn` (no copy of this process's page tables)
- * runs on a thread-pool thread, so the wait for the child's exec — 10–35 ms on a loaded box for Node's
- * fork-based spawn, all of it on the main thread — happens off it. The addon reaps the child (a pidfd
- * watched by its reaper thread, `waitid(P_PIDFD)`: never `waitpid(-1)`, which would take libuv's children)
- * and the `exit` event follows on the main thread once the child's stdout and stderr ended (their last lines
- * come first; at most `EXIT_OUTPUT_GRACE_MS` later if a descendant keeps a pipe open); until then the child keeps the event loop alive. At most
- * `SPAWNS_IN_POOL` spawns hold a thread-pool thread at once (the rest of the process needs the pool too).
- * Rejects `SpawnFailedError` (the exec failed: ENOENT, EACCES …), `invalid_argument`, or `addon_missing`.
+ * Starts `spec.file` in a new session (as `spawn(…, {detached: true})`), stdin `/dev/null`, stdout and stderr on
+ * one pipe, **without blocking the main thread**: `posix_spawn` (no copy of this process's page tables) runs on a
+ * thread-pool thread, so the wait for the child's exec — 10–35 ms on a loaded box for Node's fork-based spawn, all
+ * of it on the main thread — happens off it. While it runs the child costs this process **one descriptor**, the
+ * pipe's read end: the addon's reaper thread reaps it with `waitid` on its pid alone (never `waitpid(-1)`, which
+ * would take libuv's children) when the pipe ends, when a SIGCHLD arrives (a descendant may keep the pipe open),
+ * or through a pidfd opened once the pipe ended while the child still runs. The `exit` event follows on the main
+ * thread once the output ended (the last lines come first; at most `EXIT_OUTPUT_GRACE_MS` later if a descendant
+ * keeps the pipe open); until then the child keeps the event loop alive. At most `SPAWNS_IN_POOL` spawns hold a
+ * thread-pool thread at once (the rest of the process needs the pool too). Rejects `SpawnFailedError` (the exec
+ * failed: ENOENT, EACCES …), `invalid_argument`, or `addon_missing`.
  */
 export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedChild> {
   if (!path.isAbsolute(spec.file) || !path.isAbsolute(spec.cwd))
@@ -85,9 +89,10 @@ export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedCh
   const addon = nativeAddon();
   const envBlock = buildEnvBlock(spec.env);
   // `early`: an exit reported before the promise's continuation ran
-  const seen: { child?: DetachedChild; early?: [number, number] } = {};
+  const seen: { child?: DetachedChild; early?: [number, number]; exited?: true } = {};
   const onExit = (_pid: number, code: number, sig: number): void => {
     live -= 1;
+    seen.exited = true;
     if (seen.child === undefined) return void (seen.early = [code, sig]);
     finish(seen.child, code, sig);
   };
@@ -103,15 +108,23 @@ export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedCh
     release();
   }
   live += 1;
-  const [pid, outFd, errFd] = triple as [number, number, number];
+  const [pid, outFd, id] = triple as [number, number, number];
   const child = Object.assign(new EventEmitter(), {
     pid,
     stdout: new Socket({ fd: outFd, readable: true, writable: false }),
-    stderr: new Socket({ fd: errFd, readable: true, writable: false }),
+    stderr: null,
     exitCode: null,
     signalCode: null,
   }) as DetachedChild;
   seen.child = child;
+  // The pipe's end usually means the exit: the reaper looks at once (no descriptor per child while it runs).
+  let asked = false;
+  const onOutputEnd = (): void => {
+    if (seen.exited !== true && !asked) addon.outputEnded(id);
+    asked = true;
+  };
+  child.stdout.once('end', onOutputEnd);
+  child.stdout.once('close', onOutputEnd);
   if (seen.early !== undefined) {
     const [code, sig] = seen.early;
     setImmediate(() => finish(child, code, sig)); // after the caller attached its listeners
@@ -120,10 +133,9 @@ export async function spawnDetached(spec: DetachedSpawnSpec): Promise<DetachedCh
 }
 
 /**
- * How long an exit waits for the child's stdout and stderr to reach their end. The reaper thread reports an exit
- * at once, possibly before the main thread read the output the child wrote last; the exit is emitted once both
- * pipes ended (the child and anything that inherited them closed them), or after this long if a descendant
- * still holds one.
+ * How long an exit waits for the child's output to reach its end. The reaper may report an exit (SIGCHLD, pidfd)
+ * before the main thread read the output the child wrote last; the exit is emitted once the pipe ended (the child
+ * and anything that inherited it closed it), or after this long if a descendant still holds it.
  */
 export const EXIT_OUTPUT_GRACE_MS = 1000;
 
@@ -138,7 +150,7 @@ function ended(stream: Socket): Promise<void> {
 function finish(child: DetachedChild, code: number, sig: number): void {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_OUTPUT_GRACE_MS)));
-  void Promise.race([Promise.all([ended(child.stdout), ended(child.stderr)]), grace]).then(() => {
+  void Promise.race([ended(child.stdout), grace]).then(() => {
     clearTimeout(timer);
     child.exitCode = code < 0 ? null : code;
     child.signalCode = signalName(sig);

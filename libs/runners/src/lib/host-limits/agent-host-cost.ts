@@ -31,13 +31,15 @@ export type HostCostRunner = (typeof HOST_COST_RUNNERS)[number];
 /**
  * Per running agent, measured on the 2-core development host with `npm run bench:agent-cost -- --n 1,50` (the N = 50
  * figures, rounded up; docs/benchmarks.md "Host cost per agent"). `watches` adds 1 to the idle figure: an in-flight
- * turn's receipt watch. ssh, swarm and apple_container run their agents elsewhere (not measured here): one
- * descriptor each for the connection or stream the server keeps.
+ * turn's receipt watch. A local or bwrap agent's one descriptor is its client's output pipe (stdout and stderr
+ * together; procctl's spawnDetached finds the exit without a pidfd); its fds were re-measured with `--n 1,10`.
+ * ssh, swarm and apple_container run their agents elsewhere (not measured here): one descriptor each for the
+ * connection or stream the server keeps.
  */
 export const AGENT_HOST_COST: Readonly<Record<HostCostRunner, AgentHostCost>> = {
   mock: { tasks: 0, fds: 0, watches: 1, ptys: 0, cgroups: 0 },
-  local: { tasks: 2, fds: 3, watches: 2, ptys: 0, cgroups: 1 },
-  bwrap: { tasks: 3, fds: 3, watches: 2, ptys: 0, cgroups: 0 },
+  local: { tasks: 2, fds: 1, watches: 2, ptys: 0, cgroups: 1 },
+  bwrap: { tasks: 3, fds: 1, watches: 2, ptys: 0, cgroups: 0 },
   tmux: { tasks: 3, fds: 1, watches: 2, ptys: 1, cgroups: 1 },
   'tmux-bwrap': { tasks: 4, fds: 1, watches: 2, ptys: 1, cgroups: 0 },
   'tmux-docker': { tasks: 14, fds: 1, watches: 2, ptys: 2, cgroups: 0 },

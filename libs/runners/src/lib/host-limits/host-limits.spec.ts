@@ -119,11 +119,8 @@ describe('checkHostCapacity', () => {
         fix: 'sysctl -w kernel.pid_max=34712',
       },
     ],
-    [
-      '10,000 bwrap agents exceed ulimit -n 20000 (3 descriptors each)',
-      bwrap(10000),
-      { kind: 'exceeded', limit: 'RLIMIT_NOFILE', value: 20000, need: 30 + 30000 + SERVER_FDS_RESERVE },
-    ],
+    ['10,000 bwrap agents fit ulimit -n 20000 (1 descriptor each: their output pipe)', bwrap(10000), { kind: 'ok' }],
+    ['20,000 bwrap agents: kernel.pid_max is the first limit they exceed', bwrap(20000), { kind: 'exceeded', limit: 'kernel.pid_max' }],
     [
       '4,200 tmux panes exceed kernel.pty.max',
       Array.from({ length: 4200 }, () => ({ backend: 'tmux' })),
@@ -140,7 +137,8 @@ describe('checkHostCapacity', () => {
 
   test('refuses on RLIMIT_NOFILE with the ulimit to raise', () => {
     const tight = readHostLimits(probe({ ...BASE, '/proc/self/limits': LIMITS('1024', 'unlimited') }, { fds: 30 }));
-    const r = checkHostCapacity(tight, bwrap(300));
+    expect(checkHostCapacity(tight, bwrap(300))).toEqual({ kind: 'ok' });
+    const r = checkHostCapacity(tight, bwrap(900));
     expect(r).toEqual({
       kind: 'exceeded',
       limit: 'RLIMIT_NOFILE',

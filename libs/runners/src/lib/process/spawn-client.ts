@@ -27,11 +27,13 @@ export function clientSpawnMode(): SpawnMode {
 }
 
 /**
- * Starts a client in its own process group (detached), stdin /dev/null, stdout and stderr piped, exactly
- * `env`, no shell. With an absolute file and the procctl addon the fork+exec runs as `posix_spawn` on a thread-pool thread:
- * Node's `spawn` forks on the main thread and waits there for the child's exec (10–35 ms per agent on a
- * loaded box, the largest part of a 1,000-agent bwrap launch, docs/benchmarks.md Session 6). Rejects
- * `start_failed` with the errno code when the client cannot be started (ENOENT, EACCES …).
+ * Starts a client in its own process group (detached), stdin /dev/null, exactly `env`, no shell. With an absolute
+ * file and the procctl addon the fork+exec runs as `posix_spawn` on a thread-pool thread: Node's `spawn` forks on
+ * the main thread and waits there for the child's exec (10–35 ms per agent on a loaded box, the largest part of a
+ * 1,000-agent bwrap launch, docs/benchmarks.md Session 6). That client's stdout and stderr are one pipe, the only
+ * descriptor the server holds for it (no pidfd either: the addon finds the exit by the pipe's end and SIGCHLD), so
+ * its lines all come as `stdout`, in the order written; Node's spawn (no addon) pipes them apart and holds more.
+ * Rejects `start_failed` with the errno code when the client cannot be started (ENOENT, EACCES …).
  */
 export async function spawnClient(req: ClientSpawn): Promise<SpawnedChild> {
   if (clientSpawnMode() === 'procctl' && isAbsolute(req.file) && isAbsolute(req.cwd)) {
