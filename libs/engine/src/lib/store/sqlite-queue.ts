@@ -1,20 +1,24 @@
 /** The inbox and the turns of the store: enqueue, exactly-once dispatch (one transaction) and a turn's end. */
 import type { DispatchRequest, EnqueueResult, EventAlong, InboxItemRow, Store, TurnFinish, TurnRow } from './store';
-import type { Db, StatementCache } from './sqlite-file';
+import type { Db, InTransaction, StatementCache } from './sqlite-file';
 import type { SqliteLog } from './sqlite-log';
 import { TURN_COLUMNS, toItem, toTurn, type Raw } from './sqlite-rows';
 
 type EnqueueInput = Parameters<Store['enqueue']>[0];
 
 export class SqliteQueue {
+  private readonly inTransaction: InTransaction;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly sql: StatementCache,
     private readonly log: SqliteLog,
-  ) {}
+  ) {
+    this.inTransaction = db.transaction((work: () => unknown) => work()) as InTransaction;
+  }
 
   async enqueue(input: EnqueueInput, along?: EventAlong<EnqueueResult>): Promise<EnqueueResult> {
-    return this.db.transaction((): EnqueueResult => this.log.withEvent(this.enqueueOne(input), along))();
+    return this.inTransaction((): EnqueueResult => this.log.withEvent(this.enqueueOne(input), along));
   }
 
   private enqueueOne(input: EnqueueInput): EnqueueResult {
@@ -70,10 +74,10 @@ export class SqliteQueue {
   }
 
   async dispatchNext(req: DispatchRequest, along?: EventAlong<TurnRow>): Promise<TurnRow | null> {
-    return this.db.transaction((): TurnRow | null => {
+    return this.inTransaction((): TurnRow | null => {
       const turn = this.dispatchOne(req);
       return turn === null ? null : this.log.withEvent(turn, along);
-    })();
+    });
   }
 
   private dispatchOne(req: DispatchRequest): TurnRow | null {
@@ -116,10 +120,10 @@ export class SqliteQueue {
 
   async finishTurn(id: string, f: TurnFinish, along?: EventAlong<boolean>): Promise<boolean> {
     if (along === undefined) return this.finishOne(id, f);
-    return this.db.transaction((): boolean => {
+    return this.inTransaction((): boolean => {
       const finished = this.finishOne(id, f);
       return finished ? this.log.withEvent(finished, along) : false;
-    })();
+    });
   }
 
   private finishOne(id: string, f: TurnFinish): boolean {
