@@ -110,3 +110,35 @@ test.each([
     db.close();
   }
 });
+
+// The seq was read then written, and the new turn read back after its insert: eight statements a dispatch.
+test('a dispatch runs six statements: the seq and the turn row come back from their own writes', async () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-stmt-'));
+  const store = SqliteStore.open(home);
+  try {
+    const NOW = '2025-01-01T00:00:00.000Z';
+    const session = {
+      swarm: 's',
+      state: 'idle',
+      needsAttention: null,
+      description: null,
+      workspace: null,
+      startedAt: NOW,
+      lastActivity: NOW,
+    } as const;
+    for (const agent of ['a', 'b']) await store.upsertSession({ ...session, agent });
+    for (const agent of ['a', 'b'])
+      await store.enqueue({ swarm: 's', agent, id: `i-${agent}`, kind: 'task', from: '_operator', content: 'x', now: NOW, limit: 10 });
+    const get = jest.spyOn((store as unknown as { sql: StatementCache }).sql, 'get');
+    // a first dispatch with a floor (a restart found inbox files up to 9) starts past it
+    const first = await store.dispatchNext({ swarm: 's', agent: 'a', turnId: 't1', now: NOW, messagesOnly: false, seqFloor: 9 });
+    expect(get).toHaveBeenCalledTimes(6);
+    expect(first).toMatchObject({ id: 't1', itemId: 'i-a', seq: 10, status: 'running', delivered: false, timedOut: false });
+    expect(await store.getTurn('t1')).toEqual(first);
+    const plain = await store.dispatchNext({ swarm: 's', agent: 'b', turnId: 't2', now: NOW, messagesOnly: false });
+    expect(plain).toMatchObject({ id: 't2', seq: 1 });
+  } finally {
+    await store.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
