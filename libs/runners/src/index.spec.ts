@@ -16,6 +16,7 @@ const EXPORTS: readonly string[] = [
   'takeAgentWork',
   'agentBranchName',
   'gitSwarmDir',
+  'hasGitRecord',
   'buildHostGitArgv',
   'buildHostGitEnv',
   'HOST_GIT_BINARY',

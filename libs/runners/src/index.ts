@@ -51,7 +51,7 @@ export { agentDiff, listAgentChanges, CHANGES_COMMITS_MAX, CHANGES_FILES_MAX, DI
 export type { AgentChanges, AgentCommit, ChangedFile, FileStatus } from './lib/git/git-changes';
 export { takeAgentWork } from './lib/git/git-take';
 export type { TakenWork } from './lib/git/git-take';
-export { agentBranchName, gitSwarmDir } from './lib/git/git-layout';
+export { agentBranchName, gitSwarmDir, hasGitRecord } from './lib/git/git-layout';
 export { buildHostGitArgv, buildHostGitEnv, HOST_GIT_BINARY, HOST_GIT_CONFIG } from './lib/git/host-git';
 export { LAUNCHER_PATH, SANDBOX_LAUNCHER_PATH } from './lib/launcher/launcher';
 export { assertArgv } from './lib/argv/validate-argv';

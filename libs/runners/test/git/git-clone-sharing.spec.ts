@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { agentDiff, ensureGitClone, listAgentChanges, planGitSource, readAgentWork } from '../../src/index';
+import { agentDiff, ensureGitClone, gitSwarmDir, hasGitRecord, listAgentChanges, planGitSource, readAgentWork } from '../../src/index';
 import { AGENT, cloneFor, makeGitWorld, SWARM } from './git-world';
 
 const isRoot = process.getuid?.() === 0;
@@ -14,6 +14,25 @@ function filesBelow(dir: string): string[] {
 }
 
 d('git workspaces: the clone', () => {
+  test('hasGitRecord: true once the clone is recorded, false for an agent without one and for a home without git', async () => {
+    const w = makeGitWorld();
+    try {
+      expect(hasGitRecord(w.home, SWARM, AGENT)).toBe(false); // no <home>/git at all
+      await cloneFor(w);
+      const rows: ReadonlyArray<readonly [string, string, boolean]> = [
+        [SWARM, AGENT, true],
+        [SWARM, 'a2', false],
+        ['s2', AGENT, false],
+      ];
+      expect(rows.map(([swarm, agent]) => [swarm, agent, hasGitRecord(w.home, swarm, agent)])).toEqual(rows);
+      // whatever the record holds, it is there: readAgentWork is what tells an invalid one
+      writeFileSync(path.join(gitSwarmDir(w.home, SWARM), 'a3.json'), 'not json');
+      expect(hasGitRecord(w.home, SWARM, 'a3')).toBe(true);
+    } finally {
+      w.cleanup();
+    }
+  });
+
   test('shares the base objects read-only (the server owns them, the agent cannot write them) and has no alternates or remote', async () => {
     const w = makeGitWorld();
     try {

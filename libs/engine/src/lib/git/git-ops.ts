@@ -5,6 +5,7 @@
 import {
   agentDiff,
   gitSwarmDir,
+  hasGitRecord,
   isRunnerError,
   listAgentChanges,
   readAgentWork,
@@ -25,6 +26,8 @@ export interface GitOpsPaths {
 
 /** The agent's work, or undefined when it has no git workspace (no workspace or no clone record). */
 export async function agentGitWork(paths: GitOpsPaths, swarm: string, agent: string): Promise<AgentWork | undefined> {
+  // no record, no clone: answered before the workspace's realpath and the git lock (asked after every turn)
+  if (!hasGitRecord(paths.home, swarm, agent)) return undefined;
   let workspace: string;
   try {
     workspace = await fsp.realpath(defaultWorkspace(paths.home, swarm, agent));

@@ -50,6 +50,14 @@ export function migrate(db: Db): number {
 /** Upper bound of cached statements (the SQL texts are ours; the event query has at most a few hundred shapes). */
 const STATEMENT_CACHE_MAX = 512;
 
+/**
+ * `work()` in one transaction (a savepoint inside one already open): committed when it returns, rolled back and
+ * rethrown when it throws. Each store class builds its own once, as `db.transaction((work) => work())` in its own
+ * file (a body here would call back into the caller's file): `db.transaction(fn)` builds four wrappers and their
+ * properties each time it is called (~4.5 µs, five times a routed message).
+ */
+export type InTransaction = <T>(work: () => T) => T;
+
 /** Prepared statements by SQL text (re-preparing on every call was ~10 % of a busy server's CPU). */
 export class StatementCache {
   private readonly statements = new Map<string, Database.Statement>();

@@ -1,7 +1,7 @@
 /** The store's append-mostly logs: events (kept EVENTS_KEEP), routed messages (MESSAGE_LOG_KEEP) and the overlay. */
 import type { EventAlong, EventQuery, MessageRow, NewEvent, OverlayEventRow, StoredEvent } from './store';
 import { EVENTS_KEEP, MESSAGE_LOG_KEEP } from './store';
-import type { Db, StatementCache } from './sqlite-file';
+import type { Db, InTransaction, StatementCache } from './sqlite-file';
 import { toEvent, toMessage, toOverlay, type Raw } from './sqlite-rows';
 
 /**
@@ -22,11 +22,15 @@ export class SqliteLog {
   /** Appends per swarm since its message log was last trimmed (in memory: a restart trims on the first append). */
   private readonly appendsSincePrune = new Map<string, number>();
 
+  private readonly inTransaction: InTransaction;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly sql: StatementCache,
     private readonly secrets: SecretStash,
-  ) {}
+  ) {
+    this.inTransaction = db.transaction((work: () => unknown) => work()) as InTransaction;
+  }
 
   /** Inserts the event `along` makes of `result` (inside the caller's transaction) and returns `result`. */
   withEvent<R>(result: R, along: EventAlong<R> | undefined): R {
@@ -37,14 +41,14 @@ export class SqliteLog {
   }
 
   async appendOverlayEvent(swarm: string, op: string, payload: Readonly<Record<string, unknown>>, at: string): Promise<OverlayEventRow> {
-    return this.db.transaction((): OverlayEventRow => {
+    return this.inTransaction((): OverlayEventRow => {
       const r = this.sql.get('SELECT MAX(seq) AS s FROM overlay_events WHERE swarm = ?').get(swarm) as { s: number | null };
       const seq = (r.s ?? 0) + 1;
       this.sql
         .get('INSERT INTO overlay_events (swarm, seq, op, payload, timestamp) VALUES (?, ?, ?, ?, ?)')
         .run(swarm, seq, op, this.secrets.stash(swarm, payload), at);
       return { swarm, seq, op, payload, timestamp: at };
-    })();
+    });
   }
 
   async listOverlay(swarm: string): Promise<OverlayEventRow[]> {
@@ -59,7 +63,7 @@ export class SqliteLog {
   }
 
   async appendMessage(msg: Omit<MessageRow, 'id'>, along?: EventAlong<MessageRow>): Promise<MessageRow> {
-    return this.db.transaction((): MessageRow => {
+    return this.inTransaction((): MessageRow => {
       const r = this.sql
         .get('INSERT INTO messages (timestamp, swarm, "from", "to", type, content_preview, turn) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(msg.timestamp, msg.swarm, msg.from, JSON.stringify(msg.to), msg.type, msg.content_preview, msg.turn);
@@ -74,7 +78,7 @@ export class SqliteLog {
         this.appendsSincePrune.set(msg.swarm, since + 1);
       }
       return this.withEvent({ ...msg, id }, along);
-    })();
+    });
   }
 
   async listMessages(swarm: string, limit: number): Promise<MessageRow[]> {

@@ -1,20 +1,24 @@
 /** The inbox and the turns of the store: enqueue, exactly-once dispatch (one transaction) and a turn's end. */
 import type { DispatchRequest, EnqueueResult, EventAlong, InboxItemRow, Store, TurnFinish, TurnRow } from './store';
-import type { Db, StatementCache } from './sqlite-file';
+import type { Db, InTransaction, StatementCache } from './sqlite-file';
 import type { SqliteLog } from './sqlite-log';
 import { TURN_COLUMNS, toItem, toTurn, type Raw } from './sqlite-rows';
 
 type EnqueueInput = Parameters<Store['enqueue']>[0];
 
 export class SqliteQueue {
+  private readonly inTransaction: InTransaction;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly sql: StatementCache,
     private readonly log: SqliteLog,
-  ) {}
+  ) {
+    this.inTransaction = db.transaction((work: () => unknown) => work()) as InTransaction;
+  }
 
   async enqueue(input: EnqueueInput, along?: EventAlong<EnqueueResult>): Promise<EnqueueResult> {
-    return this.db.transaction((): EnqueueResult => this.log.withEvent(this.enqueueOne(input), along))();
+    return this.inTransaction((): EnqueueResult => this.log.withEvent(this.enqueueOne(input), along));
   }
 
   private enqueueOne(input: EnqueueInput): EnqueueResult {
@@ -41,16 +45,15 @@ export class SqliteQueue {
     return r.n;
   }
 
+  /** max(last seq, floor) + 1, stored and answered by one statement (no last seq yet: 0). */
   private nextSeq(swarm: string, agent: string, floor: number): number {
-    const r = this.sql.get('SELECT last_seq FROM inbox_seq WHERE swarm = ? AND agent = ?').get(swarm, agent) as
-      { last_seq: number } | undefined;
-    const seq = Math.max(r?.last_seq ?? 0, floor) + 1;
-    this.sql
+    const r = this.sql
       .get(
-        'INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, ?) ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = excluded.last_seq',
+        `INSERT INTO inbox_seq (swarm, agent, last_seq) VALUES (?, ?, MAX(0, ?) + 1)
+         ON CONFLICT(swarm, agent) DO UPDATE SET last_seq = MAX(last_seq, ?) + 1 RETURNING last_seq`,
       )
-      .run(swarm, agent, seq);
-    return seq;
+      .get(swarm, agent, floor, floor) as { last_seq: number };
+    return r.last_seq;
   }
 
   async inboxSize(swarm: string, agent: string): Promise<number> {
@@ -78,10 +81,10 @@ export class SqliteQueue {
   }
 
   async dispatchNext(req: DispatchRequest, along?: EventAlong<TurnRow>): Promise<TurnRow | null> {
-    return this.db.transaction((): TurnRow | null => {
+    return this.inTransaction((): TurnRow | null => {
       const turn = this.dispatchOne(req);
       return turn === null ? null : this.log.withEvent(turn, along);
-    })();
+    });
   }
 
   private dispatchOne(req: DispatchRequest): TurnRow | null {
@@ -96,14 +99,15 @@ export class SqliteQueue {
     const item = toItem(r);
     this.sql.get('DELETE FROM inbox_items WHERE id = ?').run(item.id);
     const seq = this.nextSeq(req.swarm, req.agent, req.seqFloor ?? 0);
-    this.sql
+    // the row as stored (its defaults included) comes back from the insert itself
+    const turn = this.sql
       .get(
         `INSERT INTO turns (id, swarm, agent, item_id, kind, "from", content, seq, status, started_at, received_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?) RETURNING ${TURN_COLUMNS}`,
       )
-      .run(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt);
+      .get(req.turnId, req.swarm, req.agent, item.id, item.kind, item.from, item.content, seq, req.now, item.createdAt) as Raw;
     this.sql.get("UPDATE sessions SET state = 'busy', last_activity = ? WHERE swarm = ? AND agent = ?").run(req.now, req.swarm, req.agent);
-    return toTurn(this.sql.get(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`).get(req.turnId) as Raw);
+    return toTurn(turn);
   }
 
   async getTurn(id: string): Promise<TurnRow | null> {
@@ -124,10 +128,10 @@ export class SqliteQueue {
 
   async finishTurn(id: string, f: TurnFinish, along?: EventAlong<boolean>): Promise<boolean> {
     if (along === undefined) return this.finishOne(id, f);
-    return this.db.transaction((): boolean => {
+    return this.inTransaction((): boolean => {
       const finished = this.finishOne(id, f);
       return finished ? this.log.withEvent(finished, along) : false;
-    })();
+    });
   }
 
   private finishOne(id: string, f: TurnFinish): boolean {

@@ -9,7 +9,16 @@ import { checkStoreFile } from './store-file-check';
 import { SecretFiles } from './secret-files';
 import { externalizeSecrets, resolveSecrets, type SecretPositions } from './secret-refs';
 import { toObjectState, toSession, toSwarm, type Raw } from './sqlite-rows';
-import { chmodIfPresent, DB_FILE_NAME, migrate, newestSchemaVersion, preparePrivateFile, StatementCache, type Db } from './sqlite-file';
+import {
+  chmodIfPresent,
+  DB_FILE_NAME,
+  migrate,
+  newestSchemaVersion,
+  preparePrivateFile,
+  StatementCache,
+  type Db,
+  type InTransaction,
+} from './sqlite-file';
 import { SqliteLog } from './sqlite-log';
 import { SqliteQueue } from './sqlite-queue';
 import type {
@@ -44,6 +53,8 @@ export class SqliteStore implements Store {
   readonly file: string;
   readonly schemaVersion: number;
   private readonly sql: StatementCache;
+  /** The store's own writes in a transaction (built once, see InTransaction). */
+  private readonly inTransaction: InTransaction;
 
   /** The secrets of configs, overlay payloads and session descriptions (never in the database). */
   private readonly secrets: SecretFiles;
@@ -67,6 +78,7 @@ export class SqliteStore implements Store {
   private constructor(db: Db, file: string, version: number, secrets: SecretFiles, where: SecretPositions) {
     this.db = db;
     this.sql = new StatementCache(db);
+    this.inTransaction = db.transaction((work: () => unknown) => work()) as InTransaction;
     this.secrets = secrets;
     this.secretPositions = where;
     this.file = file;
@@ -174,7 +186,7 @@ export class SqliteStore implements Store {
 
   async deleteSwarmData(name: string, opts: { purge: boolean }): Promise<void> {
     if (opts.purge) this.heads = null;
-    this.db.transaction(() => {
+    this.inTransaction(() => {
       for (const table of ['events', 'messages', 'turns', 'object_states']) {
         this.sql.get(`DELETE FROM ${table} WHERE swarm = ?`).run(name);
       }
@@ -192,7 +204,7 @@ export class SqliteStore implements Store {
         const col = table === 'swarms' ? 'name' : 'swarm';
         this.sql.get(`DELETE FROM ${table} WHERE ${col} = ?`).run(name);
       }
-    })();
+    });
     if (opts.purge) this.secrets.purge(name);
   }
 
@@ -225,7 +237,7 @@ export class SqliteStore implements Store {
     attention: AttentionInfo | null,
     at: string,
   ): Promise<SessionState | null> {
-    return this.db.transaction((): SessionState | null => {
+    return this.inTransaction((): SessionState | null => {
       const prev = this.sql.get('SELECT state FROM sessions WHERE swarm = ? AND agent = ?').get(swarm, agent) as
         { state: SessionState } | undefined;
       if (prev === undefined) return null;
@@ -233,7 +245,7 @@ export class SqliteStore implements Store {
         .get('UPDATE sessions SET state = ?, attention_reason = ?, attention_turn = ?, last_activity = ? WHERE swarm = ? AND agent = ?')
         .run(state, attention?.reason ?? null, attention?.turn ?? null, at, swarm, agent);
       return prev.state;
-    })();
+    });
   }
 
   async getSession(swarm: string, agent: string): Promise<SessionRow | null> {

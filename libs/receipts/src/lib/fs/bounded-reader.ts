@@ -57,11 +57,13 @@ type Lstatted = { kind: 'ok'; dev: bigint; ino: bigint } | { kind: 'missing' } |
 function lstatFile(path: string, maxBytes: number): Lstatted {
   let st;
   try {
-    st = lstatSync(path, { bigint: true });
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return { kind: 'missing' };
+    // an absent file answers undefined, not a thrown Error (dir-chain.ts): the common case while a turn is pending
+    st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    // expected: any other lstat failure (ENOTDIR, EACCES…) means the file is not the one to read
     return { kind: 'refused', reason: 'receipt_replaced' };
   }
+  if (st === undefined) return { kind: 'missing' };
   if (st.isSymbolicLink()) return { kind: 'refused', reason: 'receipt_symlink' };
   if (!st.isFile()) return { kind: 'refused', reason: 'receipt_not_regular' };
   if (st.size > BigInt(maxBytes)) return { kind: 'refused', reason: 'receipt_too_large' };

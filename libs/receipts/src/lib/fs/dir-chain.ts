@@ -17,6 +17,8 @@ export type DirChainResult =
  * The chain checks run on every receipt attempt (~10 per turn) and are synchronous on purpose.
  * An lstat of a cached dentry takes ~2 µs as a direct syscall against ~20–30 µs of event-loop CPU (plus a
  * thread-pool hop) through fs/promises, and it never blocks on a FIFO or device; the answers are identical.
+ * An absent entry is the common answer while a turn is pending: `throwIfNoEntry: false` answers it as
+ * `undefined` (ENOENT only; ENOTDIR and the rest still throw), without the ~5 µs of a thrown Error.
  */
 
 /**
@@ -29,12 +31,12 @@ export function snapshotDirChain(paths: readonly string[]): DirChainResult {
   for (const path of paths) {
     let st;
     try {
-      st = lstatSync(path, { bigint: true });
+      st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
     } catch (error) {
-      if (isErrno(error, 'ENOENT')) return { kind: 'missing' };
       if (isErrno(error, 'ENOTDIR')) return { kind: 'refused', reason: 'receipt_not_regular' };
       return { kind: 'refused', reason: 'receipt_replaced' };
     }
+    if (st === undefined) return { kind: 'missing' };
     if (st.isSymbolicLink()) return { kind: 'refused', reason: 'receipt_symlink' };
     if (!st.isDirectory()) return { kind: 'refused', reason: 'receipt_not_regular' };
     chain.push({ path, dev: st.dev, ino: st.ino });

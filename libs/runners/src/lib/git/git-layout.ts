@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
@@ -30,6 +31,15 @@ export function gitEmptyHome(home: string): string {
 /** The swarm's git directory (deleted whole by purge). */
 export function gitSwarmDir(home: string, swarm: string): string {
   return path.join(gitRootDir(home), swarm);
+}
+
+/**
+ * Whether the agent has a clone record (`<swarm>/<agent>.json` exists, whatever it holds): false means no git
+ * workspace. One synchronous lstat of a path below the server's own `<home>/git` (no agent path leads there): the
+ * engine asks after every turn of every agent, and most agents have no clone.
+ */
+export function hasGitRecord(home: string, swarm: string, agent: string): boolean {
+  return lstatSync(gitAgentLayout(home, swarm, agent).record, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** The base repository of one operator repository (keyed by its real path). */
