@@ -100,6 +100,8 @@ export interface RunResult {
 interface AgentRow {
   readonly name: string;
   readonly state: string;
+  readonly needs_attention?: { readonly reason: string } | null;
+  readonly failure?: { readonly code: string; readonly message?: string } | null;
 }
 interface EventRow {
   readonly id: number;
@@ -120,7 +122,12 @@ async function waitReady(server: BenchServer, swarm: string, n: number): Promise
     const res = await server.api<{ agents: AgentRow[] }>('GET', `/api/swarms/${swarm}/agents`);
     const agents = res.body?.agents ?? [];
     const bad = agents.find((a) => a.state === 'failed' || a.state === 'needs_attention');
-    if (bad !== undefined) throw new Error(`agent ${bad.name} is ${bad.state}`);
+    if (bad !== undefined) {
+      const why = bad.needs_attention?.reason ?? bad.failure?.code;
+      throw new Error(
+        `agent ${bad.name} is ${bad.state}${why === undefined ? '' : ` (${why}${bad.failure?.message ? `: ${bad.failure.message}` : ''})`}`,
+      );
+    }
     if (agents.length === n && agents.every((a) => a.state === 'idle')) return;
     if (Date.now() > deadline) throw new Error(`not ready after ${READY_TIMEOUT_MS} ms`);
     await sleep(n >= 1000 ? 1000 : n >= 300 ? 250 : 50); // ready times come from events: polling only adds load
