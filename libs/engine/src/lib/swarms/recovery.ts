@@ -171,7 +171,7 @@ export async function recoverSwarm(ctx: RecoveryPorts, row: SwarmRow): Promise<v
   // the host's limits are charged before anything is re-attached or started, and held until the launches are done
   const room = claimRecoveryRoom(ctx, agents, REATTACHABLE);
   if (room.kind === 'refused') {
-    for (const s of sessions) await stopLeftover(rt, s.agent, s.description);
+    for (const s of sessions) if (isDescription(s.description)) await stopLeftover(rt, s.agent, s.description);
     await recordHostLimitRecovery(ctx, row.name, room);
     return;
   }
