@@ -1,5 +1,12 @@
 /** Shared e2e harness: a real engine on a tmp home, real SQLite, the real mock runner. */
-import { buildRunnerContext, createDockerRunner, createRunnerRegistry, type RunnerContext, type RunnerRegistry } from '@genswarms/runners';
+import {
+  buildRunnerContext,
+  createDockerRunner,
+  createRunnerRegistry,
+  createTmuxRunner,
+  type RunnerContext,
+  type RunnerRegistry,
+} from '@genswarms/runners';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -25,6 +32,8 @@ export interface Harness {
 export interface HarnessOptions {
   awaitingMs?: number;
   docker?: boolean;
+  /** Adds the tmux runner (its panes outlive an engine that detaches: re-attached by the next open). */
+  tmux?: boolean;
   /** The genswarms-agent entry local agents run (default: a path that does not exist). */
   agentEntry?: string;
   /** The operator's default LLM endpoint handed to agents (default: none). */
@@ -67,7 +76,12 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
     Engine.open({
       home,
       configDir,
-      runners: (opts.runners ?? ((r) => r))(createRunnerRegistry(ctx, opts.docker === true ? { docker: createDockerRunner() } : {})),
+      runners: (opts.runners ?? ((r) => r))(
+        createRunnerRegistry(ctx, {
+          ...(opts.docker === true ? { docker: createDockerRunner() } : {}),
+          ...(opts.tmux === true ? { tmux: createTmuxRunner() } : {}),
+        }),
+      ),
       runnerContext: ctx,
       receiptPollMs: 20,
       outboxPollMs: 50,

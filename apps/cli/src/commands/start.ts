@@ -1,93 +1,8 @@
-import type { CommandDeps, CommandModule } from '../cli/command-module';
+import type { CommandModule } from '../cli/command-module';
 import { writeLine } from '../cli/context';
 import { CliError, EXIT } from '../cli/exit-codes';
-import type { ExitCode } from '../cli/exit-codes';
-import { sleep } from '../cli/sleep';
 import { loadConfigFile, resolveConfigPaths } from '../config/config-file';
-import { STUCK_STATES, stuckAgentLines } from '../view/agent-failures';
-import type { AgentStatusView } from '../view/agent-table';
-import { CLEAR_LINE, terminalOf } from '../view/terminal';
-import { pollAgents, requestStart, type AgentPoll } from './start-request';
-
-/** How long `start` shows progress before handing back (the swarm keeps starting server-side). */
-export const START_WAIT_MS = 120_000;
-const START_POLL_MS = 500;
-const READY_STATES: ReadonlySet<string> = new Set(['idle', 'busy']);
-
-/** `rs: agents ready 734/1000, 2 failed` (failed counts every agent that will not become ready by waiting). */
-function progressLine(swarm: string, agents: readonly AgentStatusView[]): string {
-  const ready = agents.filter((a) => READY_STATES.has(String(a.state))).length;
-  const stuck = agents.filter((a) => STUCK_STATES.has(String(a.state))).length;
-  return `${swarm}: agents ready ${ready}/${agents.length}${stuck > 0 ? `, ${stuck} failed` : ''}`;
-}
-
-/** The progress line: rewritten in place on a TTY (stderr), one line per change when piped. */
-interface ProgressWriter {
-  show(line: string): void;
-  end(): void;
-}
-
-function progressWriter(deps: CommandDeps): ProgressWriter {
-  const tty = terminalOf(deps.ctx.stderr, deps.ctx.env).tty;
-  let shown = '';
-  return {
-    show: (line) => {
-      if (line === shown) return;
-      shown = line;
-      if (tty) deps.ctx.stderr.write(`${CLEAR_LINE}${line}`);
-      else writeLine(deps.ctx.stderr, line);
-    },
-    end: () => {
-      if (tty && shown !== '') deps.ctx.stderr.write('\n');
-    },
-  };
-}
-
-/** The line for a look at the agents while the start has not answered, or while the swarm is not listed yet. */
-function waitingLine(swarm: string, poll: AgentPoll): string {
-  switch (poll.kind) {
-    case 'agents':
-      return progressLine(swarm, poll.agents);
-    case 'not_yet':
-      return `${swarm}: the server is planning the start`;
-    case 'busy':
-      return `${swarm}: the server is busy (it answers its health probe)`;
-  }
-}
-
-/**
- * Polls the agents until every one is ready or stuck (failed, stopped, needs_attention), the wait ends or the
- * user interrupts. Exit 1 (`agent_failed`, one block per agent with the server's code and sentence) when any
- * agent is stuck at that point, else 0 (those still starting keep starting server-side). A swarm not listed yet
- * (a start followed by name) and a busy server are waited for; only a server that answers nothing is unreachable.
- */
-async function waitForAgents(deps: CommandDeps, swarm: string, json: boolean, progress: ProgressWriter): Promise<ExitCode> {
-  const { ctx } = deps;
-  const out = json ? ctx.stderr : ctx.stdout; // --json keeps stdout to the one server body
-  const deadline = Date.now() + START_WAIT_MS;
-  let agents: readonly AgentStatusView[] = [];
-  let settled = false;
-  try {
-    for (;;) {
-      const poll = await pollAgents(deps, swarm);
-      progress.show(waitingLine(swarm, poll));
-      if (poll.kind === 'agents') agents = poll.agents;
-      settled = poll.kind === 'agents' && agents.every((a) => READY_STATES.has(String(a.state)) || STUCK_STATES.has(String(a.state)));
-      if (settled || Date.now() >= deadline || !(await sleep(START_POLL_MS, ctx.signal))) break;
-    }
-  } finally {
-    progress.end();
-  }
-  const ready = agents.filter((a) => READY_STATES.has(String(a.state))).length;
-  const stuck = await stuckAgentLines(deps, swarm, agents);
-  if (stuck.length > 0) {
-    const count = agents.filter((a) => STUCK_STATES.has(String(a.state))).length;
-    throw new CliError('agent_failed', `${count} agent(s) of ${swarm} did not start; see genswarms status ${swarm}`, EXIT.failed, stuck);
-  }
-  const tail = settled ? '' : ' so far; follow with genswarms watch ' + swarm;
-  writeLine(out, `started ${swarm}: ${ready}/${agents.length} agents ready${tail}`);
-  return EXIT.ok;
-}
+import { followUntilReady, sendSwarmRequest } from './swarm-follow';
 
 /** The swarm name of a config as the CLI read it (the server validates it; a start of no name is refused there). */
 function swarmNameOf(config: unknown): string {
@@ -127,25 +42,19 @@ Examples:
           if (loaded.kind === 'invalid') throw new CliError(loaded.error, loaded.message, EXIT.failed);
           const config = resolveConfigPaths(loaded.value, loaded.dir);
           const json = opts.json === true;
-          const progress = progressWriter(deps);
-          const answer = await requestStart(deps, config, swarmNameOf(config), {
-            json,
-            onWait: (poll) => progress.show(waitingLine(swarmNameOf(config), poll)),
-          }).catch((err: unknown) => {
-            progress.end();
-            throw err;
-          });
-          const swarm = answer.kind === 'answered' ? answer.body.swarm_name : swarmNameOf(config);
-          if (answer.kind === 'unanswered') {
-            progress.end();
-            writeLine(deps.ctx.stderr, `${swarm}: the start request got no answer but the server is up: following the swarm`);
-          }
+          const name = swarmNameOf(config);
+          const sent = await sendSwarmRequest(
+            deps,
+            'startSwarm',
+            { body: { config } },
+            { swarm: name, json, goal: 'ready', what: 'start' },
+          );
+          const swarm = sent.answer?.body.swarm_name ?? name;
           if (!opts.wait) {
-            progress.end();
-            if (!json) writeLine(deps.ctx.stdout, `${answer.kind === 'answered' ? 'created' : 'starting'} ${swarm}`);
+            if (!json) writeLine(deps.ctx.stdout, `${sent.answer === undefined ? 'starting' : 'created'} ${swarm}`);
             return EXIT.ok;
           }
-          return waitForAgents(deps, swarm, json, progress);
+          return followUntilReady(deps, swarm, { json, progress: sent.progress, done: 'started', failed: 'start' });
         }),
       );
   },

@@ -1,6 +1,6 @@
 /** The host-limit check before agents start (docs/runners.md "Host limits"): refuses what the host cannot hold. */
 import type { AgentConfig } from '@genswarms/ir-gate';
-import { checkHostCapacity, readHostLimits, type HostReadings } from '@genswarms/runners';
+import { checkHostCapacity, countByRunner, demandOf, readHostLimits, type HostReadings } from '@genswarms/runners';
 import { EngineError } from '../errors/engine-error';
 
 /** Reads the host's limits and their use now (injectable: a test host with small limits). */
@@ -22,11 +22,13 @@ export class HostCapacityGate {
   /**
    * Throws 503 `host_limit` (`limit`, `value`, `need`, `fix`) when `agents`, with every claim in flight, would take
    * the host past a limit; else holds them and returns the release (call it once the launches are done, failed or not).
+   * `reattached`: agents recovery re-attaches (their processes outlived the server and are in the readings); the
+   * descriptors and watches the server will hold for them are charged on top.
    */
-  claim(agents: readonly AgentConfig[]): () => void {
+  claim(agents: readonly AgentConfig[], opts: { reattached?: readonly AgentConfig[] } = {}): () => void {
     if (agents.length === 0) return () => undefined;
     const inFlight = [...this.claims].flat();
-    const r = checkHostCapacity(this.read(), [...inFlight, ...agents]);
+    const r = checkHostCapacity(withServerSideOf(this.read(), opts.reattached ?? []), [...inFlight, ...agents]);
     if (r.kind === 'exceeded') {
       const others = inFlight.length === 0 ? '' : ` (with ${inFlight.length} agent(s) of other starts in flight)`;
       throw new EngineError(
@@ -39,4 +41,18 @@ export class HostCapacityGate {
     this.claims.add(held);
     return () => void this.claims.delete(held);
   }
+}
+
+/**
+ * `r` with the server-side share (descriptors, inotify watches) of `reattached` added to what is in use: those are
+ * the new server's own and are not held yet when recovery checks, while their tasks, ptys and cgroups are.
+ */
+function withServerSideOf(r: HostReadings, reattached: readonly AgentConfig[]): HostReadings {
+  if (reattached.length === 0) return r;
+  const held = demandOf(countByRunner(reattached));
+  return {
+    ...r,
+    nofile: { ...r.nofile, used: r.nofile.used + held.fds },
+    inotifyWatches: { ...r.inotifyWatches, used: r.inotifyWatches.used + held.watches },
+  };
 }

@@ -14,6 +14,7 @@ import { markRunning, stopRuntime } from './lifecycle';
 import { toOverlayEvents } from './helpers';
 import { planAgent, startObjects } from './launch';
 import { SwarmRuntime } from './swarm-runtime';
+import { claimRecoveryRoom, recordHostLimitRecovery } from './recovery-host-limit';
 
 /** Backends whose processes outlive the server and are re-attached at recovery; all others are restarted. */
 export const REATTACHABLE: ReadonlySet<string> = new Set(['tmux', 'docker', 'ssh', 'swarm']);
@@ -148,10 +149,9 @@ async function gateStored(ctx: Ports<'handlers' | 'store'>, row: SwarmRow): Prom
   });
 }
 
-export async function recoverSwarm(
-  ctx: Ports<'clock' | 'events' | 'handlers' | 'paths' | 'pushes' | 'runtimeDeps' | 'runtimes' | 'store'>,
-  row: SwarmRow,
-): Promise<void> {
+type RecoveryPorts = Ports<'clock' | 'events' | 'handlers' | 'limits' | 'paths' | 'pushes' | 'runtimeDeps' | 'runtimes' | 'store'>;
+
+export async function recoverSwarm(ctx: RecoveryPorts, row: SwarmRow): Promise<void> {
   const gate = await gateStored(ctx, row);
   if (gate.kind === 'refused') {
     await ctx.store.setSwarmStatus(row.name, 'error', ctx.clock.now().toISOString());
@@ -165,18 +165,32 @@ export async function recoverSwarm(
     return;
   }
   const rt = new SwarmRuntime(ctx.runtimeDeps(), row.name, gate.state, row.config, row.baseDir, row.startedAt ?? undefined);
-  rt.noteScaleBases(await ctx.store.listOverlay(row.name));
-  ctx.runtimes.add(rt);
-  await startObjects(rt, ctx.handlers, gate.effective.objects ?? []);
-  const open = await ctx.store.listOpenTurns(rt.swarm);
-  for (const a of gate.effective.agents)
-    await recoverAgent(
-      ctx,
-      rt,
-      a.name,
-      open.find((t) => t.agent === a.name),
-    );
-  await markRunning(ctx, rt);
+  const sessions = await ctx.store.listSessions(row.name);
+  const stored = new Map(sessions.map((s) => [s.agent, isDescription(s.description) ? s.description.backend : null]));
+  const agents = gate.effective.agents.map((config) => ({ config, storedBackend: stored.get(config.name) ?? null }));
+  // the host's limits are charged before anything is re-attached or started, and held until the launches are done
+  const room = claimRecoveryRoom(ctx, agents, REATTACHABLE);
+  if (room.kind === 'refused') {
+    for (const s of sessions) if (isDescription(s.description)) await stopLeftover(rt, s.agent, s.description);
+    await recordHostLimitRecovery(ctx, row.name, room);
+    return;
+  }
+  try {
+    rt.noteScaleBases(await ctx.store.listOverlay(row.name));
+    ctx.runtimes.add(rt);
+    await startObjects(rt, ctx.handlers, gate.effective.objects ?? []);
+    const open = await ctx.store.listOpenTurns(rt.swarm);
+    for (const a of gate.effective.agents)
+      await recoverAgent(
+        ctx,
+        rt,
+        a.name,
+        open.find((t) => t.agent === a.name),
+      );
+    await markRunning(ctx, rt);
+  } finally {
+    room.release();
+  }
 }
 
 /**
@@ -185,10 +199,7 @@ export async function recoverSwarm(
  * is re-attached only to be stopped, open turns are cancelled receipt-first (never answerable again),
  * queued items are dropped, and the swarm ends `stopped` with the usual events.
  */
-export async function finishInterruptedStop(
-  ctx: Ports<'clock' | 'events' | 'handlers' | 'paths' | 'pushes' | 'runtimeDeps' | 'runtimes' | 'store'>,
-  row: SwarmRow,
-): Promise<void> {
+export async function finishInterruptedStop(ctx: RecoveryPorts, row: SwarmRow): Promise<void> {
   const gate = await gateStored(ctx, row);
   // A config the gate now refuses still gets its leftovers stopped: an empty state, agents from the store.
   const state: SwarmState =

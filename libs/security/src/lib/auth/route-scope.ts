@@ -27,8 +27,7 @@ function segmentsOf(route: ConfigRoute): ReadonlyArray<string | null> {
   return rest.map((s) => (s.startsWith(':') ? null : s));
 }
 
-function matches(template: ReadonlyArray<string | null>, path: string): boolean {
-  const parts = path.split('/');
+function matches(template: ReadonlyArray<string | null>, parts: readonly string[]): boolean {
   if (parts[0] !== '' || parts.length !== template.length + 1) return false;
   return template.every((want, i) => {
     const got = parts[i + 1] ?? '';
@@ -48,6 +47,7 @@ export function compileRouteScope(configRoutes: readonly ConfigRoute[]): RouteSc
   return (method, path) => {
     const q = path.indexOf('?');
     const bare = q === -1 ? path : path.slice(0, q);
-    return compiled.some((r) => r.method === method && matches(r.segments, bare)) ? 'config' : 'full';
+    let parts: string[] | undefined; // split once, and only when a config route of this method exists
+    return compiled.some((r) => r.method === method && matches(r.segments, (parts ??= bare.split('/')))) ? 'config' : 'full';
   };
 }

@@ -21,6 +21,27 @@ describe('isSecretKey', () => {
     expect(isSecretKey(key)).toBe(want);
   });
 });
+describe('isSecretKey remembers answers without changing them', () => {
+  const long = `${'x'.repeat(200)}Token`;
+  test.each([
+    ['token', true],
+    ['Token', true],
+    ['tokens_used', true],
+    ['name', false],
+    ['__proto__', false],
+    ['constructor', false],
+    [long, true],
+    [`${'y'.repeat(5000)}`, false],
+  ])('%s → %s, every time', (key, want) => {
+    for (let i = 0; i < 3; i++) expect(isSecretKey(key)).toBe(want);
+  });
+
+  it('answers past the memo size as before (hostile key names cannot grow it or change an answer)', () => {
+    for (let i = 0; i < 6000; i++) expect(isSecretKey(`k${i}`)).toBe(false);
+    for (let i = 0; i < 6000; i++) expect(isSecretKey(`k${i}_secret`)).toBe(true);
+    expect(isSecretKey('password')).toBe(true);
+  });
+});
 
 describe('redactSecrets', () => {
   it('redacts secret keys at any depth and every value under config.env, returning a copy', () => {

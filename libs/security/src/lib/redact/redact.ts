@@ -3,20 +3,25 @@ export const REDACTED = '[REDACTED]';
 
 const SECRET_PARTS = ['token', 'secret', 'password', 'passwd', 'credential'] as const;
 
+/** How many key names `isSecretKey` remembers, and the longest it remembers (the API's own keys are a few dozen
+ * short names; hostile input cannot grow the memo past this). */
+const SECRET_KEY_MEMO_MAX = 4096;
+const SECRET_KEY_MEMO_MAX_LENGTH = 64;
+const secretKeyMemo = new Map<string, boolean>();
+
+function isSecretName(key: string): boolean {
+  const lower = key.toLowerCase();
+  return lower === 'api_key' || lower === 'apikey' || SECRET_PARTS.some((part) => lower.includes(part));
+}
+
 /** docs/rest-api.md: `api_key`/`apikey`, or a name containing token/secret/password/passwd/credential (over-matching accepted). */
 export function isSecretKey(key: string): boolean {
   const known = secretKeyMemo.get(key);
   if (known !== undefined) return known;
-  const lower = key.toLowerCase();
-  const secret = lower === 'api_key' || lower === 'apikey' || SECRET_PARTS.some((part) => lower.includes(part));
-  if (secretKeyMemo.size >= SECRET_KEY_MEMO_MAX) secretKeyMemo.clear(); // keys can be untrusted: the memo stays bounded
-  secretKeyMemo.set(key, secret);
+  const secret = isSecretName(key);
+  if (secretKeyMemo.size < SECRET_KEY_MEMO_MAX && key.length <= SECRET_KEY_MEMO_MAX_LENGTH) secretKeyMemo.set(key, secret);
   return secret;
 }
-
-/** The answer per key name: a status of 10,000 agents asks about the same twenty names 10,000 times. */
-const secretKeyMemo = new Map<string, boolean>();
-const SECRET_KEY_MEMO_MAX = 4096;
 
 /**
  * A token *count* (`prompt_tokens: 12`, `max_tokens: 4096`): a `*_tokens` key holding a non-negative safe
@@ -27,8 +32,9 @@ function isTokenCount(key: string, value: unknown): boolean {
 }
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty for "__proto__" (a JSON key): it stays a plain own property instead of swapping the prototype.
-  // Any other key is a plain data property either way, and assignment is several times cheaper.
+  // defineProperty: a JSON key "__proto__" stays a plain own property instead of swapping the prototype. Any
+  // other key of a fresh object literal becomes the same own property by assignment, which is far cheaper (every
+  // `GET /api/swarms` redacts its list).
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
@@ -43,11 +49,14 @@ function redactAllValues(value: unknown): unknown {
   return REDACTED;
 }
 
-function redactNode(value: unknown, ancestors: WeakSet<object>): unknown {
+/** The objects on the path from the root to the node being copied (a stack: the depth is small, a lookup is a short scan). */
+type Ancestors = object[];
+
+function redactNode(value: unknown, ancestors: Ancestors): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Date) return new Date(value.getTime());
-  if (ancestors.has(value)) return REDACTED; // a cycle cannot be serialised anyway
-  ancestors.add(value);
+  if (ancestors.includes(value)) return REDACTED; // a cycle cannot be serialised anyway
+  ancestors.push(value);
   try {
     if (Array.isArray(value)) return value.map((item) => redactNode(item, ancestors));
     const src = value as Record<string, unknown>;
@@ -61,11 +70,11 @@ function redactNode(value: unknown, ancestors: WeakSet<object>): unknown {
     }
     return out;
   } finally {
-    ancestors.delete(value);
+    ancestors.pop();
   }
 }
 
-function redactConfig(config: Record<string, unknown>, ancestors: WeakSet<object>): unknown {
+function redactConfig(config: Record<string, unknown>, ancestors: Ancestors): unknown {
   const copy = redactNode(config, ancestors) as Record<string, unknown>;
   if (Object.prototype.hasOwnProperty.call(config, 'env')) setOwn(copy, 'env', redactAllValues(config['env']));
   return copy;
@@ -76,7 +85,7 @@ function redactConfig(config: Record<string, unknown>, ancestors: WeakSet<object
  * `config.env`. Safe for status, overlay, event and snapshot outputs.
  */
 export function redactSecrets<T>(value: T): T {
-  return redactNode(value, new WeakSet()) as T;
+  return redactNode(value, []) as T;
 }
 
 /** Redacts secret-named query parameters (e.g. `token=...` → `token=[REDACTED]`) in a URL or path for logging. */
