@@ -82,6 +82,7 @@ export class SwarmHandle implements RunnerHandle {
     this.receipts = new ReceiptWatch({
       pollMs: SWARM_RECEIPT_POLL_MS,
       pushPollMs: deps.pushPollMs ?? SWARM_RECEIPT_PUSH_POLL_MS,
+      pushBytes: true, // the watcher's frames replace two archive GETs (docs/receipts.md "Remote receipts: the push")
       ...(deps.startWatcher === undefined ? {} : { start: deps.startWatcher }),
     });
     this.splitters = {
@@ -195,7 +196,10 @@ export class SwarmHandle implements RunnerHandle {
     }
   }
 
-  /** Reads the receipt at each wake: a push (read first, mailboxes after), outbox activity, or the fallback poll. */
+  /**
+   * Reads the receipt at each wake: a push (read first, mailboxes after; its bytes when the watcher sent them, else
+   * through the archive API), outbox activity, or the fallback poll.
+   */
   private async pollReceipt(turnId: string, signal: AbortSignal): Promise<FinalReceipt> {
     let malformedAt: number | null = null;
     let failures = 0;
@@ -207,7 +211,11 @@ export class SwarmHandle implements RunnerHandle {
       let receipt: TurnReceipt;
       try {
         if (wake !== 'receipt') await this.syncMailboxes();
-        receipt = await this.deps.workspace.readReceipt(turnId);
+        const pushed = wake === 'receipt' ? this.receipts.takeReceipt(turnId) : undefined;
+        receipt =
+          pushed === undefined
+            ? await this.deps.workspace.readReceipt(turnId)
+            : await this.deps.workspace.acceptReceipt(turnId, pushed);
         if (wake === 'receipt' && receipt.kind === 'pending') {
           this.receipts.missed(turnId);
           await this.syncMailboxes();
