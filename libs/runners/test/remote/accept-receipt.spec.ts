@@ -32,7 +32,12 @@ describe('acceptReceipt: pushed receipt bytes under the receipt rules', () => {
     ['an oversize reply.md', () => null, Buffer.alloc(REPLY_MAX_BYTES + 1, 0x61), { reason: 'receipt_too_large', file: 'reply.md' }],
     ['done.json that is not JSON', () => Buffer.from('{"v":1,'), Buffer.from('x'), { reason: 'receipt_malformed' }],
     ['done.json with a NUL', () => Buffer.from('{"v":1\0}'), Buffer.from('x'), { reason: 'receipt_malformed' }],
-    ['done.json for another turn', () => Buffer.from(JSON.stringify({ v: 1, turn: 'turn_other', status: 'ok' })), Buffer.from('x'), { reason: 'receipt_turn_mismatch' }],
+    [
+      'done.json for another turn',
+      () => Buffer.from(JSON.stringify({ v: 1, turn: 'turn_other', status: 'ok' })),
+      Buffer.from('x'),
+      { reason: 'receipt_turn_mismatch' },
+    ],
   ])('refuses %s', async (_name, makeDone, reply, expected) => {
     const d = makeDone() ?? done();
     const r = await acceptReceipt({ remote: '/workspace', local }, turn, { done: d, reply });

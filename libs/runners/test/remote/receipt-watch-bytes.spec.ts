@@ -15,7 +15,11 @@ import { PUSH_HELLO } from '../../src/lib/remote/receipt-push';
 
 type Event = { line: string } | { frame: string; turn: string; data: Buffer } | { fail: string };
 
-function startWatcher(ws: string): { child: ChildProcessWithoutNullStreams; events: Event[]; until: (n: (e: Event) => boolean) => Promise<void> } {
+function startWatcher(ws: string): {
+  child: ChildProcessWithoutNullStreams;
+  events: Event[];
+  until: (n: (e: Event) => boolean) => Promise<void>;
+} {
   const child = spawn(process.execPath, [RECEIPT_WATCH_SCRIPT_PATH, ws], { stdio: ['pipe', 'pipe', 'pipe'], shell: false });
   const events: Event[] = [];
   const wakes = new Set<() => void>();

@@ -213,9 +213,7 @@ export class SwarmHandle implements RunnerHandle {
         if (wake !== 'receipt') await this.syncMailboxes();
         const pushed = wake === 'receipt' ? this.receipts.takeReceipt(turnId) : undefined;
         receipt =
-          pushed === undefined
-            ? await this.deps.workspace.readReceipt(turnId)
-            : await this.deps.workspace.acceptReceipt(turnId, pushed);
+          pushed === undefined ? await this.deps.workspace.readReceipt(turnId) : await this.deps.workspace.acceptReceipt(turnId, pushed);
         if (wake === 'receipt' && receipt.kind === 'pending') {
           this.receipts.missed(turnId);
           await this.syncMailboxes();
