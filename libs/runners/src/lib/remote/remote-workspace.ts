@@ -57,16 +57,22 @@ async function pendingInbox(
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
+  // expected: the engine may remove an inbox file between readdir and lstat (ENOENT); it is simply not sent.
+  // Any other error is thrown: the caller retries or fails the turn, never silently skips a task's file. The lstats
+  // go out together: an inbox the client never empties would otherwise cost one thread-pool round trip per file.
+  const stats = await Promise.all(
+    names.map((name) =>
+      fsp.lstat(path.join(localDir, name)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT') return null;
+        throw e;
+      }),
+    ),
+  );
   const pending: { name: string; key: string; stamp: string }[] = [];
-  for (const name of names) {
+  for (const [i, name] of names.entries()) {
     const key = `${sub}/${name}`;
-    // expected: the engine may remove an inbox file between readdir and lstat (ENOENT); it is simply not sent.
-    // Any other error is thrown: the caller retries or fails the turn, never silently skips a task's file.
-    const st = await fsp.lstat(path.join(localDir, name)).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return null;
-      throw e;
-    });
-    if (st === null || !st.isFile()) continue;
+    const st = stats[i];
+    if (st === null || st === undefined || !st.isFile()) continue;
     const stamp = `${st.size}:${st.mtimeMs}`;
     if (sent.get(key) !== stamp) pending.push({ name, key, stamp });
   }

@@ -196,10 +196,7 @@ export class SwarmHandle implements RunnerHandle {
     }
   }
 
-  /**
-   * Reads the receipt at each wake: a push (read first, mailboxes after; its bytes when the watcher sent them, else
-   * through the archive API), outbox activity, or the fallback poll.
-   */
+  /** Looks at the receipt at each wake: a push (`look`), outbox activity, or the fallback poll. */
   private async pollReceipt(turnId: string, signal: AbortSignal): Promise<FinalReceipt> {
     let malformedAt: number | null = null;
     let failures = 0;
@@ -209,15 +206,9 @@ export class SwarmHandle implements RunnerHandle {
       if (this.exitState?.info?.reason === 'agent_rescheduled') throw this.exitError();
       const exitedBefore = this.exitState !== null; // one more look after the exit: a receipt written last counts
       let receipt: TurnReceipt;
+      let drained: boolean;
       try {
-        if (wake !== 'receipt') await this.syncMailboxes();
-        const pushed = wake === 'receipt' ? this.receipts.takeReceipt(turnId) : undefined;
-        receipt =
-          pushed === undefined ? await this.deps.workspace.readReceipt(turnId) : await this.deps.workspace.acceptReceipt(turnId, pushed);
-        if (wake === 'receipt' && receipt.kind === 'pending') {
-          this.receipts.missed(turnId);
-          await this.syncMailboxes();
-        }
+        ({ receipt, drained } = await this.look(turnId, wake));
       } catch (e) {
         if (signal.aborted) throw abortError(signal);
         failures += 1;
@@ -233,7 +224,7 @@ export class SwarmHandle implements RunnerHandle {
         malformedAt ??= Date.now();
         if (Date.now() - malformedAt >= SWARM_MALFORMED_SETTLE_MS) return receipt;
       } else if (receipt.kind !== 'pending') {
-        await this.syncMailboxes().catch(() => undefined); // best-effort: the final drain; the receipt already counts
+        if (!drained) await this.syncMailboxes().catch(() => undefined); // best-effort: the final drain; the receipt already counts
         return receipt;
       } else {
         malformedAt = null;
@@ -241,6 +232,28 @@ export class SwarmHandle implements RunnerHandle {
       }
       wake = await this.receipts.next(turnId, signal, malformedAt !== null);
     }
+  }
+
+  /**
+   * One look after `wake`: the bytes the watcher pushed (its `r` came once done.json existed, so the final outbox drain
+   * runs alongside their mirror and parse: `drained`), else the archive read — mailboxes first unless a push woke it.
+   */
+  private async look(turnId: string, wake: PushWake): Promise<{ receipt: TurnReceipt; drained: boolean }> {
+    const pushed = wake === 'receipt' ? this.receipts.takeReceipt(turnId) : undefined;
+    if (pushed !== undefined) {
+      const [receipt] = await Promise.all([
+        this.deps.workspace.acceptReceipt(turnId, pushed),
+        this.syncMailboxes().catch(() => undefined), // best-effort, as the final drain
+      ]);
+      return { receipt, drained: true };
+    }
+    if (wake !== 'receipt') await this.syncMailboxes();
+    const receipt = await this.deps.workspace.readReceipt(turnId);
+    if (wake === 'receipt' && receipt.kind === 'pending') {
+      this.receipts.missed(turnId);
+      await this.syncMailboxes();
+    }
+    return { receipt, drained: false };
   }
 
   private async syncMailboxes(): Promise<void> {
