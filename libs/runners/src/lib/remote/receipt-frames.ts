@@ -6,7 +6,7 @@
  * frame is kept; a frame must be complete within PUSH_FRAME_TIMEOUT_MS. Any breach ends the reader with a reason (the
  * caller drops the watcher); nothing is ever buffered beyond one line bound or one file's receipt bound.
  */
-import { DONE_FILE, DONE_MAX_BYTES, REPLY_FILE, REPLY_MAX_BYTES } from '@genswarms/receipts';
+import { DONE_FILE, DONE_MAX_BYTES, REPLY_MAX_BYTES, type REPLY_FILE } from '@genswarms/receipts';
 
 /** Longest line accepted from a watcher; a longer one ends it (a real line is at most 88 bytes). */
 export const PUSH_LINE_MAX_BYTES = 128;

@@ -243,7 +243,7 @@ export class SwarmHandle implements RunnerHandle {
     if (pushed !== undefined) {
       const [receipt] = await Promise.all([
         this.deps.workspace.acceptReceipt(turnId, pushed),
-        this.syncMailboxes().catch(() => undefined), // best-effort, as the final drain
+        this.syncMailboxes().catch(() => undefined), // best-effort: the final drain; the receipt already counts
       ]);
       return { receipt, drained: true };
     }
