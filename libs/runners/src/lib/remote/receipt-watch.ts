@@ -105,6 +105,11 @@ export class ReceiptWatch {
     this.push.unwatch(turnId);
   }
 
+  /** True while a watcher is up and answering: every watched turn was asked about, a present receipt is told at once. */
+  get live(): boolean {
+    return this.push.live;
+  }
+
   /** The receipt bytes the watcher sent for `turnId` since the last call (untrusted; taken once). */
   takeReceipt(turnId: string): PushedReceipt | undefined {
     return this.push.takeReceipt(turnId);

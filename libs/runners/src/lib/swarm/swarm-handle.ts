@@ -200,7 +200,9 @@ export class SwarmHandle implements RunnerHandle {
   private async pollReceipt(turnId: string, signal: AbortSignal): Promise<FinalReceipt> {
     let malformedAt: number | null = null;
     let failures = 0;
-    let wake: PushWake = 'timeout';
+    // A live watcher was asked at delivery and tells at once about a receipt already there: no first archive look,
+    // which a loaded engine can stretch past the push it would then hold up.
+    let wake: PushWake = this.receipts.live ? await this.receipts.next(turnId, signal, false) : 'timeout';
     for (;;) {
       if (signal.aborted) throw abortError(signal);
       if (this.exitState?.info?.reason === 'agent_rescheduled') throw this.exitError();
