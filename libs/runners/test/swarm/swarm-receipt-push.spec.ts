@@ -68,6 +68,21 @@ describeIfTwoNodes('swarm receipt push on the real two-node swarm', () => {
     expect(who.lost).toEqual([]);
   }, 300_000);
 
+  it("an agent forging a frame on its watcher's stdout gets the watcher dropped; the turn completes by the archive read", async () => {
+    const who = await start('forged', undefined);
+    const cid = who.handle.describe().containerId ?? '';
+    await waitFor(() => watcherPids(cid).length === 1, 'watcherPids(cid).length === 1', { timeoutMs: 30_000, intervalMs: 200 });
+    expect(await turn(who, 'before')).toMatchObject({ kind: 'ok', status: 'ok' }); // the watcher is live and asked
+    const user = (dockerCli(['-H', NODE2_HOST, 'inspect', '-f', '{{.Config.User}}', cid]) ?? '').trim();
+    // as the agent: find the watcher among its own processes and write a frame over the receipt bound into its stdout
+    const forge = `const fs=require('fs');for(const p of fs.readdirSync('/proc')){let c='';try{c=fs.readFileSync('/proc/'+p+'/cmdline','latin1')}catch{continue}
+if(c.includes('genswarms-receipt-watch')&&p!==String(process.pid))fs.writeFileSync('/proc/'+p+'/fd/1','f p${seq} done.json 99999999\\n')}`;
+    expect(dockerCli(['-H', NODE2_HOST, 'exec', '-u', user, cid, '/usr/bin/node', '-e', forge])).toBeDefined();
+    await waitFor(() => who.lost.length === 1, 'who.lost.length === 1', { timeoutMs: 30_000, intervalMs: 200 });
+    expect(who.lost[0]).toBe('the watcher was dropped: a frame over the receipt bound; receipts are polled every 100 ms');
+    expect(await turn(who, 'after')).toMatchObject({ kind: 'ok', status: 'ok' });
+  }, 300_000);
+
   it('a killed watcher is reported, the turn completes by the poll, and the watcher is started again', async () => {
     const who = await start('killed', undefined);
     const cid = who.handle.describe().containerId ?? '';

@@ -1,16 +1,20 @@
 /**
  * The host's end of a remote receipt watcher (assets/genswarms-receipt-watch, docs/receipts.md "Remote receipts: the
  * push"): the watcher runs next to the agent, as the agent's user, and prints a line when a turn's `done.json`
- * exists. Each line is only a WAKE-UP: the caller then reads and verifies the receipt through its transport exactly as
- * when it polls. Nothing of a line is trusted — the turn it names must be one this host asked about, and anything
- * else (another turn, a path, an oversize line, a flood) is ignored or ends the watcher; a dead watcher leaves the
- * caller on its fallback poll, and `onLost` is told once.
+ * exists. A line is a WAKE-UP: the caller then reads and verifies the receipt through its transport exactly as when it
+ * polls. With `bytes`, the watcher also sends the receipt's files as frames (receipt-frames.ts) before that line; the
+ * caller takes them (`takeReceipt`) and mirrors and parses them under the same bounds and parser as bytes it read
+ * itself. Nothing is trusted — a turn must be one this host asked about, a frame within the receipt bounds, and
+ * anything else (another turn, a path, an oversize line or frame, a flood) is ignored or ends the watcher; a dead
+ * watcher leaves the caller on its fallback poll (the transport read), and `onLost` is told once.
  */
+import { DONE_FILE, REPLY_FILE } from '@genswarms/receipts';
+import { FrameReader, PUSH_LINE_MAX_BYTES, type ReceiptFileName } from './receipt-frames';
+
+export { PUSH_LINE_MAX_BYTES };
 
 /** The watcher's first line (its protocol version). */
 export const PUSH_HELLO = 'genswarms-receipt-watch 1';
-/** Longest line accepted from a watcher; a longer one ends it (a real line is at most 66 bytes). */
-export const PUSH_LINE_MAX_BYTES = 128;
 /** Lines that wake nothing (unknown turn, malformed, before the hello) tolerated before the watcher is dropped. */
 export const PUSH_BOGUS_LINES_MAX = 64;
 /** Wakes for one turn that found no receipt before that turn's pushes are ignored (the poll still runs). */
@@ -26,6 +30,17 @@ export interface PushChannel {
   close(): void;
 }
 
+/** A receipt the watcher sent: done.json's bytes and reply.md's (null when there was none). Untrusted bytes. */
+export interface PushedReceipt {
+  readonly done: Buffer;
+  readonly reply: Buffer | null;
+}
+
+interface Partial {
+  done?: Buffer;
+  reply?: Buffer;
+}
+
 /** Why a wait ended: a push for the turn (or outbox activity), the timeout, or the watcher's end. */
 export type PushWake = 'receipt' | 'outbox' | 'timeout' | 'lost';
 
@@ -39,14 +54,21 @@ interface Waiter {
 export class ReceiptPush {
   private state: State = 'idle';
   private channel: PushChannel | undefined;
-  private pending: Buffer = Buffer.alloc(0);
+  private reader: FrameReader | undefined;
   private bogus = 0;
   private outboxFlag = false;
   private readonly flagged = new Set<string>();
   private readonly watched = new Map<string, number>(); // turn → wakes that found nothing yet
   private readonly waiters = new Set<Waiter>();
+  private readonly partial = new Map<string, Partial>(); // frames of a turn before its `r` line
+  private readonly received = new Map<string, PushedReceipt>(); // whole receipts not taken yet
+  private readonly pushes = new Map<string, number>(); // receipts sent per turn
 
-  constructor(private readonly onLost: (detail: string) => void) {}
+  /** `bytes`: ask the watcher for the receipt's bytes (`b <turn>`), not only the wake (`w <turn>`). */
+  constructor(
+    private readonly onLost: (detail: string) => void,
+    private readonly bytes = false,
+  ) {}
 
   /** True once the watcher said hello and has not ended: the caller may poll slowly. */
   get live(): boolean {
@@ -62,9 +84,16 @@ export class ReceiptPush {
   attach(channel: PushChannel): void {
     this.channel = channel;
     this.state = 'starting';
-    this.pending = Buffer.alloc(0);
     this.bogus = 0;
-    for (const turn of this.watched.keys()) channel.write(`w ${turn}\n`);
+    this.reader?.stop();
+    this.partial.clear();
+    this.reader = new FrameReader({
+      line: (line) => this.onLine(line),
+      accepts: (turn, name) => this.accepts(turn, name),
+      frame: (turn, name, data) => this.onFrame(turn, name, data),
+      fail: (detail) => this.drop(detail),
+    });
+    for (const turn of this.watched.keys()) channel.write(this.request(turn));
   }
 
   /** Asks the watcher about `turnId` (remembered for a watcher started later). */
@@ -74,28 +103,48 @@ export class ReceiptPush {
       if (this.watched.size >= WATCHED_TURNS_MAX) this.watched.delete(this.watched.keys().next().value as string);
       this.watched.set(turnId, 0);
     }
-    if (this.state === 'starting' || this.state === 'live') this.channel?.write(`w ${turnId}\n`);
+    if (this.state === 'starting' || this.state === 'live') this.channel?.write(this.request(turnId));
+  }
+
+  private request(turnId: string): string {
+    return `${this.bytes ? 'b' : 'w'} ${turnId}\n`;
+  }
+
+  /** The receipt the watcher sent for `turnId` since the last call, if any (taken once). */
+  takeReceipt(turnId: string): PushedReceipt | undefined {
+    const r = this.received.get(turnId);
+    this.received.delete(turnId);
+    return r;
   }
 
   /** Forgets `turnId` (its receipt was final, or the turn ended). */
   unwatch(turnId: string): void {
     this.watched.delete(turnId);
     this.flagged.delete(turnId);
+    this.partial.delete(turnId);
+    this.received.delete(turnId);
+    this.pushes.delete(turnId);
   }
 
   /** Bytes from the watcher's stdout (any chunking). */
   feed(chunk: Buffer): void {
     if (this.state !== 'starting' && this.state !== 'live') return;
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    let at = this.pending.indexOf(0x0a);
-    while (at !== -1 && (this.state as State) !== 'dead') {
-      const line = this.pending.subarray(0, at);
-      this.pending = this.pending.subarray(at + 1);
-      if (line.length > PUSH_LINE_MAX_BYTES) return this.drop('a line over the length bound');
-      this.onLine(line.toString('latin1'));
-      at = this.pending.indexOf(0x0a);
-    }
-    if (this.pending.length > PUSH_LINE_MAX_BYTES) this.drop('a line over the length bound');
+    this.reader?.push(chunk);
+  }
+
+  /** A frame may start only on a live watcher, for a watched turn asked with `b`, reply.md before done.json, once each. */
+  private accepts(turn: string, name: ReceiptFileName): boolean {
+    if (this.state !== 'live' || !this.bytes || !this.watched.has(turn)) return false;
+    const p = this.partial.get(turn);
+    if (p?.done !== undefined) return false;
+    return name === DONE_FILE || p?.reply === undefined;
+  }
+
+  private onFrame(turn: string, name: ReceiptFileName, data: Buffer): void {
+    const p = this.partial.get(turn) ?? {};
+    if (name === REPLY_FILE) p.reply = data;
+    else p.done = data;
+    this.partial.set(turn, p);
   }
 
   /** The watcher's stream ended (exit, channel closed, link lost). */
@@ -103,6 +152,7 @@ export class ReceiptPush {
     if (this.state !== 'starting' && this.state !== 'live') return;
     this.state = 'dead';
     this.channel = undefined;
+    this.stopReader();
     this.onLost(detail);
     this.wakeAll('lost');
   }
@@ -112,6 +162,7 @@ export class ReceiptPush {
     const ch = this.channel;
     this.channel = undefined;
     this.state = 'dead';
+    this.stopReader();
     ch?.close();
     this.wakeAll('lost');
   }
@@ -167,6 +218,15 @@ export class ReceiptPush {
     const turn = m?.[1];
     const wakes = turn === undefined ? undefined : this.watched.get(turn);
     if (turn === undefined || wakes === undefined) return this.bogusLine();
+    const files = this.partial.get(turn);
+    this.partial.delete(turn);
+    if (files !== undefined) {
+      if (files.done === undefined) return this.drop('a receipt without done.json');
+      const sent = (this.pushes.get(turn) ?? 0) + 1;
+      this.pushes.set(turn, sent);
+      if (sent > PUSH_WAKES_PER_TURN_MAX) return this.drop('too many receipts for one turn');
+      this.received.set(turn, { done: files.done, reply: files.reply ?? null });
+    }
     if (wakes >= PUSH_WAKES_PER_TURN_MAX) return; // a turn woken this often for nothing: left to the poll
     this.flagged.add(turn);
     this.wakeWaiters((w) => w.turnId === turn, 'receipt');
@@ -188,6 +248,12 @@ export class ReceiptPush {
 
   private wakeAll(wake: PushWake): void {
     for (const w of [...this.waiters]) w.done(wake);
+  }
+
+  private stopReader(): void {
+    this.reader?.stop();
+    this.reader = undefined;
+    this.partial.clear();
   }
 
   private drop(detail: string): void {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { LAUNCHER_PATH } from '../launcher/launcher';
-import { ReceiptPush, type PushWake } from './receipt-push';
+import { ReceiptPush, type PushWake, type PushedReceipt } from './receipt-push';
 
 /** The watcher's source (constant bytes, shipped next to the launcher). */
 export const RECEIPT_WATCH_SCRIPT_PATH: string = path.join(path.dirname(LAUNCHER_PATH), 'genswarms-receipt-watch');
@@ -33,10 +33,12 @@ export interface ReceiptWatchOptions {
   readonly pollMs: number;
   /** The fallback poll while the watcher is live. */
   readonly pushPollMs: number;
+  /** Ask the watcher for the receipt's bytes too (swarm: they replace two archive reads); default wake-ups only. */
+  readonly pushBytes?: boolean;
 }
 
 export class ReceiptWatch {
-  private readonly push = new ReceiptPush((detail) => this.lost(detail));
+  private readonly push: ReceiptPush;
   private readonly listeners = new Set<(detail: string) => void>();
   private starts = 0;
   private wasLive = false;
@@ -44,7 +46,9 @@ export class ReceiptWatch {
   private closed = false;
   private readonly early: string[] = [];
 
-  constructor(private readonly opts: ReceiptWatchOptions) {}
+  constructor(private readonly opts: ReceiptWatchOptions) {
+    this.push = new ReceiptPush((detail) => this.lost(detail), opts.pushBytes === true);
+  }
 
   /** Starts the watcher when none runs (bounded restarts). Never rejects: a failure leaves the poll and tells `onLost`. */
   ensure(): Promise<void> {
@@ -99,6 +103,16 @@ export class ReceiptWatch {
 
   unwatch(turnId: string): void {
     this.push.unwatch(turnId);
+  }
+
+  /** True while a watcher is up and answering: every watched turn was asked about, a present receipt is told at once. */
+  get live(): boolean {
+    return this.push.live;
+  }
+
+  /** The receipt bytes the watcher sent for `turnId` since the last call (untrusted; taken once). */
+  takeReceipt(turnId: string): PushedReceipt | undefined {
+    return this.push.takeReceipt(turnId);
   }
 
   /** A wake that found no receipt (too many of them and the turn's pushes are ignored). */

@@ -41,6 +41,7 @@ export function remoteWorkspace(transport: RemoteWorkspaceTransport, opts: Remot
     pullOutbox: () => pullOutbox(transport, opts),
     prepareTurnDir: (turnId) => prepareTurnDir(transport, opts, turnId),
     readReceipt: (turnId) => readReceipt(transport, opts, turnId),
+    acceptReceipt: (turnId, files) => acceptReceipt(opts, turnId, files),
   };
 }
 
@@ -56,16 +57,22 @@ async function pendingInbox(
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
+  // expected: the engine may remove an inbox file between readdir and lstat (ENOENT); it is simply not sent.
+  // Any other error is thrown: the caller retries or fails the turn, never silently skips a task's file. The lstats
+  // go out together: an inbox the client never empties would otherwise cost one thread-pool round trip per file.
+  const stats = await Promise.all(
+    names.map((name) =>
+      fsp.lstat(path.join(localDir, name)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT') return null;
+        throw e;
+      }),
+    ),
+  );
   const pending: { name: string; key: string; stamp: string }[] = [];
-  for (const name of names) {
+  for (const [i, name] of names.entries()) {
     const key = `${sub}/${name}`;
-    // expected: the engine may remove an inbox file between readdir and lstat (ENOENT); it is simply not sent.
-    // Any other error is thrown: the caller retries or fails the turn, never silently skips a task's file.
-    const st = await fsp.lstat(path.join(localDir, name)).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return null;
-      throw e;
-    });
-    if (st === null || !st.isFile()) continue;
+    const st = stats[i];
+    if (st === null || st === undefined || !st.isFile()) continue;
     const stamp = `${st.size}:${st.mtimeMs}`;
     if (sent.get(key) !== stamp) pending.push({ name, key, stamp });
   }
@@ -168,15 +175,37 @@ export async function readReceipt(t: RemoteWorkspaceTransport, ws: RemoteWorkspa
   if (done.kind === 'missing') return { kind: 'pending' };
   if (done.kind === 'refused') return { kind: 'refused', reason: done.reason, file: 'done.json' };
   if (reply.kind === 'refused') return { kind: 'refused', reason: reply.reason, file: 'reply.md' };
+  return mirrorReceipt(ws, turnId, done.data, reply.kind === 'ok' ? reply.data : null);
+}
+
+/**
+ * A receipt whose bytes the receipt watcher sent (untrusted exactly as a remote file): the receipt bounds, then the
+ * same mirror and parser as a receipt read through the transport.
+ */
+export async function acceptReceipt(
+  ws: RemoteWorkspaceOptions,
+  turnId: string,
+  files: { readonly done: Buffer; readonly reply: Buffer | null },
+): Promise<TurnReceipt> {
+  if (!isTurnId(turnId)) throw new Error('invalid turn id');
+  if (files.done.length > DONE_MAX_BYTES) return { kind: 'refused', reason: 'receipt_too_large', file: 'done.json' };
+  if (files.reply !== null && files.reply.length > REPLY_MAX_BYTES) {
+    return { kind: 'refused', reason: 'receipt_too_large', file: 'reply.md' };
+  }
+  return mirrorReceipt(ws, turnId, files.done, files.reply);
+}
+
+/** Verified bytes into the local turn directory, then parsed there by the reader local agents go through. */
+async function mirrorReceipt(ws: RemoteWorkspaceOptions, turnId: string, done: Buffer, reply: Buffer | null): Promise<TurnReceipt> {
   const components = [...TURN_DIR_COMPONENTS, turnId];
   // placed (renamed in) before their flush, which overlaps the parse: reply.md still lands before done.json
   const flushes: Promise<void>[] = [];
-  if (reply.kind === 'ok') {
-    const w = await placeFileUnder(ws.local, components, REPLY_FILE, reply.data);
+  if (reply !== null) {
+    const w = await placeFileUnder(ws.local, components, REPLY_FILE, reply);
     if (w.kind !== 'ok') return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };
     flushes.push(w.flushed);
   }
-  const w = await placeFileUnder(ws.local, components, DONE_FILE, done.data);
+  const w = await placeFileUnder(ws.local, components, DONE_FILE, done);
   if (w.kind !== 'ok') {
     await Promise.allSettled(flushes);
     return { kind: 'refused', reason: 'receipt_not_regular', file: 'directory' };

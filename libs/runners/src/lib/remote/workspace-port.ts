@@ -93,4 +93,9 @@ export interface RemoteWorkspace {
    * turn directory and parsed there by readTurnReceipt (so a malformed receipt is refused exactly as locally).
    */
   readReceipt(turnId: string): Promise<TurnReceipt>;
+  /**
+   * A receipt whose bytes came from elsewhere than the transport (the receipt watcher's frames): the same bounds, the
+   * same local mirror and the same parser as `readReceipt` after its reads. Over a bound → `receipt_too_large`.
+   */
+  acceptReceipt(turnId: string, files: { readonly done: Buffer; readonly reply: Buffer | null }): Promise<TurnReceipt>;
 }

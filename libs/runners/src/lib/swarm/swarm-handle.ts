@@ -82,6 +82,7 @@ export class SwarmHandle implements RunnerHandle {
     this.receipts = new ReceiptWatch({
       pollMs: SWARM_RECEIPT_POLL_MS,
       pushPollMs: deps.pushPollMs ?? SWARM_RECEIPT_PUSH_POLL_MS,
+      pushBytes: true, // the watcher's frames replace two archive GETs (docs/receipts.md "Remote receipts: the push")
       ...(deps.startWatcher === undefined ? {} : { start: deps.startWatcher }),
     });
     this.splitters = {
@@ -195,23 +196,21 @@ export class SwarmHandle implements RunnerHandle {
     }
   }
 
-  /** Reads the receipt at each wake: a push (read first, mailboxes after), outbox activity, or the fallback poll. */
+  /** Looks at the receipt at each wake: a push (`look`), outbox activity, or the fallback poll. */
   private async pollReceipt(turnId: string, signal: AbortSignal): Promise<FinalReceipt> {
     let malformedAt: number | null = null;
     let failures = 0;
-    let wake: PushWake = 'timeout';
+    // A live watcher was asked at delivery and tells at once about a receipt already there: no first archive look,
+    // which a loaded engine can stretch past the push it would then hold up.
+    let wake: PushWake = this.receipts.live ? await this.receipts.next(turnId, signal, false) : 'timeout';
     for (;;) {
       if (signal.aborted) throw abortError(signal);
       if (this.exitState?.info?.reason === 'agent_rescheduled') throw this.exitError();
       const exitedBefore = this.exitState !== null; // one more look after the exit: a receipt written last counts
       let receipt: TurnReceipt;
+      let drained: boolean;
       try {
-        if (wake !== 'receipt') await this.syncMailboxes();
-        receipt = await this.deps.workspace.readReceipt(turnId);
-        if (wake === 'receipt' && receipt.kind === 'pending') {
-          this.receipts.missed(turnId);
-          await this.syncMailboxes();
-        }
+        ({ receipt, drained } = await this.look(turnId, wake));
       } catch (e) {
         if (signal.aborted) throw abortError(signal);
         failures += 1;
@@ -227,7 +226,7 @@ export class SwarmHandle implements RunnerHandle {
         malformedAt ??= Date.now();
         if (Date.now() - malformedAt >= SWARM_MALFORMED_SETTLE_MS) return receipt;
       } else if (receipt.kind !== 'pending') {
-        await this.syncMailboxes().catch(() => undefined); // best-effort: the final drain; the receipt already counts
+        if (!drained) await this.syncMailboxes().catch(() => undefined); // best-effort: the final drain; the receipt already counts
         return receipt;
       } else {
         malformedAt = null;
@@ -235,6 +234,28 @@ export class SwarmHandle implements RunnerHandle {
       }
       wake = await this.receipts.next(turnId, signal, malformedAt !== null);
     }
+  }
+
+  /**
+   * One look after `wake`: the bytes the watcher pushed (its `r` came once done.json existed, so the final outbox drain
+   * runs alongside their mirror and parse: `drained`), else the archive read — mailboxes first unless a push woke it.
+   */
+  private async look(turnId: string, wake: PushWake): Promise<{ receipt: TurnReceipt; drained: boolean }> {
+    const pushed = wake === 'receipt' ? this.receipts.takeReceipt(turnId) : undefined;
+    if (pushed !== undefined) {
+      const [receipt] = await Promise.all([
+        this.deps.workspace.acceptReceipt(turnId, pushed),
+        this.syncMailboxes().catch(() => undefined), // best-effort: the final drain; the receipt already counts
+      ]);
+      return { receipt, drained: true };
+    }
+    if (wake !== 'receipt') await this.syncMailboxes();
+    const receipt = await this.deps.workspace.readReceipt(turnId);
+    if (wake === 'receipt' && receipt.kind === 'pending') {
+      this.receipts.missed(turnId);
+      await this.syncMailboxes();
+    }
+    return { receipt, drained: false };
   }
 
   private async syncMailboxes(): Promise<void> {

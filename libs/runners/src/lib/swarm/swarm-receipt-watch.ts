@@ -1,8 +1,9 @@
 /**
  * The swarm agent's receipt watcher: an exec in its task's container, on the node's engine, of
  * `<node> -e <genswarms-receipt-watch> -- /workspace` as the agent's user (argv array, no shell, the script's constant
- * bytes as one word), its stdin and stdout held open on the hijacked exec stream. What it prints only wakes the
- * handle (remote/receipt-push.ts); the receipt is still read through the archive API under the receipt rules.
+ * bytes as one word), its stdin and stdout held open on the hijacked exec stream. What it prints wakes the handle and
+ * carries the receipt's bytes as bounded frames (remote/receipt-push.ts, receipt-frames.ts), untrusted as the files;
+ * anything wrong with them ends the watcher and the receipt is read through the archive API under the receipt rules.
  */
 import type { Container } from 'dockerode';
 import { LogDemuxer } from '../docker/log-demux';
