@@ -102,6 +102,7 @@ const EXPORTS: readonly string[] = [
   'networkLabel',
   'parseNetworkMode',
   'planMounts',
+  'ProtectedPathIndex',
   'stateDirFor',
   'writeArgvManifest',
   'writeEnvFile',

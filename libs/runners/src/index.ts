@@ -61,6 +61,8 @@ export { parseNetworkMode, networkLabel, assertNetworkSupported } from './lib/ne
 export { buildClientArgv, hasBypassFlag, BYPASS_FLAGS } from './lib/client/clients';
 export { buildClientEnv } from './lib/env/client-env';
 export { planMounts, DEFAULT_SYSTEM_PATHS } from './lib/sandbox/mounts';
+export { ProtectedPathIndex } from './lib/sandbox/protected-index';
+export type { ProtectedEntry, ProtectedPathCheck } from './lib/sandbox/protected-index';
 export { buildBwrapArgs } from './lib/bwrap/bwrap-args';
 export { killProcessTree } from './lib/process/process-tree';
 export { detectProcessTracking, describeProcessTracking } from './lib/cgroup/cgroup-detect';

@@ -3,6 +3,7 @@
  * `plan` is pure (no I/O beyond what the context already resolved) and refuses with a
  * `RunnerError` whose code is one of docs/rest-api.md "runner plan" codes; `start` performs side effects.
  */
+import type { ProtectedPathCheck } from './sandbox/protected-index';
 import type { EgressMeter } from '@genswarms/egress';
 import type { TurnReceipt } from '@genswarms/receipts';
 import type { ProcessTracking } from './cgroup/cgroup-detect';
@@ -140,6 +141,11 @@ export interface RunnerContext {
    * Called at plan and again at start; absent = only the fixed protected set.
    */
   readonly protectedPaths?: (self: { readonly swarm: string; readonly agent: string }) => readonly string[];
+  /**
+   * (additive) The same rule for many agents: indexes of agents' directories (`ProtectedPathIndex`), each answering
+   * for `self` in the depth of a path instead of a walk of every agent. Checked besides `protectedPaths`.
+   */
+  readonly protectedChecks?: (self: { readonly swarm: string; readonly agent: string }) => readonly ProtectedPathCheck[];
   /**
    * (additive) How local and tmux `runner: none` agents' processes are tracked, so stop also kills the
    * escaped ones: a cgroup per agent, or `none` (best effort). Detected once by `buildRunnerContext`;

@@ -138,7 +138,7 @@ export class Engine implements SwarmService {
       runners: this.opts.runners,
       runnerContext: this.opts.runnerContext,
       llmMeter: this.llm,
-      agentPathsOutside: (swarm) => [...this.swarms.values()].filter((rt) => rt.swarm !== swarm).flatMap((rt) => rt.agentPaths()),
+      pathIndexesOutside: (swarm) => [...this.swarms.values()].filter((rt) => rt.swarm !== swarm).map((rt) => rt.pathIndex()),
       outboxPollMs: this.opts.outboxPollMs ?? OUTBOX_POLL_MS,
       awaitingMs: this.opts.awaitingMs ?? AWAITING_MS,
       ...(this.opts.receiptPollMs === undefined ? {} : { receiptPollMs: this.opts.receiptPollMs }),

@@ -1,6 +1,13 @@
 /** The in-memory side of one running swarm: effective state, topology, sessions, objects; the routing host. */
 import { stateToConfig, type AgentConfig, type SwarmConfig, type SwarmState } from '@genswarms/ir-gate';
-import { uidHasProcesses, type AgentIdentity, type RunnerContext, type RunnerRegistry } from '@genswarms/runners';
+import {
+  ProtectedPathIndex,
+  uidHasProcesses,
+  type AgentIdentity,
+  type ProtectedEntry,
+  type RunnerContext,
+  type RunnerRegistry,
+} from '@genswarms/runners';
 import { EngineError } from '../errors/engine-error';
 import type { AgentSession } from '../agents/agent-session';
 import type { SessionHost } from '../agents/session-host';
@@ -24,7 +31,8 @@ export interface RuntimeDeps extends CorePorts {
   readonly outboxPollMs: number;
   readonly awaitingMs: number;
   /** Workspaces and state dirs of every agent of the OTHER running swarms (the mount-safety protected set). */
-  readonly agentPathsOutside?: (swarm: string) => readonly string[];
+  /** The path indexes of the other running swarms (their agents' directories). */
+  readonly pathIndexesOutside?: (swarm: string) => readonly ProtectedPathIndex[];
   /** Meters the LLM calls of isolated agents (budgets, usage, audit); absent = plain socat forwarders. */
   readonly llmMeter?: LlmMeter;
 }
@@ -85,10 +93,10 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     // Runners refuse any host path overlapping another agent's directories (docs/security.md#10-agent-runners-and-sandboxes).
     this.ctx = {
       ...base,
-      protectedPaths: (self) => [
-        ...(base.protectedPaths?.(self) ?? []),
-        ...(deps.agentPathsOutside?.(this.swarm) ?? []),
-        ...this.agentPaths(self.swarm === this.swarm ? self.agent : undefined),
+      protectedChecks: (self) => [
+        ...(base.protectedChecks?.(self) ?? []),
+        this.pathIndex().checkFor(self.swarm === this.swarm ? self.agent : undefined),
+        ...(deps.pathIndexesOutside?.(this.swarm) ?? []).map((index) => index.checkFor(undefined)),
       ],
       ...(deps.llmMeter === undefined ? {} : { egressMeter: (_swarm: string, agent: string) => deps.llmMeter?.forAgent(this, agent) }),
     };
@@ -154,9 +162,11 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
   /** Adds (or replaces, on a restart of the same name) the session of `session.name`. */
   addSession(session: AgentSession): void {
     this.sessions.set(session.name, session);
+    this.pathIndexNow = undefined;
   }
   removeSession(agent: string): void {
     this.sessions.delete(agent);
+    this.pathIndexNow = undefined;
   }
   objectList(): ObjectInstance[] {
     return [...this.objectsByName.values()];
@@ -176,23 +186,28 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     return this.effective.options;
   }
 
-  /**
-   * Workspace and state dir of every configured or running agent of this swarm except `except`. Called on
-   * every agent's plan and start, so the default paths are joined once per agent name (joining
-   * them on each call made a 1,000-agent launch O(N²) in `path.join`).
-   */
-  agentPaths(except?: string): string[] {
-    const out: string[] = [];
-    for (const a of this.effective.agents) {
-      if (a.name === except) continue;
-      const dirs = this.defaultDirsOf(a.name);
-      out.push(typeof a.workspace === 'string' ? a.workspace : dirs.workspace, dirs.state); // a git workspace is the default dir
-    }
-    for (const [name, session] of this.sessions) if (name !== except) out.push(session.spec.workspace);
-    return out;
-  }
+
 
   private readonly defaultDirs = new Map<string, { readonly workspace: string; readonly state: string }>();
+  /** Every agent's directories indexed; dropped when the agents or the sessions change (`replaceState`, `add/removeSession`). */
+  private pathIndexNow: { readonly effective: SwarmConfig; readonly index: ProtectedPathIndex } | undefined;
+
+  /** Every agent's workspace and state dir, indexed (docs/security.md#10-agent-runners-and-sandboxes). */
+  pathIndex(): ProtectedPathIndex {
+    if (this.pathIndexNow?.effective === this.effective) return this.pathIndexNow.index;
+    const entries: ProtectedEntry[] = [];
+    for (const a of this.effective.agents) {
+      const dirs = this.defaultDirsOf(a.name);
+      entries.push(
+        { path: typeof a.workspace === 'string' ? a.workspace : dirs.workspace, owner: a.name },
+        { path: dirs.state, owner: a.name },
+      );
+    }
+    for (const [name, session] of this.sessions) entries.push({ path: session.spec.workspace, owner: name });
+    const index = new ProtectedPathIndex(entries, this.deps.runnerContext.home);
+    this.pathIndexNow = { effective: this.effective, index };
+    return index;
+  }
 
   /** `<home>/workspaces/<swarm>/<agent>` and `<home>/state/<swarm>/<agent>` (memoised: both are fixed per name). */
   private defaultDirsOf(agent: string): { readonly workspace: string; readonly state: string } {

@@ -76,4 +76,6 @@ function assertInstallSource(prefix: string, ctx: RunnerContext, spec: AgentLaun
   for (const p of ctx.protectedPaths?.({ swarm: spec.swarm, agent }) ?? []) {
     if (path.isAbsolute(p) && overlaps(prefix, p)) throw refuse("overlaps another agent's or the server's directory");
   }
+  for (const check of ctx.protectedChecks?.({ swarm: spec.swarm, agent }) ?? [])
+    if (check.overlaps(path.resolve(prefix))) throw refuse("overlaps another agent's or the server's directory");
 }

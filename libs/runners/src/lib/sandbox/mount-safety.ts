@@ -115,6 +115,7 @@ function overlapsProtected(real: string, ctx: RunnerContext, who: Who): boolean 
     if (!isAbsolute(p)) continue;
     if (overlapsNormalized(real, isHostAgentDir(homePrefix, p) ? p : realOrResolved(p))) return true;
   }
+  for (const check of ctx.protectedChecks?.({ swarm: who.swarm, agent: who.agent }) ?? []) if (check.overlaps(real)) return true;
   if (ctx.dockerHost !== undefined) {
     let socket: string | undefined;
     try {
