@@ -161,12 +161,15 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
   }
   /** Adds (or replaces, on a restart of the same name) the session of `session.name`. */
   addSession(session: AgentSession): void {
+    const before = this.sessions.get(session.name);
     this.sessions.set(session.name, session);
-    this.pathIndexNow = undefined;
+    if (before !== undefined) this.pathIndexNow?.index.remove({ path: before.spec.workspace, owner: before.name });
+    this.pathIndexNow?.index.add({ path: session.spec.workspace, owner: session.name });
   }
   removeSession(agent: string): void {
+    const before = this.sessions.get(agent);
     this.sessions.delete(agent);
-    this.pathIndexNow = undefined;
+    if (before !== undefined) this.pathIndexNow?.index.remove({ path: before.spec.workspace, owner: agent });
   }
   objectList(): ObjectInstance[] {
     return [...this.objectsByName.values()];
@@ -186,10 +189,8 @@ export class SwarmRuntime implements RoutingHost, SessionHost, MeterHost {
     return this.effective.options;
   }
 
-
-
   private readonly defaultDirs = new Map<string, { readonly workspace: string; readonly state: string }>();
-  /** Every agent's directories indexed; dropped when the agents or the sessions change (`replaceState`, `add/removeSession`). */
+  /** Every agent's directories indexed: rebuilt when the agents change (`replaceState`), kept in step by `add/removeSession`. */
   private pathIndexNow: { readonly effective: SwarmConfig; readonly index: ProtectedPathIndex } | undefined;
 
   /** Every agent's workspace and state dir, indexed (docs/security.md#10-agent-runners-and-sandboxes). */

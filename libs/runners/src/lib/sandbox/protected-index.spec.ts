@@ -110,3 +110,27 @@ test('10,000 agents: a check costs the depth of the path, not the agent count', 
   expect(index.overlaps(path.join(home, 'workspaces', 'big'), 'a1')).toBe(true); // holds the others
   expect(index.overlaps(path.join(home, 'workspaces', 'big', 'a2'), 'a1')).toBe(true);
 });
+
+test('entries added and removed one by one answer as an index built from what is left', () => {
+  const index = new ProtectedPathIndex([], home);
+  for (const e of entries) index.add(e);
+  const extra = { path: path.join(home, 'workspaces', 's', 'late'), owner: 'late' };
+  index.add(extra);
+  index.add(extra); // a session re-added under the same name
+  index.remove(extra);
+  index.remove(entries[0]!); // a's config entry once: its session entry of the same directory stays
+  index.remove(entries[2]!);
+  index.remove(entries[8]!); // e's name on the shared directory: d's stays
+  index.remove(entries[9]!); // the operator-named link
+  index.remove({ path: path.join(home, 'workspaces', 's', 'never'), owner: 'x' }); // never added: no effect
+  const left = [...entries.filter((_, i) => ![0, 2, 8, 9].includes(i)), extra];
+  const fresh = new ProtectedPathIndex(left, home);
+  const queries = [...QUERIES(), extra.path];
+  const mismatches = SELVES.flatMap((self) =>
+    queries.filter((q) => index.overlaps(q, self) !== fresh.overlaps(q, self)).map((q) => `${String(self)} ${q}`),
+  );
+  expect(mismatches).toEqual([]);
+  expect(index.overlaps(extra.path, 'a')).toBe(true);
+  index.remove(extra);
+  expect(index.overlaps(extra.path, 'a')).toBe(false);
+});

@@ -24,36 +24,53 @@ const AGENT_DIR_RE = /^(workspaces|state)\/[a-zA-Z][a-zA-Z0-9_-]{0,63}\/[a-zA-Z]
  * workspace) is resolved again at every check, as a swapped link must not hide it.
  */
 export class ProtectedPathIndex {
-  /** Indexed path → its owners. */
-  private readonly exact = new Map<string, Set<string>>();
-  /** Strict ancestor of indexed paths → how many indexed entries lie below it. */
+  /** Indexed path → its owners, each with how many times it was added (a config and a session name one directory). */
+  private readonly exact = new Map<string, Map<string, number>>();
+  /** Strict ancestor of indexed paths → how many (path, owner) pairs lie below it. */
   private readonly below = new Map<string, number>();
   /** Owner → its indexed paths (to leave its own out of `below`). */
-  private readonly byOwner = new Map<string, string[]>();
+  private readonly byOwner = new Map<string, Set<string>>();
   /** Paths outside the index, resolved per check. */
   private readonly loose: ProtectedEntry[] = [];
+  private readonly prefix: string;
 
   constructor(entries: Iterable<ProtectedEntry>, home: string) {
     const root = path.resolve(home);
-    const prefix = root === path.sep ? root : `${root}${path.sep}`;
-    for (const e of entries) {
-      if (!path.isAbsolute(e.path)) continue;
-      if (!e.path.startsWith(prefix) || !AGENT_DIR_RE.test(e.path.slice(prefix.length))) {
-        this.loose.push(e);
-        continue;
-      }
-      let owners = this.exact.get(e.path);
-      if (owners === undefined) this.exact.set(e.path, (owners = new Set()));
-      if (owners.has(e.owner)) continue; // the same directory named twice (config and session)
-      owners.add(e.owner);
-      const mine = this.byOwner.get(e.owner);
-      if (mine === undefined) this.byOwner.set(e.owner, [e.path]);
-      else mine.push(e.path);
-      for (let up = path.dirname(e.path); ; up = path.dirname(up)) {
-        this.below.set(up, (this.below.get(up) ?? 0) + 1);
-        if (up === path.sep) break;
-      }
+    this.prefix = root === path.sep ? root : `${root}${path.sep}`;
+    for (const e of entries) this.add(e);
+  }
+
+  /** Adds an entry (a session started): the cost of its depth. */
+  add(e: ProtectedEntry): void {
+    if (!path.isAbsolute(e.path)) return;
+    if (!this.indexable(e.path)) return void this.loose.push(e);
+    let owners = this.exact.get(e.path);
+    if (owners === undefined) this.exact.set(e.path, (owners = new Map()));
+    const times = owners.get(e.owner) ?? 0;
+    owners.set(e.owner, times + 1);
+    if (times > 0) return;
+    const mine = this.byOwner.get(e.owner);
+    if (mine === undefined) this.byOwner.set(e.owner, new Set([e.path]));
+    else mine.add(e.path);
+    this.countAncestors(e.path, 1);
+  }
+
+  /** Removes one earlier `add` of the same entry (a session ended); the others of that path and owner stay. */
+  remove(e: ProtectedEntry): void {
+    if (!path.isAbsolute(e.path)) return;
+    if (!this.indexable(e.path)) {
+      const i = this.loose.findIndex((l) => l.path === e.path && l.owner === e.owner);
+      if (i >= 0) this.loose.splice(i, 1);
+      return;
     }
+    const owners = this.exact.get(e.path);
+    const times = owners?.get(e.owner);
+    if (owners === undefined || times === undefined) return;
+    if (times > 1) return void owners.set(e.owner, times - 1);
+    owners.delete(e.owner);
+    if (owners.size === 0) this.exact.delete(e.path);
+    this.byOwner.get(e.owner)?.delete(e.path);
+    this.countAncestors(e.path, -1);
   }
 
   /** The check on behalf of `self` (its own directories left out); undefined: every entry counts. */
@@ -71,10 +88,24 @@ export class ProtectedPathIndex {
     const inside = this.below.get(real) ?? 0;
     if (inside > 0) {
       const prefix = real === path.sep ? real : `${real}${path.sep}`;
-      const own = self === undefined ? 0 : (this.byOwner.get(self) ?? []).filter((p) => p.startsWith(prefix)).length;
+      let own = 0;
+      for (const p of (self === undefined ? undefined : this.byOwner.get(self)) ?? []) if (p.startsWith(prefix)) own += 1;
       if (inside > own) return true;
     }
     return this.loose.some((e) => e.owner !== self && overlapsNormalized(real, realOrResolved(e.path)));
+  }
+
+  private indexable(p: string): boolean {
+    return p.startsWith(this.prefix) && AGENT_DIR_RE.test(p.slice(this.prefix.length));
+  }
+
+  private countAncestors(p: string, by: 1 | -1): void {
+    for (let up = path.dirname(p); ; up = path.dirname(up)) {
+      const n = (this.below.get(up) ?? 0) + by;
+      if (n === 0) this.below.delete(up);
+      else this.below.set(up, n);
+      if (up === path.sep) break;
+    }
   }
 }
 
