@@ -170,6 +170,7 @@ function launchStatusRow(r: RunResult): string[] {
 function memoryRow(r: RunResult): string[] {
   const agents = r.n * (r.swarms ?? 1);
   const per = (x: number | undefined, before = 0): string => (x === undefined ? '—' : `${x} (${f((x - before) / agents, 2)}/agent)`);
+  // as shown (two decimals): the server's own few extra descriptors during a run (connections, the database) are not an agent's
   const fdsPerAgent = r.serverFds === undefined ? undefined : (r.serverFds - (r.serverFdsBefore ?? 0)) / agents;
   return [
     r.backend,
@@ -180,7 +181,9 @@ function memoryRow(r: RunResult): string[] {
     f(r.agentPssKibPerAgent === undefined ? undefined : (r.agentPssKibPerAgent * 1024) / 1e6, 2),
     verdict([
       ...(r.rssMib === undefined ? [] : [r.rssMib <= boundsOf(r).rssMaxMib]),
-      ...(agents < SCALE_GOAL_AGENTS || fdsPerAgent === undefined ? [] : [fdsPerAgent <= SCALE_GOALS.fdsPerAgentMax]),
+      ...(agents < SCALE_GOAL_AGENTS || fdsPerAgent === undefined
+        ? []
+        : [Math.round(fdsPerAgent * 100) / 100 <= SCALE_GOALS.fdsPerAgentMax]),
       ...(agents < SCALE_GOAL_AGENTS || r.inotifyWatches === undefined
         ? []
         : [r.inotifyWatches / agents <= SCALE_GOALS.inotifyPerAgentMax]),
