@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DONE_MAX_BYTES, REPLY_MAX_BYTES } from '@genswarms/receipts';
+import { waitFor } from '@genswarms/test-kit';
 import { RECEIPT_WATCH_SCRIPT_PATH } from '../../src/lib/remote/receipt-watch';
 import { FrameReader } from '../../src/lib/remote/receipt-frames';
 import { PUSH_HELLO } from '../../src/lib/remote/receipt-push';
@@ -18,34 +19,25 @@ type Event = { line: string } | { frame: string; turn: string; data: Buffer } | 
 function startWatcher(ws: string): {
   child: ChildProcessWithoutNullStreams;
   events: Event[];
-  until: (n: (e: Event) => boolean) => Promise<void>;
+  seen: (n: (e: Event) => boolean) => Promise<void>;
 } {
   const child = spawn(process.execPath, [RECEIPT_WATCH_SCRIPT_PATH, ws], { stdio: ['pipe', 'pipe', 'pipe'], shell: false });
   const events: Event[] = [];
-  const wakes = new Set<() => void>();
   const reader = new FrameReader({
     line: (line) => void events.push({ line }),
     accepts: () => true,
     frame: (turn, name, data) => void events.push({ frame: name, turn, data }),
     fail: (detail) => void events.push({ fail: detail }),
   });
-  child.stdout.on('data', (b: Buffer) => {
-    reader.push(b);
-    for (const w of [...wakes]) w();
-  });
-  const until = (match: (e: Event) => boolean): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const look = (): void => {
-        if (!events.some(match)) return;
-        clearTimeout(timer);
-        wakes.delete(look);
-        resolve();
-      };
-      const timer = setTimeout(() => reject(new Error(`not seen in 10 s: ${JSON.stringify(events)}`)), 10_000);
-      wakes.add(look);
-      look();
-    });
-  return { child, events, until };
+  child.stdout.on('data', (b: Buffer) => reader.push(b));
+  const seen = async (match: (e: Event) => boolean): Promise<void> => {
+    await waitFor(
+      () => events.some(match) || undefined,
+      () => `an event, seen: ${JSON.stringify(events)}`,
+      { timeoutMs: 10_000 },
+    );
+  };
+  return { child, events, seen };
 }
 
 describe('genswarms-receipt-watch with `b` (real node process)', () => {
@@ -59,7 +51,7 @@ describe('genswarms-receipt-watch with `b` (real node process)', () => {
     root = mkdtempSync(path.join(os.tmpdir(), 'gs-receipt-bytes-'));
     for (const id of ['turn_a', 'turn_b']) mkdirSync(turnDir(id), { recursive: true, mode: 0o700 });
     w = startWatcher(root);
-    await w.until((e) => 'line' in e && e.line === PUSH_HELLO);
+    await w.seen((e) => 'line' in e && e.line === PUSH_HELLO);
   });
   afterEach(() => {
     w.child.kill('SIGKILL');
@@ -72,7 +64,7 @@ describe('genswarms-receipt-watch with `b` (real node process)', () => {
     writeFileSync(path.join(turnDir('turn_a'), 'reply.md'), reply);
     writeFileSync(path.join(turnDir('turn_a'), '.tmp'), done('turn_a'));
     renameSync(path.join(turnDir('turn_a'), '.tmp'), path.join(turnDir('turn_a'), 'done.json'));
-    await w.until(isR('turn_a'));
+    await w.seen(isR('turn_a'));
     const frames = w.events.filter((e): e is Extract<Event, { frame: string }> => 'frame' in e);
     expect(frames.map((f) => f.frame)).toEqual(['reply.md', 'done.json']);
     expect(frames[0]?.data.equals(reply)).toBe(true);
@@ -84,8 +76,8 @@ describe('genswarms-receipt-watch with `b` (real node process)', () => {
     writeFileSync(path.join(turnDir('turn_a'), 'done.json'), done('turn_a'));
     writeFileSync(path.join(turnDir('turn_b'), 'done.json'), done('turn_b'));
     w.child.stdin.write('b turn_a\nw turn_b\n');
-    await w.until(isR('turn_a'));
-    await w.until(isR('turn_b'));
+    await w.seen(isR('turn_a'));
+    await w.seen(isR('turn_b'));
     expect(w.events.filter((e) => 'frame' in e).map((e) => ('frame' in e ? `${e.turn}/${e.frame}` : ''))).toEqual(['turn_a/done.json']);
   });
 
@@ -119,11 +111,11 @@ describe('genswarms-receipt-watch with `b` (real node process)', () => {
   test.each(plant)('%s: only `r`, no byte sent (the host reads and refuses it), and it still answers', async (_name, make) => {
     make(turnDir('turn_a'));
     w.child.stdin.write('b turn_a\n');
-    await w.until(isR('turn_a'));
+    await w.seen(isR('turn_a'));
     expect(w.events.filter((e) => 'frame' in e)).toEqual([]);
     writeFileSync(path.join(turnDir('turn_b'), 'done.json'), done('turn_b'));
     w.child.stdin.write('b turn_b\n');
-    await w.until(isR('turn_b'));
+    await w.seen(isR('turn_b'));
     expect(w.events.filter((e) => 'frame' in e).length).toBe(1);
   });
 
@@ -133,7 +125,7 @@ describe('genswarms-receipt-watch with `b` (real node process)', () => {
       writeFileSync(path.join(elsewhere, 'done.json'), done('turn_l'));
       symlinkSync(elsewhere, turnDir('turn_l'));
       w.child.stdin.write('b turn_l\n');
-      await w.until(isR('turn_l'));
+      await w.seen(isR('turn_l'));
       expect(w.events.filter((e) => 'frame' in e)).toEqual([]);
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
