@@ -109,7 +109,8 @@ export class TmuxControlClient {
       client.serverPid = Number.isSafeInteger(pid) && pid > 1 ? pid : undefined;
     } catch (err) {
       await client.close();
-      throw new RunnerError('start_failed', `tmux control client did not start${client.stderrNote()}`, { cause: err });
+      const why = err instanceof Error ? ` (${err.message})` : '';
+      throw new RunnerError('start_failed', `tmux control client did not start${why}${client.stderrNote()}`, { cause: err });
     }
     return client;
   }
