@@ -30,6 +30,22 @@ describe.each<[SpawnMode]>([['procctl'], ['node']])('spawnClient (%s): the same 
     expect(lines).toEqual(['stdout:/bin/sh:x1:/tmp', 'stdout:GS_X=x1 ', mode === 'procctl' ? 'stdout:oops' : 'stderr:oops']);
   });
 
+  it('a line written after the client exited, by a child still holding its output, comes before the exit', async () => {
+    const child = await spawnClient({
+      file: '/bin/sh',
+      args: ['-c', '(sleep 0.3; echo late) & exit 0'],
+      cwd: '/tmp',
+      env: {},
+      agent: 'a1',
+    });
+    const handle = attachChild(child, { description: {} as never });
+    const lines: string[] = [];
+    handle.onOutput((_stream, line) => lines.push(line));
+    const exited = new Promise<unknown>((resolve) => handle.onExit((code) => resolve(code)));
+    expect(await exited).toBe(0);
+    expect(lines).toEqual(['late']);
+  });
+
   it('a detached client leads its own process group, and a signal is reported by name', async () => {
     const child = await spawnClient({ file: '/bin/sleep', args: ['30'], cwd: '/', env: {}, agent: 'a1' });
     const pid = child.pid as number;

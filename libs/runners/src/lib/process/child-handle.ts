@@ -82,9 +82,39 @@ export function attachChild(child: SpawnedChild, opts: ChildHandleOptions): Runn
       }
       hub.emitExit(code, signal);
     };
-    finish();
+    // Node's `exit` may come before the pipes were read to their end (procctl's never does): the last lines are
+    // waited for, at most OUTPUT_END_GRACE_MS when a descendant keeps a pipe open
+    void outputEnded([child.stdout, child.stderr]).then(finish);
   });
   return makeHandle(hub, opts, child.pid);
+}
+
+/** How long an exit waits for the client's pipes to end (a descendant may hold them open). */
+export const OUTPUT_END_GRACE_MS = 1000;
+
+function outputEnded(streams: readonly (Readable | null)[]): Promise<void> {
+  const open = streams.filter((s): s is Readable => s !== null && !s.readableEnded && !s.destroyed);
+  if (open.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let left = open.length;
+    const timer = setTimeout(resolve, OUTPUT_END_GRACE_MS);
+    const one = (): void => {
+      left -= 1;
+      if (left > 0) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const s of open) {
+      let counted = false;
+      const once = (): void => {
+        if (counted) return;
+        counted = true;
+        one();
+      };
+      s.once('end', once);
+      s.once('close', once);
+    }
+  });
 }
 
 /** Shared handle logic over an OutputHub (also used by the pty handle). */
