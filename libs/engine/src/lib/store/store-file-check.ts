@@ -10,7 +10,7 @@ import { EngineError } from '../errors/engine-error';
 /** Why an existing database file is refused (details `reason` of `store_refused`). */
 export type StoreRefusal = 'not_sqlite' | 'corrupt' | 'foreign' | 'schema_newer' | 'not_regular';
 
-/** The 16 bytes every SQLite 3 database file starts with (sqlite.org/fileformat.html §1.3). */
+/** The 16 bytes every SQLite 3 database file starts with (the header string of the SQLite database file format). */
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /** Tables a genswarms database has from schema version 1 on. */
 const OUR_TABLES = ['schema_migrations', 'swarms', 'sessions', 'turns', 'inbox_items', 'events'];

@@ -5,6 +5,7 @@ import type { AgentLaunchSpec, HostPathKind, LaunchPlan, MountSpec, RunnerContex
 import { RunnerError } from '../errors/runner-error';
 import { localEngineSocket } from '../docker/engine-host';
 import { isSameOrInside, overlaps, overlapsNormalized } from './path-rules';
+import { AGENT_DIR_RE, realOrResolved } from './protected-index';
 import { systemDirOf } from '../workspace/system-dirs';
 
 /**
@@ -128,8 +129,6 @@ function overlapsProtected(real: string, ctx: RunnerContext, who: Who): boolean 
   return false;
 }
 
-const AGENT_DIR_RE = /^(workspaces|state)\/[a-zA-Z][a-zA-Z0-9_-]{0,63}\/[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
-
 /** `dir` with one trailing separator (`/` stays `/`). */
 function dirPrefix(dir: string): string {
   return dir === path.sep ? dir : `${dir}${path.sep}`;
@@ -138,38 +137,11 @@ function dirPrefix(dir: string): string {
 /**
  * `<home>/{workspaces,state}/<swarm>/<agent>`, written exactly so (normalized): created by the host with
  * no-follow walks (ensurePrivateDir) under host-owned parents of the real home, so its real path is the
- * path itself and needs no realpath. Every agent's plan and start realpath'ed every other
- * agent's directories, O(N²) at launch (~30 % of a 1,000-agent bwrap launch profile).
+ * path itself and needs no realpath (the engine's agents come through `protectedChecks`, `ProtectedPathIndex`,
+ * which applies the same rule).
  */
 function isHostAgentDir(homePrefix: string, p: string): boolean {
-  let known = hostAgentDirs.get(homePrefix);
-  if (known?.has(p) === true) return true;
-  if (!p.startsWith(homePrefix) || !AGENT_DIR_RE.test(p.slice(homePrefix.length))) return false;
-  if (known === undefined || known.size >= HOST_AGENT_DIRS_MAX) {
-    known = new Set();
-    hostAgentDirs.set(homePrefix, known);
-  }
-  known.add(p);
-  return true;
-}
-
-/**
- * Paths already found to be host agent dirs, per home (a pure function of the two strings, so a cache,
- * never stale): the same ~2N strings are tested on every plan and start, and a Set lookup costs less
- * than the pattern. Dropped and refilled past HOST_AGENT_DIRS_MAX entries.
- */
-const hostAgentDirs = new Map<string, Set<string>>();
-/** Entries kept per home before the cache starts over (~2 per agent). */
-const HOST_AGENT_DIRS_MAX = 100_000;
-
-/** The real path when it exists, else the lexical absolute path (a directory that will be created later). */
-function realOrResolved(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    // expected: an unresolvable path is checked as written
-    return path.resolve(p);
-  }
+  return p.startsWith(homePrefix) && AGENT_DIR_RE.test(p.slice(homePrefix.length));
 }
 
 function holdsDockerSocket(dir: string): boolean {

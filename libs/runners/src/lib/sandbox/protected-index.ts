@@ -14,7 +14,8 @@ export interface ProtectedPathCheck {
   overlaps(real: string): boolean;
 }
 
-const AGENT_DIR_RE = /^(workspaces|state)\/[a-zA-Z][a-zA-Z0-9_-]{0,63}\/[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+/** `{workspaces,state}/<swarm>/<agent>` below the home: a directory the host made itself (its real path is itself). */
+export const AGENT_DIR_RE = /^(workspaces|state)\/[a-zA-Z][a-zA-Z0-9_-]{0,63}\/[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 
 /**
  * The directories of a swarm's agents, indexed so one check costs the depth of the path, not the number of agents
@@ -109,7 +110,8 @@ export class ProtectedPathIndex {
   }
 }
 
-function realOrResolved(p: string): string {
+/** The real path when it exists, else the lexical absolute path (a directory that will be created later). */
+export function realOrResolved(p: string): string {
   try {
     return realpathSync(p);
   } catch {
